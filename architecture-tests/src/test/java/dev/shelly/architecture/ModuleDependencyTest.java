@@ -1,0 +1,145 @@
+package dev.shelly.architecture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Encodes the arrows of the design: which Shelly module may depend on which. A module that
+ * depends upward or sideways, in any scope, fails the build here.
+ */
+class ModuleDependencyTest {
+
+    private static final Set<String> LIBRARIES = Set.of(
+            "shelly-chats", "shelly-modeladapter", "shelly-providers", "shelly-tools", "shelly-skills",
+            "shelly-agent", "shelly-state", "shelly-engine");
+
+    /** Each module and the Shelly modules it may use. */
+    static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+            Map.entry("shelly-chats", Set.of()),
+            Map.entry("shelly-modeladapter", Set.of("shelly-chats")),
+            Map.entry("shelly-providers", Set.of("shelly-modeladapter", "shelly-chats")),
+            Map.entry("shelly-tools", Set.of("shelly-chats")),
+            Map.entry("shelly-skills", Set.of("shelly-chats")),
+            Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills")),
+            Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
+            Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
+                    "shelly-tools", "shelly-skills", "shelly-agent", "shelly-state")),
+            Map.entry("examples", LIBRARIES),
+            Map.entry("benchmarks", LIBRARIES),
+            Map.entry("shelly-bom", Set.of()),
+            Map.entry("shelly-architecture-tests", Set.of()));
+
+    @Test
+    void everyModuleIsInTheArchitectureMap() {
+        for (Poms.Module module : modules()) {
+            assertThat(ALLOWED)
+                    .as("module %s (folder %s) has no arrows in the architecture map; add it to "
+                            + "ModuleDependencyTest.ALLOWED and to the design doc", module.artifactId(), module.folder())
+                    .containsKey(module.artifactId());
+        }
+    }
+
+    @Test
+    void noModuleDependsUpwardOrSideways() {
+        List<String> violations = new ArrayList<>();
+        for (Poms.Module module : modules()) {
+            Set<String> allowed = ALLOWED.getOrDefault(module.artifactId(), Set.of());
+            for (Poms.Dependency d : module.dependencies()) {
+                if (d.groupId().equals("dev.shelly") || d.groupId().equals("${project.groupId}")) {
+                    if (!allowed.contains(d.artifactId())) {
+                        violations.add(module.artifactId() + " -> " + d.artifactId() + " (scope " + d.scope()
+                                + "); allowed: " + new TreeSet<>(allowed));
+                    }
+                }
+            }
+        }
+        assertThat(violations).as("dependencies against the arrows of the design").isEmpty();
+    }
+
+    @Test
+    void theArrowsThemselvesHaveNoCycle() {
+        for (String start : ALLOWED.keySet()) {
+            Set<String> seen = new HashSet<>();
+            List<String> todo = new ArrayList<>(ALLOWED.get(start));
+            while (!todo.isEmpty()) {
+                String next = todo.removeLast();
+                assertThat(next).as("cycle through %s", start).isNotEqualTo(start);
+                if (seen.add(next)) {
+                    todo.addAll(ALLOWED.getOrDefault(next, Set.of()));
+                }
+            }
+        }
+    }
+
+    @Test
+    void everyJarDeclaresAnAutomaticModuleName() {
+        Set<String> names = new HashSet<>();
+        for (Poms.Module module : modules()) {
+            if (!module.packaging().equals("jar")) {
+                continue;
+            }
+            assertThat(module.moduleName())
+                    .as("module %s must set the property module.name (its Automatic-Module-Name)", module.folder())
+                    .isPresent();
+            String name = module.moduleName().orElseThrow();
+            assertThat(name).as("module.name of %s", module.folder()).matches("dev\\.shelly(\\.[a-z][a-z0-9]*)+");
+            assertThat(names.add(name)).as("module.name %s is used twice", name).isTrue();
+        }
+    }
+
+    @Test
+    void theBomListsEveryLibraryInTheBuild() {
+        Path root = Poms.root();
+        Poms.Module bom = Poms.module(root, "shelly-bom");
+        Set<String> inBom = new TreeSet<>();
+        for (Poms.Dependency d : bom.managed()) {
+            inBom.add(d.artifactId());
+        }
+        Set<String> libraries = new TreeSet<>();
+        for (Poms.Module module : modules()) {
+            if (LIBRARIES.contains(module.artifactId())) {
+                libraries.add(module.artifactId());
+            }
+        }
+        assertThat(inBom).as("shelly-bom lists exactly the library modules of the build").isEqualTo(libraries);
+    }
+
+    @Test
+    void everyModuleFolderIsNamedAfterItsArtifact() {
+        for (Poms.Module module : modules()) {
+            if (!module.artifactId().equals("shelly-architecture-tests")) {
+                assertThat(module.artifactId()).as("artifactId of folder %s", module.folder()).isEqualTo(module.folder());
+            }
+        }
+    }
+
+    @Test
+    void everyLibraryHasAReadme() {
+        for (Poms.Module module : modules()) {
+            if (LIBRARIES.contains(module.artifactId())) {
+                assertThat(Files.isRegularFile(Poms.root().resolve(module.folder()).resolve("README.md")))
+                        .as("%s/README.md", module.folder())
+                        .isTrue();
+            }
+        }
+    }
+
+    private static List<Poms.Module> modules() {
+        Path root = Poms.root();
+        List<Poms.Module> modules = new ArrayList<>();
+        for (String folder : Poms.moduleFolders(root)) {
+            modules.add(Poms.module(root, folder));
+        }
+        assertThat(modules).isNotEmpty();
+        return modules;
+    }
+}

@@ -1,0 +1,242 @@
+package dev.shelly.chats;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * A conversation: an ordered, append-only list of messages that many threads may share.
+ *
+ * <p>Every method is thread-safe. Appends are atomic: the messages of one {@link #append} call
+ * stay together and in order. Reads return copies, never live views. A thread may
+ * {@linkplain #await wait} for the chat to grow; each append wakes every waiter. No lock is held
+ * while a caller blocks, so virtual threads are never pinned.
+ */
+public final class Chat {
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private final Condition grown = lock.writeLock().newCondition();
+    private final List<Message> messages = new ArrayList<>();
+
+    /** An empty chat. */
+    public Chat() {}
+
+    /**
+     * A chat holding the given messages, in order.
+     *
+     * @param initial the first messages
+     */
+    public Chat(List<Message> initial) {
+        messages.addAll(Checks.copyOf(initial, "Chat messages"));
+    }
+
+    /**
+     * A chat holding the given messages, in order.
+     *
+     * @param initial the first messages
+     * @return the chat
+     */
+    public static Chat of(Message... initial) {
+        return new Chat(List.of(Checks.requireNonNull(initial, "Chat messages")));
+    }
+
+    /**
+     * Appends messages atomically and wakes every waiter.
+     *
+     * @param more the messages, in order
+     * @return the chat's size after the append
+     */
+    public int append(Message... more) {
+        return append(List.of(Checks.requireNonNull(more, "Chat.append messages")));
+    }
+
+    /**
+     * Appends messages atomically and wakes every waiter.
+     *
+     * @param more the messages, in order
+     * @return the chat's size after the append
+     */
+    public int append(List<Message> more) {
+        List<Message> checked = Checks.copyOf(more, "Chat.append messages");
+        lock.writeLock().lock();
+        try {
+            messages.addAll(checked);
+            grown.signalAll();
+            return messages.size();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * The number of messages.
+     *
+     * @return the size
+     */
+    public int size() {
+        lock.readLock().lock();
+        try {
+            return messages.size();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Whether the chat holds no message.
+     *
+     * @return true when empty
+     */
+    public boolean isEmpty() {
+        return size() == 0;
+    }
+
+    /**
+     * The message at an index.
+     *
+     * @param index from 0
+     * @return the message
+     * @throws IndexOutOfBoundsException when there is no message at that index
+     */
+    public Message get(int index) {
+        lock.readLock().lock();
+        try {
+            if (index < 0 || index >= messages.size()) {
+                throw new IndexOutOfBoundsException(
+                        "no message at index " + index + "; the chat holds " + messages.size());
+            }
+            return messages.get(index);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The most recent message.
+     *
+     * @return the last message, or empty when the chat is empty
+     */
+    public Optional<Message> last() {
+        lock.readLock().lock();
+        try {
+            return messages.isEmpty() ? Optional.empty() : Optional.of(messages.getLast());
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * A copy of every message, in order.
+     *
+     * @return an unmodifiable copy
+     */
+    public List<Message> messages() {
+        return since(0);
+    }
+
+    /**
+     * A copy of the messages from an offset on.
+     *
+     * @param offset the first index to include; at or past the end gives an empty list
+     * @return an unmodifiable copy
+     * @throws IllegalArgumentException when the offset is negative
+     */
+    public List<Message> since(int offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("Chat.since offset must not be negative, was " + offset);
+        }
+        lock.readLock().lock();
+        try {
+            if (offset >= messages.size()) {
+                return List.of();
+            }
+            return Collections.unmodifiableList(new ArrayList<>(messages.subList(offset, messages.size())));
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * The messages of one sender, in order.
+     *
+     * @param sender the sender's name
+     * @return an unmodifiable list
+     */
+    public List<Message> bySender(String sender) {
+        Checks.requireNonNull(sender, "Chat.bySender sender");
+        List<Message> found = new ArrayList<>();
+        lock.readLock().lock();
+        try {
+            for (Message m : messages) {
+                if (m.sender().equals(sender)) {
+                    found.add(m);
+                }
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        return Collections.unmodifiableList(found);
+    }
+
+    /**
+     * The text of the first system message.
+     *
+     * @return the system prompt, or empty when there is no system message
+     */
+    public Optional<String> systemPrompt() {
+        lock.readLock().lock();
+        try {
+            for (Message m : messages) {
+                if (m.role() == Role.SYSTEM) {
+                    return Optional.of(m.text());
+                }
+            }
+            return Optional.empty();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * Blocks until the chat holds more than {@code n} messages, or the timeout passes.
+     *
+     * <p>Returns at once when the chat is already larger than {@code n}.
+     *
+     * @param n the size to exceed
+     * @param timeout how long to wait at most
+     * @return the chat's size on return: larger than {@code n} unless the timeout passed
+     * @throws InterruptedException at once when the waiting thread is interrupted
+     */
+    public int await(int n, Duration timeout) throws InterruptedException {
+        Checks.requireNonNull(timeout, "Chat.await timeout");
+        long nanos = timeout.isNegative() ? 0 : saturatedNanos(timeout);
+        lock.writeLock().lockInterruptibly();
+        try {
+            while (messages.size() <= n) {
+                if (nanos <= 0) {
+                    break;
+                }
+                nanos = grown.awaitNanos(nanos);
+            }
+            return messages.size();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException overflow) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Chat[" + size() + " messages]";
+    }
+}

@@ -1,0 +1,257 @@
+package dev.shelly.chats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+class ChatTest {
+
+    private static Message msg(String sender, String text) {
+        return Message.text(sender, Role.USER, text);
+    }
+
+    @Test
+    void appendsInOrderAndReads() {
+        Chat chat = new Chat();
+        assertThat(chat.isEmpty()).isTrue();
+        assertThat(chat.last()).isEmpty();
+        assertThat(chat.append(Message.system("sys"), msg("a", "1"))).isEqualTo(2);
+        assertThat(chat.append(msg("b", "2"))).isEqualTo(3);
+        assertThat(chat.size()).isEqualTo(3);
+        assertThat(chat.get(1).text()).isEqualTo("1");
+        assertThat(chat.last()).map(Message::text).contains("2");
+        assertThat(chat.messages()).extracting(Message::text).containsExactly("sys", "1", "2");
+        assertThat(chat.since(1)).extracting(Message::text).containsExactly("1", "2");
+        assertThat(chat.since(3)).isEmpty();
+        assertThat(chat.since(99)).isEmpty();
+        assertThat(chat.bySender("a")).extracting(Message::text).containsExactly("1");
+        assertThat(chat.bySender("nobody")).isEmpty();
+    }
+
+    @Test
+    void readsAreCopies() {
+        Chat chat = Chat.of(msg("a", "1"));
+        List<Message> snapshot = chat.messages();
+        chat.append(msg("a", "2"));
+        assertThat(snapshot).hasSize(1);
+        assertThatThrownBy(() -> snapshot.add(msg("a", "3"))).isInstanceOf(UnsupportedOperationException.class);
+        List<Message> source = new ArrayList<>(List.of(msg("a", "x")));
+        Chat fromList = new Chat(source);
+        source.clear();
+        assertThat(fromList.size()).isEqualTo(1);
+    }
+
+    @Test
+    void systemPromptIsTheFirstSystemMessage() {
+        assertThat(new Chat().systemPrompt()).isEmpty();
+        Chat chat = Chat.of(msg("u", "hi"), Message.system("first"), Message.system("second"));
+        assertThat(chat.systemPrompt()).contains("first");
+    }
+
+    @Test
+    void badIndexAndOffsetAreReported() {
+        Chat chat = Chat.of(msg("a", "1"));
+        assertThatThrownBy(() -> chat.get(1))
+                .isInstanceOf(IndexOutOfBoundsException.class)
+                .hasMessage("no message at index 1; the chat holds 1");
+        assertThatThrownBy(() -> chat.since(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Chat.since offset must not be negative, was -1");
+        assertThatThrownBy(() -> chat.append((Message) null))
+                .isInstanceOf(NullPointerException.class);
+        List<Message> withNull = new ArrayList<>();
+        withNull.add(msg("a", "2"));
+        withNull.add(null);
+        assertThatThrownBy(() -> chat.append(withNull))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Chat.append messages[1] must not be null");
+        assertThat(chat.size()).as("a rejected append adds nothing").isEqualTo(1);
+    }
+
+    @Test
+    void awaitReturnsAtOnceWhenAlreadyLarger() throws InterruptedException {
+        Chat chat = Chat.of(msg("a", "1"), msg("a", "2"));
+        assertThat(chat.await(1, Duration.ofDays(1))).isEqualTo(2);
+    }
+
+    @Test
+    void awaitTimesOutWithTheCurrentSize() throws InterruptedException {
+        Chat chat = Chat.of(msg("a", "1"));
+        assertThat(chat.await(1, Duration.ofMillis(20))).isEqualTo(1);
+        assertThat(chat.await(1, Duration.ZERO)).isEqualTo(1);
+        assertThat(chat.await(1, Duration.ofMillis(-5))).isEqualTo(1);
+    }
+
+    @Test
+    void awaitWakesOnAppend() throws Exception {
+        Chat chat = new Chat();
+        CountDownLatch waiting = new CountDownLatch(1);
+        AtomicInteger seen = new AtomicInteger(-1);
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            try {
+                waiting.countDown();
+                seen.set(chat.await(0, Duration.ofMinutes(1)));
+            } catch (InterruptedException e) {
+                seen.set(-2);
+            }
+        });
+        waiting.await();
+        chat.append(msg("a", "1"));
+        assertThat(waiter.join(Duration.ofSeconds(10))).isTrue();
+        assertThat(seen.get()).isEqualTo(1);
+    }
+
+    @Test
+    void awaitAnswersInterruptAtOnce() throws Exception {
+        Chat chat = new Chat();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CountDownLatch started = new CountDownLatch(1);
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            started.countDown();
+            try {
+                chat.await(0, Duration.ofHours(1));
+            } catch (InterruptedException e) {
+                thrown.set(e);
+            }
+        });
+        started.await();
+        // Give the waiter a moment to block; the assertion below holds either way.
+        Thread.sleep(20);
+        waiter.interrupt();
+        assertThat(waiter.join(Duration.ofSeconds(10))).as("waiter returned promptly").isTrue();
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    void awaitOnAnInterruptedThreadThrowsWithoutWaiting() {
+        Chat chat = new Chat();
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> chat.await(0, Duration.ofHours(1))).isInstanceOf(InterruptedException.class);
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    /** Many writers append at once: nothing is lost, and each writer's messages keep their order. */
+    @RepeatedTest(20)
+    void concurrentWritersLoseNothingAndKeepPerWriterOrder() throws Exception {
+        int writers = 32;
+        int perWriter = 200;
+        Chat chat = new Chat();
+        CountDownLatch start = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int w = 0; w < writers; w++) {
+                String sender = "w" + w;
+                pool.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < perWriter; i++) {
+                        if (i % 10 == 0) {
+                            chat.append(msg(sender, Integer.toString(i)), msg(sender, Integer.toString(i + 1)));
+                            i++;
+                        } else {
+                            chat.append(msg(sender, Integer.toString(i)));
+                        }
+                    }
+                    return null;
+                });
+            }
+            start.countDown();
+        }
+        assertThat(chat.size()).isEqualTo(writers * perWriter);
+        for (int w = 0; w < writers; w++) {
+            List<Message> mine = chat.bySender("w" + w);
+            assertThat(mine).hasSize(perWriter);
+            for (int i = 0; i < perWriter; i++) {
+                assertThat(mine.get(i).text()).isEqualTo(Integer.toString(i));
+            }
+        }
+        // A batch appended in one call stays together.
+        List<Message> all = chat.messages();
+        for (int i = 0; i < all.size(); i++) {
+            Message m = all.get(i);
+            int n = Integer.parseInt(m.text());
+            if (n % 10 == 0) {
+                assertThat(all.get(i + 1).sender()).isEqualTo(m.sender());
+                assertThat(all.get(i + 1).text()).isEqualTo(Integer.toString(n + 1));
+            }
+        }
+    }
+
+    /** Many waiters, each for its own size, all wake as writers reach it; none misses a signal. */
+    @RepeatedTest(20)
+    void concurrentWaitersAllWake() throws Exception {
+        int waiters = 100;
+        int total = 50;
+        Chat chat = new Chat();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Integer>> results = new ArrayList<>();
+            for (int i = 0; i < waiters; i++) {
+                int n = i % total;
+                results.add(pool.submit(() -> chat.await(n, Duration.ofSeconds(30))));
+            }
+            List<Future<?>> writers = new ArrayList<>();
+            for (int w = 0; w < 5; w++) {
+                String sender = "w" + w;
+                writers.add(pool.submit(() -> {
+                    for (int i = 0; i < total / 5; i++) {
+                        chat.append(msg(sender, "m"));
+                        Thread.yield();
+                    }
+                }));
+            }
+            for (Future<?> f : writers) {
+                f.get(30, TimeUnit.SECONDS);
+            }
+            for (int i = 0; i < waiters; i++) {
+                assertThat(results.get(i).get(30, TimeUnit.SECONDS)).isGreaterThan(i % total);
+            }
+        }
+        assertThat(chat.size()).isEqualTo(total);
+    }
+
+    /** Readers running beside a writer always see a consistent prefix of what was appended. */
+    @RepeatedTest(10)
+    void readersSeeConsistentSnapshots() throws Exception {
+        Chat chat = new Chat();
+        AtomicReference<String> failure = new AtomicReference<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            pool.submit(() -> {
+                for (int i = 0; i < 2000; i++) {
+                    chat.append(msg("w", Integer.toString(i)));
+                }
+            });
+            for (int r = 0; r < 4; r++) {
+                pool.submit(() -> {
+                    for (int round = 0; round < 200; round++) {
+                        List<Message> snap = chat.since(0);
+                        for (int i = 0; i < snap.size(); i++) {
+                            if (!snap.get(i).text().equals(Integer.toString(i))) {
+                                failure.set("index " + i + " held " + snap.get(i).text());
+                            }
+                        }
+                        int size = chat.size();
+                        if (size > 0 && !chat.get(size - 1).text().equals(Integer.toString(size - 1))) {
+                            failure.set("get(" + (size - 1) + ") out of order");
+                        }
+                        Thread.yield();
+                    }
+                });
+            }
+        }
+        assertThat(failure.get()).isNull();
+        assertThat(chat.size()).isEqualTo(2000);
+    }
+}
