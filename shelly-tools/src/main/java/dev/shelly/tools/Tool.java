@@ -1,0 +1,66 @@
+package dev.shelly.tools;
+
+import dev.shelly.chats.ToolDefinition;
+import java.time.Duration;
+import java.util.regex.Pattern;
+
+/**
+ * A tool: what the model is told about it, and the handler that runs it.
+ *
+ * @param definition name, description and input schema, as sent to the model
+ * @param handler runs the tool
+ * @param timeout how long one call may run before it is stopped, or null for no limit of its own
+ */
+public record Tool(ToolDefinition definition, ToolHandler handler, Duration timeout) {
+
+    private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
+
+    /** Validates the name (as providers require it) and the timeout. */
+    public Tool {
+        if (definition == null) {
+            throw new IllegalArgumentException("Tool.definition must not be null");
+        }
+        if (!NAME.matcher(definition.name()).matches()) {
+            throw new IllegalArgumentException("tool name '" + definition.name()
+                    + "' is invalid: use 1 to 64 letters, digits, '_' or '-' (what model providers accept)");
+        }
+        if (handler == null) {
+            throw new IllegalArgumentException("Tool.handler of '" + definition.name() + "' must not be null");
+        }
+        if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+            throw new IllegalArgumentException("Tool.timeout of '" + definition.name() + "' must be positive, was " + timeout);
+        }
+    }
+
+    /**
+     * A tool without a time limit of its own.
+     *
+     * @param name the name the model calls it by
+     * @param description what it does and when to use it
+     * @param inputSchema the JSON Schema of its input object, as JSON text
+     * @param handler runs it
+     * @return the tool
+     */
+    public static Tool of(String name, String description, String inputSchema, ToolHandler handler) {
+        return new Tool(new ToolDefinition(name, description, inputSchema), handler, null);
+    }
+
+    /**
+     * A copy of this tool with a time limit per call.
+     *
+     * @param limit how long one call may run
+     * @return the new tool
+     */
+    public Tool withTimeout(Duration limit) {
+        return new Tool(definition, handler, limit);
+    }
+
+    /**
+     * The tool's name.
+     *
+     * @return the name
+     */
+    public String name() {
+        return definition.name();
+    }
+}

@@ -1,0 +1,221 @@
+package dev.shelly.tools;
+
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.chats.ToolResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A named set of tools, and the one place where a {@link ToolCall} becomes a {@link ToolResult}.
+ *
+ * <p>{@link #call} never throws for a failing call: an unknown tool, arguments that are not a
+ * JSON object, a handler that throws or runs past its time limit, each becomes an error result
+ * whose text tells the model what went wrong. Registration and calls are safe from many threads.
+ */
+public final class ToolBox {
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final ReentrantLock registration = new ReentrantLock();
+    private volatile Map<String, Tool> tools = Map.of();
+
+    /** An empty toolbox. */
+    public ToolBox() {}
+
+    /**
+     * A toolbox holding the given tools.
+     *
+     * @param initial the tools
+     * @return the toolbox
+     */
+    public static ToolBox of(Tool... initial) {
+        ToolBox box = new ToolBox();
+        box.register(initial);
+        return box;
+    }
+
+    /**
+     * Adds tools. All or none are added.
+     *
+     * @param more the tools
+     * @return this toolbox
+     * @throws IllegalArgumentException when a name is already registered or given twice
+     */
+    public ToolBox register(Tool... more) {
+        if (more == null) {
+            throw new IllegalArgumentException("ToolBox.register tools must not be null");
+        }
+        registration.lock();
+        try {
+            Map<String, Tool> next = new LinkedHashMap<>(tools);
+            for (int i = 0; i < more.length; i++) {
+                Tool tool = more[i];
+                if (tool == null) {
+                    throw new IllegalArgumentException("ToolBox.register tools[" + i + "] must not be null");
+                }
+                if (next.putIfAbsent(tool.name(), tool) != null) {
+                    throw new IllegalArgumentException("a tool named '" + tool.name() + "' is already registered");
+                }
+            }
+            tools = Collections.unmodifiableMap(next);
+            return this;
+        } finally {
+            registration.unlock();
+        }
+    }
+
+    /**
+     * Looks a tool up.
+     *
+     * @param name the tool's name
+     * @return the tool, or empty
+     */
+    public Optional<Tool> get(String name) {
+        return Optional.ofNullable(tools.get(name));
+    }
+
+    /**
+     * Whether a tool of that name is registered.
+     *
+     * @param name the tool's name
+     * @return true when present
+     */
+    public boolean contains(String name) {
+        return tools.containsKey(name);
+    }
+
+    /**
+     * The tools' names in registration order.
+     *
+     * @return the names
+     */
+    public List<String> names() {
+        return List.copyOf(tools.keySet());
+    }
+
+    /**
+     * The tools in registration order.
+     *
+     * @return the tools
+     */
+    public List<Tool> tools() {
+        return List.copyOf(tools.values());
+    }
+
+    /**
+     * What the model is told about each tool, in registration order.
+     *
+     * @return the definitions
+     */
+    public List<ToolDefinition> definitions() {
+        List<ToolDefinition> defs = new ArrayList<>();
+        for (Tool tool : tools.values()) {
+            defs.add(tool.definition());
+        }
+        return Collections.unmodifiableList(defs);
+    }
+
+    /**
+     * Runs one call and answers it; never throws for a failing call.
+     *
+     * <p>When the calling thread is interrupted while the handler runs, the handler is
+     * interrupted, the result says the call was cancelled, and the caller's interrupt flag is
+     * left set.
+     *
+     * @param call the model's tool call
+     * @param context who is calling
+     * @return the result, with {@code isError} set when the call failed
+     */
+    public ToolResult call(ToolCall call, ToolContext context) {
+        if (call == null || context == null) {
+            throw new IllegalArgumentException("ToolBox.call needs a call and a context");
+        }
+        Tool tool = tools.get(call.name());
+        if (tool == null) {
+            return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: "
+                    + (tools.isEmpty() ? "none" : String.join(", ", tools.keySet())));
+        }
+        JsonNode input;
+        try {
+            input = JSON.readTree(call.arguments());
+        } catch (JacksonException e) {
+            return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' are not valid JSON ("
+                    + e.getOriginalMessage() + "); send a JSON object matching the tool's input schema");
+        }
+        if (input == null || !input.isObject()) {
+            return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' must be a JSON object, got "
+                    + (input == null ? "nothing" : input.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+        }
+        return run(tool, call, input, context);
+    }
+
+    private static ToolResult run(Tool tool, ToolCall call, JsonNode input, ToolContext context) {
+        if (Thread.currentThread().isInterrupted()) {
+            return cancelled(call);
+        }
+        Duration timeout = tool.timeout();
+        if (timeout == null) {
+            try {
+                return tool.handler().call(input, context).toResult(call.id());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return cancelled(call);
+            } catch (Exception e) {
+                return failed(call, e);
+            }
+        }
+        FutureTask<ToolOutput> task = new FutureTask<>(() -> tool.handler().call(input, context));
+        Thread.ofVirtual().name("tool-" + call.name()).start(task);
+        try {
+            return task.get(timeout.toNanos(), TimeUnit.NANOSECONDS).toResult(call.id());
+        } catch (TimeoutException e) {
+            task.cancel(true);
+            return ToolResult.error(call.id(), "tool '" + call.name() + "' did not finish within "
+                    + describe(timeout) + " and was stopped");
+        } catch (InterruptedException e) {
+            task.cancel(true);
+            Thread.currentThread().interrupt();
+            return cancelled(call);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof InterruptedException) {
+                return cancelled(call);
+            }
+            return failed(call, cause);
+        } catch (CancellationException e) {
+            return cancelled(call);
+        }
+    }
+
+    private static ToolResult failed(ToolCall call, Throwable e) {
+        String message = e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
+        return ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + message);
+    }
+
+    private static ToolResult cancelled(ToolCall call) {
+        return ToolResult.error(call.id(), "tool '" + call.name() + "' was cancelled before it finished");
+    }
+
+    private static String describe(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+
+    @Override
+    public String toString() {
+        return "ToolBox" + tools.keySet();
+    }
+}
