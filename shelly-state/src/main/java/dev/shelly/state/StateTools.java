@@ -20,10 +20,12 @@ final class StateTools {
     private StateTools() {}
 
     static ToolBox toolBox(Store store, String ns) {
-        if (ns == null || !NAMESPACE.matcher(ns).matches()) {
-            throw new IllegalArgumentException("state tool namespace " + (ns == null ? "null" : "'" + ns + "'")
-                    + " is invalid: use 1 to 53 letters, digits, '_' or '-', so that '" + ns
-                    + "_state_list' is a valid tool name");
+        if (ns == null) {
+            throw new IllegalArgumentException("state tool namespace must not be null");
+        }
+        if (!NAMESPACE.matcher(ns).matches()) {
+            throw new IllegalArgumentException("state tool namespace '" + ns + "' is invalid: use 1 to 53 letters, "
+                    + "digits, '_' or '-', so that '" + ns + "_state_list' is a valid tool name");
         }
         return ToolBox.of(get(store, ns), set(store, ns), list(store, ns));
     }
