@@ -136,7 +136,7 @@ class StoreTest {
             }
             done.countDown();
         });
-        awaitWaiting(watcher);
+        Waiting.untilBlocked(watcher);
         store.setJson("noise", "0");
         store.delete("noise");
         assertThat(done.await(50, TimeUnit.MILLISECONDS)).isFalse();
@@ -158,7 +158,7 @@ class StoreTest {
             }
             done.countDown();
         });
-        awaitWaiting(watcher);
+        Waiting.untilBlocked(watcher);
         watcher.interrupt();
         assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
         assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
@@ -175,17 +175,6 @@ class StoreTest {
             assertThatThrownBy(() -> store.watch("absent", Duration.ofDays(1))).isInstanceOf(InterruptedException.class);
         } finally {
             Thread.interrupted();
-        }
-    }
-
-    /** Waits until the thread is parked (in watch), so that a test exercises the blocking path. */
-    static void awaitWaiting(Thread t) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("thread never started waiting: " + t.getState());
-            }
-            Thread.sleep(1);
         }
     }
 }
