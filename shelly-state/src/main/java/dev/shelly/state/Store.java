@@ -162,7 +162,9 @@ public final class Store {
     /**
      * Blocks until a value is stored under the key, or the timeout passes.
      *
-     * <p>Returns at once when the key is present. Holds no lock while it waits.
+     * <p>Returns at once when the key is present. Holds no lock while it waits. The watcher looks
+     * at the store after every write, so a value written and deleted again before it looks can be
+     * missed; it then waits on.
      *
      * @param key the key
      * @param timeout how long to wait at most; zero or negative means look once without waiting
