@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
@@ -126,42 +127,22 @@ class StoreTest {
     @Test
     void watchWakesWhenTheKeyIsWrittenNotOnOtherKeys() throws Exception {
         Store store = new Store();
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread watcher = Thread.ofVirtual().start(() -> {
-            try {
-                outcome.set(store.watch("findings", Duration.ofMinutes(1)));
-            } catch (InterruptedException e) {
-                outcome.set(e);
-            }
-            done.countDown();
-        });
-        Waiting.untilBlocked(watcher);
+        Waiting.Blocked<Optional<JsonNode>> watcher = Waiting.start(() -> store.watch("findings", Duration.ofMinutes(1)));
         store.setJson("noise", "0");
         store.delete("noise");
-        assertThat(done.await(50, TimeUnit.MILLISECONDS)).isFalse();
+        assertThatThrownBy(() -> watcher.result().get(50, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
         store.setJson("findings", "{\"n\":3}");
-        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(outcome.get()).isEqualTo(java.util.Optional.of(json("{\"n\":3}")));
+        assertThat(watcher.result().get(30, TimeUnit.SECONDS)).contains(json("{\"n\":3}"));
     }
 
     @Test
     void watchAnswersAnInterruptPromptly() throws Exception {
         Store store = new Store();
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread watcher = Thread.ofVirtual().start(() -> {
-            try {
-                outcome.set(store.watch("never", Duration.ofDays(1)));
-            } catch (InterruptedException e) {
-                outcome.set(e);
-            }
-            done.countDown();
-        });
-        Waiting.untilBlocked(watcher);
-        watcher.interrupt();
-        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+        Waiting.Blocked<Optional<JsonNode>> watcher = Waiting.start(() -> store.watch("never", Duration.ofDays(1)));
+        watcher.thread().interrupt();
+        assertThatThrownBy(() -> watcher.result().get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(InterruptedException.class);
     }
 
     @Test

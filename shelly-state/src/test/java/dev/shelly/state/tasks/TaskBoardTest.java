@@ -16,9 +16,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
 class TaskBoardTest {
@@ -197,42 +197,22 @@ class TaskBoardTest {
     @Test
     void watchWakesOnTheStatusChangeNotOnOtherWrites() throws Exception {
         board.create("watched", "");
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread watcher = Thread.ofVirtual().start(() -> {
-            try {
-                outcome.set(board.awaitFinal("task-1", Duration.ofMinutes(1)));
-            } catch (InterruptedException e) {
-                outcome.set(e);
-            }
-            done.countDown();
-        });
-        Waiting.untilBlocked(watcher);
+        Waiting.Blocked<Optional<Task>> watcher = Waiting.start(() -> board.awaitFinal("task-1", Duration.ofMinutes(1)));
         board.create("other", "");
         board.claim("task-1", "w1");
-        assertThat(done.await(50, TimeUnit.MILLISECONDS)).isFalse();
+        assertThatThrownBy(() -> watcher.result().get(50, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
         Task finished = board.update("task-1", COMPLETED, "result");
-        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(outcome.get()).isEqualTo(Optional.of(finished));
+        assertThat(watcher.result().get(30, TimeUnit.SECONDS)).contains(finished);
     }
 
     @Test
     void watchAnswersAnInterruptPromptly() throws Exception {
         board.create("t", "");
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread watcher = Thread.ofVirtual().start(() -> {
-            try {
-                outcome.set(board.watch("task-1", PENDING, Duration.ofDays(1)));
-            } catch (InterruptedException e) {
-                outcome.set(e);
-            }
-            done.countDown();
-        });
-        Waiting.untilBlocked(watcher);
-        watcher.interrupt();
-        assertThat(done.await(30, TimeUnit.SECONDS)).isTrue();
-        assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
+        Waiting.Blocked<Optional<Task>> watcher = Waiting.start(() -> board.watch("task-1", PENDING, Duration.ofDays(1)));
+        watcher.thread().interrupt();
+        assertThatThrownBy(() -> watcher.result().get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(InterruptedException.class);
     }
 
     private static void assertRefused(Runnable call, TaskStatus current, TaskStatus requested, String message) {
