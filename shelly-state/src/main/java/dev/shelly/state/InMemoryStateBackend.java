@@ -12,6 +12,9 @@ import tools.jackson.databind.JsonNode;
 /**
  * The default {@link StateBackend}: entries in a map of this process, guarded by a read/write
  * lock, with a {@link ChangeSignal} for watchers. Thread-safe.
+ *
+ * <p>It keeps the nodes it is given and returns them as they are; the {@link Store} copies on
+ * both sides. Code that uses this backend directly must not change the nodes it passes or gets.
  */
 public final class InMemoryStateBackend implements StateBackend {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
