@@ -7,6 +7,7 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.Auth;
 import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.modeladapter.http.WireFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,16 +117,28 @@ public final class AnthropicCompleter implements Completer {
             return this;
         }
 
-        @Override
-        public AnthropicCompleter build() {
-            String model = requireModel();
+        /**
+         * The wire format these settings give, without any HTTP: to see the exact request body a
+         * chat becomes, or to parse a reply. Needs no key.
+         *
+         * @return the format
+         * @throws IllegalArgumentException when the model is not set or the thinking budget does
+         *     not fit in max tokens
+         */
+        public WireFormat wireFormat() {
             int maxTokens = maxTokens().orElse(DEFAULT_MAX_TOKENS);
             if (thinkingBudget != null && thinkingBudget >= maxTokens) {
                 throw new IllegalArgumentException(providerName() + ": thinkingBudget (" + thinkingBudget
                         + ") must be less than maxTokens (" + maxTokens + ")");
             }
-            AnthropicFormat format = new AnthropicFormat(providerName(), model, maxTokens, temperature(),
+            return new AnthropicFormat(providerName(), requireModel(), maxTokens, temperature(),
                     thinkingBudget == null ? OptionalInt.empty() : OptionalInt.of(thinkingBudget));
+        }
+
+        @Override
+        public AnthropicCompleter build() {
+            WireFormat format = wireFormat();
+            String model = requireModel();
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put("anthropic-version", version);
             Completer completer = assemble(format, Auth.header("x-api-key", requireApiKey()), headers);

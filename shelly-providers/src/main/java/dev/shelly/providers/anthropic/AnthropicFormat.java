@@ -211,9 +211,8 @@ final class AnthropicFormat implements WireFormat {
         gen.writeStringProperty("id", call.id());
         gen.writeStringProperty("name", call.name());
         gen.writeName("input");
-        JsonNode input = WireSupport.tryParse(call.arguments());
-        if (input != null && input.isObject()) {
-            gen.writeTree(input);
+        if (WireSupport.isJsonObject(call.arguments())) {
+            gen.writeRawValue(call.arguments().strip());
         } else {
             // The API takes only an object; the model's malformed arguments cannot be sent back as they are.
             LOG.debug("{}: tool call {} has arguments that are not a JSON object; sending {{}}", provider, call.id());

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.core.util.ByteArrayBuilder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -145,11 +147,32 @@ public final class WireSupport {
      * @param tool the tool
      */
     public static void writeSchema(JsonGenerator gen, ToolDefinition tool) {
-        JsonNode schema = tryParse(tool.inputSchema());
-        if (schema == null || !schema.isObject()) {
+        if (!isJsonObject(tool.inputSchema())) {
             throw new IllegalArgumentException("tool '" + tool.name() + "': inputSchema is not a JSON object");
         }
-        gen.writeTree(schema);
+        gen.writeRawValue(tool.inputSchema().strip());
+    }
+
+    /**
+     * Whether a text is exactly one JSON object, checked by streaming through it (no tree is
+     * built), so that it can be written raw.
+     *
+     * @param text the text
+     * @return true for a single, valid JSON object
+     */
+    public static boolean isJsonObject(String text) {
+        if (text == null || text.isBlank()) {
+            return false;
+        }
+        try (JsonParser p = JSON.createParser(text)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            p.skipChildren();
+            return p.nextToken() == null;
+        } catch (JacksonException e) {
+            return false;
+        }
     }
 
     /**

@@ -7,6 +7,7 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.Auth;
 import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.modeladapter.http.WireFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -168,12 +169,23 @@ public final class OpenAiCompleter implements Completer {
             return this;
         }
 
+        /**
+         * The wire format these settings give, without any HTTP: to see the exact request body a
+         * chat becomes, or to parse a reply. Needs no key.
+         *
+         * @return the format
+         * @throws IllegalArgumentException when the model is not set
+         */
+        public WireFormat wireFormat() {
+            return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, maxTokens(), temperature(),
+                    reasoningEffort);
+        }
+
         @Override
         public OpenAiCompleter build() {
             String model = requireModel();
             Optional<String> key = profile.apiKeyRequired() ? Optional.of(requireApiKey()) : resolveApiKey();
-            ChatCompletionsFormat format = new ChatCompletionsFormat(providerName(), model, maxTokensField, maxTokens(),
-                    temperature(), reasoningEffort);
+            WireFormat format = wireFormat();
             Completer completer = assemble(format, key.map(Auth::bearer).orElse(Auth.none()), Map.of());
             return new OpenAiCompleter(completer, "OpenAiCompleter[name=" + providerName() + ", model=" + model
                     + ", baseUrl=" + resolveBaseUrl() + "]");
