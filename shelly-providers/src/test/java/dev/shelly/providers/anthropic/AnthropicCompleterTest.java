@@ -353,6 +353,21 @@ class AnthropicCompleterTest {
                         .isEqualTo("anthropic: invalid response: content block 0 is a tool_use without an id or a name"));
     }
 
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"end_turn, END_TURN", "tool_use, TOOL_USE", "max_tokens, MAX_TOKENS", "stop_sequence, STOP_SEQUENCE",
+            "refusal, REFUSAL", "pause_turn, PAUSE_TURN", "model_context_window_exceeded, CONTEXT_WINDOW_EXCEEDED",
+            "a_reason_from_the_future, OTHER"})
+    void everyStopReasonIsMappedAndRedactedThinkingIsKept(String wire, StopReason expected) {
+        server.enqueue(json(200, """
+                {"id":"m","type":"message","role":"assistant","model":"c","content":[
+                  {"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"ok"}],
+                 "stop_reason":"%s","usage":{"input_tokens":1,"output_tokens":1}}""".formatted(wire)));
+        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of());
+        assertThat(ReplyMetadata.stopReason(reply)).contains(expected);
+        assertThat(reply.meta(ReplyMetadata.PROVIDER_STOP_REASON)).contains(wire);
+        assertThat(reply.parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+    }
+
     @ParameterizedTest(name = "{0} {1} -> {3}")
     @CsvSource(delimiter = '|', textBlock = """
             400 | invalid_request_error | messages: roles must alternate between "user" and "assistant" | INVALID_REQUEST | false

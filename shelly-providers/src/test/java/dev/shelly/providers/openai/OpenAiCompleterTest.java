@@ -226,6 +226,18 @@ class OpenAiCompleterTest {
         assertThat(ReplyMetadata.stopReason(refused)).contains(StopReason.REFUSAL);
     }
 
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"stop, END_TURN", "length, MAX_TOKENS", "tool_calls, TOOL_USE", "content_filter, CONTENT_FILTER",
+            "function_call, TOOL_USE", "a_reason_from_the_future, OTHER"})
+    void everyFinishReasonIsMapped(String wire, StopReason expected) {
+        server.enqueue(json(200, """
+                {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},
+                 "finish_reason":"%s"}]}""".formatted(wire)));
+        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of());
+        assertThat(ReplyMetadata.stopReason(reply)).contains(expected);
+        assertThat(reply.meta(ReplyMetadata.PROVIDER_STOP_REASON)).contains(wire);
+    }
+
     @ParameterizedTest(name = "{0} {2} -> {4}")
     @CsvSource(delimiter = '|', textBlock = """
             400 | invalid_request_error | context_length_exceeded | This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages. | CONTEXT_LENGTH_EXCEEDED | false
