@@ -320,7 +320,7 @@ final class AnthropicFormat implements WireFormat {
         if (input == null || input.isNull()) {
             return "{}";
         }
-        return WireSupport.JSON.writeValueAsString(input);
+        return WireSupport.compact(input);
     }
 
     static String orEmpty(String s) {

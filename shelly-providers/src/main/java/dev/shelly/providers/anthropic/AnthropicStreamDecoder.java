@@ -127,7 +127,7 @@ final class AnthropicStreamDecoder implements StreamDecoder {
                 listener.onDelta(new Delta.ToolCallStart(block.toolIndex, block.id, block.name));
                 JsonNode input = content.get("input");
                 if (input != null && input.isObject() && !input.isEmpty()) {
-                    appendArguments(block, WireSupport.JSON.writeValueAsString(input));
+                    appendArguments(block, WireSupport.compact(input));
                 }
             }
             default -> { } // a block type this version does not know: its deltas are ignored

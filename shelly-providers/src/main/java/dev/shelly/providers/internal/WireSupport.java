@@ -137,7 +137,17 @@ public final class WireSupport {
             return "{}";
         }
         JsonNode node = tryParse(raw);
-        return node == null ? raw : JSON.writeValueAsString(node);
+        return node == null ? raw : compact(node);
+    }
+
+    /**
+     * A JSON value as compact JSON text, fields in their order.
+     *
+     * @param node the value
+     * @return the text
+     */
+    public static String compact(JsonNode node) {
+        return node.toString();
     }
 
     /**

@@ -302,7 +302,7 @@ final class ChatCompletionsFormat implements WireFormat {
         if (arguments == null || arguments.isNull()) {
             return "";
         }
-        return arguments.isString() ? arguments.stringValue() : WireSupport.JSON.writeValueAsString(arguments);
+        return arguments.isString() ? arguments.stringValue() : WireSupport.compact(arguments);
     }
 
     /**
