@@ -29,7 +29,13 @@ public final class WireSupport {
 
     private WireSupport() {}
 
-    /** Writes a JSON document with a generator and returns its UTF-8 bytes. */
+    /**
+     * Writes a JSON document with a generator.
+     *
+     * @param sizeHint the expected size in bytes
+     * @param writer writes the document
+     * @return the document's UTF-8 bytes
+     */
     public static byte[] write(int sizeHint, GeneratorWriter writer) {
         ByteArrayBuilder out = new ByteArrayBuilder(sizeHint);
         try (JsonGenerator gen = JSON.createGenerator(out)) {
