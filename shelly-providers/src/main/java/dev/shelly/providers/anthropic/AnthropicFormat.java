@@ -127,12 +127,7 @@ final class AnthropicFormat implements WireFormat {
                 gen.writeStartArray();
                 for (ToolDefinition t : tools) {
                     gen.writeStartObject();
-                    gen.writeStringProperty("name", t.name());
-                    if (!t.description().isEmpty()) {
-                        gen.writeStringProperty("description", t.description());
-                    }
-                    gen.writeName("input_schema");
-                    WireSupport.writeSchema(gen, t);
+                    WireSupport.writeToolFields(gen, t, "input_schema");
                     gen.writeEndObject();
                 }
                 gen.writeEndArray();

@@ -157,15 +157,22 @@ public final class WireSupport {
     }
 
     /**
-     * Writes a tool's input schema, which must be a JSON object.
+     * Writes a tool's fields inside an open object: {@code name}, {@code description} (when not
+     * empty) and its input schema, which must be a JSON object, under the given name.
      *
-     * @param gen the generator, positioned where the value goes
+     * @param gen the generator, inside the tool's object
      * @param tool the tool
+     * @param schemaField the schema's field name: {@code input_schema} or {@code parameters}
      */
-    public static void writeSchema(JsonGenerator gen, ToolDefinition tool) {
+    public static void writeToolFields(JsonGenerator gen, ToolDefinition tool, String schemaField) {
         if (!isJsonObject(tool.inputSchema())) {
             throw new IllegalArgumentException("tool '" + tool.name() + "': inputSchema is not a JSON object");
         }
+        gen.writeStringProperty("name", tool.name());
+        if (!tool.description().isEmpty()) {
+            gen.writeStringProperty("description", tool.description());
+        }
+        gen.writeName(schemaField);
         gen.writeRawValue(tool.inputSchema().strip());
     }
 

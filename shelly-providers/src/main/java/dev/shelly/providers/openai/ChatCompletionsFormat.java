@@ -92,12 +92,7 @@ final class ChatCompletionsFormat implements WireFormat {
                     gen.writeStringProperty("type", "function");
                     gen.writeName("function");
                     gen.writeStartObject();
-                    gen.writeStringProperty("name", t.name());
-                    if (!t.description().isEmpty()) {
-                        gen.writeStringProperty("description", t.description());
-                    }
-                    gen.writeName("parameters");
-                    WireSupport.writeSchema(gen, t);
+                    WireSupport.writeToolFields(gen, t, "parameters");
                     gen.writeEndObject();
                     gen.writeEndObject();
                 }

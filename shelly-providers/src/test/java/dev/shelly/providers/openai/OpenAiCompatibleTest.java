@@ -117,6 +117,15 @@ class OpenAiCompatibleTest {
     }
 
     @Test
+    void aToolSchemaThatIsNotAJsonObjectIsRejectedBeforeSending() {
+        var broken = new dev.shelly.chats.ToolDefinition("lookup", "Look up", "{\"type\": \"object\",");
+        assertThatThrownBy(() -> ollama().build().complete(Chat.of(Message.user("x")), List.of(broken)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tool 'lookup': inputSchema is not a JSON object");
+        assertThat(server.getRequestCount()).isZero();
+    }
+
+    @Test
     void unknownProviderKindsAreNamed() {
         assertThatThrownBy(() -> Providers.builder("gemini"))
                 .hasMessage("unknown provider kind 'gemini'; expected one of anthropic, openai, grok, openai-compatible");
