@@ -46,6 +46,34 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
     }
 
     /**
+     * A tool whose input is a record: the JSON Schema is generated from the record's components
+     * (see {@link JsonSchemas}) and the handler receives the arguments bound to an instance of it.
+     *
+     * <pre>{@code
+     * record Forecast(@Description("city name") String city, Optional<Integer> days) {}
+     * Tool tool = Tool.typed("get_forecast", "Weather forecast for a city", Forecast.class,
+     *         (in, ctx) -> ToolOutput.text(in.city() + ": sunny for " + in.days().orElse(1) + " days"));
+     * }</pre>
+     *
+     * @param name the name the model calls it by
+     * @param description what it does and when to use it
+     * @param inputType the record type of the input
+     * @param handler runs it
+     * @param <T> the record type
+     * @return the tool
+     * @throws IllegalArgumentException when the record cannot be described as JSON Schema (naming
+     *     the component), or the name is invalid
+     */
+    public static <T extends Record> Tool typed(String name, String description, Class<T> inputType,
+            TypedHandler<T> handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("Tool.typed handler of '" + name + "' must not be null");
+        }
+        String schema = JsonSchemas.forRecord(inputType);
+        return of(name, description, schema, new TypedToolHandler<>(name, inputType, handler));
+    }
+
+    /**
      * A copy of this tool with a time limit per call.
      *
      * @param limit how long one call may run

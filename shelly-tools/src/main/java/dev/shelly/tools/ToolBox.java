@@ -5,12 +5,14 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -18,20 +20,41 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A named set of tools, and the one place where a {@link ToolCall} becomes a {@link ToolResult}.
  *
  * <p>{@link #call} never throws for a failing call: an unknown tool, arguments that are not a
- * JSON object, a handler that throws or runs past its time limit, each becomes an error result
- * whose text tells the model what went wrong. Registration and calls are safe from many threads.
+ * JSON object or do not match the tool's input schema, a handler that throws or runs past its
+ * time limit, each becomes an error result whose text tells the model what went wrong.
+ * Registration and calls are safe from many threads. A toolbox can change while in use (an MCP
+ * server's tools after {@code tools/list_changed}); {@linkplain #addListener listeners} hear of
+ * every change. Several toolboxes searched in order are {@link ToolBoxes}.
  */
 public final class ToolBox {
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    /** How many schema problems one error result lists at most. */
+    private static final int MAX_PROBLEMS = 10;
 
     private final ReentrantLock registration = new ReentrantLock();
-    private volatile Map<String, Tool> tools = Map.of();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private volatile Map<String, Entry> tools = Map.of();
+
+    /**
+     * Hears that the tools of a toolbox changed.
+     */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * Called after tools were added, removed or replaced, on the thread that changed them;
+         * read the toolbox for its current tools. Must not block for long.
+         *
+         * @param box the toolbox that changed
+         */
+        void toolsChanged(ToolBox box);
+    }
+
+    /** A registered tool and the check of its input schema. */
+    record Entry(Tool tool, SchemaCheck check) {}
 
     /** An empty toolbox. */
     public ToolBox() {}
@@ -53,29 +76,125 @@ public final class ToolBox {
      *
      * @param more the tools
      * @return this toolbox
-     * @throws IllegalArgumentException when a name is already registered or given twice
+     * @throws IllegalArgumentException when a name is already registered or given twice, or a
+     *     tool's input schema is not a JSON object
      */
     public ToolBox register(Tool... more) {
         if (more == null) {
             throw new IllegalArgumentException("ToolBox.register tools must not be null");
         }
+        List<Entry> entries = entries(List.of(more.clone()), "ToolBox.register");
         registration.lock();
         try {
-            Map<String, Tool> next = new LinkedHashMap<>(tools);
-            for (int i = 0; i < more.length; i++) {
-                Tool tool = more[i];
-                if (tool == null) {
-                    throw new IllegalArgumentException("ToolBox.register tools[" + i + "] must not be null");
-                }
-                if (next.putIfAbsent(tool.name(), tool) != null) {
-                    throw new IllegalArgumentException("a tool named '" + tool.name() + "' is already registered");
+            Map<String, Entry> next = new LinkedHashMap<>(tools);
+            for (Entry entry : entries) {
+                if (next.putIfAbsent(entry.tool().name(), entry) != null) {
+                    throw new IllegalArgumentException("a tool named '" + entry.tool().name() + "' is already registered");
                 }
             }
             tools = Collections.unmodifiableMap(next);
-            return this;
         } finally {
             registration.unlock();
         }
+        changed();
+        return this;
+    }
+
+    /**
+     * Replaces every tool at once: calls made afterwards see only the new tools.
+     *
+     * @param replacement the new tools, in the order to list them
+     * @return this toolbox
+     * @throws IllegalArgumentException when a name is given twice or a tool's input schema is not
+     *     a JSON object; the toolbox is then unchanged
+     */
+    public ToolBox replaceAll(Collection<Tool> replacement) {
+        if (replacement == null) {
+            throw new IllegalArgumentException("ToolBox.replaceAll tools must not be null");
+        }
+        List<Entry> entries = entries(new ArrayList<>(replacement), "ToolBox.replaceAll");
+        Map<String, Entry> next = new LinkedHashMap<>();
+        for (Entry entry : entries) {
+            if (next.putIfAbsent(entry.tool().name(), entry) != null) {
+                throw new IllegalArgumentException("ToolBox.replaceAll got two tools named '" + entry.tool().name() + "'");
+            }
+        }
+        registration.lock();
+        try {
+            tools = Collections.unmodifiableMap(next);
+        } finally {
+            registration.unlock();
+        }
+        changed();
+        return this;
+    }
+
+    /**
+     * Removes a tool.
+     *
+     * @param name the tool's name
+     * @return true when a tool of that name was registered
+     */
+    public boolean remove(String name) {
+        registration.lock();
+        try {
+            if (!tools.containsKey(name)) {
+                return false;
+            }
+            Map<String, Entry> next = new LinkedHashMap<>(tools);
+            next.remove(name);
+            tools = Collections.unmodifiableMap(next);
+        } finally {
+            registration.unlock();
+        }
+        changed();
+        return true;
+    }
+
+    /**
+     * Registers a listener for changes of this toolbox's tools.
+     *
+     * @param listener called after every change
+     * @return this toolbox
+     */
+    public ToolBox addListener(Listener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("ToolBox.addListener listener must not be null");
+        }
+        listeners.add(listener);
+        return this;
+    }
+
+    /**
+     * Unregisters a listener.
+     *
+     * @param listener a listener given to {@link #addListener}
+     * @return true when it was registered
+     */
+    public boolean removeListener(Listener listener) {
+        return listeners.remove(listener);
+    }
+
+    private void changed() {
+        for (Listener listener : listeners) {
+            listener.toolsChanged(this);
+        }
+    }
+
+    private static List<Entry> entries(List<Tool> given, String where) {
+        List<Entry> entries = new ArrayList<>(given.size());
+        for (int i = 0; i < given.size(); i++) {
+            Tool tool = given.get(i);
+            if (tool == null) {
+                throw new IllegalArgumentException(where + " tools[" + i + "] must not be null");
+            }
+            try {
+                entries.add(new Entry(tool, SchemaCheck.parse(tool.definition().inputSchema())));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("the input schema of tool '" + tool.name() + "' " + e.getMessage(), e);
+            }
+        }
+        return entries;
     }
 
     /**
@@ -85,7 +204,13 @@ public final class ToolBox {
      * @return the tool, or empty
      */
     public Optional<Tool> get(String name) {
-        return Optional.ofNullable(tools.get(name));
+        Entry entry = tools.get(name);
+        return entry == null ? Optional.empty() : Optional.of(entry.tool());
+    }
+
+    /** The registered entry of that name, or null. */
+    Entry entry(String name) {
+        return tools.get(name);
     }
 
     /**
@@ -113,7 +238,11 @@ public final class ToolBox {
      * @return the tools
      */
     public List<Tool> tools() {
-        return List.copyOf(tools.values());
+        List<Tool> list = new ArrayList<>();
+        for (Entry entry : tools.values()) {
+            list.add(entry.tool());
+        }
+        return Collections.unmodifiableList(list);
     }
 
     /**
@@ -123,8 +252,8 @@ public final class ToolBox {
      */
     public List<ToolDefinition> definitions() {
         List<ToolDefinition> defs = new ArrayList<>();
-        for (Tool tool : tools.values()) {
-            defs.add(tool.definition());
+        for (Entry entry : tools.values()) {
+            defs.add(entry.tool().definition());
         }
         return Collections.unmodifiableList(defs);
     }
@@ -144,14 +273,30 @@ public final class ToolBox {
         if (call == null || context == null) {
             throw new IllegalArgumentException("ToolBox.call needs a call and a context");
         }
-        Tool tool = tools.get(call.name());
-        if (tool == null) {
-            return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: "
-                    + (tools.isEmpty() ? "none" : String.join(", ", tools.keySet())));
+        Map<String, Entry> current = tools;
+        Entry entry = current.get(call.name());
+        if (entry == null) {
+            return unknown(call, current.keySet());
         }
+        return callEntry(entry, call, context);
+    }
+
+    /** The answer to a call of a tool nobody has. */
+    static ToolResult unknown(ToolCall call, Collection<String> known) {
+        return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: "
+                + (known.isEmpty() ? "none" : String.join(", ", known)));
+    }
+
+    /** The message for arguments that do not fit a tool's schema. */
+    static String mismatch(String toolName, String problems) {
+        return "arguments for tool '" + toolName + "' do not match its schema: " + problems;
+    }
+
+    /** Parses, checks and runs one call of a registered tool. */
+    static ToolResult callEntry(Entry entry, ToolCall call, ToolContext context) {
         JsonNode input;
         try {
-            input = JSON.readTree(call.arguments());
+            input = Json.MAPPER.readTree(call.arguments());
         } catch (JacksonException e) {
             return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' are not valid JSON ("
                     + e.getOriginalMessage() + "); send a JSON object matching the tool's input schema");
@@ -160,7 +305,15 @@ public final class ToolBox {
             return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' must be a JSON object, got "
                     + (input == null ? "nothing" : input.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
         }
-        return run(tool, call, input, context);
+        List<String> problems = entry.check().problems(input);
+        if (!problems.isEmpty()) {
+            String shown = String.join("; ", problems.subList(0, Math.min(problems.size(), MAX_PROBLEMS)));
+            if (problems.size() > MAX_PROBLEMS) {
+                shown += "; and " + (problems.size() - MAX_PROBLEMS) + " more";
+            }
+            return ToolResult.error(call.id(), mismatch(call.name(), shown));
+        }
+        return run(entry.tool(), call, input, context);
     }
 
     private static ToolResult run(Tool tool, ToolCall call, JsonNode input, ToolContext context) {
