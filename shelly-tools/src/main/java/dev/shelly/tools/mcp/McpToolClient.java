@@ -206,7 +206,7 @@ public final class McpToolClient implements AutoCloseable {
 
     private ToolOutput call(String name, String mcpName, JsonNode input) throws InterruptedException {
         if (ended.isDone()) {
-            return ToolOutput.error(ended.join() + "; tool '" + name + "' cannot run");
+            return ToolOutput.error("MCP server '" + label + "' " + ended.join() + ", so tool '" + name + "' cannot run" + stderr());
         }
         Map<String, Object> arguments = json.convertValue(input, MAP);
         CompletableFuture<McpSchema.CallToolResult> answer =
@@ -235,7 +235,7 @@ public final class McpToolClient implements AutoCloseable {
             return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + rootMessage(cause));
         }
         answer.cancel(true);
-        return ToolOutput.error(ended.join() + "; tool '" + name + "' got no answer");
+        return ToolOutput.error("MCP server '" + label + "' " + ended.join() + " while running tool '" + name + "'" + stderr());
     }
 
     /** Waits for a step of connecting, or for the server's end, within the timeout. */
@@ -256,17 +256,19 @@ public final class McpToolClient implements AutoCloseable {
         if (step.isDone() && !step.isCompletedExceptionally()) {
             return step.join();
         }
-        if (step.isCompletedExceptionally()) {
-            Throwable cause = failure(step);
-            throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
-                    + rootMessage(cause) + stderr(), cause);
+        if (ended.isDone()) {
+            step.cancel(true);
+            boolean neverStarted = process != null && process.process() == null;
+            throw new McpException("MCP server '" + label + "' " + ended.join()
+                    + (neverStarted ? "" : " before it could " + what + stderr()));
         }
-        step.cancel(true);
-        throw new McpException(ended.join() + " before it could " + what);
+        Throwable cause = failure(step);
+        throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
+                + rootMessage(cause) + stderr(), cause);
     }
 
     private String stderr() {
-        return process == null ? "" : process.stderrSummary();
+        return process == null || closed.get() ? "" : process.stderrSummary();
     }
 
     /**
@@ -364,7 +366,7 @@ public final class McpToolClient implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        ended.complete("the connection to MCP server '" + label + "' was closed");
+        ended.complete(ProcessTransport.CLOSED);
         listingLock.lock();
         try {
             toolBox.replaceAll(List.of());

@@ -45,6 +45,8 @@ final class ProcessTransport implements McpClientTransport {
     private static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     private static final int STDERR_LINES = 20;
     private static final int MAX_STDERR_LINE = 500;
+    /** What happened to a server this client stopped. */
+    static final String CLOSED = "was disconnected (the client was closed)";
     private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
     /** What a child inherits from the JVM's environment by default, as in the MCP reference clients. */
     private static final Set<String> INHERITED = WINDOWS
@@ -65,6 +67,7 @@ final class ProcessTransport implements McpClientTransport {
     private final ExecutorService writer = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("mcp-stdin").factory());
     private final Scheduler writes = Schedulers.fromExecutor(writer);
     private volatile Process process;
+    private volatile Thread stderrReader;
 
     ProcessTransport(McpEndpoint.Stdio endpoint, McpJsonMapper mapper, String label, Duration grace,
             Consumer<String> stderrListener) {
@@ -76,8 +79,9 @@ final class ProcessTransport implements McpClientTransport {
     }
 
     /**
-     * Completes, with a sentence saying why, when the server can no longer answer: it could not
-     * be started, or it exited.
+     * Completes when the server can no longer answer, with what happened to it, to follow
+     * "MCP server 'x' ": "could not be started (...): ...", "exited with code 3", or "was
+     * disconnected (the client was closed)". The last stderr lines are in {@link #stderrSummary()}.
      *
      * @return the future
      */
@@ -110,15 +114,14 @@ final class ProcessTransport implements McpClientTransport {
         try {
             started = builder.start();
         } catch (IOException e) {
-            String why = "MCP server '" + label + "' could not be started (" + String.join(" ", endpoint.commandLine())
-                    + "): " + e.getMessage();
+            String why = "could not be started (" + String.join(" ", endpoint.commandLine()) + "): " + e.getMessage();
             ended.complete(why);
-            throw new McpTransportException(why, e);
+            throw new McpTransportException("MCP server '" + label + "' " + why, e);
         }
         process = started;
         log.debug("MCP server '{}' started as process {}", label, started.pid());
+        stderrReader = Thread.ofVirtual().name("mcp-stderr-" + label).start(() -> readStderr(started));
         Thread.ofVirtual().name("mcp-stdout-" + label).start(() -> readStdout(started, handler));
-        Thread.ofVirtual().name("mcp-stderr-" + label).start(() -> readStderr(started));
     }
 
     private void readStdout(Process p, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
@@ -215,21 +218,19 @@ final class ProcessTransport implements McpClientTransport {
         }
     }
 
-    /** Stdout is at its end: wait for the process to exit, then say so. */
+    /** Stdout is at its end: wait for the process to exit and its last stderr lines, then say so. */
     private void processEnded(Process p) {
         boolean interrupted = false;
         while (true) {
             try {
                 p.waitFor();
+                stderrReader.join(Duration.ofSeconds(1));
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
             }
         }
-        String why = terminating.get()
-                ? "the connection to MCP server '" + label + "' was closed"
-                : "MCP server '" + label + "' exited with code " + p.exitValue() + stderrSummary();
-        ended.complete(why);
+        ended.complete(terminating.get() ? CLOSED : "exited with code " + p.exitValue());
         log.debug("MCP server '{}' process {} ended with code {}", label, p.pid(), p.exitValue());
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -240,7 +241,7 @@ final class ProcessTransport implements McpClientTransport {
     String stderrSummary() {
         stderrLock.lock();
         try {
-            return stderrTail.isEmpty() ? "" : "; its last stderr lines: " + String.join(" | ", stderrTail);
+            return stderrTail.isEmpty() ? "" : "; its last lines on stderr: " + String.join(" | ", stderrTail);
         } finally {
             stderrLock.unlock();
         }
@@ -254,7 +255,7 @@ final class ProcessTransport implements McpClientTransport {
     private void write(McpSchema.JSONRPCMessage message) {
         Process p = process;
         if (p == null || terminating.get() || ended.isDone()) {
-            throw new McpTransportException(ended.getNow("MCP server '" + label + "' is not running"));
+            throw new McpTransportException("MCP server '" + label + "' " + ended.getNow("is not running"));
         }
         byte[] json;
         try {
@@ -315,7 +316,7 @@ final class ProcessTransport implements McpClientTransport {
         try {
             Process p = process;
             if (p == null) {
-                ended.complete("the connection to MCP server '" + label + "' was closed");
+                ended.complete(CLOSED);
                 return;
             }
             List<ProcessHandle> descendants = p.descendants().toList();
@@ -332,12 +333,7 @@ final class ProcessTransport implements McpClientTransport {
                     log.warn("MCP server '{}' did not exit after SIGTERM within {} ms; killing it", label, grace.toMillis());
                 }
             }
-            p.destroyForcibly();
-            for (ProcessHandle child : descendants) {
-                if (child.isAlive()) {
-                    child.destroyForcibly();
-                }
-            }
+            kill(p, descendants);
         } catch (InterruptedException e) {
             interrupted = true;
             Process p = process;
@@ -347,6 +343,19 @@ final class ProcessTransport implements McpClientTransport {
             writer.shutdownNow();
             if (interrupted) {
                 Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Kills what is left of the process tree and waits, up to the grace period, until it is gone. */
+    private void kill(Process p, List<ProcessHandle> descendants) throws InterruptedException {
+        p.destroyForcibly();
+        descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+        long deadline = System.nanoTime() + grace.toNanos();
+        p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+        for (ProcessHandle child : descendants) {
+            while (child.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
             }
         }
     }
