@@ -9,6 +9,8 @@ import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Where the interop tests' npm peers and this JVM are, for tests that start processes. */
 final class McpPeers {
@@ -39,6 +41,21 @@ final class McpPeers {
     /** The java launcher of this JVM. */
     static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** The command line that starts {@link DemoServer} as a stdio MCP server. */
+    static List<String> demoServer() {
+        List<String> line = new ArrayList<>();
+        line.add(java());
+        line.add("-cp");
+        line.add(System.getProperty("java.class.path"));
+        line.add(DemoServer.class.getName());
+        return line;
+    }
+
+    static McpEndpoint.Stdio demoServerEndpoint() {
+        List<String> line = demoServer();
+        return new McpEndpoint.Stdio(line.get(0), line.subList(1, line.size()), java.util.Map.of(), null, false);
     }
 
     static int freePort() throws IOException {
