@@ -5,6 +5,7 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -25,19 +26,17 @@ import tools.jackson.databind.JsonNode;
  * A named set of tools, and the one place where a {@link ToolCall} becomes a {@link ToolResult}.
  *
  * <p>{@link #call} never throws for a failing call: an unknown tool, arguments that are not a
- * JSON object or do not match the tool's input schema, a handler that throws or runs past its
- * time limit, each becomes an error result whose text tells the model what went wrong.
+ * JSON object, a handler that throws or runs past its time limit, each becomes an error result
+ * whose text tells the model what went wrong. Typed tools, and tools made with
+ * {@link Tool#withInputCheck()}, also answer arguments that do not fit their schema that way.
  * Registration and calls are safe from many threads. A toolbox can change while in use (an MCP
  * server's tools after {@code tools/list_changed}); {@linkplain #addListener listeners} hear of
  * every change. Several toolboxes searched in order are {@link ToolBoxes}.
  */
 public final class ToolBox {
-    /** How many schema problems one error result lists at most. */
-    private static final int MAX_PROBLEMS = 10;
-
     private final ReentrantLock registration = new ReentrantLock();
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private volatile Map<String, Entry> tools = Map.of();
+    private volatile Map<String, Tool> tools = Map.of();
 
     /**
      * Hears that the tools of a toolbox changed.
@@ -52,9 +51,6 @@ public final class ToolBox {
          */
         void toolsChanged(ToolBox box);
     }
-
-    /** A registered tool and the check of its input schema. */
-    record Entry(Tool tool, SchemaCheck check) {}
 
     /** An empty toolbox. */
     public ToolBox() {}
@@ -76,20 +72,19 @@ public final class ToolBox {
      *
      * @param more the tools
      * @return this toolbox
-     * @throws IllegalArgumentException when a name is already registered or given twice, or a
-     *     tool's input schema is not a JSON object
+     * @throws IllegalArgumentException when a name is already registered or given twice
      */
     public ToolBox register(Tool... more) {
         if (more == null) {
             throw new IllegalArgumentException("ToolBox.register tools must not be null");
         }
-        List<Entry> entries = entries(List.of(more.clone()), "ToolBox.register");
+        List<Tool> given = checked(Arrays.asList(more.clone()), "ToolBox.register");
         registration.lock();
         try {
-            Map<String, Entry> next = new LinkedHashMap<>(tools);
-            for (Entry entry : entries) {
-                if (next.putIfAbsent(entry.tool().name(), entry) != null) {
-                    throw new IllegalArgumentException("a tool named '" + entry.tool().name() + "' is already registered");
+            Map<String, Tool> next = new LinkedHashMap<>(tools);
+            for (Tool tool : given) {
+                if (next.putIfAbsent(tool.name(), tool) != null) {
+                    throw new IllegalArgumentException("a tool named '" + tool.name() + "' is already registered");
                 }
             }
             tools = Collections.unmodifiableMap(next);
@@ -105,18 +100,16 @@ public final class ToolBox {
      *
      * @param replacement the new tools, in the order to list them
      * @return this toolbox
-     * @throws IllegalArgumentException when a name is given twice or a tool's input schema is not
-     *     a JSON object; the toolbox is then unchanged
+     * @throws IllegalArgumentException when a name is given twice; the toolbox is then unchanged
      */
     public ToolBox replaceAll(Collection<Tool> replacement) {
         if (replacement == null) {
             throw new IllegalArgumentException("ToolBox.replaceAll tools must not be null");
         }
-        List<Entry> entries = entries(new ArrayList<>(replacement), "ToolBox.replaceAll");
-        Map<String, Entry> next = new LinkedHashMap<>();
-        for (Entry entry : entries) {
-            if (next.putIfAbsent(entry.tool().name(), entry) != null) {
-                throw new IllegalArgumentException("ToolBox.replaceAll got two tools named '" + entry.tool().name() + "'");
+        Map<String, Tool> next = new LinkedHashMap<>();
+        for (Tool tool : checked(new ArrayList<>(replacement), "ToolBox.replaceAll")) {
+            if (next.putIfAbsent(tool.name(), tool) != null) {
+                throw new IllegalArgumentException("ToolBox.replaceAll got two tools named '" + tool.name() + "'");
             }
         }
         registration.lock();
@@ -141,7 +134,7 @@ public final class ToolBox {
             if (!tools.containsKey(name)) {
                 return false;
             }
-            Map<String, Entry> next = new LinkedHashMap<>(tools);
+            Map<String, Tool> next = new LinkedHashMap<>(tools);
             next.remove(name);
             tools = Collections.unmodifiableMap(next);
         } finally {
@@ -181,20 +174,13 @@ public final class ToolBox {
         }
     }
 
-    private static List<Entry> entries(List<Tool> given, String where) {
-        List<Entry> entries = new ArrayList<>(given.size());
+    private static List<Tool> checked(List<Tool> given, String where) {
         for (int i = 0; i < given.size(); i++) {
-            Tool tool = given.get(i);
-            if (tool == null) {
+            if (given.get(i) == null) {
                 throw new IllegalArgumentException(where + " tools[" + i + "] must not be null");
             }
-            try {
-                entries.add(new Entry(tool, SchemaCheck.parse(tool.definition().inputSchema())));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("the input schema of tool '" + tool.name() + "' " + e.getMessage(), e);
-            }
         }
-        return entries;
+        return given;
     }
 
     /**
@@ -204,13 +190,7 @@ public final class ToolBox {
      * @return the tool, or empty
      */
     public Optional<Tool> get(String name) {
-        Entry entry = tools.get(name);
-        return entry == null ? Optional.empty() : Optional.of(entry.tool());
-    }
-
-    /** The registered entry of that name, or null. */
-    Entry entry(String name) {
-        return tools.get(name);
+        return Optional.ofNullable(tools.get(name));
     }
 
     /**
@@ -238,11 +218,7 @@ public final class ToolBox {
      * @return the tools
      */
     public List<Tool> tools() {
-        List<Tool> list = new ArrayList<>();
-        for (Entry entry : tools.values()) {
-            list.add(entry.tool());
-        }
-        return Collections.unmodifiableList(list);
+        return List.copyOf(tools.values());
     }
 
     /**
@@ -252,8 +228,8 @@ public final class ToolBox {
      */
     public List<ToolDefinition> definitions() {
         List<ToolDefinition> defs = new ArrayList<>();
-        for (Entry entry : tools.values()) {
-            defs.add(entry.tool().definition());
+        for (Tool tool : tools.values()) {
+            defs.add(tool.definition());
         }
         return Collections.unmodifiableList(defs);
     }
@@ -273,12 +249,12 @@ public final class ToolBox {
         if (call == null || context == null) {
             throw new IllegalArgumentException("ToolBox.call needs a call and a context");
         }
-        Map<String, Entry> current = tools;
-        Entry entry = current.get(call.name());
-        if (entry == null) {
+        Map<String, Tool> current = tools;
+        Tool tool = current.get(call.name());
+        if (tool == null) {
             return unknown(call, current.keySet());
         }
-        return callEntry(entry, call, context);
+        return call(tool, call, context);
     }
 
     /** The answer to a call of a tool nobody has. */
@@ -287,13 +263,8 @@ public final class ToolBox {
                 + (known.isEmpty() ? "none" : String.join(", ", known)));
     }
 
-    /** The message for arguments that do not fit a tool's schema. */
-    static String mismatch(String toolName, String problems) {
-        return "arguments for tool '" + toolName + "' do not match its schema: " + problems;
-    }
-
-    /** Parses, checks and runs one call of a registered tool. */
-    static ToolResult callEntry(Entry entry, ToolCall call, ToolContext context) {
+    /** Parses the arguments of one call of a registered tool and runs it. */
+    static ToolResult call(Tool tool, ToolCall call, ToolContext context) {
         JsonNode input;
         try {
             input = Json.MAPPER.readTree(call.arguments());
@@ -305,15 +276,7 @@ public final class ToolBox {
             return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' must be a JSON object, got "
                     + (input == null ? "nothing" : input.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
         }
-        List<String> problems = entry.check().problems(input);
-        if (!problems.isEmpty()) {
-            String shown = String.join("; ", problems.subList(0, Math.min(problems.size(), MAX_PROBLEMS)));
-            if (problems.size() > MAX_PROBLEMS) {
-                shown += "; and " + (problems.size() - MAX_PROBLEMS) + " more";
-            }
-            return ToolResult.error(call.id(), mismatch(call.name(), shown));
-        }
-        return run(entry.tool(), call, input, context);
+        return run(tool, call, input, context);
     }
 
     private static ToolResult run(Tool tool, ToolCall call, JsonNode input, ToolContext context) {

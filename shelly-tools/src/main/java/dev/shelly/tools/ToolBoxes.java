@@ -125,9 +125,9 @@ public final class ToolBoxes {
             throw new IllegalArgumentException("ToolBoxes.call needs a call and a context");
         }
         for (ToolBox box : boxes) {
-            ToolBox.Entry entry = box.entry(call.name());
-            if (entry != null) {
-                return ToolBox.callEntry(entry, call, context);
+            Optional<Tool> tool = box.get(call.name());
+            if (tool.isPresent()) {
+                return ToolBox.call(tool.get(), call, context);
             }
         }
         return ToolBox.unknown(call, visible().keySet());

@@ -21,7 +21,7 @@ final class TypedToolHandler<T extends Record> implements ToolHandler {
         try {
             value = Json.MAPPER.treeToValue(input, inputType);
         } catch (JacksonException e) {
-            return ToolOutput.error(ToolBox.mismatch(toolName, path(e) + ": " + firstLine(e.getOriginalMessage())));
+            return ToolOutput.error(CheckedHandler.mismatch(toolName, path(e) + ": " + firstLine(e.getOriginalMessage())));
         }
         return handler.call(value, context);
     }

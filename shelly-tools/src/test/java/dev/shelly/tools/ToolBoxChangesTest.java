@@ -23,12 +23,18 @@ class ToolBoxChangesTest {
     }
 
     @Test
-    void handWrittenSchemasAreCheckedToo() {
-        ToolBox box = ToolBox.of(Tool.of("get_weather", "x",
-                "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}",
-                (in, ctx) -> ToolOutput.text("sunny")));
-        assertThat(box.call(new ToolCall("c1", "get_weather", "{\"town\":\"Paris\"}"), CTX)).isEqualTo(ToolResult.error("c1",
+    void handWrittenToolsAreCheckedWhenTheyAskForIt() {
+        String schema = "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}},\"required\":[\"city\"]}";
+        Tool lenient = Tool.of("get_weather", "x", schema,
+                (in, ctx) -> ToolOutput.text(in.has("city") ? "sunny" : "which city? got " + in));
+        ToolCall call = new ToolCall("c1", "get_weather", "{\"town\":\"Paris\"}");
+        assertThat(ToolBox.of(lenient).call(call, CTX)).as("without a check the handler decides")
+                .isEqualTo(ToolResult.of("c1", "which city? got {\"town\":\"Paris\"}"));
+        Tool checked = lenient.withInputCheck();
+        assertThat(checked.withInputCheck()).isSameAs(checked);
+        assertThat(ToolBox.of(checked).call(call, CTX)).isEqualTo(ToolResult.error("c1",
                 "arguments for tool 'get_weather' do not match its schema: $.city is required"));
+        assertThat(ToolBox.of(checked.withTimeout(java.time.Duration.ofSeconds(5))).call(call, CTX).isError()).isTrue();
     }
 
     @Test
@@ -37,7 +43,8 @@ class ToolBoxChangesTest {
         for (int i = 0; i < 12; i++) {
             schema.append(i == 0 ? "" : ",").append("\"f").append(i).append('"');
         }
-        ToolBox box = ToolBox.of(Tool.of("many", "x", schema.append("]}").toString(), (in, ctx) -> ToolOutput.text("")));
+        ToolBox box = ToolBox.of(Tool.of("many", "x", schema.append("]}").toString(), (in, ctx) -> ToolOutput.text(""))
+                .withInputCheck());
         assertThat(box.call(new ToolCall("c1", "many", "{}"), CTX).text()).isEqualTo(
                 "arguments for tool 'many' do not match its schema: $.f0 is required; $.f1 is required; $.f2 is required;"
                         + " $.f3 is required; $.f4 is required; $.f5 is required; $.f6 is required; $.f7 is required;"
@@ -45,12 +52,13 @@ class ToolBoxChangesTest {
     }
 
     @Test
-    void schemasThatAreNotJsonObjectsAreRejectedAtRegistration() {
+    void checkingNeedsASchemaThatIsAJsonObject() {
         Tool broken = Tool.of("broken", "x", "{\"type\":", (in, ctx) -> ToolOutput.text(""));
-        assertThatThrownBy(() -> ToolBox.of(broken))
+        assertThat(ToolBox.of(broken).names()).as("registering does not parse schemas").containsExactly("broken");
+        assertThatThrownBy(broken::withInputCheck)
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the input schema of tool 'broken' is not valid JSON (");
-        assertThatThrownBy(() -> ToolBox.of(Tool.of("list", "x", "[]", (in, ctx) -> ToolOutput.text(""))))
+        assertThatThrownBy(() -> Tool.of("list", "x", "[]", (in, ctx) -> ToolOutput.text("")).withInputCheck())
                 .hasMessage("the input schema of tool 'list' must be a JSON object, got an array");
     }
 

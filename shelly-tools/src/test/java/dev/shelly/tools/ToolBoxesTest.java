@@ -43,7 +43,7 @@ class ToolBoxesTest {
 
     @Test
     void schemaChecksApplyThroughTheComposite() {
-        ToolBox box = ToolBox.of(Tool.of("f", "x", "{\"required\":[\"q\"]}", (in, ctx) -> ToolOutput.text("")));
+        ToolBox box = ToolBox.of(Tool.of("f", "x", "{\"required\":[\"q\"]}", (in, ctx) -> ToolOutput.text("")).withInputCheck());
         assertThat(ToolBoxes.of(box).call(new ToolCall("c1", "f", "{}"), CTX).text())
                 .isEqualTo("arguments for tool 'f' do not match its schema: $.q is required");
     }
