@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -34,7 +35,7 @@ class ToolBoxChangesTest {
         assertThat(checked.withInputCheck()).isSameAs(checked);
         assertThat(ToolBox.of(checked).call(call, CTX)).isEqualTo(ToolResult.error("c1",
                 "arguments for tool 'get_weather' do not match its schema: $.city is required"));
-        assertThat(ToolBox.of(checked.withTimeout(java.time.Duration.ofSeconds(5))).call(call, CTX).isError()).isTrue();
+        assertThat(ToolBox.of(checked.withTimeout(Duration.ofSeconds(5))).call(call, CTX).isError()).isTrue();
     }
 
     @Test

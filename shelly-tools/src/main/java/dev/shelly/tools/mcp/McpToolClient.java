@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -351,9 +352,9 @@ public final class McpToolClient implements AutoCloseable {
      *
      * @return its handle, or empty for an HTTP server
      */
-    public java.util.Optional<ProcessHandle> process() {
+    public Optional<ProcessHandle> process() {
         Process p = process == null ? null : process.process();
-        return p == null ? java.util.Optional.empty() : java.util.Optional.of(p.toHandle());
+        return p == null ? Optional.empty() : Optional.of(p.toHandle());
     }
 
     /**

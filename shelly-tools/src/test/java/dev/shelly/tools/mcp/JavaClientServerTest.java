@@ -11,15 +11,24 @@ import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolOutput;
+import com.sun.net.httpserver.HttpServer;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import tools.jackson.databind.json.JsonMapper;
 
 /** Our client against our server: the behaviour an agent relies on, in-process over HTTP and as a subprocess over stdio. */
 @Timeout(120)
@@ -97,6 +106,9 @@ class JavaClientServerTest {
     void aServerThatCrashesGivesClearErrorsAndStdoutCarriesOnlyProtocol() throws Exception {
         try (McpToolClient client = McpToolClient.builder(McpPeers.demoServerEndpoint()).name("demo").connect()) {
             assertThat(call(client, "print", "{}")).isEqualTo(ToolResult.of("c1", "printed"));
+            assertThat(call(client, "add_tool", "{}")).isEqualTo(ToolResult.of("c1", "registered late_tool"));
+            await(() -> client.toolBox().contains("late_tool"), "the client follows tools/list_changed over stdio");
+            assertThat(call(client, "late_tool", "{}")).isEqualTo(ToolResult.of("c1", "late_tool called"));
             assertThat(call(client, "get_weather", "{\"city\":\"Rome\",\"units\":\"FAHRENHEIT\"}"))
                     .isEqualTo(ToolResult.of("c1", "sunny in Rome, 70 F"));
             ToolResult crash = call(client, "exit", "{}");
@@ -148,6 +160,42 @@ class JavaClientServerTest {
                 .map(p -> p.info().commandLine().orElse("")))
                 .as("the silent server was stopped")
                 .noneMatch(line -> line.contains("sleep 600"));
+    }
+
+    @Test
+    void mcpNamesThatProvidersRejectAreMappedAndReachTheirTool() throws Exception {
+        JacksonMcpJsonMapper mapper = new JacksonMcpJsonMapper(JsonMapper.builder().build());
+        StreamableHttpHandler handler = new StreamableHttpHandler(mapper, "/mcp", true, Set.of(), Duration.ofMinutes(5));
+        String longName = "x".repeat(70);
+        McpSyncServer server = McpServer.sync(handler).serverInfo("raw-sdk-server", "1")
+                .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                .toolCall(rawTool("files.read"), (exchange, request) -> answer("files.read"))
+                .toolCall(rawTool("files_read"), (exchange, request) -> answer("files_read"))
+                .toolCall(rawTool(longName), (exchange, request) -> answer("the long one"))
+                .build();
+        HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        http.createContext("/mcp", handler);
+        http.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        http.start();
+        try (McpToolClient client = McpToolClient.builder(
+                McpEndpoint.http("http://127.0.0.1:" + http.getAddress().getPort() + "/mcp")).connect()) {
+            assertThat(client.toolBox().names()).containsExactly("files_read_601e4eb6", "files_read", "x".repeat(64));
+            assertThat(call(client, "files_read_601e4eb6", "{}")).isEqualTo(ToolResult.of("c1", "called files.read"));
+            assertThat(call(client, "files_read", "{}")).isEqualTo(ToolResult.of("c1", "called files_read"));
+            assertThat(call(client, "x".repeat(64), "{}")).isEqualTo(ToolResult.of("c1", "called the long one"));
+        } finally {
+            server.close();
+            http.stop(0);
+        }
+    }
+
+    private static McpSchema.Tool rawTool(String name) {
+        return McpSchema.Tool.builder().name(name).description("a tool named " + name)
+                .inputSchema(Map.of("type", "object")).build();
+    }
+
+    private static McpSchema.CallToolResult answer(String who) {
+        return McpSchema.CallToolResult.builder().addTextContent("called " + who).build();
     }
 
     @Test

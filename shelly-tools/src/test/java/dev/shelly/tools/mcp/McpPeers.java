@@ -6,11 +6,11 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Where the interop tests' npm peers and this JVM are, for tests that start processes. */
 final class McpPeers {
@@ -55,7 +55,7 @@ final class McpPeers {
 
     static McpEndpoint.Stdio demoServerEndpoint() {
         List<String> line = demoServer();
-        return new McpEndpoint.Stdio(line.get(0), line.subList(1, line.size()), java.util.Map.of(), null, false);
+        return new McpEndpoint.Stdio(line.get(0), line.subList(1, line.size()), Map.of(), null, false);
     }
 
     static int freePort() throws IOException {
@@ -76,9 +76,5 @@ final class McpPeers {
             }
         }
         throw new AssertionError("nothing listens on port " + port + " after " + limit);
-    }
-
-    static boolean exists(Path path) {
-        return Files.exists(path);
     }
 }
