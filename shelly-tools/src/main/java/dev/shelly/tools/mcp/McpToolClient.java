@@ -227,12 +227,13 @@ public final class McpToolClient implements AutoCloseable {
         if (answer.isDone() && !answer.isCompletedExceptionally()) {
             return McpContent.toOutput(answer.join(), json);
         }
-        if (answer.isCompletedExceptionally()) {
-            Throwable cause = failure(answer);
-            McpError refusal = find(cause, McpError.class);
-            if (refusal != null) {
-                return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + refusal.getMessage());
-            }
+        Throwable cause = answer.isCompletedExceptionally() ? failure(answer) : null;
+        McpError refusal = cause == null ? null : find(cause, McpError.class);
+        if (refusal != null) {
+            return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + refusal.getMessage());
+        }
+        awaitExitReport();
+        if (cause != null && !ended.isDone()) {
             return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + rootMessage(cause));
         }
         answer.cancel(true);
@@ -257,6 +258,7 @@ public final class McpToolClient implements AutoCloseable {
         if (step.isDone() && !step.isCompletedExceptionally()) {
             return step.join();
         }
+        awaitExitReport();
         if (ended.isDone()) {
             step.cancel(true);
             boolean neverStarted = process != null && process.process() == null;
@@ -266,6 +268,24 @@ public final class McpToolClient implements AutoCloseable {
         Throwable cause = failure(step);
         throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
                 + rootMessage(cause) + stderr(), cause);
+    }
+
+    /**
+     * When the server process has exited, waits briefly for its end to be reported: a write to
+     * its closed stdin ("Broken pipe") can fail before the exit code and stderr are in.
+     */
+    private void awaitExitReport() {
+        Process p = process == null ? null : process.process();
+        if (p == null || p.isAlive() || ended.isDone()) {
+            return;
+        }
+        try {
+            ended.get(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.debug("MCP server '{}' exited but its end was not reported in time", label);
+        }
     }
 
     private String stderr() {

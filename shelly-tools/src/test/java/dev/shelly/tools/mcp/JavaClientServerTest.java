@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import tools.jackson.databind.json.JsonMapper;
@@ -133,7 +134,7 @@ class JavaClientServerTest {
                 .isEqualTo(ToolResult.error("c1", "unknown tool 'get_weather'; available tools: none"));
     }
 
-    @Test
+    @RepeatedTest(5)
     void serversThatCannotStartFailFastWithTheirStderr() {
         long start = System.nanoTime();
         assertThatThrownBy(() -> McpToolClient.builder(McpEndpoint.stdio("no-such-command-for-shelly")).name("missing").connect())
