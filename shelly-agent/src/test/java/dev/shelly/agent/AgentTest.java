@@ -427,8 +427,7 @@ class AgentTest {
         ScriptedCompleter model = ScriptedCompleter.of(
                 Step.toolCalls(new Step.Call("load_skill", "{\"name\":\"review\"}"),
                         new Step.Call("load_skill", "{\"name\":\"triage\"}"),
-                        new Step.Call("load_skill", "{\"name\":\"nope\"}"),
-                        new Step.Call("load_skill", "{}")),
+                        new Step.Call("load_skill", "{\"name\":\"nope\"}")),
                 Step.reply("ok"));
         Agent a = agent("a", model).skills(List.of(review, inline)).build();
 
@@ -439,8 +438,16 @@ class AgentTest {
                 ToolResult.of("call_1", "1. Read the diff.\n\n---\nSkill directory: " + dir
                         + "\nSupplementary files mentioned above are in this directory."),
                 ToolResult.of("call_2", "Label it."),
-                ToolResult.error("call_3", "unknown skill 'nope'; available skills: review, triage"),
-                ToolResult.error("call_4", "load_skill needs 'name': one of review, triage"));
+                ToolResult.error("call_3", "unknown skill 'nope'; available skills: review, triage"));
+    }
+
+    @Test
+    void loadSkillWithoutANameSaysWhichNamesExist() throws Exception {
+        dev.shelly.tools.ToolHandler load = SkillTool.toolbox(List.of(Skill.of("a", "", "x"), Skill.of("b", "", "y")))
+                .get("load_skill").orElseThrow().handler();
+
+        assertThat(load.call(tools.jackson.databind.json.JsonMapper.builder().build().readTree("{}"), ToolContext.of("t")))
+                .isEqualTo(ToolOutput.error("load_skill needs 'name': one of a, b"));
     }
 
     @Test
