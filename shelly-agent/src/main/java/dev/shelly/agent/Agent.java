@@ -13,10 +13,8 @@ import dev.shelly.tools.ToolContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -85,6 +83,7 @@ public final class Agent implements Runner {
     private final List<ToolBox> toolboxes;
     private final Duration cancelGrace;
     private final Chat chat;
+    private final ToolDefinition skillTool;
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean placed = new AtomicBoolean();
 
@@ -109,6 +108,7 @@ public final class Agent implements Runner {
         this.toolboxes = List.copyOf(b.toolboxes);
         this.cancelGrace = b.cancelGrace;
         this.chat = b.chat == null ? new Chat() : b.chat;
+        this.skillTool = skills.isEmpty() ? null : SkillTool.definition(skills);
         this.registry = b.registry;
         this.listener = b.listener;
         this.delegationLimit = maxDelegationDepth;
@@ -198,7 +198,7 @@ public final class Agent implements Runner {
     }
 
     private Message loop() {
-        List<ToolBox> boxes = allToolBoxes();
+        AgentTools tools = new AgentTools(this, toolboxes, skillTool, registry != null);
         ToolContext toolContext = new ToolContext(name, parent, depth);
         AgentListener observer = listener;
         AgentEvent.Source src = source;
@@ -209,12 +209,12 @@ public final class Agent implements Runner {
             if (Thread.currentThread().isInterrupted()) {
                 throw cancelled();
             }
-            List<ToolDefinition> tools = definitions(boxes);
+            List<ToolDefinition> offered = tools.definitions();
             if (observer != AgentListener.NONE) {
                 emit(new AgentEvent.CompletionStarted(src, iteration));
             }
             long start = System.nanoTime();
-            Message reply = completer.complete(chat, tools, deltas);
+            Message reply = completer.complete(chat, offered, deltas);
             if (reply == null) {
                 throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a reply", null);
             }
@@ -229,37 +229,9 @@ public final class Agent implements Runner {
             if (calls.isEmpty()) {
                 return reply;
             }
-            ToolTurn.run(this, calls, boxes, toolContext);
+            ToolTurn.run(this, calls, tools, toolContext);
         }
         throw new MaxIterationsException(name, maxIterations);
-    }
-
-    private List<ToolBox> allToolBoxes() {
-        List<ToolBox> boxes = new ArrayList<>(toolboxes.size() + 2);
-        boxes.addAll(toolboxes);
-        if (!skills.isEmpty()) {
-            boxes.add(SkillTool.toolbox(skills));
-        }
-        if (registry != null) {
-            boxes.add(Orchestration.toolbox(this));
-        }
-        return boxes;
-    }
-
-    private static List<ToolDefinition> definitions(List<ToolBox> boxes) {
-        if (boxes.size() == 1) {
-            return boxes.getFirst().definitions();
-        }
-        List<ToolDefinition> all = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        for (ToolBox box : boxes) {
-            for (ToolDefinition d : box.definitions()) {
-                if (seen.add(d.name())) {
-                    all.add(d);
-                }
-            }
-        }
-        return all;
     }
 
     /**

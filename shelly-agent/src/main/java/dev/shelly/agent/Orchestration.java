@@ -3,6 +3,7 @@ package dev.shelly.agent;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
+import dev.shelly.chats.ToolDefinition;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
@@ -46,16 +47,22 @@ final class Orchestration {
             results. It sees nothing of your conversation."}},"required":["agent","task"]}}},\
             "required":["tasks"]}""";
 
+    /** What the model is told about {@code list_agents}. */
+    static final ToolDefinition LIST_AGENTS_TOOL = new ToolDefinition(LIST_AGENTS,
+            "List the agents you can delegate to, with what each one does, as JSON.", LIST_SCHEMA);
+
+    /** What the model is told about {@code delegate}. */
+    static final ToolDefinition DELEGATE_TOOL = new ToolDefinition(DELEGATE,
+            "Delegate tasks to other agents. Each task goes to a fresh agent that sees only the task and its "
+                    + "context; all tasks run concurrently and their results come back as a JSON array in task "
+                    + "order. If one fails, the others are cancelled.", DELEGATE_SCHEMA);
+
     private Orchestration() {}
 
     static ToolBox toolbox(Agent agent) {
         return ToolBox.of(
-                Tool.of(LIST_AGENTS, "List the agents you can delegate to, with what each one does, as JSON.",
-                        LIST_SCHEMA, (input, ctx) -> ToolOutput.text(listAgents(agent))),
-                Tool.of(DELEGATE, "Delegate tasks to other agents. Each task goes to a fresh agent that sees only "
-                        + "the task and its context; all tasks run concurrently and their results come back as a "
-                        + "JSON array in task order. If one fails, the others are cancelled.",
-                        DELEGATE_SCHEMA, (input, ctx) -> delegate(agent, input)));
+                new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(agent)), null),
+                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(agent, input), null));
     }
 
     static String listAgents(Agent agent) {

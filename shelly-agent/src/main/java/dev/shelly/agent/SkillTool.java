@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.chats.ToolDefinition;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
@@ -17,15 +18,24 @@ final class SkillTool {
 
     private SkillTool() {}
 
+    /** What the model is told about {@code load_skill} for these skills. */
+    static ToolDefinition definition(List<Skill> skills) {
+        return new ToolDefinition(NAME, "Load the full procedure of one of your skills by name, with the path of the "
+                + "folder holding its supplementary files (checklists, scripts, templates). Skills: "
+                + String.join(", ", names(skills)) + ".", SCHEMA);
+    }
+
     static ToolBox toolbox(List<Skill> skills) {
+        List<String> names = names(skills);
+        return ToolBox.of(new Tool(definition(skills), (input, ctx) -> load(skills, names, input), null));
+    }
+
+    private static List<String> names(List<Skill> skills) {
         List<String> names = new ArrayList<>(skills.size());
         for (Skill s : skills) {
             names.add(s.name());
         }
-        String description = "Load the full procedure of one of your skills by name, with the path of the folder "
-                + "holding its supplementary files (checklists, scripts, templates). Skills: "
-                + String.join(", ", names) + ".";
-        return ToolBox.of(Tool.of(NAME, description, SCHEMA, (input, ctx) -> load(skills, names, input)));
+        return names;
     }
 
     private static ToolOutput load(List<Skill> skills, List<String> names, JsonNode input) {

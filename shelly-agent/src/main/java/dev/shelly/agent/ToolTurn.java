@@ -5,12 +5,9 @@ import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -22,13 +19,13 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class ToolTurn {
     private ToolTurn() {}
 
-    static void run(Agent agent, List<ToolCall> calls, List<ToolBox> boxes, ToolContext context) {
+    static void run(Agent agent, List<ToolCall> calls, AgentTools tools, ToolContext context) {
         int n = calls.size();
         AtomicReferenceArray<ToolResult> results = new AtomicReferenceArray<>(n);
         long[] starts = new long[n];
         boolean cancelled = Thread.currentThread().isInterrupted();
         if (!cancelled) {
-            cancelled = execute(agent, calls, boxes, context, results, starts);
+            cancelled = execute(agent, calls, tools, context, results, starts);
         }
         List<Part> parts = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -47,7 +44,7 @@ final class ToolTurn {
     }
 
     /** Runs the calls and waits for them; returns whether the wait was cancelled. */
-    private static boolean execute(Agent agent, List<ToolCall> calls, List<ToolBox> boxes, ToolContext context,
+    private static boolean execute(Agent agent, List<ToolCall> calls, AgentTools tools, ToolContext context,
             AtomicReferenceArray<ToolResult> results, long[] starts) {
         int n = calls.size();
         CountDownLatch done = new CountDownLatch(n);
@@ -62,7 +59,7 @@ final class ToolTurn {
             starts[i] = start == 0 ? 1 : start;
             threads[i] = Thread.ofVirtual().start(() -> {
                 try {
-                    ToolResult result = call(call, boxes, context);
+                    ToolResult result = tools.call(call, context);
                     if (results.compareAndSet(slot, null, result) && agent.observed()) {
                         agent.emit(new AgentEvent.ToolCallFinished(agent.source(), call, result, Agent.since(start)));
                     }
@@ -85,27 +82,6 @@ final class ToolTurn {
             }
             return true;
         }
-    }
-
-    private static ToolResult call(ToolCall call, List<ToolBox> boxes, ToolContext context) {
-        try {
-            for (ToolBox box : boxes) {
-                if (box.contains(call.name())) {
-                    return box.call(call, context);
-                }
-            }
-            return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names(boxes));
-        } catch (RuntimeException | Error e) {
-            return ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + e);
-        }
-    }
-
-    private static String names(List<ToolBox> boxes) {
-        Set<String> names = new LinkedHashSet<>();
-        for (ToolBox box : boxes) {
-            names.addAll(box.names());
-        }
-        return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
     static ToolResult cancelledResult(ToolCall call) {
