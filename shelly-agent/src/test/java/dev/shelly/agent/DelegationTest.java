@@ -218,6 +218,26 @@ class DelegationTest {
         assertThat(spawned).isEmpty();
     }
 
+    @Test
+    void aChildsGuardrailRejectionComesBackAsItsErrorAndCancelsItsSiblings() {
+        Registry r = registry();
+        register(r, "leaky", "Talks too much", ScriptedCompleter.perChat(Step.reply("the SECRET plan")),
+                b -> b.middleware(Middleware.outputGuardrail(m -> m.text().contains("SECRET")
+                        ? java.util.Optional.of("leaks a secret") : java.util.Optional.empty())));
+        register(r, "slow", "Slow", ScriptedCompleter.perChat(Step.hang()));
+        Agent lead = lead(r, ScriptedCompleter.of(
+                Step.delegate(new Step.Task("leaky", "tell", null), new Step.Task("slow", "wait", null)),
+                echoLastResult()), 1);
+
+        lead.run("go");
+
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1",
+                "[{\"agent\":\"leaky\",\"error\":\"the output guardrail rejected the final message of agent 'leaky': "
+                        + "leaks a secret\"},{\"agent\":\"slow\",\"error\":\"cancelled because tasks[0] (agent 'leaky') failed\"}]"));
+        assertThat(spawned.stream().filter(a -> a.name().equals("leaky")).findFirst().orElseThrow()
+                .chat().last().orElseThrow().text()).isEqualTo("the SECRET plan");
+    }
+
     /**
      * Malformed input is checked by the handler itself (a toolbox may also check it against the
      * schema first, with its own message), so it is called directly here.
