@@ -15,12 +15,14 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The agent's own overhead for one ReAct iteration with one tool call: user message, model call
@@ -37,6 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 public class ReactIterationBenchmark {
+
+    static final int BATCH = 100;
 
     @Param({"10", "200"})
     int messages;
@@ -64,6 +68,25 @@ public class ReactIterationBenchmark {
     public Message oneIterationWithOneToolCall() {
         Agent agent = Agent.builder("bench").completer(model).toolboxes(tools).chat(new Chat(history)).build();
         return agent.run("What is the answer?");
+    }
+
+    /**
+     * The same iteration, a hundred times in a row on one virtual thread, as agents run when they
+     * are delegated to or served by the engine: handing the tool call to its own virtual thread
+     * and back then stays on the same carrier threads instead of waking a parked platform thread.
+     *
+     * @param sink receives each answer
+     * @throws InterruptedException when the benchmark is interrupted
+     */
+    @Benchmark
+    @OperationsPerInvocation(BATCH)
+    public void oneIterationOnAVirtualThread(Blackhole sink) throws InterruptedException {
+        Thread t = Thread.ofVirtual().start(() -> {
+            for (int i = 0; i < BATCH; i++) {
+                sink.consume(oneIterationWithOneToolCall());
+            }
+        });
+        t.join();
     }
 
     @Benchmark
