@@ -2,7 +2,10 @@ package dev.shelly.modeladapter;
 
 /**
  * One piece of a streamed reply. The final {@link dev.shelly.chats.Message} holds the same
- * content: the concatenated text, thinking and tool-call argument fragments.
+ * content: the concatenated text, thinking and tool-call argument fragments. (A provider that
+ * returns tool arguments as a JSON object when not streaming, such as Anthropic, re-serialises
+ * the streamed fragments as compact JSON, so that the streamed and non-streamed replies are
+ * equal; the value is the same, the white space may differ from the fragments.)
  */
 public sealed interface Delta {
 

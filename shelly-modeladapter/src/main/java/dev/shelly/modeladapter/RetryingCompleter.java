@@ -1,0 +1,211 @@
+package dev.shelly.modeladapter;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolDefinition;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A completer that retries another one's transient failures with exponential backoff, jitter
+ * and the provider's {@code retry-after}, as its {@link RetryPolicy} says.
+ *
+ * <p>Each retry is logged at WARN (provider, kind, status, attempt, delay; never a key or a
+ * prompt) and reported to the {@link RetryListener}. The wait between attempts answers
+ * interrupts: an interrupted caller gets a {@link CancellationException} with its interrupt flag
+ * set. A streamed completion is retried only while no delta has reached the listener, so a
+ * listener never sees the start of a reply twice.
+ */
+public final class RetryingCompleter implements Completer {
+    private static final Logger LOG = LoggerFactory.getLogger(RetryingCompleter.class);
+
+    private final Completer delegate;
+    private final RetryPolicy policy;
+    private final RetryListener listener;
+    private final Sleeper sleeper;
+    private final DoubleSupplier random;
+
+    private RetryingCompleter(Builder b) {
+        this.delegate = b.delegate;
+        this.policy = b.policy;
+        this.listener = b.listener;
+        this.sleeper = b.sleeper;
+        this.random = b.random;
+    }
+
+    /**
+     * Wraps a completer with a policy, no listener and real sleeping.
+     *
+     * @param delegate the completer to retry
+     * @param policy when and how long to wait
+     * @return the retrying completer
+     */
+    public static RetryingCompleter of(Completer delegate, RetryPolicy policy) {
+        return builder(delegate).policy(policy).build();
+    }
+
+    /**
+     * Starts a retrying completer around another.
+     *
+     * @param delegate the completer to retry
+     * @return a builder with {@link RetryPolicy#defaults()}
+     */
+    public static Builder builder(Completer delegate) {
+        return new Builder(delegate);
+    }
+
+    /**
+     * The policy in force.
+     *
+     * @return the policy
+     */
+    public RetryPolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public Message complete(Chat chat, List<ToolDefinition> tools) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return delegate.complete(chat, tools);
+            } catch (ModelException e) {
+                waitBeforeRetry(e, attempt, false);
+            }
+        }
+    }
+
+    @Override
+    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener streamListener) {
+        if (streamListener == null) {
+            throw new IllegalArgumentException("RetryingCompleter.complete listener must not be null");
+        }
+        boolean[] delivered = {false};
+        StreamListener tracking = delta -> {
+            delivered[0] = true;
+            streamListener.onDelta(delta);
+        };
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return delegate.complete(chat, tools, tracking);
+            } catch (ModelException e) {
+                waitBeforeRetry(e, attempt, delivered[0]);
+            }
+        }
+    }
+
+    private void waitBeforeRetry(ModelException failure, int attempt, boolean deltasDelivered) {
+        if (deltasDelivered) {
+            throw failure;
+        }
+        Optional<Duration> delay = policy.delayBeforeRetry(failure, attempt, random.getAsDouble());
+        if (delay.isEmpty()) {
+            if (failure.retryable() && attempt < policy.maxAttempts()) {
+                LOG.warn("{}; not retrying: the provider asked to wait {} ms, longer than the {} ms this policy allows",
+                        failure.getMessage(), failure.retryAfter().orElseThrow().toMillis(),
+                        policy.maxRetryAfter().toMillis());
+            }
+            throw failure;
+        }
+        boolean fromRetryAfter = failure.retryAfter().isPresent();
+        RetryEvent event = new RetryEvent(attempt, policy.maxAttempts(), failure, delay.get(), fromRetryAfter);
+        LOG.warn("{}; retrying in {} ms{} (attempt {} of {})", failure.getMessage(), delay.get().toMillis(),
+                fromRetryAfter ? " as the provider asked" : "", attempt + 1, policy.maxAttempts());
+        listener.onRetry(event);
+        try {
+            sleeper.sleep(delay.get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            CancellationException cancelled = new CancellationException(
+                    "completion cancelled while waiting to retry after: " + failure.getMessage());
+            cancelled.initCause(failure);
+            throw cancelled;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RetryingCompleter[" + delegate + ", maxAttempts=" + policy.maxAttempts() + "]";
+    }
+
+    /** Configures a {@link RetryingCompleter}. */
+    public static final class Builder {
+        private final Completer delegate;
+        private RetryPolicy policy = RetryPolicy.defaults();
+        private RetryListener listener = RetryListener.NONE;
+        private Sleeper sleeper = Sleeper.SYSTEM;
+        private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+
+        private Builder(Completer delegate) {
+            if (delegate == null) {
+                throw new IllegalArgumentException("RetryingCompleter delegate must not be null");
+            }
+            this.delegate = delegate;
+        }
+
+        /**
+         * Sets the policy.
+         *
+         * @param value the policy
+         * @return this builder
+         */
+        public Builder policy(RetryPolicy value) {
+            this.policy = requireNonNull(value, "policy");
+            return this;
+        }
+
+        /**
+         * Sets the listener told about each retry.
+         *
+         * @param value the listener
+         * @return this builder
+         */
+        public Builder listener(RetryListener value) {
+            this.listener = requireNonNull(value, "listener");
+            return this;
+        }
+
+        /**
+         * Sets how to wait between attempts; tests pass one that does not really sleep.
+         *
+         * @param value the sleeper
+         * @return this builder
+         */
+        public Builder sleeper(Sleeper value) {
+            this.sleeper = requireNonNull(value, "sleeper");
+            return this;
+        }
+
+        /**
+         * Sets the source of jitter: numbers in [0, 1).
+         *
+         * @param value the source
+         * @return this builder
+         */
+        public Builder random(DoubleSupplier value) {
+            this.random = requireNonNull(value, "random");
+            return this;
+        }
+
+        /**
+         * Builds the completer.
+         *
+         * @return the retrying completer
+         */
+        public RetryingCompleter build() {
+            return new RetryingCompleter(this);
+        }
+
+        private static <T> T requireNonNull(T value, String field) {
+            if (value == null) {
+                throw new IllegalArgumentException("RetryingCompleter." + field + " must not be null");
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,433 @@
+package dev.shelly.modeladapter.http;
+
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.RetryListener;
+import dev.shelly.modeladapter.RetryPolicy;
+import dev.shelly.modeladapter.RetryingCompleter;
+import dev.shelly.modeladapter.Sleeper;
+import dev.shelly.modeladapter.UsageTracker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.function.UnaryOperator;
+
+/**
+ * The settings every HTTP provider shares, with the environment as fallback: base URL, API key,
+ * model, max tokens, temperature, extra headers, timeouts, retries, usage tracking and the
+ * shared transport.
+ *
+ * <p>The API key and base URL come from code when set there, else from the provider's
+ * conventional environment variables (such as {@code ANTHROPIC_API_KEY} and
+ * {@code ANTHROPIC_BASE_URL}), else the base URL falls back to the provider's default. The
+ * environment lookup is replaceable ({@link #environment}) so tests never depend on the real
+ * environment. {@link #toString()} never shows the key.
+ *
+ * @param <B> the concrete builder type, returned by every setter
+ */
+public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
+    private String name;
+    private final String defaultBaseUrl;
+    private final String apiKeyVariable;
+    private final String baseUrlVariable;
+    private String baseUrl;
+    private String apiKey;
+    private String model;
+    private Integer maxTokens;
+    private Double temperature;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration readTimeout = Duration.ofMinutes(10);
+    private Duration callTimeout = Duration.ZERO;
+    private RetryPolicy retry = RetryPolicy.defaults();
+    private RetryListener retryListener = RetryListener.NONE;
+    private Sleeper sleeper = Sleeper.SYSTEM;
+    private UsageTracker usageTracker;
+    private HttpTransport transport = HttpTransport.shared();
+    private UnaryOperator<String> environment = System::getenv;
+    private Clock clock = Clock.systemUTC();
+
+    /**
+     * Starts the settings of a provider.
+     *
+     * @param name the provider's name, used in errors and reply metadata
+     * @param defaultBaseUrl the base URL when none is given, or null when one must be given
+     * @param apiKeyVariable the environment variable holding the key, or null for none
+     * @param baseUrlVariable the environment variable holding the base URL, or null for none
+     */
+    protected ProviderBuilder(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable) {
+        this.name = name;
+        this.defaultBaseUrl = defaultBaseUrl;
+        this.apiKeyVariable = apiKeyVariable;
+        this.baseUrlVariable = baseUrlVariable;
+    }
+
+    /**
+     * This builder as its concrete type.
+     *
+     * @return {@code this}
+     */
+    @SuppressWarnings("unchecked")
+    protected final B self() {
+        return (B) this;
+    }
+
+    /**
+     * Sets the provider's name, as errors and reply metadata show it ({@code ollama}, say).
+     *
+     * @param value the name
+     * @return this builder
+     */
+    public B name(String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(name + ": provider name must not be null or blank");
+        }
+        this.name = value.strip();
+        return self();
+    }
+
+    /**
+     * Sets the base URL; null falls back to the environment and then the default.
+     *
+     * @param value such as {@code https://api.openai.com/v1}
+     * @return this builder
+     */
+    public B baseUrl(String value) {
+        this.baseUrl = blankToNull(value);
+        return self();
+    }
+
+    /**
+     * Sets the API key; null falls back to the environment.
+     *
+     * @param value the key; never shown by {@link #toString()}
+     * @return this builder
+     */
+    public B apiKey(String value) {
+        this.apiKey = blankToNull(value);
+        return self();
+    }
+
+    /**
+     * Sets the model.
+     *
+     * @param value the provider's model name
+     * @return this builder
+     */
+    public B model(String value) {
+        this.model = blankToNull(value);
+        return self();
+    }
+
+    /**
+     * Sets the most tokens the model may generate in one reply.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public B maxTokens(int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + ": maxTokens must be at least 1, was " + value);
+        }
+        this.maxTokens = value;
+        return self();
+    }
+
+    /**
+     * Sets the sampling temperature; unset, the provider's default applies.
+     *
+     * @param value zero or more
+     * @return this builder
+     */
+    public B temperature(double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(name + ": temperature must be zero or more, was " + value);
+        }
+        this.temperature = value;
+        return self();
+    }
+
+    /**
+     * Adds or replaces a header sent with every request (it wins over the provider's own
+     * headers of the same name).
+     *
+     * @param headerName the header's name
+     * @param value its value
+     * @return this builder
+     */
+    public B header(String headerName, String value) {
+        if (headerName == null || headerName.isBlank() || value == null) {
+            throw new IllegalArgumentException(name + ": header name must not be blank and its value not null");
+        }
+        headers.put(headerName, value);
+        return self();
+    }
+
+    /**
+     * Adds or replaces several headers.
+     *
+     * @param values header names and values
+     * @return this builder
+     */
+    public B headers(Map<String, String> values) {
+        if (values != null) {
+            values.forEach(this::header);
+        }
+        return self();
+    }
+
+    /**
+     * Sets the connect timeout (default 10 s).
+     *
+     * @param value zero for none
+     * @return this builder
+     */
+    public B connectTimeout(Duration value) {
+        this.connectTimeout = notNegative(value, "connectTimeout");
+        return self();
+    }
+
+    /**
+     * Sets the longest silence while reading a reply (default 10 minutes, since a non-streamed
+     * reply may take minutes to start).
+     *
+     * @param value zero for none
+     * @return this builder
+     */
+    public B readTimeout(Duration value) {
+        this.readTimeout = notNegative(value, "readTimeout");
+        return self();
+    }
+
+    /**
+     * Sets a deadline for each whole HTTP call, streaming included (default none).
+     *
+     * @param value zero for none
+     * @return this builder
+     */
+    public B callTimeout(Duration value) {
+        this.callTimeout = notNegative(value, "callTimeout");
+        return self();
+    }
+
+    /**
+     * Sets the retry policy (default {@link RetryPolicy#defaults()}; {@link RetryPolicy#none()}
+     * turns retrying off).
+     *
+     * @param value the policy
+     * @return this builder
+     */
+    public B retry(RetryPolicy value) {
+        this.retry = value == null ? RetryPolicy.defaults() : value;
+        return self();
+    }
+
+    /**
+     * Sets the listener told about each retry.
+     *
+     * @param value the listener
+     * @return this builder
+     */
+    public B retryListener(RetryListener value) {
+        this.retryListener = value == null ? RetryListener.NONE : value;
+        return self();
+    }
+
+    /**
+     * Sets how to wait between retries; tests pass one that does not really sleep.
+     *
+     * @param value the sleeper
+     * @return this builder
+     */
+    public B sleeper(Sleeper value) {
+        this.sleeper = value == null ? Sleeper.SYSTEM : value;
+        return self();
+    }
+
+    /**
+     * Sets the tracker that records every reply's usage, streamed or not.
+     *
+     * @param value the tracker, shared as widely as you want to account
+     * @return this builder
+     */
+    public B usageTracker(UsageTracker value) {
+        this.usageTracker = value;
+        return self();
+    }
+
+    /**
+     * Sets the transport whose connection pool to use (default {@link HttpTransport#shared()}).
+     *
+     * @param value the transport
+     * @return this builder
+     */
+    public B transport(HttpTransport value) {
+        this.transport = value == null ? HttpTransport.shared() : value;
+        return self();
+    }
+
+    /**
+     * Sets how environment variables are looked up (default {@link System#getenv(String)}).
+     *
+     * @param value returns a variable's value, or null when it is not set
+     * @return this builder
+     */
+    public B environment(UnaryOperator<String> value) {
+        this.environment = value == null ? System::getenv : value;
+        return self();
+    }
+
+    /**
+     * Sets the clock that dates responses, for {@code retry-after} dates.
+     *
+     * @param value the clock
+     * @return this builder
+     */
+    public B clock(Clock value) {
+        this.clock = value == null ? Clock.systemUTC() : value;
+        return self();
+    }
+
+    /**
+     * Builds the completer.
+     *
+     * @return the completer
+     * @throws IllegalArgumentException when a required setting is missing, naming the setting
+     *     and the environment variable that could supply it
+     */
+    public abstract Completer build();
+
+    /**
+     * The provider's name.
+     *
+     * @return the name
+     */
+    protected final String providerName() {
+        return name;
+    }
+
+    /**
+     * The model, which must be set.
+     *
+     * @return the model
+     * @throws IllegalArgumentException when it was not set
+     */
+    protected final String requireModel() {
+        if (model == null) {
+            throw new IllegalArgumentException(name + ": model must be set");
+        }
+        return model;
+    }
+
+    /**
+     * The max tokens, if set.
+     *
+     * @return the value, or empty
+     */
+    protected final OptionalInt maxTokens() {
+        return maxTokens == null ? OptionalInt.empty() : OptionalInt.of(maxTokens);
+    }
+
+    /**
+     * The temperature, if set.
+     *
+     * @return the value, or empty
+     */
+    protected final OptionalDouble temperature() {
+        return temperature == null ? OptionalDouble.empty() : OptionalDouble.of(temperature);
+    }
+
+    /**
+     * The API key from code, else from the environment variable.
+     *
+     * @return the key, or empty when neither gives one
+     */
+    protected final Optional<String> resolveApiKey() {
+        if (apiKey != null) {
+            return Optional.of(apiKey);
+        }
+        return apiKeyVariable == null ? Optional.empty() : Optional.ofNullable(blankToNull(environment.apply(apiKeyVariable)));
+    }
+
+    /**
+     * The API key, which must be given in code or by the environment.
+     *
+     * @return the key
+     * @throws IllegalArgumentException naming the setter and the environment variable
+     */
+    protected final String requireApiKey() {
+        return resolveApiKey().orElseThrow(() -> new IllegalArgumentException(name + ": no API key: call apiKey(...)"
+                + (apiKeyVariable == null ? "" : " or set the environment variable " + apiKeyVariable)));
+    }
+
+    /**
+     * The base URL from code, else from the environment variable, else the default.
+     *
+     * @return the base URL
+     * @throws IllegalArgumentException when none of them gives one
+     */
+    protected final String resolveBaseUrl() {
+        if (baseUrl != null) {
+            return baseUrl;
+        }
+        String fromEnv = baseUrlVariable == null ? null : blankToNull(environment.apply(baseUrlVariable));
+        if (fromEnv != null) {
+            return fromEnv;
+        }
+        if (defaultBaseUrl == null) {
+            throw new IllegalArgumentException(name + ": base URL must be set: call baseUrl(...)"
+                    + (baseUrlVariable == null ? "" : " or set the environment variable " + baseUrlVariable));
+        }
+        return defaultBaseUrl;
+    }
+
+    /**
+     * Assembles the completer: the HTTP client (shared pool, timeouts, auth, the provider's
+     * headers overridden by the user's), the wire format, usage tracking and retries.
+     *
+     * @param format the provider's wire format
+     * @param auth how requests authenticate
+     * @param providerHeaders headers the provider requires, such as {@code anthropic-version}
+     * @return the completer
+     */
+    protected final Completer assemble(WireFormat format, Auth auth, Map<String, String> providerHeaders) {
+        HttpModelClient.Builder client = HttpModelClient.builder(name, resolveBaseUrl())
+                .auth(auth)
+                .transport(transport)
+                .clock(clock)
+                .timeouts(connectTimeout, readTimeout, callTimeout);
+        providerHeaders.forEach((k, v) -> {
+            if (headers.keySet().stream().noneMatch(k::equalsIgnoreCase)) {
+                client.header(k, v);
+            }
+        });
+        headers.forEach(client::header);
+        Completer http = new HttpCompleter(client.build(), format, usageTracker);
+        if (retry.maxAttempts() == 1) {
+            return http;
+        }
+        return RetryingCompleter.builder(http).policy(retry).listener(retryListener).sleeper(sleeper).build();
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[name=" + name + ", model=" + model + ", baseUrl="
+                + (baseUrl != null ? baseUrl : "(environment or default)") + ", apiKey="
+                + (apiKey != null ? "****" : "(environment)") + ", maxTokens=" + maxTokens + ", temperature="
+                + temperature + ", headers=" + headers.keySet() + ", retry=" + retry + "]";
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    private Duration notNegative(Duration d, String field) {
+        if (d == null || d.isNegative()) {
+            throw new IllegalArgumentException(name + ": " + field + " must be zero or positive, was " + d);
+        }
+        return d;
+    }
+}

@@ -1,0 +1,263 @@
+package dev.shelly.providers.internal;
+
+import dev.shelly.chats.Image;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.Usage;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.util.ByteArrayBuilder;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * JSON and message helpers the wire formats share. Internal: not part of Shelly's API.
+ */
+public final class WireSupport {
+    /** The one mapper of the providers; Jackson 3 mappers are immutable and thread-safe. */
+    public static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private WireSupport() {}
+
+    /**
+     * Writes a JSON document with a generator.
+     *
+     * @param sizeHint the expected size in bytes
+     * @param writer writes the document
+     * @return the document's UTF-8 bytes
+     */
+    public static byte[] write(int sizeHint, GeneratorWriter writer) {
+        ByteArrayBuilder out = new ByteArrayBuilder(sizeHint);
+        try (JsonGenerator gen = JSON.createGenerator(out)) {
+            writer.write(gen);
+        }
+        return out.toByteArray();
+    }
+
+    /** Writes into a generator. */
+    @FunctionalInterface
+    public interface GeneratorWriter {
+        /**
+         * Writes the document.
+         *
+         * @param gen the generator
+         */
+        void write(JsonGenerator gen);
+    }
+
+    /**
+     * Parses a reply body, or fails with an invalid-response error naming the provider.
+     *
+     * @param provider the provider's name
+     * @param body the body
+     * @param what what the body should be, for the message
+     * @return the JSON object
+     */
+    public static JsonNode parseObject(String provider, byte[] body, String what) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(body);
+        } catch (JacksonException e) {
+            throw invalid(provider, what + " is not valid JSON: " + e.getOriginalMessage(), e);
+        }
+        if (node == null || !node.isObject()) {
+            throw invalid(provider, what + " is not a JSON object", null);
+        }
+        return node;
+    }
+
+    /**
+     * Parses a JSON text leniently: the tree, or null when the text is not valid JSON.
+     *
+     * @param text the text
+     * @return the tree, or null
+     */
+    public static JsonNode tryParse(String text) {
+        if (text == null || text.isBlank()) {
+            return null;
+        }
+        try {
+            return JSON.readTree(text);
+        } catch (JacksonException e) {
+            return null;
+        }
+    }
+
+    /**
+     * An invalid-response failure.
+     *
+     * @param provider the provider's name
+     * @param message what was wrong
+     * @param cause the underlying failure, or null
+     * @return the exception
+     */
+    public static ModelException invalid(String provider, String message, Throwable cause) {
+        return ModelException.builder(ModelException.Kind.INVALID_RESPONSE).provider(provider)
+                .providerMessage(message).cause(cause).build();
+    }
+
+    /**
+     * A string field, or null when absent, null or not a string.
+     *
+     * @param node the object
+     * @param field the field
+     * @return the text, or null
+     */
+    public static String text(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v != null && v.isString() ? v.stringValue() : null;
+    }
+
+    /**
+     * A numeric field as a non-negative long, or null when absent or not a number.
+     *
+     * @param node the object
+     * @param field the field
+     * @return the number, or null
+     */
+    public static Long count(JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        return v != null && v.isNumber() ? Math.max(0, v.asLong()) : null;
+    }
+
+    /**
+     * Tool call arguments as the model sent them, made canonical: valid JSON is re-serialised
+     * compactly (so a streamed reply equals the non-streamed one); blank becomes {@code {}};
+     * anything else is kept as it is, so the tool box can report the malformed JSON to the model.
+     *
+     * @param raw the arguments text
+     * @return the arguments for a {@link dev.shelly.chats.ToolCall}
+     */
+    public static String canonicalArguments(String raw) {
+        if (raw == null || raw.isBlank()) {
+            return "{}";
+        }
+        JsonNode node = tryParse(raw);
+        return node == null ? raw : compact(node);
+    }
+
+    /**
+     * A JSON value as compact JSON text, fields in their order.
+     *
+     * @param node the value
+     * @return the text
+     */
+    public static String compact(JsonNode node) {
+        return node.toString();
+    }
+
+    /**
+     * Writes a tool's fields inside an open object: {@code name}, {@code description} (when not
+     * empty) and its input schema, which must be a JSON object, under the given name.
+     *
+     * @param gen the generator, inside the tool's object
+     * @param tool the tool
+     * @param schemaField the schema's field name: {@code input_schema} or {@code parameters}
+     */
+    public static void writeToolFields(JsonGenerator gen, ToolDefinition tool, String schemaField) {
+        if (!isJsonObject(tool.inputSchema())) {
+            throw new IllegalArgumentException("tool '" + tool.name() + "': inputSchema is not a JSON object");
+        }
+        gen.writeStringProperty("name", tool.name());
+        if (!tool.description().isEmpty()) {
+            gen.writeStringProperty("description", tool.description());
+        }
+        gen.writeName(schemaField);
+        gen.writeRawValue(tool.inputSchema().strip());
+    }
+
+    /**
+     * Whether a text is exactly one JSON object, checked by streaming through it (no tree is
+     * built), so that it can be written raw.
+     *
+     * @param text the text
+     * @return true for a single, valid JSON object
+     */
+    public static boolean isJsonObject(String text) {
+        if (text == null || text.isBlank()) {
+            return false;
+        }
+        try (JsonParser p = JSON.createParser(text)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            p.skipChildren();
+            return p.nextToken() == null;
+        } catch (JacksonException e) {
+            return false;
+        }
+    }
+
+    /**
+     * A data URL ({@code data:image/png;base64,...}) split into media type and base64 data.
+     *
+     * @param url the URL
+     * @return {media type, data}, or null when it is not a base64 data URL
+     */
+    public static String[] splitDataUrl(String url) {
+        if (!url.regionMatches(true, 0, "data:", 0, 5)) {
+            return null;
+        }
+        int comma = url.indexOf(',');
+        if (comma < 0) {
+            return null;
+        }
+        String meta = url.substring(5, comma);
+        if (!meta.endsWith(";base64")) {
+            return null;
+        }
+        String mediaType = meta.substring(0, meta.length() - ";base64".length());
+        return new String[] {mediaType.isEmpty() ? "application/octet-stream" : mediaType, url.substring(comma + 1)};
+    }
+
+    /**
+     * An image as a URL: its own URL, or a base64 data URL for bytes.
+     *
+     * @param image the image
+     * @return the URL
+     */
+    public static String imageUrl(Image image) {
+        return image.isUrl() ? image.url() : "data:" + image.mediaType() + ";base64," + image.base64();
+    }
+
+    /**
+     * Builds a reply with its metadata in a fixed order: provider, model, response id, stop
+     * reason, the provider's stop reason, usage. Null values are left out.
+     *
+     * @param provider the provider's name
+     * @param parts the content
+     * @param model the model the provider reports
+     * @param id the provider's id of the reply
+     * @param stop the neutral stop reason
+     * @param providerStop the provider's own stop reason
+     * @param usage the usage, or null when the provider sent none
+     * @return the message from sender {@code provider}
+     */
+    public static Message reply(String provider, List<Part> parts, String model, String id, StopReason stop,
+            String providerStop, Usage usage) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put(ReplyMetadata.PROVIDER, provider);
+        putIfNotNull(meta, ReplyMetadata.MODEL, model);
+        putIfNotNull(meta, ReplyMetadata.RESPONSE_ID, id);
+        putIfNotNull(meta, ReplyMetadata.STOP_REASON, stop);
+        putIfNotNull(meta, ReplyMetadata.PROVIDER_STOP_REASON, providerStop);
+        putIfNotNull(meta, ReplyMetadata.USAGE, usage);
+        return new Message(provider, Role.ASSISTANT, parts, meta);
+    }
+
+    private static void putIfNotNull(Map<String, Object> meta, String key, Object value) {
+        if (value != null) {
+            meta.put(key, value);
+        }
+    }
+}

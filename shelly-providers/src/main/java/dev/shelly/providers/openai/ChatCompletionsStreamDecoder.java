@@ -1,0 +1,210 @@
+package dev.shelly.providers.openai;
+
+import static dev.shelly.providers.internal.WireSupport.invalid;
+import static dev.shelly.providers.internal.WireSupport.text;
+
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Text;
+import dev.shelly.chats.Thinking;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.Usage;
+import dev.shelly.modeladapter.http.SseEvent;
+import dev.shelly.modeladapter.http.StreamDecoder;
+import dev.shelly.providers.internal.WireSupport;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Decodes a Chat Completions stream: {@code data:} chunks until {@code data: [DONE]}. Tool calls
+ * are assembled by their {@code index}; a fragment with a new id at an index already in use
+ * starts a new call (Ollama sends every parallel call at index 0). The usage chunk, which has
+ * no choices, may come after the finish reason.
+ */
+final class ChatCompletionsStreamDecoder implements StreamDecoder {
+    private static final String DONE = "[DONE]";
+
+    /** One tool call being assembled. */
+    private static final class Call {
+        final int position;
+        String id;
+        String name;
+        final StringBuilder arguments = new StringBuilder();
+        boolean started;
+
+        Call(int position) {
+            this.position = position;
+        }
+    }
+
+    private final ChatCompletionsFormat format;
+    private final StreamListener listener;
+    private final StringBuilder text = new StringBuilder();
+    private final StringBuilder reasoning = new StringBuilder();
+    private final StringBuilder refusal = new StringBuilder();
+    private final List<Call> calls = new ArrayList<>();
+    private final Map<Integer, Call> byIndex = new HashMap<>();
+    private String id;
+    private String model;
+    private String finishReason;
+    private Usage usage;
+    private boolean sawChunk;
+    private int started;
+
+    ChatCompletionsStreamDecoder(ChatCompletionsFormat format, StreamListener listener) {
+        this.format = format;
+        this.listener = listener;
+    }
+
+    @Override
+    public boolean isEnd(SseEvent event) {
+        return event.data().strip().equals(DONE);
+    }
+
+    @Override
+    public void onEvent(SseEvent event) {
+        String data = event.data().strip();
+        if (data.equals(DONE) || data.isEmpty()) {
+            return;
+        }
+        JsonNode chunk = WireSupport.tryParse(data);
+        if (chunk == null || !chunk.isObject()) {
+            throw invalid(format.provider(), "a stream chunk is not a JSON object", null);
+        }
+        if (chunk.hasNonNull("error") || event.event().equals("error")) {
+            throw format.inStreamError(chunk);
+        }
+        sawChunk = true;
+        if (id == null) {
+            id = text(chunk, "id");
+        }
+        if (model == null) {
+            model = text(chunk, "model");
+        }
+        JsonNode choices = chunk.get("choices");
+        if (choices != null && choices.isArray()) {
+            for (JsonNode choice : choices) {
+                if (choice.path("index").asInt(0) == 0) {
+                    onChoice(choice);
+                }
+            }
+        }
+        Usage u = ChatCompletionsFormat.usage(chunk.get("usage"));
+        if (u != null) {
+            usage = u;
+            listener.onDelta(new Delta.UsageDelta(u));
+        }
+    }
+
+    private void onChoice(JsonNode choice) {
+        JsonNode delta = choice.path("delta");
+        String r = ChatCompletionsFormat.reasoning(delta);
+        if (r != null && !r.isEmpty()) {
+            reasoning.append(r);
+            listener.onDelta(new Delta.ThinkingDelta(r));
+        }
+        String content = text(delta, "content");
+        if (content != null && !content.isEmpty()) {
+            text.append(content);
+            listener.onDelta(new Delta.TextDelta(content));
+        }
+        String refused = text(delta, "refusal");
+        if (refused != null && !refused.isEmpty()) {
+            refusal.append(refused);
+            listener.onDelta(new Delta.TextDelta(refused));
+        }
+        JsonNode toolCalls = delta.get("tool_calls");
+        if (toolCalls != null && toolCalls.isArray()) {
+            for (JsonNode fragment : toolCalls) {
+                onToolCallFragment(fragment);
+            }
+        }
+        String finish = text(choice, "finish_reason");
+        if (finish != null) {
+            finishReason = finish;
+        }
+    }
+
+    private void onToolCallFragment(JsonNode fragment) {
+        JsonNode indexNode = fragment.get("index");
+        String fragmentId = text(fragment, "id");
+        if (fragmentId != null && fragmentId.isEmpty()) {
+            fragmentId = null;
+        }
+        int index = indexNode != null && indexNode.isIntegralNumber() ? indexNode.asInt() : -1;
+        Call call = index >= 0 ? byIndex.get(index) : (fragmentId == null && !calls.isEmpty() ? calls.getLast() : null);
+        if (call == null || (fragmentId != null && call.id != null && !fragmentId.equals(call.id))) {
+            call = new Call(calls.size());
+            calls.add(call);
+            byIndex.put(index, call);
+        }
+        if (call.id == null && fragmentId != null) {
+            call.id = fragmentId;
+        }
+        JsonNode function = fragment.path("function");
+        String name = text(function, "name");
+        if (call.name == null && name != null && !name.isEmpty()) {
+            call.name = name;
+        }
+        String args = ChatCompletionsFormat.arguments(function.get("arguments"));
+        if (!args.isEmpty()) {
+            call.arguments.append(args);
+            if (call.started) {
+                listener.onDelta(new Delta.ToolCallArguments(indexOf(call), args));
+            }
+        }
+        if (!call.started && call.name != null) {
+            call.started = true;
+            if (call.id == null) {
+                call.id = "call_" + call.position;
+            }
+            listener.onDelta(new Delta.ToolCallStart(started++, call.id, call.name));
+            if (!call.arguments.isEmpty()) {
+                listener.onDelta(new Delta.ToolCallArguments(indexOf(call), call.arguments.toString()));
+            }
+        }
+    }
+
+    /** The call's index among the calls announced so far (calls without a name are never announced). */
+    private int indexOf(Call call) {
+        int n = 0;
+        for (Call c : calls) {
+            if (c == call) {
+                return n;
+            }
+            if (c.started) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public Message finish() {
+        if (!sawChunk) {
+            throw invalid(format.provider(), "the stream ended without a single chunk", null);
+        }
+        List<Part> parts = new ArrayList<>();
+        if (!reasoning.isEmpty()) {
+            parts.add(Thinking.of(reasoning.toString(), null));
+        }
+        String all = text.toString() + refusal;
+        if (!all.isEmpty()) {
+            parts.add(new Text(all));
+        }
+        for (Call c : calls) {
+            ToolCall call = format.toolCall(c.position, c.id, c.name, c.arguments.toString());
+            if (call != null) {
+                parts.add(call);
+            }
+        }
+        return dev.shelly.providers.internal.WireSupport.reply(format.provider(), parts, model, id,
+                ChatCompletionsFormat.stopReason(finishReason, !refusal.isEmpty(), ChatCompletionsFormat.hasToolCalls(parts)),
+                finishReason, usage);
+    }
+}

@@ -1,0 +1,194 @@
+package dev.shelly.providers.openai;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.http.Auth;
+import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.modeladapter.http.WireFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A completer for OpenAI's Chat Completions API ({@code POST <base>/chat/completions}), and for
+ * every server that speaks it: xAI's Grok (see {@link dev.shelly.providers.grok.GrokCompleter}),
+ * Ollama, vLLM, llama.cpp, LM Studio.
+ *
+ * <p>System messages are sent as {@code system} messages; an assistant message that only calls
+ * tools has {@code "content": null}; each tool result is its own {@code tool} message (images
+ * in tool results follow in a user message, since tool messages carry text only). Reasoning
+ * that a server returns ({@code reasoning_content} or {@code reasoning}) becomes a
+ * {@link dev.shelly.chats.Thinking} part; it is not sent back. Streams ask for
+ * {@code stream_options.include_usage}, so usage is known for streamed replies too.
+ *
+ * <pre>{@code
+ * Completer gpt = OpenAiCompleter.builder().model("gpt-4o").build();               // key from OPENAI_API_KEY
+ * Completer local = OpenAiCompleter.compatible().name("ollama")
+ *         .baseUrl("http://localhost:11434/v1").model("llama3.2").build();        // no key needed
+ * }</pre>
+ */
+public final class OpenAiCompleter implements Completer {
+    /** The default base URL of OpenAI. */
+    public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
+
+    /**
+     * The facts that tell one Chat Completions service from another.
+     *
+     * @param name the provider's name in errors and metadata
+     * @param defaultBaseUrl the base URL when none is given, or null when one must be given
+     * @param apiKeyVariable the environment variable of the key, or null
+     * @param baseUrlVariable the environment variable of the base URL, or null
+     * @param apiKeyRequired whether building fails without a key
+     * @param maxTokensField the request field for max tokens: {@code max_completion_tokens}
+     *     (OpenAI, xAI) or {@code max_tokens} (local servers)
+     */
+    public record Profile(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable,
+            boolean apiKeyRequired, String maxTokensField) {
+        /** Validates the name and the max-tokens field. */
+        public Profile {
+            if (name == null || name.isBlank() || maxTokensField == null || maxTokensField.isBlank()) {
+                throw new IllegalArgumentException("OpenAiCompleter.Profile name and maxTokensField must not be blank");
+            }
+        }
+    }
+
+    /** OpenAI itself: {@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL}. */
+    public static final Profile OPENAI = new Profile("openai", DEFAULT_BASE_URL, "OPENAI_API_KEY", "OPENAI_BASE_URL",
+            true, "max_completion_tokens");
+
+    /**
+     * Any OpenAI-compatible server: a base URL is required, a key optional, nothing is read from
+     * the environment (so an OpenAI key never goes to another server by accident).
+     */
+    public static final Profile COMPATIBLE = new Profile("openai-compatible", null, null, null, false, "max_tokens");
+
+    private final Completer delegate;
+    private final String description;
+
+    private OpenAiCompleter(Completer delegate, String description) {
+        this.delegate = delegate;
+        this.description = description;
+    }
+
+    /**
+     * Starts a completer for OpenAI.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder(OPENAI);
+    }
+
+    /**
+     * Starts a completer for an OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio):
+     * set its base URL, and its key if it needs one.
+     *
+     * @return a builder
+     */
+    public static Builder compatible() {
+        return new Builder(COMPATIBLE);
+    }
+
+    /**
+     * Starts a completer for any Chat Completions service described by a profile.
+     *
+     * @param profile the service's name, defaults and environment variables
+     * @return a builder
+     */
+    public static Builder builder(Profile profile) {
+        if (profile == null) {
+            throw new IllegalArgumentException("OpenAiCompleter profile must not be null");
+        }
+        return new Builder(profile);
+    }
+
+    /**
+     * A completer for an OpenAI model with the key and base URL from the environment.
+     *
+     * @param model the model, such as {@code gpt-4o}
+     * @return the completer
+     * @throws IllegalArgumentException when {@code OPENAI_API_KEY} is not set
+     */
+    public static OpenAiCompleter fromEnvironment(String model) {
+        return builder().model(model).build();
+    }
+
+    @Override
+    public Message complete(Chat chat, List<ToolDefinition> tools) {
+        return delegate.complete(chat, tools);
+    }
+
+    @Override
+    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
+        return delegate.complete(chat, tools, listener);
+    }
+
+    @Override
+    public String toString() {
+        return description;
+    }
+
+    /** Configures an {@link OpenAiCompleter}. */
+    public static final class Builder extends ProviderBuilder<Builder> {
+        private final Profile profile;
+        private String maxTokensField;
+        private String reasoningEffort;
+
+        private Builder(Profile profile) {
+            super(profile.name(), profile.defaultBaseUrl(), profile.apiKeyVariable(), profile.baseUrlVariable());
+            this.profile = profile;
+            this.maxTokensField = profile.maxTokensField();
+        }
+
+        /**
+         * Sets the request field that carries max tokens, for servers that want the other one.
+         *
+         * @param field {@code max_completion_tokens} or {@code max_tokens}
+         * @return this builder
+         */
+        public Builder maxTokensField(String field) {
+            if (field == null || field.isBlank()) {
+                throw new IllegalArgumentException(providerName() + ": maxTokensField must not be blank");
+            }
+            this.maxTokensField = field.strip();
+            return this;
+        }
+
+        /**
+         * Sets {@code reasoning_effort} for reasoning models ({@code low}, {@code medium},
+         * {@code high}, ...); unset, it is not sent.
+         *
+         * @param effort the effort
+         * @return this builder
+         */
+        public Builder reasoningEffort(String effort) {
+            this.reasoningEffort = effort == null || effort.isBlank() ? null : effort.strip();
+            return this;
+        }
+
+        /**
+         * The wire format these settings give, without any HTTP: to see the exact request body a
+         * chat becomes, or to parse a reply. Needs no key.
+         *
+         * @return the format
+         * @throws IllegalArgumentException when the model is not set
+         */
+        public WireFormat wireFormat() {
+            return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, maxTokens(), temperature(),
+                    reasoningEffort);
+        }
+
+        @Override
+        public OpenAiCompleter build() {
+            String model = requireModel();
+            Optional<String> key = profile.apiKeyRequired() ? Optional.of(requireApiKey()) : resolveApiKey();
+            WireFormat format = wireFormat();
+            Completer completer = assemble(format, key.map(Auth::bearer).orElse(Auth.none()), Map.of());
+            return new OpenAiCompleter(completer, "OpenAiCompleter[name=" + providerName() + ", model=" + model
+                    + ", baseUrl=" + resolveBaseUrl() + "]");
+        }
+    }
+}

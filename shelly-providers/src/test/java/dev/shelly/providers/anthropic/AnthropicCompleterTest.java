@@ -1,0 +1,524 @@
+package dev.shelly.providers.anthropic;
+
+import static dev.shelly.providers.Fixtures.PNG_BASE64;
+import static dev.shelly.providers.Fixtures.assertJson;
+import static dev.shelly.providers.Fixtures.json;
+import static dev.shelly.providers.Fixtures.sse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.Text;
+import dev.shelly.chats.Thinking;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.RetryEvent;
+import dev.shelly.modeladapter.RetryPolicy;
+import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.Usage;
+import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.providers.Fixtures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class AnthropicCompleterTest {
+    private static final String KEY = "sk-ant-test-key-0123456789";
+
+    @StartStop
+    private final MockWebServer server = new MockWebServer();
+
+    private AnthropicCompleter.Builder builder() {
+        return AnthropicCompleter.builder()
+                .baseUrl(server.url("/").toString())
+                .apiKey(KEY)
+                .model("claude-test")
+                .maxTokens(1024)
+                .environment(name -> null)
+                .retry(RetryPolicy.none());
+    }
+
+    static final String REPLY = """
+            {"id":"msg_01","type":"message","role":"assistant","model":"claude-test-20250929",
+             "content":[
+               {"type":"thinking","thinking":"Two lookups.","signature":"EqQB"},
+               {"type":"text","text":"Checking both."},
+               {"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Paris","unit":"celsius"}},
+               {"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{"query":"x"}},
+               {"type":"tool_use","id":"toolu_2","name":"get_time","input":{}}],
+             "stop_reason":"tool_use","stop_sequence":null,
+             "usage":{"input_tokens":120,"output_tokens":45,"cache_creation_input_tokens":10,"cache_read_input_tokens":300}}
+            """;
+
+    static final String STREAM = """
+            event: message_start
+            data: {"type":"message_start","message":{"id":"msg_01","type":"message","role":"assistant","model":"claude-test-20250929","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":120,"output_tokens":1,"cache_creation_input_tokens":10,"cache_read_input_tokens":300}}}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}
+
+            event: ping
+            data: {"type": "ping"}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Two "}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"lookups."}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQB"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":0}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Checking "}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"both."}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":1}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":2,"content_block":{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":""}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\\"city\\": \\"Par"}}
+
+            event: a_future_event
+            data: {"type":"a_future_event","anything":[1,2]}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"is\\", \\"unit\\": \\"celsius\\"}"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":2}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":3,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}
+
+            event: content_block_delta
+            data: {"type":"content_block_delta","index":3,"delta":{"type":"input_json_delta","partial_json":"{\\"query\\":\\"x\\"}"}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":3}
+
+            event: content_block_start
+            data: {"type":"content_block_start","index":4,"content_block":{"type":"tool_use","id":"toolu_2","name":"get_time","input":{}}}
+
+            event: content_block_stop
+            data: {"type":"content_block_stop","index":4}
+
+            event: message_delta
+            data: {"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":45}}
+
+            event: message_stop
+            data: {"type":"message_stop"}
+
+            """;
+
+    private static final Message EXPECTED_REPLY = new Message("anthropic", Role.ASSISTANT, List.of(
+            Thinking.of("Two lookups.", "EqQB"),
+            new Text("Checking both."),
+            new ToolCall("toolu_1", "get_weather", "{\"city\":\"Paris\",\"unit\":\"celsius\"}"),
+            new ToolCall("toolu_2", "get_time", "{}")),
+            orderedMeta());
+
+    private static Map<String, Object> orderedMeta() {
+        Map<String, Object> meta = new java.util.LinkedHashMap<>();
+        meta.put(ReplyMetadata.PROVIDER, "anthropic");
+        meta.put(ReplyMetadata.MODEL, "claude-test-20250929");
+        meta.put(ReplyMetadata.RESPONSE_ID, "msg_01");
+        meta.put(ReplyMetadata.STOP_REASON, StopReason.TOOL_USE);
+        meta.put(ReplyMetadata.PROVIDER_STOP_REASON, "tool_use");
+        meta.put(ReplyMetadata.USAGE, new Usage(120, 45, 300, 10));
+        return meta;
+    }
+
+    @Test
+    void sendsTheConversationExactlyAsTheMessagesApiWantsIt() throws Exception {
+        server.enqueue(json(200, REPLY));
+        builder().temperature(0.5).build().complete(Fixtures.conversation(), Fixtures.tools());
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/messages");
+        assertThat(request.getHeaders().get("x-api-key")).isEqualTo(KEY);
+        assertThat(request.getHeaders().get("anthropic-version")).isEqualTo("2023-06-01");
+        assertThat(request.getHeaders().get("Authorization")).isNull();
+        assertThat(request.getHeaders().get("Content-Type")).isEqualTo("application/json");
+        assertJson(request, """
+                {"model":"claude-test","max_tokens":1024,"temperature":0.5,"system":"You are terse.",
+                 "messages":[
+                  {"role":"user","content":[
+                    {"type":"text","text":"What is in this picture?"},
+                    {"type":"image","source":{"type":"base64","media_type":"image/png","data":"%s"}}]},
+                  {"role":"assistant","content":[
+                    {"type":"thinking","thinking":"The user wants weather and time.","signature":"sig-123"},
+                    {"type":"text","text":"Let me check."},
+                    {"type":"tool_use","id":"call_1","name":"get_weather","input":{"city":"Paris"}},
+                    {"type":"tool_use","id":"call_2","name":"get_time","input":{"city":"Paris"}}]},
+                  {"role":"user","content":[
+                    {"type":"tool_result","tool_use_id":"call_1","content":"14°C and sunny"},
+                    {"type":"tool_result","tool_use_id":"call_2","content":"time service unavailable","is_error":true},
+                    {"type":"text","text":"And this one?"},
+                    {"type":"image","source":{"type":"url","url":"https://example.com/cat.jpg"}}]}],
+                 "tools":[
+                  {"name":"get_weather","description":"Get the current weather",
+                   "input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}},
+                  {"name":"get_time","description":"Get the local time",
+                   "input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]}
+                """.formatted(PNG_BASE64));
+    }
+
+    @Test
+    void mergesSameSideMessagesPutsToolResultsFirstAndSkipsWhatCannotBeSent() throws Exception {
+        server.enqueue(json(200, REPLY));
+        Chat chat = Chat.of(
+                Message.system("one"),
+                Message.user("first"),
+                Message.user("second"),
+                Message.system("two"),
+                Message.of("bot", Role.ASSISTANT, Thinking.of("unsigned, from another provider", null),
+                        new ToolCall("c1", "get_time", "not json"), dev.shelly.chats.Image.ofUrl("https://x/y.png")),
+                Message.of("user", Role.USER, new Text("text before result"), ToolResult("c1")),
+                Message.of("bot", Role.ASSISTANT, new Fixtures.Citation("only a custom part")),
+                Message.of("bot", Role.ASSISTANT, Thinking.redacted("opaque"), new Text("")),
+                Message.of("user", Role.USER, dev.shelly.chats.Image.ofUrl("data:image/gif;base64,R0lGOD")));
+        builder().build().complete(chat, List.of());
+        assertJson(server.takeRequest(), """
+                {"model":"claude-test","max_tokens":1024,"system":"one\\n\\ntwo",
+                 "messages":[
+                  {"role":"user","content":[{"type":"text","text":"first"},{"type":"text","text":"second"}]},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"c1","name":"get_time","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"c1","content":"ok"},
+                                            {"type":"text","text":"text before result"}]},
+                  {"role":"assistant","content":[{"type":"redacted_thinking","data":"opaque"}]},
+                  {"role":"user","content":[{"type":"image","source":{"type":"base64","media_type":"image/gif","data":"R0lGOD"}}]}]}
+                """);
+    }
+
+    private static Part ToolResult(String id) {
+        return dev.shelly.chats.ToolResult.of(id, "ok");
+    }
+
+    @Test
+    void parsesTextToolCallsThinkingAndUsageAndSkipsUnknownBlocks() {
+        server.enqueue(json(200, REPLY));
+        UsageTracker tracker = new UsageTracker();
+        Message reply = builder().usageTracker(tracker).build().complete(Fixtures.conversation(), Fixtures.tools());
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(reply.metadata().keySet()).containsExactlyElementsOf(orderedMeta().keySet());
+        assertThat(tracker.count()).isEqualTo(1);
+        assertThat(tracker.total()).isEqualTo(new Usage(120, 45, 300, 10));
+    }
+
+    @Test
+    void aStreamedReplyEqualsTheNonStreamedOneAndDeliversDeltasInOrder() {
+        server.enqueue(sse(STREAM));
+        UsageTracker tracker = new UsageTracker();
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = builder().usageTracker(tracker).build()
+                .complete(Fixtures.conversation(), Fixtures.tools(), deltas::add);
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(deltas).containsExactly(
+                new Delta.UsageDelta(new Usage(120, 1, 300, 10)),
+                new Delta.ThinkingDelta("Two "),
+                new Delta.ThinkingDelta("lookups."),
+                new Delta.TextDelta("Checking "),
+                new Delta.TextDelta("both."),
+                new Delta.ToolCallStart(0, "toolu_1", "get_weather"),
+                new Delta.ToolCallArguments(0, "{\"city\": \"Par"),
+                new Delta.ToolCallArguments(0, "is\", \"unit\": \"celsius\"}"),
+                new Delta.ToolCallStart(1, "toolu_2", "get_time"),
+                new Delta.UsageDelta(new Usage(120, 45, 300, 10)));
+        assertThat(tracker.total()).isEqualTo(new Usage(120, 45, 300, 10));
+        assertThat(tracker.count()).isEqualTo(1);
+    }
+
+    @Test
+    void theStreamingRequestAsksForAStream() throws Exception {
+        server.enqueue(sse(STREAM));
+        builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { });
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getHeaders().get("Accept")).isEqualTo("text/event-stream");
+        assertJson(request, """
+                {"model":"claude-test","max_tokens":1024,
+                 "messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}],"stream":true}
+                """);
+    }
+
+    @Test
+    void blocksOfParallelToolCallsAreAssembledByTheirOwnIndex() {
+        server.enqueue(sse("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":5,"output_tokens":1}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t0","name":"a","input":{}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":1,"content_block":{"type":"tool_use","id":"t1","name":"b","input":{}}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\\"y\\":"}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"x\\":1}"}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"2}"}}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"tool_use"},"usage":{"input_tokens":5,"output_tokens":9}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """));
+        Message reply = builder().build().complete(Chat.of(Message.user("go")), List.of(), d -> { });
+        assertThat(reply.toolCalls()).containsExactly(new ToolCall("t0", "a", "{\"x\":1}"), new ToolCall("t1", "b", "{\"y\":2}"));
+        assertThat(ReplyMetadata.usage(reply)).contains(Usage.of(5, 9));
+    }
+
+    @Test
+    void badModelOutputGivesADefinedResult() {
+        // Truncated tool JSON is kept as it is, for the tool box to report; an empty reply has no parts.
+        server.enqueue(sse("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"m","model":"c"}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"t0","name":"a","input":{}}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\\"x\\": tru"}}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"max_tokens"}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """));
+        Message cut = builder().build().complete(Chat.of(Message.user("go")), List.of(), d -> { });
+        assertThat(cut.toolCalls()).containsExactly(new ToolCall("t0", "a", "{\"x\": tru"));
+        assertThat(ReplyMetadata.stopReason(cut)).contains(StopReason.MAX_TOKENS);
+        assertThat(ReplyMetadata.usage(cut)).isEmpty();
+
+        server.enqueue(json(200, """
+                {"id":"m2","type":"message","role":"assistant","model":"c","content":[],"stop_reason":"end_turn",
+                 "usage":{"input_tokens":3,"output_tokens":0}}"""));
+        Message empty = builder().build().complete(Chat.of(Message.user("go")), List.of());
+        assertThat(empty.parts()).isEmpty();
+        assertThat(ReplyMetadata.stopReason(empty)).contains(StopReason.END_TURN);
+
+        server.enqueue(json(200, "<html>bad gateway</html>"));
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("go")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
+                    assertThat(e.getMessage()).startsWith("anthropic: invalid response: the reply is not valid JSON");
+                });
+
+        server.enqueue(json(200, """
+                {"id":"m3","type":"message","content":[{"type":"tool_use","name":"a","input":{}}]}"""));
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("go")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("anthropic: invalid response: content block 0 is a tool_use without an id or a name"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"end_turn, END_TURN", "tool_use, TOOL_USE", "max_tokens, MAX_TOKENS", "stop_sequence, STOP_SEQUENCE",
+            "refusal, REFUSAL", "pause_turn, PAUSE_TURN", "model_context_window_exceeded, CONTEXT_WINDOW_EXCEEDED",
+            "a_reason_from_the_future, OTHER"})
+    void everyStopReasonIsMappedAndRedactedThinkingIsKept(String wire, StopReason expected) {
+        server.enqueue(json(200, """
+                {"id":"m","type":"message","role":"assistant","model":"c","content":[
+                  {"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"ok"}],
+                 "stop_reason":"%s","usage":{"input_tokens":1,"output_tokens":1}}""".formatted(wire)));
+        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of());
+        assertThat(ReplyMetadata.stopReason(reply)).contains(expected);
+        assertThat(reply.meta(ReplyMetadata.PROVIDER_STOP_REASON)).contains(wire);
+        assertThat(reply.parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+    }
+
+    @ParameterizedTest(name = "{0} {1} -> {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            400 | invalid_request_error | messages: roles must alternate between "user" and "assistant" | INVALID_REQUEST | false
+            400 | invalid_request_error | prompt is too long: 203284 tokens > 200000 maximum | CONTEXT_LENGTH_EXCEEDED | false
+            400 | invalid_request_error | You have reached your specified API usage limits. You will regain access on 2026-12-01 at 00:00 UTC. | QUOTA_EXCEEDED | false
+            401 | authentication_error | invalid x-api-key | AUTHENTICATION | false
+            402 | billing_error | Your credit balance is too low to access the Anthropic API. | QUOTA_EXCEEDED | false
+            403 | permission_error | Your API key does not have permission to use the specified resource. | PERMISSION | false
+            404 | not_found_error | model: claude-nope | NOT_FOUND | false
+            409 | conflict_error | Conflict | INVALID_REQUEST | false
+            429 | rate_limit_error | This request would exceed the rate limit for your organization of 20,000 input tokens per minute. | RATE_LIMITED | true
+            500 | api_error | Internal server error | SERVER | true
+            504 | timeout_error | Request timed out | TIMEOUT | true
+            529 | overloaded_error | Overloaded | OVERLOADED | true
+            """)
+    void everyErrorKindFromARealisticBody(int status, String type, String message, Kind kind, boolean retryable) {
+        server.enqueue(new MockResponse.Builder().code(status).addHeader("request-id", "req_011CSHoEeqs5C35K2UUqR7Fy")
+                .body("{\"type\":\"error\",\"error\":{\"type\":\"" + type + "\",\"message\":"
+                        + dev.shelly.providers.internal.WireSupport.JSON.writeValueAsString(message)
+                        + "},\"request_id\":\"req_011CSHoEeqs5C35K2UUqR7Fy\"}")
+                .build());
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(kind);
+                    assertThat(e.retryable()).isEqualTo(retryable);
+                    assertThat(e.status()).isEqualTo(status);
+                    assertThat(e.providerMessage()).contains(message);
+                    assertThat(e.requestId()).contains("req_011CSHoEeqs5C35K2UUqR7Fy");
+                    assertThat(e.provider()).contains("anthropic");
+                    assertThat(e.getMessage()).doesNotContain(KEY);
+                });
+    }
+
+    @Test
+    void aSpendLimitRateLimitIsAQuotaFailureAndANonJsonBodyIsQuoted() {
+        server.enqueue(json(429, """
+                {"type":"error","error":{"type":"rate_limit_error","message":"You have reached your API usage limits.",
+                 "details":{"error_code":"enforced_spend_limit_reached"}},"request_id":"req_018EeWyXxfu5pfWkrYcMdjWG"}"""));
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.QUOTA_EXCEEDED);
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.requestId()).contains("req_018EeWyXxfu5pfWkrYcMdjWG");
+                });
+        server.enqueue(new MockResponse.Builder().code(413).body("<html>\n<h1>413 Request Entity Too Large</h1></html>")
+                .build());
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage()).isEqualTo(
+                        "anthropic: invalid request (HTTP 413): <html> <h1>413 Request Entity Too Large</h1></html>"));
+    }
+
+    @Test
+    void anErrorEventAfterHttp200FailsWithItsKind() {
+        server.enqueue(sse("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"m","model":"c","usage":{"input_tokens":5,"output_tokens":1}}}
+
+                event: error
+                data: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+
+                """));
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
+                    assertThat(e.retryable()).isTrue();
+                    assertThat(e.getMessage()).isEqualTo("anthropic: overloaded: Overloaded");
+                });
+    }
+
+    @Test
+    void retryAfterIsHonouredAndEachRetryIsObservable() throws Exception {
+        server.enqueue(new MockResponse.Builder().code(429).addHeader("retry-after", "7")
+                .body("{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"slow down\"}}").build());
+        server.enqueue(new MockResponse.Builder().code(529)
+                .body("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}").build());
+        server.enqueue(sse(STREAM));
+        Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
+        List<RetryEvent> retries = new ArrayList<>();
+        UsageTracker tracker = new UsageTracker();
+        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).retryListener(retries::add)
+                .usageTracker(tracker).build().complete(Fixtures.conversation(), Fixtures.tools(), d -> { });
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(sleeps.delays).containsExactly(Duration.ofSeconds(7), Duration.ofMillis(1000));
+        assertThat(retries).extracting(r -> r.failure().kind()).containsExactly(Kind.RATE_LIMITED, Kind.OVERLOADED);
+        assertThat(retries).extracting(RetryEvent::fromRetryAfter).containsExactly(true, false);
+        assertThat(server.getRequestCount()).isEqualTo(3);
+        assertThat(tracker.count()).isEqualTo(1);
+    }
+
+    @Test
+    void aConnectionDroppedMidStreamIsANetworkFailureNotATruncatedMessage() {
+        String half = STREAM.substring(0, STREAM.indexOf("event: content_block_stop"));
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(half)
+                .setHeader("Content-Length", STREAM.length())
+                .onResponseEnd(new SocketEffect.CloseSocket(true, false, false)).build());
+        List<Delta> deltas = new ArrayList<>();
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), deltas::add))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
+        assertThat(deltas).isNotEmpty();
+
+        server.enqueue(sse(half)); // the server closed the stream cleanly but early
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("anthropic: network: the stream ended before the reply was complete"));
+    }
+
+    @RepeatedTest(2)
+    void interruptingTheCallerCancelsACallToAServerThatNeverAnswers() throws Exception {
+        server.enqueue(new MockResponse.Builder().onResponseStart(SocketEffect.Stall.INSTANCE).build());
+        server.enqueue(new MockResponse.Builder().onResponseStart(SocketEffect.Stall.INSTANCE).build());
+        AnthropicCompleter completer = builder().retry(RetryPolicy.defaults()).build();
+        for (boolean streaming : new boolean[] {false, true}) {
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            CountDownLatch done = new CountDownLatch(1);
+            Thread caller = Thread.ofVirtual().start(() -> {
+                try {
+                    if (streaming) {
+                        completer.complete(Chat.of(Message.user("hi")), List.of(), d -> { });
+                    } else {
+                        completer.complete(Chat.of(Message.user("hi")), List.of());
+                    }
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+                done.countDown();
+            });
+            assertThat(server.takeRequest(10, TimeUnit.SECONDS)).isNotNull();
+            caller.interrupt();
+            assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(thrown.get()).isInstanceOf(CancellationException.class);
+        }
+    }
+
+    @Test
+    void settingsComeFromTheEnvironmentWhenNotGivenInCode() throws Exception {
+        server.enqueue(json(200, REPLY));
+        Map<String, String> env = Map.of("ANTHROPIC_API_KEY", "env-key-42", "ANTHROPIC_BASE_URL",
+                server.url("/").toString());
+        AnthropicCompleter completer = AnthropicCompleter.builder().model("claude-test").environment(env::get)
+                .retry(RetryPolicy.none()).build();
+        completer.complete(Chat.of(Message.user("hi")), List.of());
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getHeaders().get("x-api-key")).isEqualTo("env-key-42");
+        assertThat(request.getBody().utf8()).contains("\"max_tokens\":4096");
+        assertThat(completer.toString()).doesNotContain("env-key-42").startsWith("AnthropicCompleter[name=anthropic");
+
+        assertThatThrownBy(() -> AnthropicCompleter.builder().model("m").environment(n -> null).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("anthropic: no API key: call apiKey(...) or set the environment variable ANTHROPIC_API_KEY");
+        assertThatThrownBy(() -> AnthropicCompleter.builder().apiKey("k").build())
+                .hasMessage("anthropic: model must be set");
+        assertThat(builder().toString()).doesNotContain(KEY).contains("apiKey=****");
+    }
+}

@@ -1,0 +1,134 @@
+package dev.shelly.providers.openai;
+
+import static dev.shelly.providers.Fixtures.assertJson;
+import static dev.shelly.providers.Fixtures.json;
+import static dev.shelly.providers.Fixtures.sse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Thinking;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.RetryPolicy;
+import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.providers.Providers;
+import java.util.ArrayList;
+import java.util.List;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.Test;
+
+/** Local servers that speak Chat Completions, with their documented deviations. */
+class OpenAiCompatibleTest {
+    @StartStop
+    private final MockWebServer server = new MockWebServer();
+
+    private OpenAiCompleter.Builder ollama() {
+        return OpenAiCompleter.compatible().name("ollama").baseUrl(server.url("/v1").toString()).model("llama3.2")
+                .environment(name -> "must-not-be-used").retry(RetryPolicy.none());
+    }
+
+    @Test
+    void needsNoKeyAndSendsMaxTokens() throws Exception {
+        server.enqueue(json(200, """
+                {"id":"chatcmpl-1","model":"llama3.2","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},
+                 "finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}"""));
+        Message reply = ollama().maxTokens(64).build().complete(Chat.of(Message.user("hello")), List.of());
+        assertThat(reply.text()).isEqualTo("hi");
+        assertThat(reply.sender()).isEqualTo("ollama");
+        assertThat(ReplyMetadata.usage(reply)).contains(dev.shelly.modeladapter.Usage.of(5, 1));
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getHeaders().get("Authorization")).isNull();
+        assertJson(request, """
+                {"model":"llama3.2","messages":[{"role":"user","content":"hello"}],"max_tokens":64}
+                """);
+        assertThatThrownBy(() -> OpenAiCompleter.compatible().model("m").build())
+                .hasMessage("openai-compatible: base URL must be set: call baseUrl(...)");
+    }
+
+    @Test
+    void anOptionalKeyIsSentAsBearer() throws Exception {
+        server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"ok\"}}]}"));
+        Providers.builder("openai-compatible").baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
+                .retry(RetryPolicy.none()).build().complete(Chat.of(Message.user("x")), List.of());
+        assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer local-key");
+    }
+
+    @Test
+    void parallelCallsAtIndexZeroWithDistinctIdsAreSeparateCalls() {
+        // Ollama sends each parallel call whole, all at index 0, and finishes with "stop".
+        String head = "data: {\"id\":\"chatcmpl-9\",\"object\":\"chat.completion.chunk\",\"model\":\"llama3.2\",";
+        server.enqueue(sse(head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":"
+                + "[{\"id\":\"call_x1\",\"index\":0,\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"{\\\"city\\\":\\\"Paris\\\"}\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\",\"tool_calls\":"
+                + "[{\"id\":\"call_x2\",\"index\":0,\"type\":\"function\",\"function\":{\"name\":\"get_time\",\"arguments\":\"{}\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"finish_reason\":\"stop\"}]}\n\n"
+                + "data: [DONE]\n\n"));
+        UsageTracker tracker = new UsageTracker();
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = ollama().usageTracker(tracker).build().complete(Chat.of(Message.user("go")), List.of(), deltas::add);
+        assertThat(reply.parts()).containsExactly(new ToolCall("call_x1", "get_weather", "{\"city\":\"Paris\"}"),
+                new ToolCall("call_x2", "get_time", "{}"));
+        assertThat(ReplyMetadata.stopReason(reply)).contains(StopReason.TOOL_USE);
+        assertThat(ReplyMetadata.usage(reply)).as("no usage chunk: unknown, not zero").isEmpty();
+        assertThat(tracker.count()).isZero();
+        assertThat(deltas).containsExactly(new Delta.ToolCallStart(0, "call_x1", "get_weather"),
+                new Delta.ToolCallArguments(0, "{\"city\":\"Paris\"}"),
+                new Delta.ToolCallStart(1, "call_x2", "get_time"),
+                new Delta.ToolCallArguments(1, "{}"));
+    }
+
+    @Test
+    void emptyIdsAreMadeUpAndNamelessCallsDropped() {
+        String body = """
+                {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[
+                  {"id":"","type":"function","function":{"name":"get_time","arguments":"{}"}},
+                  {"id":"call_z","type":"function","function":{"arguments":"{}"}},
+                  {"id":"call_w","type":"function","function":{"name":"get_weather","arguments":{"city":"Rome"}}}]},
+                 "finish_reason":"tool_calls"}]}""";
+        server.enqueue(json(200, body));
+        Message reply = ollama().build().complete(Chat.of(Message.user("go")), List.of());
+        assertThat(reply.parts()).containsExactly(new ToolCall("call_0", "get_time", "{}"),
+                new ToolCall("call_w", "get_weather", "{\"city\":\"Rome\"}"));
+    }
+
+    @Test
+    void vllmReasoningFieldAndOldErrorShape() {
+        server.enqueue(json(200, """
+                {"id":"x","model":"qwen","choices":[{"index":0,"message":{"role":"assistant","content":"4",
+                 "reasoning":"2+2"},"finish_reason":"stop"}]}"""));
+        Message reply = ollama().build().complete(Chat.of(Message.user("2+2?")), List.of());
+        assertThat(reply.parts()).first().isEqualTo(Thinking.of("2+2", null));
+
+        server.enqueue(json(400, """
+                {"object": "error", "message": "This model's maximum context length is 131072 tokens. However, you requested 156632 tokens (152536 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.", "type": "BadRequestError", "param": null, "code": 400}"""));
+        assertThatThrownBy(() -> ollama().build().complete(Chat.of(Message.user("long")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED);
+                    assertThat(e.getMessage()).startsWith("ollama: context length exceeded (HTTP 400): This model's");
+                });
+    }
+
+    @Test
+    void aToolSchemaThatIsNotAJsonObjectIsRejectedBeforeSending() {
+        var broken = new dev.shelly.chats.ToolDefinition("lookup", "Look up", "{\"type\": \"object\",");
+        assertThatThrownBy(() -> ollama().build().complete(Chat.of(Message.user("x")), List.of(broken)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tool 'lookup': inputSchema is not a JSON object");
+        assertThat(server.getRequestCount()).isZero();
+    }
+
+    @Test
+    void unknownProviderKindsAreNamed() {
+        assertThatThrownBy(() -> Providers.builder("gemini"))
+                .hasMessage("unknown provider kind 'gemini'; expected one of anthropic, openai, grok, openai-compatible");
+        assertThat(Providers.builder("Anthropic")).isInstanceOf(dev.shelly.providers.anthropic.AnthropicCompleter.Builder.class);
+    }
+}

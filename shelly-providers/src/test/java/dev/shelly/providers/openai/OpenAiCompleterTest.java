@@ -1,0 +1,368 @@
+package dev.shelly.providers.openai;
+
+import static dev.shelly.providers.Fixtures.PNG_BASE64;
+import static dev.shelly.providers.Fixtures.assertJson;
+import static dev.shelly.providers.Fixtures.json;
+import static dev.shelly.providers.Fixtures.sse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Image;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.Text;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.RetryPolicy;
+import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.Usage;
+import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.providers.Fixtures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class OpenAiCompleterTest {
+    private static final String KEY = "sk-proj-test-0123456789";
+
+    @StartStop
+    private final MockWebServer server = new MockWebServer();
+
+    private OpenAiCompleter.Builder builder() {
+        return OpenAiCompleter.builder()
+                .baseUrl(server.url("/v1").toString())
+                .apiKey(KEY)
+                .model("gpt-test")
+                .environment(name -> null)
+                .retry(RetryPolicy.none());
+    }
+
+    static final String REPLY = """
+            {"id":"chatcmpl-123","object":"chat.completion","created":1694268190,"model":"gpt-test-2024",
+             "choices":[{"index":0,"message":{"role":"assistant","content":"Checking both.","refusal":null,
+               "tool_calls":[
+                 {"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}},
+                 {"id":"call_b","type":"function","function":{"name":"get_time","arguments":"{}"}}]},
+               "logprobs":null,"finish_reason":"tool_calls"}],
+             "usage":{"prompt_tokens":120,"completion_tokens":45,"total_tokens":165,
+               "prompt_tokens_details":{"cached_tokens":100,"audio_tokens":0},
+               "completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0}},
+             "service_tier":"default","system_fingerprint":"fp_44709d6fcb"}
+            """;
+
+    private static String chunk(String choices, String usage) {
+        return "data: {\"id\":\"chatcmpl-123\",\"object\":\"chat.completion.chunk\",\"created\":1694268190,"
+                + "\"model\":\"gpt-test-2024\",\"system_fingerprint\":\"fp_44709d6fcb\",\"choices\":" + choices
+                + ",\"usage\":" + usage + "}\n\n";
+    }
+
+    private static String delta(String delta) {
+        return chunk("[{\"index\":0,\"delta\":" + delta + ",\"logprobs\":null,\"finish_reason\":null}]", "null");
+    }
+
+    static final String STREAM = delta("{\"role\":\"assistant\",\"content\":\"\",\"refusal\":null}")
+            + delta("{\"content\":\"Checking \"}")
+            + delta("{\"content\":\"both.\"}")
+            + delta("{\"tool_calls\":[{\"index\":0,\"id\":\"call_a\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}")
+            + delta("{\"tool_calls\":[{\"index\":1,\"id\":\"call_b\",\"type\":\"function\",\"function\":{\"name\":\"get_time\",\"arguments\":\"\"}}]}")
+            + delta("{\"tool_calls\":[{\"index\":0,\"id\":null,\"function\":{\"arguments\":\"{\\\"city\\\":\",\"name\":null},\"type\":null}]}")
+            + delta("{\"tool_calls\":[{\"index\":1,\"function\":{\"arguments\":\"{}\"}}]}")
+            + delta("{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"Paris\\\"}\"}}]}")
+            + chunk("[{\"index\":0,\"delta\":{},\"logprobs\":null,\"finish_reason\":\"tool_calls\"}]", "null")
+            + chunk("[]", "{\"prompt_tokens\":120,\"completion_tokens\":45,\"total_tokens\":165,"
+                    + "\"prompt_tokens_details\":{\"cached_tokens\":100},\"completion_tokens_details\":{\"reasoning_tokens\":0}}")
+            + "data: [DONE]\n\n";
+
+    static final Message EXPECTED_REPLY = new Message("openai", Role.ASSISTANT, List.of(
+            new Text("Checking both."),
+            new ToolCall("call_a", "get_weather", "{\"city\":\"Paris\"}"),
+            new ToolCall("call_b", "get_time", "{}")),
+            meta("openai", "gpt-test-2024", "chatcmpl-123", StopReason.TOOL_USE, "tool_calls", new Usage(20, 45, 100, 0)));
+
+    static Map<String, Object> meta(String provider, String model, String id, StopReason stop, String providerStop,
+            Usage usage) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        meta.put(ReplyMetadata.PROVIDER, provider);
+        meta.put(ReplyMetadata.MODEL, model);
+        meta.put(ReplyMetadata.RESPONSE_ID, id);
+        meta.put(ReplyMetadata.STOP_REASON, stop);
+        meta.put(ReplyMetadata.PROVIDER_STOP_REASON, providerStop);
+        if (usage != null) {
+            meta.put(ReplyMetadata.USAGE, usage);
+        }
+        return meta;
+    }
+
+    @Test
+    void sendsTheConversationExactlyAsChatCompletionsWantsIt() throws Exception {
+        server.enqueue(json(200, REPLY));
+        builder().maxTokens(1024).temperature(0.5).header("OpenAI-Project", "proj_1").build()
+                .complete(Fixtures.conversation(), Fixtures.tools());
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
+        assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer " + KEY);
+        assertThat(request.getHeaders().get("OpenAI-Project")).isEqualTo("proj_1");
+        assertJson(request, """
+                {"model":"gpt-test","messages":[
+                  {"role":"system","content":"You are terse."},
+                  {"role":"user","content":[
+                    {"type":"text","text":"What is in this picture?"},
+                    {"type":"image_url","image_url":{"url":"data:image/png;base64,%s"}}]},
+                  {"role":"assistant","content":"Let me check.","tool_calls":[
+                    {"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}},
+                    {"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{\\"city\\":\\"Paris\\"}"}}]},
+                  {"role":"tool","tool_call_id":"call_1","content":"14°C and sunny"},
+                  {"role":"tool","tool_call_id":"call_2","content":"time service unavailable"},
+                  {"role":"user","content":[
+                    {"type":"text","text":"And this one?"},
+                    {"type":"image_url","image_url":{"url":"https://example.com/cat.jpg"}}]}],
+                 "tools":[
+                  {"type":"function","function":{"name":"get_weather","description":"Get the current weather",
+                    "parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}},
+                  {"type":"function","function":{"name":"get_time","description":"Get the local time",
+                    "parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}],
+                 "max_completion_tokens":1024,"temperature":0.5}
+                """.formatted(PNG_BASE64));
+    }
+
+    @Test
+    void toolOnlyAssistantMessagesHaveNullContentAndResultImagesFollowAsAUserMessage() throws Exception {
+        server.enqueue(sse(STREAM));
+        Chat chat = Chat.of(
+                Message.user("screenshot please"),
+                Message.of("bot", Role.ASSISTANT, new ToolCall("c1", "screenshot", "{}")),
+                Message.of("tools", Role.TOOL, new ToolResult("c1",
+                        List.of(new Text("here it is"), Image.ofBytes(Fixtures.PNG, "image/png")), false)),
+                Message.of("bot", Role.ASSISTANT, new Fixtures.Citation("nothing sendable")));
+        builder().reasoningEffort("low").build().complete(chat, List.of(), d -> { });
+        assertJson(server.takeRequest(), """
+                {"model":"gpt-test","messages":[
+                  {"role":"user","content":"screenshot please"},
+                  {"role":"assistant","content":null,"tool_calls":[
+                    {"id":"c1","type":"function","function":{"name":"screenshot","arguments":"{}"}}]},
+                  {"role":"tool","tool_call_id":"c1","content":"here it is"},
+                  {"role":"user","content":[{"type":"image_url","image_url":{"url":"data:image/png;base64,%s"}}]}],
+                 "reasoning_effort":"low","stream":true,"stream_options":{"include_usage":true}}
+                """.formatted(PNG_BASE64));
+    }
+
+    @Test
+    void parsesTextToolCallsAndUsage() {
+        server.enqueue(json(200, REPLY));
+        UsageTracker tracker = new UsageTracker();
+        Message reply = builder().usageTracker(tracker).build().complete(Fixtures.conversation(), Fixtures.tools());
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(tracker.total()).isEqualTo(new Usage(20, 45, 100, 0));
+    }
+
+    @Test
+    void aStreamedReplyEqualsTheNonStreamedOneWithToolCallsAssembledByIndex() {
+        server.enqueue(sse(STREAM));
+        UsageTracker tracker = new UsageTracker();
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = builder().usageTracker(tracker).build()
+                .complete(Fixtures.conversation(), Fixtures.tools(), deltas::add);
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(deltas).containsExactly(
+                new Delta.TextDelta("Checking "),
+                new Delta.TextDelta("both."),
+                new Delta.ToolCallStart(0, "call_a", "get_weather"),
+                new Delta.ToolCallStart(1, "call_b", "get_time"),
+                new Delta.ToolCallArguments(0, "{\"city\":"),
+                new Delta.ToolCallArguments(1, "{}"),
+                new Delta.ToolCallArguments(0, "\"Paris\"}"),
+                new Delta.UsageDelta(new Usage(20, 45, 100, 0)));
+        assertThat(tracker.total()).isEqualTo(new Usage(20, 45, 100, 0));
+    }
+
+    @Test
+    void badModelOutputGivesADefinedResult() {
+        server.enqueue(json(200, """
+                {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,
+                 "tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\\"a\\": tru"}}]},
+                 "finish_reason":"length"}]}"""));
+        Message cut = builder().build().complete(Chat.of(Message.user("go")), List.of());
+        assertThat(cut.parts()).containsExactly(new ToolCall("c", "f", "{\"a\": tru"));
+        assertThat(ReplyMetadata.stopReason(cut)).contains(StopReason.TOOL_USE);
+        assertThat(ReplyMetadata.usage(cut)).isEmpty();
+
+        server.enqueue(json(200, """
+                {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"stop"}],
+                 "usage":{"prompt_tokens":3,"completion_tokens":0,"total_tokens":3}}"""));
+        Message empty = builder().build().complete(Chat.of(Message.user("go")), List.of());
+        assertThat(empty.parts()).isEmpty();
+        assertThat(ReplyMetadata.stopReason(empty)).contains(StopReason.END_TURN);
+
+        server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[]}"));
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("go")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("openai: invalid response: the reply has no choices"));
+
+        server.enqueue(json(200, """
+                {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},
+                 "finish_reason":"stop"}]}"""));
+        Message refused = builder().build().complete(Chat.of(Message.user("go")), List.of());
+        assertThat(refused.text()).isEqualTo("I can't help with that.");
+        assertThat(ReplyMetadata.stopReason(refused)).contains(StopReason.REFUSAL);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({"stop, END_TURN", "length, MAX_TOKENS", "tool_calls, TOOL_USE", "content_filter, CONTENT_FILTER",
+            "function_call, TOOL_USE", "a_reason_from_the_future, OTHER"})
+    void everyFinishReasonIsMapped(String wire, StopReason expected) {
+        server.enqueue(json(200, """
+                {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},
+                 "finish_reason":"%s"}]}""".formatted(wire)));
+        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of());
+        assertThat(ReplyMetadata.stopReason(reply)).contains(expected);
+        assertThat(reply.meta(ReplyMetadata.PROVIDER_STOP_REASON)).contains(wire);
+    }
+
+    @ParameterizedTest(name = "{0} {2} -> {4}")
+    @CsvSource(delimiter = '|', textBlock = """
+            400 | invalid_request_error | context_length_exceeded | This model's maximum context length is 4097 tokens. However, your messages resulted in 4294 tokens. Please reduce the length of the messages. | CONTEXT_LENGTH_EXCEEDED | false
+            400 | invalid_request_error | unsupported_parameter | Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead. | INVALID_REQUEST | false
+            401 | invalid_request_error | invalid_api_key | Incorrect API key provided: sk-WRQsP***xQBt. You can find your API key at https://platform.openai.com/account/api-keys. | AUTHENTICATION | false
+            403 | request_forbidden | unsupported_country_region_territory | Country, region, or territory not supported | PERMISSION | false
+            404 | invalid_request_error | model_not_found | The model `gpt-nope` does not exist or you do not have access to it. | NOT_FOUND | false
+            429 | insufficient_quota | insufficient_quota | You exceeded your current quota, please check your plan and billing details. | QUOTA_EXCEEDED | false
+            429 | tokens | rate_limit_exceeded | Rate limit reached for gpt-test in organization org-x on tokens per min (TPM): Limit 200000, Used 162960, Requested 42288. Please try again in 1.574s. | RATE_LIMITED | true
+            429 | tokens | rate_limit_exceeded | Request too large for gpt-4o in organization org-x on tokens per min (TPM): Limit 30000, Requested 31538. | INVALID_REQUEST | false
+            500 | server_error | | The server had an error while processing your request. Sorry about that! | SERVER | true
+            503 | server_error | | The engine is currently overloaded, please try again later | OVERLOADED | true
+            """)
+    void everyErrorKindFromARealisticBody(int status, String type, String code, String message, Kind kind,
+            boolean retryable) {
+        String codeJson = code == null ? "null" : "\"" + code + "\"";
+        server.enqueue(new MockResponse.Builder().code(status).addHeader("x-request-id", "req_abc")
+                .addHeader("retry-after-ms", "1574")
+                .body("{\"error\":{\"message\":" + dev.shelly.providers.internal.WireSupport.JSON.writeValueAsString(message)
+                        + ",\"type\":\"" + type + "\",\"param\":null,\"code\":" + codeJson + "}}")
+                .build());
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(kind);
+                    assertThat(e.retryable()).isEqualTo(retryable);
+                    assertThat(e.status()).isEqualTo(status);
+                    assertThat(e.providerMessage()).contains(message);
+                    assertThat(e.requestId()).contains("req_abc");
+                    assertThat(e.retryAfter()).contains(Duration.ofMillis(1574));
+                    assertThat(e.getMessage()).doesNotContain(KEY);
+                });
+    }
+
+    @Test
+    void anErrorChunkInsideAStreamFailsWithItsKind() {
+        server.enqueue(sse(delta("{\"content\":\"Hel\"}")
+                + "data: {\"error\":{\"message\":\"The server had an error while processing your request.\","
+                + "\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n"));
+        List<Delta> deltas = new ArrayList<>();
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), deltas::add))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.SERVER);
+                    assertThat(e.getMessage()).isEqualTo(
+                            "openai: server: The server had an error while processing your request.");
+                });
+        assertThat(deltas).containsExactly(new Delta.TextDelta("Hel"));
+    }
+
+    @Test
+    void retryAfterMsIsHonoured() {
+        server.enqueue(new MockResponse.Builder().code(429).addHeader("retry-after-ms", "1574").addHeader("retry-after", "2")
+                .body("{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\",\"code\":\"rate_limit_exceeded\"}}")
+                .build());
+        server.enqueue(json(200, REPLY));
+        Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
+        Message reply = builder().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
+                .complete(Fixtures.conversation(), Fixtures.tools());
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(sleeps.delays).containsExactly(Duration.ofMillis(1574));
+    }
+
+    @Test
+    void aQuotaFailureIsNeverRetried() {
+        server.enqueue(json(429, """
+                {"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"""));
+        Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
+        assertThatThrownBy(() -> builder().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
+                .complete(Chat.of(Message.user("hi")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.QUOTA_EXCEEDED));
+        assertThat(server.getRequestCount()).isEqualTo(1);
+        assertThat(sleeps.delays).isEmpty();
+    }
+
+    @Test
+    void cutOffStreamsFailInsteadOfReturningATruncatedMessage() {
+        String beforeDone = STREAM.substring(0, STREAM.indexOf("data: [DONE]"));
+        server.enqueue(sse(beforeDone));
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
+                        .isEqualTo("openai: network: the stream ended before the reply was complete"));
+
+        String half = STREAM.substring(0, STREAM.length() / 2);
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(half)
+                .setHeader("Content-Length", STREAM.length())
+                .onResponseEnd(new SocketEffect.CloseSocket(true, false, false)).build());
+        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
+    }
+
+    @RepeatedTest(2)
+    void interruptingTheCallerCancelsAStreamFromAServerThatStopsAnswering() throws Exception {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body(delta("{\"content\":\"Hel\"}") + delta("{\"content\":\"lo\"}"))
+                .throttleBody(delta("{\"content\":\"Hel\"}").length(), 1, TimeUnit.HOURS).build());
+        CountDownLatch firstDelta = new CountDownLatch(1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread caller = Thread.ofPlatform().start(() -> {
+            try {
+                builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> firstDelta.countDown());
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+            done.countDown();
+        });
+        assertThat(firstDelta.await(10, TimeUnit.SECONDS)).isTrue();
+        caller.interrupt();
+        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(thrown.get()).isInstanceOf(CancellationException.class).hasMessage("openai: completion cancelled");
+    }
+
+    @Test
+    void settingsComeFromTheEnvironmentAndTheKeyNeverShows() throws Exception {
+        server.enqueue(json(200, REPLY));
+        Map<String, String> env = Map.of("OPENAI_API_KEY", "env-key-42", "OPENAI_BASE_URL", server.url("/v1/").toString());
+        OpenAiCompleter completer = OpenAiCompleter.builder().model("gpt-test").environment(env::get)
+                .retry(RetryPolicy.none()).build();
+        completer.complete(Chat.of(Message.user("hi")), List.of());
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
+        assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer env-key-42");
+        assertThat(completer.toString()).doesNotContain("env-key-42");
+        assertThatThrownBy(() -> OpenAiCompleter.builder().model("m").environment(n -> null).build())
+                .hasMessage("openai: no API key: call apiKey(...) or set the environment variable OPENAI_API_KEY");
+        assertThat(OpenAiCompleter.builder().model("m").apiKey("k").environment(n -> null).build().toString())
+                .isEqualTo("OpenAiCompleter[name=openai, model=m, baseUrl=https://api.openai.com/v1]");
+    }
+}

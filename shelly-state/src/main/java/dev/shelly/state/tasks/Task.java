@@ -1,0 +1,53 @@
+package dev.shelly.state.tasks;
+
+import java.time.Instant;
+
+/**
+ * One unit of work on a {@link TaskBoard}.
+ *
+ * @param id the board's id for it, e.g. {@code task-1}
+ * @param title a short name for the work
+ * @param description what exactly to do; may be empty
+ * @param status where it stands
+ * @param assignee the agent that claimed it; null while pending and for a task cancelled
+ *     before anyone claimed it, never null while in progress
+ * @param createdBy the agent or application that created it, or null when not known
+ * @param result what the work produced, or why it failed, or null
+ * @param createdAt when it was created
+ * @param updatedAt when it last changed
+ */
+public record Task(String id, String title, String description, TaskStatus status, String assignee,
+        String createdBy, String result, Instant createdAt, Instant updatedAt) {
+
+    /** Validates the fields and the assignee rule of the status. */
+    public Task {
+        if (id == null || id.isBlank()) {
+            throw new IllegalArgumentException("Task.id must not be null or blank");
+        }
+        if (title == null || title.isBlank()) {
+            throw new IllegalArgumentException("Task.title of " + id + " must not be null or blank");
+        }
+        if (description == null) {
+            throw new IllegalArgumentException("Task.description of " + id + " must not be null; use \"\" for none");
+        }
+        if (status == null) {
+            throw new IllegalArgumentException("Task.status of " + id + " must not be null");
+        }
+        if (assignee != null && assignee.isBlank()) {
+            throw new IllegalArgumentException("Task.assignee of " + id + " must not be blank");
+        }
+        if (status == TaskStatus.IN_PROGRESS && assignee == null) {
+            throw new IllegalArgumentException("Task.assignee of " + id + " must be set while it is in_progress");
+        }
+        if (status == TaskStatus.PENDING && assignee != null) {
+            throw new IllegalArgumentException("Task.assignee of " + id + " must be null while it is pending, was '"
+                    + assignee + "'");
+        }
+        if (createdBy != null && createdBy.isBlank()) {
+            throw new IllegalArgumentException("Task.createdBy of " + id + " must not be blank");
+        }
+        if (createdAt == null || updatedAt == null) {
+            throw new IllegalArgumentException("Task.createdAt and Task.updatedAt of " + id + " must not be null");
+        }
+    }
+}

@@ -1,0 +1,67 @@
+package dev.shelly.state.tasks;
+
+import dev.shelly.state.Watchable;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where a {@link TaskBoard} keeps its tasks: in memory by default ({@link InMemoryTaskBackend}),
+ * or in something several processes share, like Redis or a database.
+ *
+ * <p>The board builds every guarantee it gives (one winner per claim, legal transitions only,
+ * unique ids, watching) from these primitives, so a backend must meet this contract:
+ * <ul>
+ *   <li>Every method is safe to call from many threads (or processes) at once, and atomic.</li>
+ *   <li>{@link #nextSequence()} never returns the same number twice.</li>
+ *   <li>{@link #insert} stores a task only when no task has its id.</li>
+ *   <li>{@link #replace} is a compare-and-set: it stores {@code next} only when the stored task
+ *       {@linkplain Task#equals equals} {@code expected}, decided atomically with the write. Of
+ *       many concurrent calls with the same {@code expected}, at most one succeeds.</li>
+ *   <li>{@link #all()} returns the tasks in the order they were inserted.</li>
+ *   <li>Tasks are never removed by the board.</li>
+ *   <li>Every successful {@code insert} and {@code replace} raises the
+ *       {@linkplain Watchable#revision() revision} after it is visible to readers, which wakes
+ *       the board's watchers.</li>
+ * </ul>
+ */
+public interface TaskBackend extends Watchable {
+
+    /**
+     * A number for the next task's id.
+     *
+     * @return a number never returned before, from 1 up
+     */
+    long nextSequence();
+
+    /**
+     * Stores a new task.
+     *
+     * @param task the task
+     * @return true when stored, false when a task with its id exists
+     */
+    boolean insert(Task task);
+
+    /**
+     * A task by id.
+     *
+     * @param id the id
+     * @return the task, or empty
+     */
+    Optional<Task> get(String id);
+
+    /**
+     * Every task, in insertion order.
+     *
+     * @return the tasks
+     */
+    List<Task> all();
+
+    /**
+     * Replaces a task only when it is unchanged since the caller read it.
+     *
+     * @param expected the task as the caller read it
+     * @param next the task to store; it has the same id
+     * @return true when stored
+     */
+    boolean replace(Task expected, Task next);
+}

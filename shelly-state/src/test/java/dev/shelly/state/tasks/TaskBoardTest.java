@@ -1,0 +1,227 @@
+package dev.shelly.state.tasks;
+
+import static dev.shelly.state.tasks.TaskStatus.CANCELLED;
+import static dev.shelly.state.tasks.TaskStatus.COMPLETED;
+import static dev.shelly.state.tasks.TaskStatus.FAILED;
+import static dev.shelly.state.tasks.TaskStatus.IN_PROGRESS;
+import static dev.shelly.state.tasks.TaskStatus.PENDING;
+import static dev.shelly.state.tasks.TickingClock.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.state.Waiting;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+
+class TaskBoardTest {
+    private final TaskBoard board = new TaskBoard(new InMemoryTaskBackend(), new TickingClock());
+
+    @Test
+    void createsPendingTasksWithSequentialIdsAndTimestamps() {
+        Task first = board.create("Research X", "Find three sources", "lead");
+        Task second = board.create("Write", null);
+        assertThat(first).isEqualTo(new Task("task-1", "Research X", "Find three sources", PENDING, null, "lead", null,
+                at(0), at(0)));
+        assertThat(second).isEqualTo(new Task("task-2", "Write", "", PENDING, null, null, null, at(1), at(1)));
+        assertThat(board.get("task-1")).contains(first);
+        assertThat(board.get("task-3")).isEmpty();
+        assertThat(board.list()).containsExactly(first, second);
+    }
+
+    @Test
+    void timestampsAreTruncatedToMilliseconds() {
+        Clock fine = Clock.fixed(Instant.parse("2026-03-04T05:06:07.123456789Z"), ZoneOffset.UTC);
+        Task t = new TaskBoard(new InMemoryTaskBackend(), fine).create("t", "");
+        assertThat(t.createdAt()).isEqualTo(Instant.parse("2026-03-04T05:06:07.123Z"));
+    }
+
+    @Test
+    void claimAssignsTheAgentAndUpdateRecordsTheResult() {
+        board.create("Research X", "", "lead");
+        Task claimed = board.claim("task-1", "worker-1");
+        assertThat(claimed).isEqualTo(new Task("task-1", "Research X", "", IN_PROGRESS, "worker-1", "lead", null,
+                at(0), at(1)));
+        Task done = board.update("task-1", COMPLETED, "three sources: a, b, c", "worker-1");
+        assertThat(done).isEqualTo(new Task("task-1", "Research X", "", COMPLETED, "worker-1", "lead",
+                "three sources: a, b, c", at(0), at(2)));
+        assertThat(board.get("task-1")).contains(done);
+    }
+
+    @Test
+    void givingATaskBackClearsItsAssigneeAndKeepsItsNote() {
+        board.create("t", "");
+        board.claim("task-1", "worker-1");
+        Task back = board.update("task-1", PENDING, "source site is down");
+        assertThat(back.status()).isEqualTo(PENDING);
+        assertThat(back.assignee()).isNull();
+        assertThat(back.result()).isEqualTo("source site is down");
+        assertThat(board.claim("task-1", "worker-2").assignee()).isEqualTo("worker-2");
+        Task failed = board.update("task-1", FAILED, null, "worker-2");
+        assertThat(failed.result()).isEqualTo("source site is down");
+    }
+
+    @Test
+    void listFiltersByStatusAndAssignee() {
+        Task a = board.create("a", "");
+        board.create("b", "");
+        board.create("c", "");
+        board.claim("task-2", "w1");
+        board.claim("task-3", "w2");
+        board.update("task-3", COMPLETED, "done");
+        assertThat(board.list(PENDING, null)).containsExactly(a);
+        assertThat(board.list(null, "w1")).extracting(Task::id).containsExactly("task-2");
+        assertThat(board.list(COMPLETED, "w2")).extracting(Task::id).containsExactly("task-3");
+        assertThat(board.list(COMPLETED, "w1")).isEmpty();
+        assertThat(board.list(null, null)).hasSize(3);
+    }
+
+    @Test
+    void theTransitionTableIsExact() {
+        assertThat(PENDING.successors()).isEqualTo(EnumSet.of(IN_PROGRESS, CANCELLED));
+        assertThat(IN_PROGRESS.successors()).isEqualTo(EnumSet.of(COMPLETED, FAILED, CANCELLED, PENDING));
+        for (TaskStatus s : EnumSet.of(COMPLETED, FAILED, CANCELLED)) {
+            assertThat(s.successors()).as(s.wireName()).isEmpty();
+            assertThat(s.isFinal()).isTrue();
+        }
+        assertThat(PENDING.isFinal()).isFalse();
+        assertThat(IN_PROGRESS.isFinal()).isFalse();
+        assertThat(TaskStatus.fromWireName("in_progress")).isEqualTo(IN_PROGRESS);
+        assertThatThrownBy(() -> TaskStatus.fromWireName("done"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown task status 'done'; use one of: pending, in_progress, completed, failed, cancelled");
+    }
+
+    @Test
+    void everyIllegalMoveIsRefusedWithAMessageNamingTheTaskAndBothStatuses() {
+        board.create("t", "");
+        assertRefused(() -> board.update("task-1", COMPLETED, null), PENDING, COMPLETED,
+                "cannot move task task-1 from pending to completed; from pending a task can move to "
+                        + "in_progress (by claiming it), cancelled");
+        assertRefused(() -> board.update("task-1", FAILED, null), PENDING, FAILED,
+                "cannot move task task-1 from pending to failed; from pending a task can move to "
+                        + "in_progress (by claiming it), cancelled");
+        assertRefused(() -> board.update("task-1", IN_PROGRESS, null), PENDING, IN_PROGRESS,
+                "cannot move task task-1 from pending to in_progress by an update: claim it, so that it gets an assignee");
+        assertRefused(() -> board.update("task-1", PENDING, null), PENDING, PENDING, "task task-1 is already pending");
+
+        board.claim("task-1", "w1");
+        assertRefused(() -> board.update("task-1", IN_PROGRESS, null), IN_PROGRESS, IN_PROGRESS,
+                "task task-1 is already in_progress");
+        assertRefused(() -> board.update("task-1", COMPLETED, null, "w2"), IN_PROGRESS, COMPLETED,
+                "agent 'w2' cannot mark task task-1 completed: it is assigned to 'w1'");
+        assertRefused(() -> board.update("task-1", FAILED, null, "w2"), IN_PROGRESS, FAILED,
+                "agent 'w2' cannot mark task task-1 failed: it is assigned to 'w1'");
+
+        board.update("task-1", COMPLETED, "ok", "w1");
+        for (TaskStatus to : TaskStatus.values()) {
+            if (to != COMPLETED) {
+                assertRefused(() -> board.update("task-1", to, null), COMPLETED, to,
+                        "cannot move task task-1 from completed to " + to.wireName() + ": completed is final");
+            }
+        }
+        assertRefused(() -> board.claim("task-1", "w3"), COMPLETED, IN_PROGRESS,
+                "cannot claim task task-1: it is completed, claimed by 'w1'; only pending tasks can be claimed");
+        assertThat(board.get("task-1").orElseThrow().result()).isEqualTo("ok");
+    }
+
+    @Test
+    void anyoneMayCancelOrGiveBackAClaimedTask() {
+        board.create("a", "");
+        board.create("b", "");
+        board.claim("task-1", "w1");
+        board.claim("task-2", "w1");
+        assertThat(board.update("task-1", CANCELLED, "not needed", "lead").status()).isEqualTo(CANCELLED);
+        assertThat(board.update("task-2", PENDING, null, "lead").assignee()).isNull();
+        board.create("c", "");
+        assertThat(board.update("task-3", CANCELLED, null, "lead").assignee()).isNull();
+    }
+
+    @Test
+    void aLostClaimNamesTheWinner() {
+        board.create("t", "");
+        board.claim("task-1", "w1");
+        assertRefused(() -> board.claim("task-1", "w2"), IN_PROGRESS, IN_PROGRESS,
+                "cannot claim task task-1: it is in_progress, claimed by 'w1'; only pending tasks can be claimed");
+        assertRefused(() -> board.claim("task-1", "w1"), IN_PROGRESS, IN_PROGRESS,
+                "cannot claim task task-1: it is in_progress, claimed by 'w1'; only pending tasks can be claimed");
+    }
+
+    @Test
+    void claimNextTakesTheOldestPendingTask() {
+        board.create("a", "");
+        board.create("b", "");
+        board.create("c", "");
+        board.claim("task-1", "w0");
+        assertThat(board.claimNext("w1").map(Task::id)).contains("task-2");
+        assertThat(board.claimNext("w2").map(Task::id)).contains("task-3");
+        assertThat(board.claimNext("w3")).isEmpty();
+    }
+
+    @Test
+    void badArgumentsNameWhatIsWrong() {
+        assertThatThrownBy(() -> board.claim("task-9", "w"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("no task 'task-9' on the board");
+        assertThatThrownBy(() -> board.update("task-9", COMPLETED, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("no task 'task-9' on the board");
+        assertThatThrownBy(() -> board.create(" ", ""))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("a task's title must not be null or blank");
+        assertThatThrownBy(() -> board.claim("task-1", null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("the claiming agent must not be null or blank");
+        assertThatThrownBy(() -> board.watch("task-9", PENDING, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("no task 'task-9' on the board");
+        assertThatThrownBy(() -> new Task("task-1", "t", "", IN_PROGRESS, null, null, null, at(0), at(0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Task.assignee of task-1 must be set while it is in_progress");
+        assertThatThrownBy(() -> new Task("task-1", "t", "", PENDING, "w", null, null, at(0), at(0)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Task.assignee of task-1 must be null while it is pending, was 'w'");
+    }
+
+    @Test
+    void watchReturnsAtOnceWhenTheStatusDiffersAndEmptyOnTimeout() throws InterruptedException {
+        board.create("t", "");
+        assertThat(board.watch("task-1", IN_PROGRESS, Duration.ofDays(1)).map(Task::status)).contains(PENDING);
+        assertThat(board.watch("task-1", PENDING, Duration.ZERO)).isEmpty();
+        assertThat(board.watch("task-1", PENDING, Duration.ofMillis(50))).isEmpty();
+        assertThat(board.awaitFinal("task-1", Duration.ofMillis(20))).isEmpty();
+    }
+
+    @Test
+    void watchWakesOnTheStatusChangeNotOnOtherWrites() throws Exception {
+        board.create("watched", "");
+        Waiting.Blocked<Optional<Task>> watcher = Waiting.start(() -> board.awaitFinal("task-1", Duration.ofMinutes(1)));
+        board.create("other", "");
+        board.claim("task-1", "w1");
+        assertThatThrownBy(() -> watcher.result().get(50, TimeUnit.MILLISECONDS)).isInstanceOf(TimeoutException.class);
+        Task finished = board.update("task-1", COMPLETED, "result");
+        assertThat(watcher.result().get(30, TimeUnit.SECONDS)).contains(finished);
+    }
+
+    @Test
+    void watchAnswersAnInterruptPromptly() throws Exception {
+        board.create("t", "");
+        Waiting.Blocked<Optional<Task>> watcher = Waiting.start(() -> board.watch("task-1", PENDING, Duration.ofDays(1)));
+        watcher.thread().interrupt();
+        assertThatThrownBy(() -> watcher.result().get(30, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(InterruptedException.class);
+    }
+
+    private static void assertRefused(Runnable call, TaskStatus current, TaskStatus requested, String message) {
+        assertThatThrownBy(call::run)
+                .isInstanceOfSatisfying(TaskStateException.class, e -> {
+                    assertThat(e.taskId()).isEqualTo("task-1");
+                    assertThat(e.current()).isEqualTo(current);
+                    assertThat(e.requested()).isEqualTo(requested);
+                })
+                .hasMessage(message);
+    }
+}

@@ -1,0 +1,38 @@
+package dev.shelly.state.tasks;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A clock that starts at 2026-01-01T00:00:00Z and moves one second on with every reading. Each
+ * reading also yields the thread: the board reads the clock between reading a task and writing it
+ * back, so contention tests get a wide window in which a lost update would show.
+ */
+final class TickingClock extends Clock {
+    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+    private final AtomicLong readings = new AtomicLong();
+
+    @Override
+    public Instant instant() {
+        Thread.yield();
+        return START.plusSeconds(readings.getAndIncrement());
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        throw new IllegalArgumentException("TickingClock stays in UTC");
+    }
+
+    /** The instant of the n-th reading, from 0. */
+    static Instant at(int n) {
+        return START.plusSeconds(n);
+    }
+}
