@@ -46,6 +46,59 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
     }
 
     /**
+     * A tool whose input is a record: the JSON Schema is generated from the record's components
+     * (see {@link JsonSchemas}), each call's arguments are checked against it (see
+     * {@link #withInputCheck()}), and the handler receives them bound to an instance of it.
+     *
+     * <pre>{@code
+     * record Forecast(@Description("city name") String city, Optional<Integer> days) {}
+     * Tool tool = Tool.typed("get_forecast", "Weather forecast for a city", Forecast.class,
+     *         (in, ctx) -> ToolOutput.text(in.city() + ": sunny for " + in.days().orElse(1) + " days"));
+     * }</pre>
+     *
+     * @param name the name the model calls it by
+     * @param description what it does and when to use it
+     * @param inputType the record type of the input
+     * @param handler runs it
+     * @param <T> the record type
+     * @return the tool
+     * @throws IllegalArgumentException when the record cannot be described as JSON Schema (naming
+     *     the component), or the name is invalid
+     */
+    public static <T extends Record> Tool typed(String name, String description, Class<T> inputType,
+            TypedHandler<T> handler) {
+        if (handler == null) {
+            throw new IllegalArgumentException("Tool.typed handler of '" + name + "' must not be null");
+        }
+        String schema = JsonSchemas.forRecord(inputType);
+        ToolHandler binding = new TypedToolHandler<>(name, inputType, handler);
+        return of(name, description, schema, new CheckedHandler(name, SchemaCheck.parse(schema), binding));
+    }
+
+    /**
+     * A copy of this tool that checks each call's arguments against its input schema before the
+     * handler runs; arguments that do not fit get an error result naming each field, e.g.
+     * {@code arguments for tool 'get_weather' do not match its schema: $.city is required}.
+     * Typed tools always check. A hand-written tool may prefer its own checks when they say more
+     * (or accept what its schema leaves unsaid), so checking is its choice.
+     *
+     * @return the checking tool
+     * @throws IllegalArgumentException when the input schema is not a JSON object
+     */
+    public Tool withInputCheck() {
+        if (handler instanceof CheckedHandler) {
+            return this;
+        }
+        SchemaCheck check;
+        try {
+            check = SchemaCheck.parse(definition.inputSchema());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the input schema of tool '" + name() + "' " + e.getMessage(), e);
+        }
+        return new Tool(definition, new CheckedHandler(name(), check, handler), timeout);
+    }
+
+    /**
      * A copy of this tool with a time limit per call.
      *
      * @param limit how long one call may run

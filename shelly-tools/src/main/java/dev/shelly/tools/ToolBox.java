@@ -5,12 +5,15 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
@@ -18,20 +21,36 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A named set of tools, and the one place where a {@link ToolCall} becomes a {@link ToolResult}.
  *
  * <p>{@link #call} never throws for a failing call: an unknown tool, arguments that are not a
  * JSON object, a handler that throws or runs past its time limit, each becomes an error result
- * whose text tells the model what went wrong. Registration and calls are safe from many threads.
+ * whose text tells the model what went wrong. Typed tools, and tools made with
+ * {@link Tool#withInputCheck()}, also answer arguments that do not fit their schema that way.
+ * Registration and calls are safe from many threads. A toolbox can change while in use (an MCP
+ * server's tools after {@code tools/list_changed}); {@linkplain #addListener listeners} hear of
+ * every change. Several toolboxes searched in order are {@link ToolBoxes}.
  */
 public final class ToolBox {
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     private final ReentrantLock registration = new ReentrantLock();
+    private final List<Listener> listeners = new CopyOnWriteArrayList<>();
     private volatile Map<String, Tool> tools = Map.of();
+
+    /**
+     * Hears that the tools of a toolbox changed.
+     */
+    @FunctionalInterface
+    public interface Listener {
+        /**
+         * Called after tools were added, removed or replaced, on the thread that changed them;
+         * read the toolbox for its current tools. Must not block for long.
+         *
+         * @param box the toolbox that changed
+         */
+        void toolsChanged(ToolBox box);
+    }
 
     /** An empty toolbox. */
     public ToolBox() {}
@@ -59,23 +78,109 @@ public final class ToolBox {
         if (more == null) {
             throw new IllegalArgumentException("ToolBox.register tools must not be null");
         }
+        List<Tool> given = checked(Arrays.asList(more.clone()), "ToolBox.register");
         registration.lock();
         try {
             Map<String, Tool> next = new LinkedHashMap<>(tools);
-            for (int i = 0; i < more.length; i++) {
-                Tool tool = more[i];
-                if (tool == null) {
-                    throw new IllegalArgumentException("ToolBox.register tools[" + i + "] must not be null");
-                }
+            for (Tool tool : given) {
                 if (next.putIfAbsent(tool.name(), tool) != null) {
                     throw new IllegalArgumentException("a tool named '" + tool.name() + "' is already registered");
                 }
             }
             tools = Collections.unmodifiableMap(next);
-            return this;
         } finally {
             registration.unlock();
         }
+        changed();
+        return this;
+    }
+
+    /**
+     * Replaces every tool at once: calls made afterwards see only the new tools.
+     *
+     * @param replacement the new tools, in the order to list them
+     * @return this toolbox
+     * @throws IllegalArgumentException when a name is given twice; the toolbox is then unchanged
+     */
+    public ToolBox replaceAll(Collection<Tool> replacement) {
+        if (replacement == null) {
+            throw new IllegalArgumentException("ToolBox.replaceAll tools must not be null");
+        }
+        Map<String, Tool> next = new LinkedHashMap<>();
+        for (Tool tool : checked(new ArrayList<>(replacement), "ToolBox.replaceAll")) {
+            if (next.putIfAbsent(tool.name(), tool) != null) {
+                throw new IllegalArgumentException("ToolBox.replaceAll got two tools named '" + tool.name() + "'");
+            }
+        }
+        registration.lock();
+        try {
+            tools = Collections.unmodifiableMap(next);
+        } finally {
+            registration.unlock();
+        }
+        changed();
+        return this;
+    }
+
+    /**
+     * Removes a tool.
+     *
+     * @param name the tool's name
+     * @return true when a tool of that name was registered
+     */
+    public boolean remove(String name) {
+        registration.lock();
+        try {
+            if (!tools.containsKey(name)) {
+                return false;
+            }
+            Map<String, Tool> next = new LinkedHashMap<>(tools);
+            next.remove(name);
+            tools = Collections.unmodifiableMap(next);
+        } finally {
+            registration.unlock();
+        }
+        changed();
+        return true;
+    }
+
+    /**
+     * Registers a listener for changes of this toolbox's tools.
+     *
+     * @param listener called after every change
+     * @return this toolbox
+     */
+    public ToolBox addListener(Listener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("ToolBox.addListener listener must not be null");
+        }
+        listeners.add(listener);
+        return this;
+    }
+
+    /**
+     * Unregisters a listener.
+     *
+     * @param listener a listener given to {@link #addListener}
+     * @return true when it was registered
+     */
+    public boolean removeListener(Listener listener) {
+        return listeners.remove(listener);
+    }
+
+    private void changed() {
+        for (Listener listener : listeners) {
+            listener.toolsChanged(this);
+        }
+    }
+
+    private static List<Tool> checked(List<Tool> given, String where) {
+        for (int i = 0; i < given.size(); i++) {
+            if (given.get(i) == null) {
+                throw new IllegalArgumentException(where + " tools[" + i + "] must not be null");
+            }
+        }
+        return given;
     }
 
     /**
@@ -144,14 +249,25 @@ public final class ToolBox {
         if (call == null || context == null) {
             throw new IllegalArgumentException("ToolBox.call needs a call and a context");
         }
-        Tool tool = tools.get(call.name());
+        Map<String, Tool> current = tools;
+        Tool tool = current.get(call.name());
         if (tool == null) {
-            return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: "
-                    + (tools.isEmpty() ? "none" : String.join(", ", tools.keySet())));
+            return unknown(call, current.keySet());
         }
+        return call(tool, call, context);
+    }
+
+    /** The answer to a call of a tool nobody has. */
+    static ToolResult unknown(ToolCall call, Collection<String> known) {
+        return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: "
+                + (known.isEmpty() ? "none" : String.join(", ", known)));
+    }
+
+    /** Parses the arguments of one call of a registered tool and runs it. */
+    static ToolResult call(Tool tool, ToolCall call, ToolContext context) {
         JsonNode input;
         try {
-            input = JSON.readTree(call.arguments());
+            input = Json.MAPPER.readTree(call.arguments());
         } catch (JacksonException e) {
             return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' are not valid JSON ("
                     + e.getOriginalMessage() + "); send a JSON object matching the tool's input schema");

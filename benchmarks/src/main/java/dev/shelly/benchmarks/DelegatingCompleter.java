@@ -1,0 +1,39 @@
+package dev.shelly.benchmarks;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.Completer;
+import java.util.List;
+
+/** A lead's model: one {@code delegate} call with the given tasks, then a final answer. */
+final class DelegatingCompleter implements Completer {
+    private final Message delegate;
+    private final Message answer = Message.text("model", Role.ASSISTANT, "all parts done");
+
+    DelegatingCompleter(int tasks) {
+        StringBuilder json = new StringBuilder(tasks * 80).append("{\"tasks\":[");
+        for (int i = 0; i < tasks; i++) {
+            json.append(i == 0 ? "" : ",")
+                    .append("{\"agent\":\"worker\",\"task\":\"Work on part ").append(i)
+                    .append("\",\"context\":\"The parts are independent.\"}");
+        }
+        this.delegate = Message.of("model", Role.ASSISTANT, new ToolCall("call_1", "delegate", json.append("]}").toString()));
+    }
+
+    @Override
+    public Message complete(Chat chat, List<ToolDefinition> tools) {
+        return chat.last().orElseThrow().role() == Role.TOOL ? answer : delegate;
+    }
+
+    /** Fails loudly when the delegation did not succeed, so a broken run is never measured as a fast one. */
+    static void check(Chat chat) {
+        for (Message m : chat.messages()) {
+            if (!m.toolResults().isEmpty() && m.toolResults().getFirst().isError()) {
+                throw new IllegalStateException("delegation failed: " + m.toolResults().getFirst().text());
+            }
+        }
+    }
+}

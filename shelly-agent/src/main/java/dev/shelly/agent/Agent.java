@@ -1,0 +1,732 @@
+package dev.shelly.agent;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.skills.Skill;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An agent: it reasons with a model, acts with tools, finds other agents in a {@link Registry}
+ * and delegates work to them concurrently, follows {@link Skill}s, and runs inside its
+ * {@link Middleware}.
+ *
+ * <pre>{@code
+ * Agent agent = Agent.builder("weather-bot")
+ *         .description("A helpful weather assistant")
+ *         .instructions("Answer weather questions.")
+ *         .completer(model)
+ *         .toolboxes(weatherTools)
+ *         .maxIterations(5)
+ *         .build();
+ * Message answer = agent.run("What's the weather in Paris?");
+ * }</pre>
+ *
+ * <h2>The run</h2>
+ * {@link #run()} applies the middleware (the first is outermost) around the ReAct loop:
+ * <ol>
+ *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}).
+ *   <li>It asks the completer for a reply, offering the tools of its toolboxes, then
+ *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
+ *       it has a registry (a tool name is looked up in that order; the first toolbox holding it
+ *       wins). The reply gets the agent's name as sender and is appended to the chat.
+ *   <li>A reply without tool calls is the final answer and is returned. Otherwise the calls run
+ *       concurrently, each on its own virtual thread, and their results are appended as one
+ *       {@link Role#TOOL} message (sender: the agent's name) holding one result per call, in
+ *       the order of the calls; then the loop asks again.
+ *   <li>After {@code maxIterations} replies (0 = no limit) without a final answer the run fails
+ *       with a {@link MaxIterationsException}.
+ * </ol>
+ *
+ * <h2>Cancellation</h2>
+ * Interrupting the thread that runs the agent (or a {@link Middleware#timeout}) stops the run
+ * promptly: the model call is abandoned, running tool calls and delegated children are
+ * interrupted, and the run throws a {@link CancellationException} with the interrupt flag set.
+ * Every tool call already in the chat still gets exactly one result: a cancelled one where the
+ * call did not finish. A tool that ignores its interrupt is abandoned after the
+ * {@linkplain Builder#cancelGrace grace}.
+ *
+ * <h2>Threads</h2>
+ * An agent is not meant to be shared: it runs one {@link #run()} at a time (a second concurrent
+ * call is refused), and each delegation spawns a fresh agent from its factory. Its chat is
+ * thread-safe and may be shared with others.
+ */
+public final class Agent implements Runner {
+    /** How long cancelled tool calls and children may take to stop, unless the builder says otherwise. */
+    public static final Duration DEFAULT_CANCEL_GRACE = Duration.ofSeconds(2);
+
+    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
+
+    private final String name;
+    private final String description;
+    private final String instructions;
+    private final String context;
+    private final Completer completer;
+    private final int maxIterations;
+    private final int maxDelegationDepth;
+    private final List<Skill> skills;
+    private final List<Middleware> middleware;
+    private final List<ToolBox> toolboxes;
+    private final Duration cancelGrace;
+    private final Chat chat;
+    private final ToolDefinition skillTool;
+    private final AtomicBoolean running = new AtomicBoolean();
+    private final AtomicBoolean placed = new AtomicBoolean();
+
+    // Set before the agent runs: by the builder, or by a Registry spawning it for a delegation.
+    private Registry registry;
+    private int depth;
+    private String parent;
+    private int delegationLimit;
+    private AgentEvent.Source source;
+    private volatile AgentListener listener;
+
+    private Agent(Builder b) {
+        this.name = b.name;
+        this.description = b.description;
+        this.instructions = b.instructions;
+        this.context = b.context;
+        this.completer = b.completer;
+        this.maxIterations = b.maxIterations;
+        this.maxDelegationDepth = b.maxDelegationDepth;
+        this.skills = List.copyOf(b.skills);
+        this.middleware = List.copyOf(b.middleware);
+        this.toolboxes = List.copyOf(b.toolboxes);
+        this.cancelGrace = b.cancelGrace;
+        this.chat = b.chat == null ? new Chat() : b.chat;
+        this.skillTool = skills.isEmpty() ? null : SkillTool.definition(skills);
+        this.registry = b.registry;
+        this.listener = b.listener;
+        this.delegationLimit = maxDelegationDepth;
+        this.source = new AgentEvent.Source(name, null, 0);
+    }
+
+    /**
+     * Starts building an agent.
+     *
+     * @param name the agent's name: its identity in prompts, chats, the registry and events
+     * @return a builder
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /**
+     * Runs the agent on its chat, as it is: writes the system prompt when the chat is empty,
+     * then runs the middleware and the ReAct loop.
+     *
+     * @return the final message, as appended to the chat
+     * @throws MaxIterationsException when the iteration limit is reached
+     * @throws dev.shelly.modeladapter.ModelException when the model fails
+     * @throws CancellationException when the run is interrupted
+     * @throws IllegalStateException when the agent is already running
+     */
+    @Override
+    public Message run() {
+        return execute(List.of());
+    }
+
+    /**
+     * Appends a user message (sender {@code user}) and runs: writes the system prompt first
+     * when the chat is empty.
+     *
+     * @param userMessage what the user says
+     * @return the final message
+     */
+    public Message run(String userMessage) {
+        if (userMessage == null) {
+            throw new IllegalArgumentException("Agent.run userMessage of '" + name + "' must not be null");
+        }
+        return execute(List.of(Message.user(userMessage)));
+    }
+
+    /**
+     * Appends input messages and runs: writes the system prompt first when the chat is empty,
+     * so the prompt comes before the input.
+     *
+     * @param input the messages to append, in order
+     * @return the final message
+     */
+    public Message run(List<Message> input) {
+        if (input == null) {
+            throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
+        }
+        return execute(List.copyOf(input));
+    }
+
+    private Message execute(List<Message> input) {
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("agent '" + name + "' is already running; an agent runs one run() at a time");
+        }
+        long start = System.nanoTime();
+        try {
+            emit(new AgentEvent.AgentStarted(source));
+            if (chat.isEmpty()) {
+                append(Message.system(systemPrompt()));
+            }
+            for (Message m : input) {
+                append(m);
+            }
+            Message reply = Middleware.apply(Runner.around(this, this::loop), middleware).run();
+            if (reply == null) {
+                throw new IllegalStateException("the middleware of agent '" + name + "' returned null instead of a message");
+            }
+            emit(new AgentEvent.AgentFinished(source, reply, since(start)));
+            return reply;
+        } catch (RuntimeException | Error e) {
+            emit(new AgentEvent.AgentFailed(source, e, since(start)));
+            throw e;
+        } finally {
+            running.set(false);
+        }
+    }
+
+    private Message loop() {
+        AgentTools tools = new AgentTools(this, toolboxes, skillTool, registry != null);
+        ToolContext toolContext = new ToolContext(name, parent, depth);
+        AgentListener observer = listener;
+        AgentEvent.Source src = source;
+        StreamListener deltas = observer == AgentListener.NONE
+                ? StreamListener.NONE
+                : delta -> emit(new AgentEvent.StreamDelta(src, delta));
+        for (int iteration = 1; maxIterations == 0 || iteration <= maxIterations; iteration++) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw cancelled();
+            }
+            List<ToolDefinition> offered = tools.definitions();
+            if (observer != AgentListener.NONE) {
+                emit(new AgentEvent.CompletionStarted(src, iteration));
+            }
+            long start = System.nanoTime();
+            Message reply = completer.complete(chat, offered, deltas);
+            if (reply == null) {
+                throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a reply", null);
+            }
+            if (!reply.sender().equals(name)) {
+                reply = reply.withSender(name);
+            }
+            append(reply);
+            if (observer != AgentListener.NONE) {
+                emit(new AgentEvent.CompletionFinished(src, iteration, reply, since(start)));
+            }
+            List<ToolCall> calls = reply.toolCalls();
+            if (calls.isEmpty()) {
+                return reply;
+            }
+            ToolTurn.run(this, calls, tools, toolContext);
+        }
+        throw new MaxIterationsException(name, maxIterations);
+    }
+
+    /**
+     * The system prompt this agent writes on an empty chat, from its current settings and
+     * registry:
+     *
+     * <pre>
+     * You are {name}. {description}
+     *
+     * ## Instructions
+     *
+     * {instructions}
+     *
+     * ## Project Context
+     *
+     * {context}
+     *
+     * ## Skills
+     *
+     * ### {skill name}
+     *
+     * {skill content}
+     *
+     * ## Available Agents
+     *
+     * - **{name}**: {description}
+     * </pre>
+     *
+     * Only non-empty sections appear; the agents are the registry's entries (sorted by name)
+     * other than this agent; every text is stripped of surrounding white space.
+     *
+     * @return the prompt's text
+     */
+    public String systemPrompt() {
+        return SystemPrompt.build(name, description, instructions, context, skills, otherAgents());
+    }
+
+    List<Registry.Entry> otherAgents() {
+        if (registry == null) {
+            return List.of();
+        }
+        List<Registry.Entry> all = registry.list();
+        List<Registry.Entry> others = new ArrayList<>(all.size());
+        for (Registry.Entry e : all) {
+            if (!e.name().equals(name)) {
+                others.add(e);
+            }
+        }
+        return Collections.unmodifiableList(others);
+    }
+
+    // ------------------------------------------------------------------ package-private plumbing
+
+    /** Called by a Registry on a freshly built agent. */
+    void placeInTree(Registry owner, int newDepth) {
+        if (!placed.compareAndSet(false, true)) {
+            throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
+                    + "before; a factory must build a fresh agent on every call");
+        }
+        this.registry = owner;
+        this.depth = newDepth;
+        this.source = new AgentEvent.Source(name, parent, depth);
+    }
+
+    /** Called by delegate on a spawned child before it runs: the tree's limit and observers pass down. */
+    void adoptedBy(Agent delegator) {
+        this.parent = delegator.name;
+        this.delegationLimit = Math.min(maxDelegationDepth, delegator.delegationLimit);
+        this.listener = listener.andThen(delegator.listener);
+        this.source = new AgentEvent.Source(name, parent, depth);
+    }
+
+    void append(Message message) {
+        chat.append(message);
+        if (observed()) {
+            emit(new AgentEvent.MessageAdded(source, message));
+        }
+    }
+
+    boolean observed() {
+        return listener != AgentListener.NONE;
+    }
+
+    void emit(AgentEvent event) {
+        AgentListener l = listener;
+        if (l == AgentListener.NONE) {
+            return;
+        }
+        try {
+            l.onEvent(event);
+        } catch (RuntimeException e) {
+            LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", name,
+                    event.getClass().getSimpleName(), e);
+        }
+    }
+
+    CancellationException cancelled() {
+        return new CancellationException("agent '" + name + "' was cancelled");
+    }
+
+    AgentEvent.Source source() {
+        return source;
+    }
+
+    Registry registryOrNull() {
+        return registry;
+    }
+
+    int delegationLimit() {
+        return delegationLimit;
+    }
+
+    Duration cancelGrace() {
+        return cancelGrace;
+    }
+
+    static Duration since(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Chat chat() {
+        return chat;
+    }
+
+    /**
+     * What the agent does, as other agents see it.
+     *
+     * @return the description; may be empty
+     */
+    public String description() {
+        return description;
+    }
+
+    /**
+     * The agent's detailed instructions.
+     *
+     * @return the instructions; may be empty
+     */
+    public String instructions() {
+        return instructions;
+    }
+
+    /**
+     * The project context given to the agent.
+     *
+     * @return the context; may be empty
+     */
+    public String context() {
+        return context;
+    }
+
+    /**
+     * The delegation depth: 0 for a top-level agent, 1 for a child it delegated to, ...
+     *
+     * @return the depth
+     */
+    public int depth() {
+        return depth;
+    }
+
+    /**
+     * The agent that delegated to this one.
+     *
+     * @return its name, or empty for a top-level agent
+     */
+    public Optional<String> parent() {
+        return Optional.ofNullable(parent);
+    }
+
+    /**
+     * The registry the agent can delegate through.
+     *
+     * @return the registry, or empty when the agent cannot delegate
+     */
+    public Optional<Registry> registry() {
+        return Optional.ofNullable(registry);
+    }
+
+    /**
+     * The maximum number of model calls in one run; 0 means no limit.
+     *
+     * @return the limit
+     */
+    public int maxIterations() {
+        return maxIterations;
+    }
+
+    /**
+     * How deep the delegation tree below a top-level agent may grow: an agent at depth
+     * {@code d} may delegate while {@code d} is below this limit (and below the limit of every
+     * agent above it). 0 means the agent cannot delegate.
+     *
+     * @return the limit
+     */
+    public int maxDelegationDepth() {
+        return maxDelegationDepth;
+    }
+
+    /**
+     * The skills the agent knows.
+     *
+     * @return the skills
+     */
+    public List<Skill> skills() {
+        return skills;
+    }
+
+    /**
+     * The user's toolboxes (the built-in tools not included).
+     *
+     * @return the toolboxes
+     */
+    public List<ToolBox> toolboxes() {
+        return toolboxes;
+    }
+
+    /**
+     * The listener that observes this agent's events.
+     *
+     * @return the listener, {@link AgentListener#NONE} when none is set
+     */
+    public AgentListener listener() {
+        return listener;
+    }
+
+    /**
+     * Sets the listener that observes this agent's events and those of the children it
+     * delegates to (a child keeps its own listener too).
+     *
+     * @param value the listener; {@link AgentListener#NONE} to stop observing
+     */
+    public void setListener(AgentListener value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent.setListener of '" + name + "' must not be null; use AgentListener.NONE");
+        }
+        this.listener = value;
+    }
+
+    @Override
+    public String toString() {
+        return "Agent[" + name + ", depth " + depth + "]";
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /** Collects an agent's settings. Only the name and the completer are required. */
+    public static final class Builder {
+        private final String name;
+        private String description = "";
+        private String instructions = "";
+        private String context = "";
+        private Completer completer;
+        private int maxIterations;
+        private int maxDelegationDepth;
+        private final List<Skill> skills = new ArrayList<>();
+        private final List<Middleware> middleware = new ArrayList<>();
+        private final List<ToolBox> toolboxes = new ArrayList<>();
+        private Duration cancelGrace = DEFAULT_CANCEL_GRACE;
+        private Chat chat;
+        private Registry registry;
+        private AgentListener listener = AgentListener.NONE;
+
+        private Builder(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("Agent name must not be null or blank");
+            }
+            this.name = name;
+        }
+
+        /**
+         * What the agent does: the second half of the system prompt's first line, and what
+         * other agents are told about it.
+         *
+         * @param value the description
+         * @return this builder
+         */
+        public Builder description(String value) {
+            this.description = requireText(value, "description");
+            return this;
+        }
+
+        /**
+         * Detailed instructions: the system prompt's {@code ## Instructions} section.
+         *
+         * @param value the instructions
+         * @return this builder
+         */
+        public Builder instructions(String value) {
+            this.instructions = requireText(value, "instructions");
+            return this;
+        }
+
+        /**
+         * Project context: the system prompt's {@code ## Project Context} section.
+         *
+         * @param value the context
+         * @return this builder
+         */
+        public Builder context(String value) {
+            this.context = requireText(value, "context");
+            return this;
+        }
+
+        /**
+         * The model.
+         *
+         * @param value the completer
+         * @return this builder
+         */
+        public Builder completer(Completer value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' completer must not be null");
+            }
+            this.completer = value;
+            return this;
+        }
+
+        /**
+         * The maximum number of model calls in one run; 0 (the default) means no limit.
+         *
+         * @param value the limit
+         * @return this builder
+         */
+        public Builder maxIterations(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("Agent '" + name + "' maxIterations must not be negative, was " + value);
+            }
+            this.maxIterations = value;
+            return this;
+        }
+
+        /**
+         * How deep the delegation tree may grow below this agent; 0 (the default) means the
+         * agent cannot delegate. See {@link Agent#maxDelegationDepth()}.
+         *
+         * @param value the limit
+         * @return this builder
+         */
+        public Builder maxDelegationDepth(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException(
+                        "Agent '" + name + "' maxDelegationDepth must not be negative, was " + value);
+            }
+            this.maxDelegationDepth = value;
+            return this;
+        }
+
+        /**
+         * Adds skills: shown in the system prompt and loadable with {@code load_skill}.
+         *
+         * @param more the skills
+         * @return this builder
+         * @throws IllegalArgumentException when two skills share a name
+         */
+        public Builder skills(List<Skill> more) {
+            if (more == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' skills must not be null");
+            }
+            for (Skill s : more) {
+                if (s == null) {
+                    throw new IllegalArgumentException("Agent '" + name + "' skills must not hold null");
+                }
+                for (Skill known : skills) {
+                    if (known.name().equals(s.name())) {
+                        throw new IllegalArgumentException("Agent '" + name + "' has two skills named '" + s.name() + "'");
+                    }
+                }
+                skills.add(s);
+            }
+            return this;
+        }
+
+        /**
+         * Adds middleware; the first added is the outermost.
+         *
+         * @param more the middleware
+         * @return this builder
+         */
+        public Builder middleware(Middleware... more) {
+            for (Middleware m : requireAll(more, "middleware")) {
+                middleware.add(m);
+            }
+            return this;
+        }
+
+        /**
+         * Adds toolboxes; a tool name is looked up in the order they were added.
+         *
+         * @param more the toolboxes
+         * @return this builder
+         */
+        public Builder toolboxes(ToolBox... more) {
+            for (ToolBox t : requireAll(more, "toolboxes")) {
+                toolboxes.add(t);
+            }
+            return this;
+        }
+
+        /**
+         * The registry to delegate through; gives the agent {@code list_agents} and
+         * {@code delegate}.
+         *
+         * @param value the registry
+         * @return this builder
+         */
+        public Builder registry(Registry value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' registry must not be null");
+            }
+            this.registry = value;
+            return this;
+        }
+
+        /**
+         * The chat to work on, for example one shared with other agents; by default a new one.
+         *
+         * @param value the chat
+         * @return this builder
+         */
+        public Builder chat(Chat value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' chat must not be null");
+            }
+            this.chat = value;
+            return this;
+        }
+
+        /**
+         * The listener for this agent's events (and, by inheritance, its children's).
+         *
+         * @param value the listener
+         * @return this builder
+         */
+        public Builder listener(AgentListener value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' listener must not be null");
+            }
+            this.listener = value;
+            return this;
+        }
+
+        /**
+         * How long cancelled tool calls and delegated children may take to stop before the
+         * agent abandons them (their results then say they were cancelled). Default
+         * {@link Agent#DEFAULT_CANCEL_GRACE}. Well-behaved tools stop at once.
+         *
+         * @param value the grace
+         * @return this builder
+         */
+        public Builder cancelGrace(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("Agent '" + name + "' cancelGrace must not be null or negative");
+            }
+            this.cancelGrace = value;
+            return this;
+        }
+
+        /**
+         * Builds the agent.
+         *
+         * @return the agent
+         * @throws IllegalArgumentException when no completer was set
+         */
+        public Agent build() {
+            if (completer == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' needs a completer");
+            }
+            return new Agent(this);
+        }
+
+        private String requireText(String value, String field) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' " + field + " must not be null");
+            }
+            return value;
+        }
+
+        private <T> T[] requireAll(T[] values, String field) {
+            if (values == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' " + field + " must not be null");
+            }
+            for (T v : values) {
+                if (v == null) {
+                    throw new IllegalArgumentException("Agent '" + name + "' " + field + " must not hold null");
+                }
+            }
+            return values;
+        }
+    }
+}

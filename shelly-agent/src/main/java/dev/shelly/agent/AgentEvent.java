@@ -1,0 +1,135 @@
+package dev.shelly.agent;
+
+import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.Usage;
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+
+/**
+ * Something that happened in an agent's run, for observers (a UI, a log, the engine's event
+ * bus). Every event names its {@link Source}: the agent, the agent that delegated to it, and the
+ * delegation depth.
+ *
+ * <p>Order: {@link AgentStarted}; then {@link MessageAdded} for the system prompt and the input;
+ * per iteration {@link CompletionStarted}, any {@link StreamDelta}s, {@link MessageAdded} for the
+ * reply, {@link CompletionFinished}, and for its tool calls {@link ToolCallStarted} and
+ * {@link ToolCallFinished} (the calls run concurrently, so their events interleave) and a
+ * {@link MessageAdded} for the results; finally {@link AgentFinished} or {@link AgentFailed}.
+ */
+public sealed interface AgentEvent {
+
+    /**
+     * Who the event is about.
+     *
+     * @return the source
+     */
+    Source source();
+
+    /**
+     * The agent an event is about.
+     *
+     * @param agent the agent's name
+     * @param parent the name of the agent that delegated to it, or null for a top-level agent
+     * @param depth the delegation depth: 0 at the top, 1 for a delegated child, ...
+     */
+    record Source(String agent, String parent, int depth) {}
+
+    /**
+     * A run began.
+     *
+     * @param source the agent
+     */
+    record AgentStarted(Source source) implements AgentEvent {}
+
+    /**
+     * A run ended with a final message.
+     *
+     * @param source the agent
+     * @param reply the final message
+     * @param took how long the run took
+     */
+    record AgentFinished(Source source, Message reply, Duration took) implements AgentEvent {}
+
+    /**
+     * A run ended with an exception (a cancellation included).
+     *
+     * @param source the agent
+     * @param error what it ended with
+     * @param took how long the run took
+     */
+    record AgentFailed(Source source, Throwable error, Duration took) implements AgentEvent {
+        /**
+         * Whether the run was cancelled rather than failed.
+         *
+         * @return true for a cancellation
+         */
+        public boolean cancelled() {
+            return error instanceof CancellationException;
+        }
+    }
+
+    /**
+     * The agent asks its model for the next reply.
+     *
+     * @param source the agent
+     * @param iteration the iteration, from 1
+     */
+    record CompletionStarted(Source source, int iteration) implements AgentEvent {}
+
+    /**
+     * The model replied; the reply was appended to the chat.
+     *
+     * @param source the agent
+     * @param iteration the iteration, from 1
+     * @param reply the reply, with the agent's name as sender
+     * @param took how long the model took
+     */
+    record CompletionFinished(Source source, int iteration, Message reply, Duration took) implements AgentEvent {
+        /**
+         * The tokens this completion used, as the model reported them.
+         *
+         * @return the usage, {@link Usage#ZERO} when the model reported none
+         */
+        public Usage usage() {
+            return ReplyMetadata.usage(reply).orElse(Usage.ZERO);
+        }
+    }
+
+    /**
+     * A piece of the reply while the model streams it.
+     *
+     * @param source the agent
+     * @param delta the piece
+     */
+    record StreamDelta(Source source, Delta delta) implements AgentEvent {}
+
+    /**
+     * A tool call begins.
+     *
+     * @param source the agent
+     * @param call the call
+     */
+    record ToolCallStarted(Source source, ToolCall call) implements AgentEvent {}
+
+    /**
+     * A tool call ended: done, failed or cancelled.
+     *
+     * @param source the agent
+     * @param call the call
+     * @param result its result
+     * @param took how long it ran
+     */
+    record ToolCallFinished(Source source, ToolCall call, ToolResult result, Duration took) implements AgentEvent {}
+
+    /**
+     * The agent appended a message to its chat.
+     *
+     * @param source the agent
+     * @param message the message
+     */
+    record MessageAdded(Source source, Message message) implements AgentEvent {}
+}

@@ -1,0 +1,148 @@
+package dev.shelly.agent;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * A directory of agents that can be delegated to: each entry has a name, a description (shown to
+ * other agents) and a factory that builds a fresh agent.
+ *
+ * <p>Every {@link #spawn} calls the factory, so each delegation gets a new agent with a clean
+ * chat and no state left over from another task. Safe for many threads: registration is
+ * serialised, reads work on an immutable snapshot.
+ *
+ * <pre>{@code
+ * Registry registry = new Registry()
+ *     .register("researcher", "Finds information on the web", () -> Agent.builder("researcher")...build())
+ *     .register("writer", "Writes clear summaries", () -> Agent.builder("writer")...build());
+ * Agent lead = Agent.builder("lead").registry(registry).maxDelegationDepth(2)...build();
+ * }</pre>
+ */
+public final class Registry {
+
+    /**
+     * What the registry tells about an agent.
+     *
+     * @param name the agent's name
+     * @param description what it does
+     */
+    public record Entry(String name, String description) {}
+
+    private record Registration(Entry entry, Supplier<Agent> factory) {}
+
+    private final ReentrantLock registration = new ReentrantLock();
+    private volatile Map<String, Registration> agents = Map.of();
+    private volatile List<Entry> entries = List.of();
+
+    /** An empty registry. */
+    public Registry() {}
+
+    /**
+     * Adds an agent.
+     *
+     * @param name the name other agents delegate to; the factory's agents must carry it
+     * @param description what the agent does, shown to other agents
+     * @param factory builds a fresh agent on every call
+     * @return this registry
+     * @throws IllegalArgumentException when an argument is missing or the name is taken
+     */
+    public Registry register(String name, String description, Supplier<Agent> factory) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("Registry.register name must not be null or blank");
+        }
+        if (description == null) {
+            throw new IllegalArgumentException("Registry.register description of '" + name + "' must not be null");
+        }
+        if (factory == null) {
+            throw new IllegalArgumentException("Registry.register factory of '" + name + "' must not be null");
+        }
+        registration.lock();
+        try {
+            if (agents.containsKey(name)) {
+                throw new IllegalArgumentException("an agent named '" + name + "' is already registered");
+            }
+            Map<String, Registration> next = new TreeMap<>(agents);
+            next.put(name, new Registration(new Entry(name, description.strip()), factory));
+            List<Entry> list = new ArrayList<>(next.size());
+            for (Registration r : next.values()) {
+                list.add(r.entry());
+            }
+            agents = Collections.unmodifiableMap(next);
+            entries = Collections.unmodifiableList(list);
+            return this;
+        } finally {
+            registration.unlock();
+        }
+    }
+
+    /**
+     * The factory of an agent.
+     *
+     * @param name the agent's name
+     * @return the factory, or empty when no agent has that name
+     */
+    public Optional<Supplier<Agent>> get(String name) {
+        Registration r = agents.get(name);
+        return r == null ? Optional.empty() : Optional.of(r.factory());
+    }
+
+    /**
+     * Whether an agent of that name is registered.
+     *
+     * @param name the agent's name
+     * @return true when registered
+     */
+    public boolean contains(String name) {
+        return agents.containsKey(name);
+    }
+
+    /**
+     * Every entry, sorted by name.
+     *
+     * @return an unmodifiable list
+     */
+    public List<Entry> list() {
+        return entries;
+    }
+
+    /**
+     * Builds a fresh agent from its factory and places it at a delegation depth, with this
+     * registry as its own (so it can delegate further, within its depth limit).
+     *
+     * @param name the agent's name
+     * @param depth the delegation depth of the new agent
+     * @return the agent, or empty when no agent has that name
+     * @throws IllegalStateException when the factory returns null, an agent of another name, or
+     *     an agent it returned before
+     */
+    public Optional<Agent> spawn(String name, int depth) {
+        if (depth < 0) {
+            throw new IllegalArgumentException("Registry.spawn depth must not be negative, was " + depth);
+        }
+        Registration r = agents.get(name);
+        if (r == null) {
+            return Optional.empty();
+        }
+        Agent agent = r.factory().get();
+        if (agent == null) {
+            throw new IllegalStateException("the factory of agent '" + name + "' returned null");
+        }
+        if (!agent.name().equals(name)) {
+            throw new IllegalStateException("the factory of agent '" + name + "' built an agent named '"
+                    + agent.name() + "'; register it under that name or build it with this one");
+        }
+        agent.placeInTree(this, depth);
+        return Optional.of(agent);
+    }
+
+    @Override
+    public String toString() {
+        return "Registry" + agents.keySet();
+    }
+}

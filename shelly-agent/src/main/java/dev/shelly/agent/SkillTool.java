@@ -1,0 +1,63 @@
+package dev.shelly.agent;
+
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.skills.Skill;
+import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolOutput;
+import java.util.ArrayList;
+import java.util.List;
+import tools.jackson.databind.JsonNode;
+
+/** The {@code load_skill} tool: a skill's full procedure and where its supplementary files are. */
+final class SkillTool {
+    static final String NAME = "load_skill";
+
+    private static final String SCHEMA = """
+            {"type":"object","properties":{"name":{"type":"string","description":"The skill's name, as listed under ## Skills"}},"required":["name"],"additionalProperties":false}""";
+
+    private SkillTool() {}
+
+    /** What the model is told about {@code load_skill} for these skills. */
+    static ToolDefinition definition(List<Skill> skills) {
+        return new ToolDefinition(NAME, "Load the full procedure of one of your skills by name, with the path of the "
+                + "folder holding its supplementary files (checklists, scripts, templates). Skills: "
+                + String.join(", ", names(skills)) + ".", SCHEMA);
+    }
+
+    static ToolBox toolbox(List<Skill> skills) {
+        List<String> names = names(skills);
+        return ToolBox.of(new Tool(definition(skills), (input, ctx) -> load(skills, names, input), null));
+    }
+
+    private static List<String> names(List<Skill> skills) {
+        List<String> names = new ArrayList<>(skills.size());
+        for (Skill s : skills) {
+            names.add(s.name());
+        }
+        return names;
+    }
+
+    private static ToolOutput load(List<Skill> skills, List<String> names, JsonNode input) {
+        JsonNode name = input.get("name");
+        if (name == null || !name.isString() || name.stringValue().isBlank()) {
+            return ToolOutput.error("load_skill needs 'name': one of " + String.join(", ", names));
+        }
+        String wanted = name.stringValue().strip();
+        for (Skill s : skills) {
+            if (s.name().equals(wanted)) {
+                return ToolOutput.text(render(s));
+            }
+        }
+        return ToolOutput.error("unknown skill '" + wanted + "'; available skills: " + String.join(", ", names));
+    }
+
+    /** The skill's content, then a footer naming its folder when it has one. */
+    static String render(Skill skill) {
+        if (skill.dir() == null) {
+            return skill.content();
+        }
+        return skill.content() + "\n\n---\nSkill directory: " + skill.dir()
+                + "\nSupplementary files mentioned above are in this directory.";
+    }
+}

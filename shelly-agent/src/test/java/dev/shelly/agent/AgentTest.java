@@ -1,0 +1,461 @@
+package dev.shelly.agent;
+
+import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
+import static dev.shelly.agent.Fixtures.tool;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.Usage;
+import dev.shelly.modeladapter.scripted.ScriptedCompleter;
+import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.skills.Skill;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
+import dev.shelly.tools.ToolOutput;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class AgentTest {
+
+    private static Agent.Builder agent(String name, ScriptedCompleter model) {
+        return Agent.builder(name).completer(model);
+    }
+
+    // ------------------------------------------------------------------ system prompt
+
+    @Test
+    void theSystemPromptHasTheSeedsStructureExactly() {
+        Registry registry = new Registry()
+                .register("writer", "Writes articles and summaries", () -> null)
+                .register("lead", "Coordinates the work", () -> null)
+                .register("analyst", "Analyses data", () -> null);
+        Agent lead = Agent.builder("lead")
+                .description("Coordinates the work")
+                .instructions("  Break tasks down.\nDelegate them.\n")
+                .context("The project is a Java SDK.")
+                .skills(List.of(Skill.of("orchestration", "How to orchestrate", "1. Break it into subtasks\n2. Delegate"),
+                        Skill.of("review", "How to review", "Read the diff.")))
+                .registry(registry)
+                .completer(ScriptedCompleter.of(Step.reply("ok")))
+                .build();
+
+        lead.run("go");
+
+        String expected = """
+                You are lead. Coordinates the work
+
+                ## Instructions
+
+                Break tasks down.
+                Delegate them.
+
+                ## Project Context
+
+                The project is a Java SDK.
+
+                ## Skills
+
+                ### orchestration
+
+                1. Break it into subtasks
+                2. Delegate
+
+                ### review
+
+                Read the diff.
+
+                ## Available Agents
+
+                - **analyst**: Analyses data
+                - **writer**: Writes articles and summaries""";
+        assertThat(lead.systemPrompt()).isEqualTo(expected);
+        assertThat(lead.chat().get(0)).isEqualTo(Message.system(expected));
+    }
+
+    @Test
+    void emptySectionsAreLeftOut() {
+        Registry onlySelf = new Registry().register("solo", "Works alone", () -> null);
+
+        assertThat(agent("solo", ScriptedCompleter.of()).build().systemPrompt()).isEqualTo("You are solo.");
+        assertThat(agent("solo", ScriptedCompleter.of()).description("Works alone").registry(onlySelf).build()
+                .systemPrompt()).isEqualTo("You are solo. Works alone");
+        assertThat(agent("solo", ScriptedCompleter.of()).instructions(" \n").context("Ctx").build().systemPrompt())
+                .isEqualTo("You are solo.\n\n## Project Context\n\nCtx");
+        assertThat(agent("solo", ScriptedCompleter.of()).skills(List.of(Skill.of("empty", "", ""))).build()
+                .systemPrompt()).isEqualTo("You are solo.\n\n## Skills\n\n### empty");
+    }
+
+    @Test
+    void theSystemPromptIsWrittenOnlyOnAnEmptyChat() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("one"), Step.reply("two"));
+        Agent a = agent("a", model).build();
+
+        a.run("first");
+        a.run("second");
+
+        assertThat(a.chat().messages()).extracting(Message::role)
+                .containsExactly(Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
+        assertThat(model.requests().get(1).messages()).hasSize(4);
+    }
+
+    @Test
+    void aChatThatIsNotEmptyGetsNoSystemPrompt() {
+        Chat shared = Chat.of(Message.user("hello"));
+        Agent a = agent("a", ScriptedCompleter.of(Step.reply("hi"))).chat(shared).build();
+
+        a.run();
+
+        assertThat(shared.messages()).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT);
+    }
+
+    // ------------------------------------------------------------------ the loop
+
+    @Test
+    void reasonsActsAndAnswersWithRepliesSentByTheAgent() {
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCall("get_weather", "{\"city\":\"Paris\"}"),
+                Step.reply("It is sunny in Paris."));
+        List<ToolContext> contexts = Collections.synchronizedList(new ArrayList<>());
+        ToolBox weather = ToolBox.of(tool("get_weather", (input, ctx) -> {
+            contexts.add(ctx);
+            return ToolOutput.text("sunny in " + input.get("city").stringValue());
+        }));
+        Agent a = agent("weather-bot", model).description("A weather assistant").toolboxes(weather).build();
+
+        Message answer = a.run("Weather in Paris?");
+
+        assertThat(answer.text()).isEqualTo("It is sunny in Paris.");
+        assertThat(answer.sender()).isEqualTo("weather-bot");
+        List<Message> chat = a.chat().messages();
+        assertThat(chat).hasSize(5);
+        assertThat(chat.get(0)).isEqualTo(Message.system("You are weather-bot. A weather assistant"));
+        assertThat(chat.get(1)).isEqualTo(Message.user("Weather in Paris?"));
+        assertThat(chat.get(2).sender()).isEqualTo("weather-bot");
+        assertThat(chat.get(2).toolCalls()).containsExactly(new ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}"));
+        assertThat(chat.get(3).role()).isEqualTo(Role.TOOL);
+        assertThat(chat.get(3).sender()).isEqualTo("weather-bot");
+        assertThat(chat.get(3).parts()).containsExactly(ToolResult.of("call_1", "sunny in Paris"));
+        assertThat(chat.get(4)).isSameAs(answer);
+        assertThat(contexts).containsExactly(new ToolContext("weather-bot", null, 0));
+        assertThat(model.requests().getFirst().toolNames()).containsExactly("get_weather");
+    }
+
+    @RepeatedTest(5)
+    void toolCallsOfOneTurnRunConcurrentlyAndAnswerInCallOrder() {
+        CyclicBarrier bothRunning = new CyclicBarrier(2);
+        CountDownLatch secondDone = new CountDownLatch(1);
+        ToolBox box = ToolBox.of(
+                tool("slow", (input, ctx) -> {
+                    bothRunning.await(10, TimeUnit.SECONDS);
+                    secondDone.await(10, TimeUnit.SECONDS);
+                    return ToolOutput.text("slow done");
+                }),
+                tool("fast", (input, ctx) -> {
+                    bothRunning.await(10, TimeUnit.SECONDS);
+                    secondDone.countDown();
+                    return ToolOutput.text("fast done");
+                }));
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCalls(new Step.Call("slow", "{}"), new Step.Call("fast", "{}")),
+                Step.reply("both done"));
+        Agent a = agent("a", model).toolboxes(box).build();
+
+        a.run("go");
+
+        Message results = a.chat().get(3);
+        assertThat(results.parts()).containsExactly(ToolResult.of("call_1", "slow done"), ToolResult.of("call_2", "fast done"));
+    }
+
+    @Test
+    void anUnknownToolBecomesAnErrorResultAndTheLoopGoesOn() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("nope", "{}"), Step.reply("sorry"));
+        Agent a = agent("a", model).toolboxes(ToolBox.of(tool("known", (i, c) -> ToolOutput.text("x")))).build();
+
+        a.run("go");
+
+        assertThat(a.chat().get(3).parts())
+                .containsExactly(ToolResult.error("call_1", "unknown tool 'nope'; available tools: known"));
+    }
+
+    @Test
+    void theFirstToolboxHoldingANameWins() {
+        ToolBox first = ToolBox.of(tool("dup", (i, c) -> ToolOutput.text("first")));
+        ToolBox second = ToolBox.of(tool("dup", (i, c) -> ToolOutput.text("second")), tool("other", (i, c) -> ToolOutput.text("o")));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("dup", "{}"), Step.reply("ok"));
+        Agent a = agent("a", model).toolboxes(first, second).build();
+
+        a.run("go");
+
+        assertThat(a.chat().get(3).toolResults().getFirst().text()).isEqualTo("first");
+        assertThat(model.requests().getFirst().toolNames()).containsExactly("dup", "other");
+    }
+
+    @Test
+    void theIterationLimitEndsTheRunWithEveryCallAnswered() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("t", "{}"), Step.toolCall("t", "{}"), Step.reply("late"));
+        Agent a = agent("looper", model).maxIterations(2)
+                .toolboxes(ToolBox.of(tool("t", (i, c) -> ToolOutput.text("again")))).build();
+
+        assertThatThrownBy(() -> a.run("go"))
+                .isInstanceOf(MaxIterationsException.class)
+                .hasMessage("agent 'looper' reached its limit of 2 iterations without a final answer")
+                .satisfies(e -> assertThat(((MaxIterationsException) e).limit()).isEqualTo(2))
+                .satisfies(e -> assertThat(((MaxIterationsException) e).agent()).isEqualTo("looper"));
+        assertThat(model.callCount()).isEqualTo(2);
+        assertThat(a.chat().size()).isEqualTo(6);
+        assertEveryCallAnsweredOnce(a.chat());
+    }
+
+    @Test
+    void aModelErrorEndsTheRunUnchanged() {
+        ModelException overloaded = ModelException.builder(ModelException.Kind.OVERLOADED).build();
+        Agent a = agent("a", ScriptedCompleter.of(Step.fail(overloaded))).build();
+
+        assertThatThrownBy(() -> a.run("go")).isSameAs(overloaded);
+        assertThat(a.chat().size()).isEqualTo(2);
+    }
+
+    @Test
+    void anAgentRunsOneRunAtATime() throws Exception {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
+        Agent a = agent("busy", model).build();
+        Fixtures.Background first = new Fixtures.Background(() -> a.run("one"));
+        assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
+
+        assertThatThrownBy(a::run)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("agent 'busy' is already running; an agent runs one run() at a time");
+        first.interruptAndJoin();
+        assertThat(first.error.get()).isInstanceOf(CancellationException.class);
+    }
+
+    @Test
+    void theBuilderChecksItsInput() {
+        assertThatThrownBy(() -> Agent.builder(" ")).hasMessage("Agent name must not be null or blank");
+        assertThatThrownBy(() -> Agent.builder("a").build()).hasMessage("Agent 'a' needs a completer");
+        assertThatThrownBy(() -> Agent.builder("a").maxIterations(-1))
+                .hasMessage("Agent 'a' maxIterations must not be negative, was -1");
+        assertThatThrownBy(() -> Agent.builder("a").skills(List.of(Skill.of("s", "", ""), Skill.of("s", "", ""))))
+                .hasMessage("Agent 'a' has two skills named 's'");
+    }
+
+    // ------------------------------------------------------------------ events
+
+    @Test
+    void observersSeeTheRunInOrderWithDeltasUsageAndTiming() {
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCall("echo", "{}").withUsage(Usage.of(10, 3)),
+                Step.reply("all done").withUsage(Usage.of(20, 2)));
+        List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
+        Agent a = agent("observed", model).listener(events::add)
+                .toolboxes(ToolBox.of(tool("echo", (i, c) -> ToolOutput.text("e")))).build();
+
+        a.run("go");
+
+        assertThat(events).extracting(e -> e.getClass().getSimpleName()).containsExactly(
+                "AgentStarted", "MessageAdded", "MessageAdded",
+                "CompletionStarted", "StreamDelta", "StreamDelta", "StreamDelta", "MessageAdded", "CompletionFinished",
+                "ToolCallStarted", "ToolCallFinished", "MessageAdded",
+                "CompletionStarted", "StreamDelta", "StreamDelta", "StreamDelta", "MessageAdded", "CompletionFinished",
+                "AgentFinished");
+        assertThat(events).allSatisfy(e -> assertThat(e.source()).isEqualTo(new AgentEvent.Source("observed", null, 0)));
+        List<AgentEvent.CompletionFinished> completions = events.stream()
+                .filter(AgentEvent.CompletionFinished.class::isInstance).map(AgentEvent.CompletionFinished.class::cast).toList();
+        assertThat(completions).extracting(AgentEvent.CompletionFinished::usage)
+                .containsExactly(Usage.of(10, 3), Usage.of(20, 2));
+        assertThat(completions).extracting(AgentEvent.CompletionFinished::iteration).containsExactly(1, 2);
+        assertThat(events.get(4)).isEqualTo(new AgentEvent.StreamDelta(a.source(), new Delta.ToolCallStart(0, "call_1", "echo")));
+        AgentEvent.ToolCallFinished tool = (AgentEvent.ToolCallFinished) events.get(10);
+        assertThat(tool.result()).isEqualTo(ToolResult.of("call_1", "e"));
+        assertThat(tool.took().isNegative()).isFalse();
+        AgentEvent.AgentFinished end = (AgentEvent.AgentFinished) events.getLast();
+        assertThat(end.reply().text()).isEqualTo("all done");
+        assertThat(((AgentEvent.MessageAdded) events.get(1)).message().role()).isEqualTo(Role.SYSTEM);
+    }
+
+    @Test
+    void aFailedRunEndsWithAgentFailed() {
+        List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
+        ModelException boom = ModelException.builder(ModelException.Kind.SERVER).build();
+        Agent a = agent("a", ScriptedCompleter.of(Step.fail(boom))).listener(events::add).build();
+
+        assertThatThrownBy(() -> a.run("go")).isSameAs(boom);
+
+        AgentEvent.AgentFailed failed = (AgentEvent.AgentFailed) events.getLast();
+        assertThat(failed.error()).isSameAs(boom);
+        assertThat(failed.cancelled()).isFalse();
+    }
+
+    @Test
+    void aListenerThatThrowsNeverBreaksTheRun() {
+        Agent a = agent("a", ScriptedCompleter.of(Step.reply("fine"))).listener(e -> {
+            throw new IllegalStateException("observer bug");
+        }).build();
+
+        assertThat(a.run("go").text()).isEqualTo("fine");
+    }
+
+    // ------------------------------------------------------------------ cancellation
+
+    @RepeatedTest(5)
+    void cancellingMidToolAnswersEveryCallAndStopsPromptly() throws Exception {
+        CountDownLatch blockedStarted = new CountDownLatch(1);
+        CountDownLatch quickDone = new CountDownLatch(1);
+        AtomicReference<Boolean> toolSawInterrupt = new AtomicReference<>(false);
+        ToolBox box = ToolBox.of(
+                tool("quick", (i, c) -> {
+                    quickDone.countDown();
+                    return ToolOutput.text("quick result");
+                }),
+                tool("blocked", (i, c) -> {
+                    blockedStarted.countDown();
+                    try {
+                        new CountDownLatch(1).await();
+                    } catch (InterruptedException e) {
+                        toolSawInterrupt.set(true);
+                        throw e;
+                    }
+                    return ToolOutput.text("never");
+                }));
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCalls(new Step.Call("quick", "{}"), new Step.Call("blocked", "{}")), Step.reply("unreached"));
+        Agent a = agent("a", model).toolboxes(box).build();
+
+        Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
+        assertThat(blockedStarted.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(quickDone.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(10);
+        run.interruptAndJoin();
+
+        assertThat(run.error.get()).isInstanceOf(CancellationException.class).hasMessage("agent 'a' was cancelled");
+        assertThat(run.interruptedAfter.get()).isTrue();
+        assertThat(toolSawInterrupt.get()).isTrue();
+        assertEveryCallAnsweredOnce(a.chat());
+        assertThat(a.chat().last().orElseThrow().parts()).containsExactly(
+                ToolResult.of("call_1", "quick result"),
+                ToolResult.error("call_2", "tool 'blocked' was cancelled before it finished"));
+        assertThat(model.callCount()).isEqualTo(1);
+    }
+
+    @RepeatedTest(3)
+    void cancellingWhileTheModelThinksLeavesNoOpenCall() throws Exception {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("t", "{}"), Step.hang());
+        Agent a = agent("a", model).toolboxes(ToolBox.of(tool("t", (i, c) -> ToolOutput.text("ok")))).build();
+
+        Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
+        assertThat(model.awaitCalls(2, Duration.ofSeconds(10))).isTrue();
+        run.interruptAndJoin();
+
+        assertThat(run.error.get()).isInstanceOf(CancellationException.class);
+        assertThat(run.interruptedAfter.get()).isTrue();
+        assertThat(a.chat().size()).isEqualTo(4);
+        assertEveryCallAnsweredOnce(a.chat());
+    }
+
+    @Test
+    void aToolThatIgnoresItsInterruptIsAbandonedAfterTheGrace() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ToolBox box = ToolBox.of(tool("stubborn", (i, c) -> {
+            started.countDown();
+            while (release.getCount() > 0) {
+                try {
+                    release.await();
+                } catch (InterruptedException ignored) {
+                    // Deliberately ignores cancellation.
+                }
+            }
+            return ToolOutput.text("finally");
+        }));
+        List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("stubborn", "{}"));
+        Agent a = agent("a", model).toolboxes(box).cancelGrace(Duration.ofMillis(50)).listener(events::add).build();
+
+        Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        run.interruptAndJoin();
+        release.countDown();
+
+        assertThat(run.error.get()).isInstanceOf(CancellationException.class);
+        assertThat(a.chat().last().orElseThrow().parts())
+                .containsExactly(ToolResult.error("call_1", "tool 'stubborn' was cancelled before it finished"));
+        Thread.sleep(50);
+        assertEveryCallAnsweredOnce(a.chat());
+        assertThat(events).filteredOn(AgentEvent.ToolCallFinished.class::isInstance).hasSize(1);
+    }
+
+    @Test
+    void anAlreadyInterruptedCallerIsCancelledAtOnce() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("x"));
+        Agent a = agent("a", model).build();
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(() -> a.run("go")).isInstanceOf(CancellationException.class);
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(model.callCount()).isZero();
+    }
+
+    // ------------------------------------------------------------------ skills
+
+    @Test
+    void loadSkillReturnsTheContentWithAFooterNamingTheFolder() {
+        Path dir = Path.of("/opt/skills/review").toAbsolutePath();
+        Skill review = new Skill("review", "How to review", "1. Read the diff.", dir, null, null, List.of(), Map.of(), Map.of());
+        Skill inline = Skill.of("triage", "Sort issues", "Label it.");
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCalls(new Step.Call("load_skill", "{\"name\":\"review\"}"),
+                        new Step.Call("load_skill", "{\"name\":\"triage\"}"),
+                        new Step.Call("load_skill", "{\"name\":\"nope\"}")),
+                Step.reply("ok"));
+        Agent a = agent("a", model).skills(List.of(review, inline)).build();
+
+        a.run("go");
+
+        assertThat(model.requests().getFirst().toolNames()).containsExactly("load_skill");
+        assertThat(a.chat().get(3).parts()).containsExactly(
+                ToolResult.of("call_1", "1. Read the diff.\n\n---\nSkill directory: " + dir
+                        + "\nSupplementary files mentioned above are in this directory."),
+                ToolResult.of("call_2", "Label it."),
+                ToolResult.error("call_3", "unknown skill 'nope'; available skills: review, triage"));
+    }
+
+    @Test
+    void loadSkillWithoutANameSaysWhichNamesExist() throws Exception {
+        dev.shelly.tools.ToolHandler load = SkillTool.toolbox(List.of(Skill.of("a", "", "x"), Skill.of("b", "", "y")))
+                .get("load_skill").orElseThrow().handler();
+
+        assertThat(load.call(tools.jackson.databind.json.JsonMapper.builder().build().readTree("{}"), ToolContext.of("t")))
+                .isEqualTo(ToolOutput.error("load_skill needs 'name': one of a, b"));
+    }
+
+    @Test
+    void withoutSkillsOrRegistryNoBuiltInToolIsOffered() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("ok"));
+
+        agent("a", model).build().run("go");
+
+        assertThat(model.requests().getFirst().tools()).isEmpty();
+    }
+}

@@ -1,0 +1,434 @@
+package dev.shelly.agent;
+
+import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
+import static dev.shelly.agent.Fixtures.tool;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.scripted.ScriptedCompleter;
+import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
+import dev.shelly.tools.ToolOutput;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(60)
+class DelegationTest {
+
+    /** Every agent the test's factories built, in the order they were built. */
+    private final List<Agent> spawned = Collections.synchronizedList(new ArrayList<>());
+
+    private Registry registry() {
+        return new Registry();
+    }
+
+    /** Registers an agent whose fresh instances all share one per-chat script. */
+    private void register(Registry r, String name, String description, ScriptedCompleter model,
+            Function<Agent.Builder, Agent.Builder> more) {
+        r.register(name, description, () -> {
+            Agent a = more.apply(Agent.builder(name).description(description).completer(model)).build();
+            spawned.add(a);
+            return a;
+        });
+    }
+
+    private void register(Registry r, String name, String description, ScriptedCompleter model) {
+        register(r, name, description, model, b -> b);
+    }
+
+    private static Agent lead(Registry r, ScriptedCompleter model, int maxDepth) {
+        return Agent.builder("lead").description("Leads the work").completer(model).registry(r)
+                .maxDelegationDepth(maxDepth).build();
+    }
+
+    /** The text of the result the lead got for its first tool call. */
+    private static ToolResult firstResult(Agent a) {
+        for (Message m : a.chat().messages()) {
+            if (!m.toolResults().isEmpty()) {
+                return m.toolResults().getFirst();
+            }
+        }
+        throw new AssertionError("no tool result in " + a.chat().messages());
+    }
+
+    private static Step.Answer echoLastResult() {
+        return Step.reply(chat -> "lead saw: " + chat.last().orElseThrow().toolResults().getFirst().text());
+    }
+
+    // ------------------------------------------------------------------ list_agents
+
+    @Test
+    void listAgentsGivesEveryOtherEntryAsJson() {
+        Registry r = registry();
+        r.register("lead", "Leads the work", () -> null);
+        register(r, "writer", "Writes \"articles\"", ScriptedCompleter.perChat());
+        register(r, "analyst", "Analyses data", ScriptedCompleter.perChat());
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("list_agents", "{}"), Step.reply("ok"));
+        Agent lead = lead(r, model, 1);
+
+        lead.run("who is there?");
+
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.of("call_1",
+                "[{\"name\":\"analyst\",\"description\":\"Analyses data\"},"
+                        + "{\"name\":\"writer\",\"description\":\"Writes \\\"articles\\\"\"}]"));
+        assertThat(model.requests().getFirst().toolNames()).containsExactly("list_agents", "delegate");
+        assertThat(spawned).isEmpty();
+    }
+
+    // ------------------------------------------------------------------ delegate
+
+    @Test
+    void aDelegatedChildGetsAFreshChatWithContextAndTaskAndReportsBack() {
+        Registry r = registry();
+        List<ToolContext> childContexts = Collections.synchronizedList(new ArrayList<>());
+        ScriptedCompleter workerModel = ScriptedCompleter.perChat(
+                Step.toolCall("search", "{}"),
+                Step.reply(chat -> "found X for: " + chat.messages().get(2).text()));
+        register(r, "worker", "Finds things", workerModel, b -> b.toolboxes(ToolBox.of(tool("search", (i, ctx) -> {
+            childContexts.add(ctx);
+            return ToolOutput.text("hits");
+        }))));
+        r.register("lead", "Leads the work", () -> null);
+        ScriptedCompleter leadModel = ScriptedCompleter.of(
+                Step.delegate("worker", "find X", "the user is in Paris"), echoLastResult());
+        Agent lead = lead(r, leadModel, 1);
+
+        Message answer = lead.run("research X");
+
+        assertThat(firstResult(lead)).isEqualTo(
+                ToolResult.of("call_1", "[{\"agent\":\"worker\",\"result\":\"found X for: find X\"}]"));
+        assertThat(answer.text()).isEqualTo("lead saw: [{\"agent\":\"worker\",\"result\":\"found X for: find X\"}]");
+        assertThat(spawned).hasSize(1);
+        Agent child = spawned.getFirst();
+        assertThat(child.depth()).isEqualTo(1);
+        assertThat(child.parent()).contains("lead");
+        List<Message> childChat = child.chat().messages();
+        assertThat(childChat.get(0)).isEqualTo(Message.system(
+                "You are worker. Finds things\n\n## Available Agents\n\n- **lead**: Leads the work"));
+        assertThat(childChat.get(1)).isEqualTo(Message.text("lead", Role.USER, "the user is in Paris"));
+        assertThat(childChat.get(2)).isEqualTo(Message.text("lead", Role.USER, "find X"));
+        assertThat(childChat.getLast().sender()).isEqualTo("worker");
+        assertThat(childChat).hasSize(6);
+        assertThat(childContexts).containsExactly(new ToolContext("worker", "lead", 1));
+        assertThat(workerModel.requests().getFirst().toolNames()).containsExactly("search", "list_agents", "delegate");
+    }
+
+    @Test
+    void aTaskWithoutContextGivesTheChildOnlyTheTask() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "just this"), Step.reply("ok")), 1);
+
+        lead.run("go");
+
+        assertThat(spawned.getFirst().chat().messages()).extracting(Message::text)
+                .containsExactly("You are worker. Works", "just this", "done");
+    }
+
+    @RepeatedTest(5)
+    void tasksRunConcurrentlyAndResultsComeBackInTaskOrder() {
+        int n = 6;
+        CyclicBarrier allRunning = new CyclicBarrier(n);
+        Registry r = registry();
+        register(r, "echo", "Echoes", ScriptedCompleter.perChat(Step.answer(chat -> {
+            try {
+                allRunning.await(20, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new IllegalStateException("children did not all run at once", e);
+            }
+            String task = chat.last().orElseThrow().text();
+            return Message.text("x", Role.ASSISTANT, "echo " + task);
+        })));
+        Step.Task[] tasks = new Step.Task[n];
+        StringBuilder expected = new StringBuilder("[");
+        for (int i = 0; i < n; i++) {
+            tasks[i] = new Step.Task("echo", "t" + i, null);
+            expected.append(i == 0 ? "" : ",").append("{\"agent\":\"echo\",\"result\":\"echo t").append(i).append("\"}");
+        }
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate(tasks), Step.reply("ok")), 1);
+
+        lead.run("go");
+
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.of("call_1", expected.append("]").toString()));
+        assertThat(spawned).hasSize(n);
+    }
+
+    @RepeatedTest(5)
+    void theFirstFailureCancelsTheSiblings() {
+        Registry r = registry();
+        ModelException crash = ModelException.builder(ModelException.Kind.SERVER).providerMessage("worker crashed").build();
+        ScriptedCompleter slowModel = ScriptedCompleter.perChat(Step.toolCall("wait", "{}"), Step.reply("unreached"));
+        register(r, "slow", "Takes forever", slowModel, b -> b.toolboxes(ToolBox.of(tool("wait", (i, c) -> {
+            Thread.sleep(60_000);
+            return ToolOutput.text("never");
+        }))));
+        register(r, "bad", "Fails", ScriptedCompleter.perChat(Step.fail(crash).after(Duration.ofMillis(20))));
+        Agent lead = lead(r, ScriptedCompleter.of(
+                Step.delegate(new Step.Task("slow", "a", null), new Step.Task("bad", "b", null), new Step.Task("slow", "c", null)),
+                echoLastResult()), 1);
+
+        long start = System.nanoTime();
+        lead.run("go");
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1",
+                "[{\"agent\":\"slow\",\"error\":\"cancelled because tasks[1] (agent 'bad') failed\"},"
+                        + "{\"agent\":\"bad\",\"error\":\"server: worker crashed\"},"
+                        + "{\"agent\":\"slow\",\"error\":\"cancelled because tasks[1] (agent 'bad') failed\"}]"));
+        for (Agent child : spawned) {
+            assertEveryCallAnsweredOnce(child.chat());
+        }
+        assertEveryCallAnsweredOnce(lead.chat());
+    }
+
+    @Test
+    void delegatingToItselfOrToAnUnknownAgentIsRefusedBeforeAnyChildStarts() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
+        r.register("lead", "Leads the work", () -> null);
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCalls(
+                        new Step.Call("delegate", "{\"tasks\":[{\"agent\":\"lead\",\"task\":\"x\"}]}"),
+                        new Step.Call("delegate", "{\"tasks\":[{\"agent\":\"worker\",\"task\":\"x\"},{\"agent\":\"ghost\",\"task\":\"y\"}]}")),
+                Step.reply("ok"));
+        Agent lead = lead(r, model, 1);
+
+        lead.run("go");
+
+        assertThat(lead.chat().get(3).parts()).containsExactly(
+                ToolResult.error("call_1", "tasks[0]: agent 'lead' cannot delegate to itself; pick another agent or do "
+                        + "the work yourself; nothing was delegated"),
+                ToolResult.error("call_2", "tasks[1]: unknown agent 'ghost'; available agents: worker; nothing was delegated"));
+        assertThat(spawned).isEmpty();
+    }
+
+    @Test
+    void aChildsGuardrailRejectionComesBackAsItsErrorAndCancelsItsSiblings() {
+        Registry r = registry();
+        register(r, "leaky", "Talks too much", ScriptedCompleter.perChat(Step.reply("the SECRET plan")),
+                b -> b.middleware(Middleware.outputGuardrail(m -> m.text().contains("SECRET")
+                        ? java.util.Optional.of("leaks a secret") : java.util.Optional.empty())));
+        register(r, "slow", "Slow", ScriptedCompleter.perChat(Step.hang()));
+        Agent lead = lead(r, ScriptedCompleter.of(
+                Step.delegate(new Step.Task("leaky", "tell", null), new Step.Task("slow", "wait", null)),
+                echoLastResult()), 1);
+
+        lead.run("go");
+
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1",
+                "[{\"agent\":\"leaky\",\"error\":\"the output guardrail rejected the final message of agent 'leaky': "
+                        + "leaks a secret\"},{\"agent\":\"slow\",\"error\":\"cancelled because tasks[0] (agent 'leaky') failed\"}]"));
+        assertThat(spawned.stream().filter(a -> a.name().equals("leaky")).findFirst().orElseThrow()
+                .chat().last().orElseThrow().text()).isEqualTo("the SECRET plan");
+    }
+
+    /**
+     * Malformed input is checked by the handler itself (a toolbox may also check it against the
+     * schema first, with its own message), so it is called directly here.
+     */
+    @Test
+    void theDelegateHandlerExplainsMalformedInputAndStartsNothing() throws Exception {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
+        Agent lead = lead(r, ScriptedCompleter.of(), 1);
+        dev.shelly.tools.ToolHandler delegate = Orchestration.toolbox(lead).get("delegate").orElseThrow().handler();
+        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
+        ToolContext ctx = ToolContext.of("lead");
+        String none = "; nothing was delegated";
+
+        assertThat(delegate.call(json.readTree("{\"tasks\":[]}"), ctx))
+                .isEqualTo(ToolOutput.error("delegate needs at least one task in 'tasks'" + none));
+        assertThat(delegate.call(json.readTree("{}"), ctx))
+                .isEqualTo(ToolOutput.error("delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects" + none));
+        assertThat(delegate.call(json.readTree("{\"tasks\":[{\"agent\":\"worker\"}]}"), ctx))
+                .isEqualTo(ToolOutput.error("tasks[0].task is missing; say what agent 'worker' should do" + none));
+        assertThat(delegate.call(json.readTree("{\"tasks\":[{\"agent\":\"worker\",\"task\":\"a\"},{\"agent\":\" \",\"task\":\"x\"}]}"), ctx))
+                .isEqualTo(ToolOutput.error("tasks[1].agent is missing; name one of: worker" + none));
+        assertThat(delegate.call(json.readTree("{\"tasks\":[\"worker\"]}"), ctx))
+                .isEqualTo(ToolOutput.error("tasks[0] must be an object {\"agent\", \"task\", \"context\"}" + none));
+        assertThat(spawned).isEmpty();
+    }
+
+    @Test
+    void anAgentAtItsDepthLimitCannotDelegate() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "x"), Step.reply("ok")), 0);
+
+        lead.run("go");
+
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "agent 'lead' cannot delegate: it runs at "
+                + "delegation depth 0 and the delegation depth limit is 0; do the work yourself"));
+        assertThat(spawned).isEmpty();
+    }
+
+    @Test
+    void theTopAgentsDepthLimitBoundsTheWholeTree() {
+        Registry r = registry();
+        register(r, "helper", "Helps", ScriptedCompleter.perChat(Step.reply("helped")));
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.delegate("helper", "assist"),
+                Step.reply(chat -> "worker saw: " + chat.last().orElseThrow().toolResults().getFirst().text())),
+                b -> b.maxDelegationDepth(5));
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "x"), Step.reply("ok")), 1);
+
+        lead.run("go");
+
+        assertThat(spawned).extracting(Agent::name).containsExactly("worker");
+        assertThat(firstResult(lead).text()).isEqualTo("[{\"agent\":\"worker\",\"result\":\"worker saw: agent 'worker' "
+                + "cannot delegate: it runs at delegation depth 1 and the delegation depth limit is 1; do the work yourself\"}]");
+    }
+
+    @Test
+    void delegationNestsThroughTheRegistry() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply(chat -> "built " + chat.last().orElseThrow().text())));
+        register(r, "manager", "Manages", ScriptedCompleter.perChat(Step.delegate("worker", "part"),
+                Step.reply(chat -> "managed: " + chat.last().orElseThrow().toolResults().getFirst().text())),
+                b -> b.maxDelegationDepth(3));
+        List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("manager", "whole"), echoLastResult()), 2);
+        lead.setListener(events::add);
+
+        Message answer = lead.run("go");
+
+        assertThat(answer.text()).isEqualTo("lead saw: [{\"agent\":\"manager\",\"result\":\"managed: "
+                + "[{\\\"agent\\\":\\\"worker\\\",\\\"result\\\":\\\"built part\\\"}]\"}]");
+        assertThat(spawned).extracting(Agent::name, Agent::depth).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("manager", 1), org.assertj.core.groups.Tuple.tuple("worker", 2));
+        assertThat(events).filteredOn(AgentEvent.AgentStarted.class::isInstance).extracting(AgentEvent::source)
+                .containsExactly(new AgentEvent.Source("lead", null, 0), new AgentEvent.Source("manager", "lead", 1),
+                        new AgentEvent.Source("worker", "manager", 2));
+        assertThat(events).filteredOn(AgentEvent.AgentFinished.class::isInstance).extracting(e -> e.source().agent())
+                .containsExactly("worker", "manager", "lead");
+    }
+
+    @Test
+    void aChildKeepsItsOwnListenerBesideTheInheritedOne() {
+        Registry r = registry();
+        List<AgentEvent> own = Collections.synchronizedList(new ArrayList<>());
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")), b -> b.listener(own::add));
+        List<AgentEvent> inherited = Collections.synchronizedList(new ArrayList<>());
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "x"), Step.reply("ok")), 1);
+        lead.setListener(inherited::add);
+
+        lead.run("go");
+
+        assertThat(own).isNotEmpty().allSatisfy(e -> assertThat(e.source().agent()).isEqualTo("worker"));
+        assertThat(inherited).filteredOn(e -> e.source().agent().equals("worker")).hasSameSizeAs(own);
+    }
+
+    // ------------------------------------------------------------------ cancellation
+
+    @RepeatedTest(5)
+    void cancellingMidDelegationStopsEveryChildAndAnswersEveryCall() throws Exception {
+        int n = 4;
+        CountDownLatch allInTool = new CountDownLatch(n);
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.toolCall("block", "{}"), Step.reply("unreached")),
+                b -> b.toolboxes(ToolBox.of(tool("block", (i, c) -> {
+                    allInTool.countDown();
+                    new CountDownLatch(1).await();
+                    return ToolOutput.text("never");
+                }))));
+        List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
+        Step.Task[] tasks = new Step.Task[n];
+        for (int i = 0; i < n; i++) {
+            tasks[i] = new Step.Task("worker", "t" + i, "ctx");
+        }
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate(tasks), Step.reply("unreached")), 1);
+        lead.setListener(events::add);
+
+        Fixtures.Background run = new Fixtures.Background(() -> lead.run("go"));
+        assertThat(allInTool.await(20, TimeUnit.SECONDS)).isTrue();
+        run.interruptAndJoin();
+
+        assertThat(run.error.get()).isInstanceOf(CancellationException.class).hasMessage("agent 'lead' was cancelled");
+        assertThat(run.interruptedAfter.get()).isTrue();
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "tool 'delegate' was cancelled before it finished"));
+        assertEveryCallAnsweredOnce(lead.chat());
+        assertThat(spawned).hasSize(n);
+        for (Agent child : spawned) {
+            assertEveryCallAnsweredOnce(child.chat());
+            assertThat(child.chat().last().orElseThrow().toolResults())
+                    .containsExactly(ToolResult.error("call_1", "tool 'block' was cancelled before it finished"));
+        }
+        List<AgentEvent.AgentFailed> childEnds = events.stream()
+                .filter(AgentEvent.AgentFailed.class::isInstance).map(AgentEvent.AgentFailed.class::cast)
+                .filter(e -> e.source().agent().equals("worker")).toList();
+        assertThat(childEnds).hasSize(n).allMatch(AgentEvent.AgentFailed::cancelled);
+    }
+
+    @RepeatedTest(3)
+    void aTimeoutMidDelegationCancelsTheChildren() {
+        Registry r = registry();
+        ScriptedCompleter workerModel = ScriptedCompleter.perChat(Step.hang());
+        register(r, "worker", "Works", workerModel);
+        Agent lead = Agent.builder("lead").completer(ScriptedCompleter.of(
+                        Step.delegate(new Step.Task("worker", "a", null), new Step.Task("worker", "b", null)),
+                        Step.reply("unreached")))
+                .registry(r).maxDelegationDepth(1).middleware(Middleware.timeout(Duration.ofMillis(200))).build();
+
+        assertThatThrownBy(() -> lead.run("go")).isInstanceOf(AgentTimeoutException.class)
+                .hasMessage("agent 'lead' did not finish within 200 ms and was stopped");
+
+        assertEveryCallAnsweredOnce(lead.chat());
+        assertThat(spawned).hasSize(2);
+        for (Agent child : spawned) {
+            assertThat(child.chat().last().orElseThrow().role()).isEqualTo(Role.USER);
+        }
+    }
+
+    @RepeatedTest(2)
+    void aThousandChildrenFanOutAndBackInOrder() {
+        int n = 1000;
+        Registry r = registry();
+        register(r, "echo", "Echoes", ScriptedCompleter.perChat(
+                Step.reply(chat -> "r" + chat.last().orElseThrow().text()).after(Duration.ofMillis(20))));
+        Step.Task[] tasks = new Step.Task[n];
+        for (int i = 0; i < n; i++) {
+            tasks[i] = new Step.Task("echo", Integer.toString(i), null);
+        }
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate(tasks), Step.reply("ok")), 1);
+
+        lead.run("go");
+
+        String json = firstResult(lead).text();
+        assertThat(firstResult(lead).isError()).isFalse();
+        int from = 0;
+        for (int i = 0; i < n; i++) {
+            int at = json.indexOf("{\"agent\":\"echo\",\"result\":\"r" + i + "\"}", from);
+            assertThat(at).as("result %d in order", i).isGreaterThanOrEqualTo(from);
+            from = at + 1;
+        }
+    }
+
+    @Test
+    void theChildsChatIsItsOwn() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
+        Chat leadChat = new Chat();
+        Agent lead = Agent.builder("lead").completer(ScriptedCompleter.of(Step.delegate("worker", "x"), Step.reply("ok")))
+                .registry(r).maxDelegationDepth(1).chat(leadChat).build();
+
+        lead.run("go");
+
+        assertThat(spawned.getFirst().chat()).isNotSameAs(leadChat);
+        assertThat(leadChat.messages()).noneMatch(m -> m.sender().equals("worker"));
+    }
+}

@@ -1,0 +1,67 @@
+package dev.shelly.agent;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolHandler;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Helpers shared by the agent tests. */
+final class Fixtures {
+    static final String OBJECT = "{\"type\":\"object\"}";
+
+    private Fixtures() {}
+
+    static Tool tool(String name, ToolHandler handler) {
+        return Tool.of(name, "test tool " + name, OBJECT, handler);
+    }
+
+    /** Asserts the invariant: every tool call in the chat has exactly one result, and no result lacks its call. */
+    static void assertEveryCallAnsweredOnce(Chat chat) {
+        Map<String, Integer> answers = new HashMap<>();
+        List<String> calls = new ArrayList<>();
+        for (Message m : chat.messages()) {
+            for (ToolCall c : m.toolCalls()) {
+                calls.add(c.id());
+            }
+            for (ToolResult r : m.toolResults()) {
+                answers.merge(r.toolCallId(), 1, Integer::sum);
+            }
+        }
+        assertThat(answers.keySet()).as("tool results answer exactly the tool calls").containsExactlyInAnyOrderElementsOf(calls);
+        assertThat(answers.values()).as("one result per call").allMatch(n -> n == 1);
+    }
+
+    /** Runs something on a virtual thread and keeps what it returned or threw, and its interrupt flag. */
+    static final class Background {
+        final AtomicReference<Message> reply = new AtomicReference<>();
+        final AtomicReference<Throwable> error = new AtomicReference<>();
+        final AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+        final Thread thread;
+
+        Background(java.util.function.Supplier<Message> body) {
+            thread = Thread.ofVirtual().start(() -> {
+                try {
+                    reply.set(body.get());
+                } catch (Throwable t) {
+                    error.set(t);
+                } finally {
+                    interruptedAfter.set(Thread.currentThread().isInterrupted());
+                }
+            });
+        }
+
+        void interruptAndJoin() throws InterruptedException {
+            thread.interrupt();
+            thread.join();
+        }
+    }
+}

@@ -1,0 +1,320 @@
+package dev.shelly.agent;
+
+import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
+import static dev.shelly.agent.Fixtures.tool;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.scripted.ScriptedCompleter;
+import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolOutput;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.event.Level;
+
+@Timeout(30)
+class MiddlewareTest {
+
+    private static Middleware tracing(String label, List<String> trace) {
+        return next -> Runner.around(next, () -> {
+            trace.add(label + " in (" + next.name() + ")");
+            try {
+                return next.run();
+            } finally {
+                trace.add(label + " out");
+            }
+        });
+    }
+
+    @Test
+    void theFirstMiddlewareIsTheOutermost() {
+        List<String> trace = Collections.synchronizedList(new ArrayList<>());
+        Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("ok")))
+                .middleware(tracing("first", trace), tracing("second", trace))
+                .middleware(tracing("third", trace))
+                .build();
+
+        a.run("go");
+
+        assertThat(trace).containsExactly("first in (a)", "second in (a)", "third in (a)", "third out", "second out", "first out");
+    }
+
+    @Test
+    void wrappedRunnersKeepTheNameAndChat() {
+        Chat chat = new Chat();
+        Agent a = Agent.builder("inner").completer(ScriptedCompleter.of(Step.reply("ok"))).chat(chat).build();
+
+        Runner wrapped = Middleware.apply(a, List.of(Middleware.recovery(), Middleware.logger(new CapturingLogger())));
+
+        assertThat(wrapped.name()).isEqualTo("inner");
+        assertThat(wrapped.chat()).isSameAs(chat);
+        assertThat(Middleware.apply(a, List.of())).isSameAs(a);
+        assertThatThrownBy(() -> Middleware.apply(a, List.of(next -> null)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith("middleware[0] (")
+                .hasMessageEndingWith(") returned null instead of a runner for 'inner'");
+    }
+
+    // ------------------------------------------------------------------ timeout
+
+    @RepeatedTest(3)
+    void aTimeoutStopsAHangingModelWithAClearError() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
+        Agent a = Agent.builder("slowpoke").completer(model).middleware(Middleware.timeout(Duration.ofMillis(100))).build();
+
+        assertThatThrownBy(() -> a.run("go"))
+                .isInstanceOf(AgentTimeoutException.class)
+                .hasMessage("agent 'slowpoke' did not finish within 100 ms and was stopped")
+                .satisfies(e -> assertThat(((AgentTimeoutException) e).limit()).isEqualTo(Duration.ofMillis(100)));
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+    }
+
+    @RepeatedTest(3)
+    void aTimeoutMidToolAnswersEveryCall() {
+        ToolBox box = ToolBox.of(tool("sleepy", (i, c) -> {
+            Thread.sleep(60_000);
+            return ToolOutput.text("never");
+        }));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("sleepy", "{}"), Step.reply("unreached"));
+        Agent a = Agent.builder("a").completer(model).toolboxes(box)
+                .middleware(Middleware.timeout(Duration.ofMillis(100))).build();
+
+        assertThatThrownBy(() -> a.run("go")).isInstanceOf(AgentTimeoutException.class);
+
+        assertEveryCallAnsweredOnce(a.chat());
+        assertThat(a.chat().last().orElseThrow().toolResults().getFirst().text())
+                .isEqualTo("tool 'sleepy' was cancelled before it finished");
+    }
+
+    @Test
+    void aRunWithinItsTimeoutReturnsNormally() {
+        Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("quick")))
+                .middleware(Middleware.timeout(Duration.ofSeconds(10))).build();
+
+        assertThat(a.run("go").text()).isEqualTo("quick");
+    }
+
+    @Test
+    void failuresInsideATimeoutPassThroughUnchanged() {
+        ModelException auth = ModelException.builder(ModelException.Kind.AUTHENTICATION).build();
+        Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.fail(auth)))
+                .middleware(Middleware.timeout(Duration.ofSeconds(10))).build();
+
+        assertThatThrownBy(() -> a.run("go")).isSameAs(auth);
+    }
+
+    @Test
+    void interruptingTheCallerOfATimeoutCancelsTheRun() throws Exception {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
+        Agent a = Agent.builder("a").completer(model).middleware(Middleware.timeout(Duration.ofMinutes(5))).build();
+
+        Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
+        assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
+        run.interruptAndJoin();
+
+        assertThat(run.error.get()).isInstanceOf(CancellationException.class);
+        assertThat(run.interruptedAfter.get()).isTrue();
+    }
+
+    @Test
+    void timeoutNeedsAPositiveLimit() {
+        assertThatThrownBy(() -> Middleware.timeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Middleware.timeout limit must be positive, was PT0S");
+    }
+
+    // ------------------------------------------------------------------ recovery
+
+    @Test
+    void recoveryTurnsAnUnexpectedExceptionIntoAnAgentFailure() {
+        IllegalStateException bug = new IllegalStateException("boom");
+        Agent a = Agent.builder("fragile").completer((chat, tools) -> {
+            throw bug;
+        }).middleware(Middleware.recovery()).build();
+
+        assertThatThrownBy(() -> a.run("go"))
+                .isInstanceOf(AgentException.class)
+                .hasMessage("agent 'fragile' failed unexpectedly: java.lang.IllegalStateException: boom")
+                .hasCause(bug)
+                .satisfies(e -> assertThat(((AgentException) e).agent()).isEqualTo("fragile"));
+    }
+
+    @Test
+    void recoveryCatchesErrorsToo() {
+        Agent a = Agent.builder("deep").completer((chat, tools) -> {
+            throw new StackOverflowError();
+        }).middleware(Middleware.recovery()).build();
+
+        assertThatThrownBy(() -> a.run("go"))
+                .isInstanceOf(AgentException.class)
+                .hasMessage("agent 'deep' failed unexpectedly: java.lang.StackOverflowError");
+    }
+
+    @Test
+    void recoveryLetsShellyFailuresAndCancellationThrough() {
+        ModelException limit = ModelException.builder(ModelException.Kind.RATE_LIMITED).build();
+        Agent model = Agent.builder("a").completer(ScriptedCompleter.of(Step.fail(limit)))
+                .middleware(Middleware.recovery()).build();
+        Agent looping = Agent.builder("b").completer(ScriptedCompleter.of(Step.toolCall("x", "{}")))
+                .maxIterations(1).middleware(Middleware.recovery()).build();
+        Agent cancelled = Agent.builder("c").completer((chat, tools) -> {
+            throw new CancellationException("stop");
+        }).middleware(Middleware.recovery()).build();
+
+        assertThatThrownBy(() -> model.run("go")).isSameAs(limit);
+        assertThatThrownBy(() -> looping.run("go")).isInstanceOf(MaxIterationsException.class);
+        assertThatThrownBy(() -> cancelled.run("go")).isInstanceOf(CancellationException.class).hasMessage("stop");
+    }
+
+    // ------------------------------------------------------------------ logger
+
+    @Test
+    void theLoggerRecordsStartAndStopAndTheReplyOnlyAtDebug() {
+        CapturingLogger log = new CapturingLogger();
+        Agent a = Agent.builder("logged").instructions("SECRET-PROMPT").completer(ScriptedCompleter.of(Step.reply("the answer")))
+                .middleware(Middleware.logger(log)).build();
+
+        a.run("USER-SECRET");
+
+        assertThat(log.texts()).hasSize(3);
+        assertThat(log.texts().get(0)).isEqualTo("INFO agent 'logged' started");
+        assertThat(log.texts().get(1)).matches("INFO agent 'logged' finished in \\d+ ms");
+        assertThat(log.texts().get(2)).isEqualTo("DEBUG agent 'logged' replied: the answer");
+        assertThat(log.texts()).noneMatch(t -> t.contains("SECRET"));
+    }
+
+    @Test
+    void theLoggerRecordsFailuresWithTheirException() {
+        CapturingLogger log = new CapturingLogger();
+        ModelException err = ModelException.builder(ModelException.Kind.SERVER).providerMessage("down").build();
+        Agent a = Agent.builder("logged").completer(ScriptedCompleter.of(Step.fail(err)))
+                .middleware(Middleware.logger(log)).build();
+
+        assertThatThrownBy(() -> a.run("go")).isSameAs(err);
+
+        CapturingLogger.Line last = log.lines.getLast();
+        assertThat(last.level()).isEqualTo(Level.ERROR);
+        assertThat(last.text()).matches("agent 'logged' failed after \\d+ ms: server: down");
+        assertThat(last.error()).isSameAs(err);
+    }
+
+    @Test
+    void theLoggerRecordsCancellationAtInfo() throws Exception {
+        CapturingLogger log = new CapturingLogger();
+        ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
+        Agent a = Agent.builder("logged").completer(model).middleware(Middleware.logger(log)).build();
+
+        Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
+        assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
+        run.interruptAndJoin();
+
+        assertThat(log.texts().getLast()).matches("INFO agent 'logged' was cancelled after \\d+ ms");
+    }
+
+    // ------------------------------------------------------------------ guardrail
+
+    @Test
+    void theGuardrailRejectsAFinalMessageAndKeepsItInTheChat() {
+        Agent a = Agent.builder("guarded").completer(ScriptedCompleter.of(Step.reply("the CONFIDENTIAL plan")))
+                .middleware(Middleware.outputGuardrail(reply -> reply.text().contains("CONFIDENTIAL")
+                        ? Optional.of("output contains confidential information") : Optional.empty()))
+                .build();
+
+        assertThatThrownBy(() -> a.run("go"))
+                .isInstanceOfSatisfying(GuardrailException.class, e -> {
+                    assertThat(e.reason()).isEqualTo("output contains confidential information");
+                    assertThat(e.rejected().text()).isEqualTo("the CONFIDENTIAL plan");
+                    assertThat(e.agent()).isEqualTo("guarded");
+                })
+                .hasMessage("the output guardrail rejected the final message of agent 'guarded': "
+                        + "output contains confidential information");
+        assertThat(a.chat().last().orElseThrow().text()).isEqualTo("the CONFIDENTIAL plan");
+    }
+
+    @Test
+    void theGuardrailLetsGoodMessagesPassAndTreatsAThrowingCheckAsARejection() {
+        Agent good = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("fine")))
+                .middleware(Middleware.outputGuardrail(reply -> Optional.empty())).build();
+        Agent broken = Agent.builder("b").completer(ScriptedCompleter.of(Step.reply("fine")))
+                .middleware(Middleware.outputGuardrail(reply -> {
+                    throw new IllegalStateException("checker down");
+                })).build();
+
+        assertThat(good.run("go").text()).isEqualTo("fine");
+        assertThatThrownBy(() -> broken.run("go"))
+                .isInstanceOf(GuardrailException.class)
+                .hasMessage("the output guardrail rejected the final message of agent 'b': the check itself failed: "
+                        + "java.lang.IllegalStateException: checker down");
+    }
+
+    @Test
+    void theSeedsStackComposes() {
+        CapturingLogger log = new CapturingLogger();
+        CountDownLatch ran = new CountDownLatch(1);
+        Agent a = Agent.builder("assistant").completer((chat, tools) -> {
+            ran.countDown();
+            return Message.text("x", dev.shelly.chats.Role.ASSISTANT, "CONFIDENTIAL");
+        }).middleware(
+                Middleware.logger(log),
+                Middleware.timeout(Duration.ofSeconds(60)),
+                Middleware.recovery(),
+                Middleware.outputGuardrail(m -> m.text().contains("CONFIDENTIAL")
+                        ? Optional.of("output contains confidential information") : Optional.empty()))
+                .build();
+
+        assertThatThrownBy(() -> a.run("go")).isInstanceOf(GuardrailException.class);
+        assertThat(ran.getCount()).isZero();
+        assertThat(log.lines.getLast().level()).isEqualTo(Level.ERROR);
+        assertThat(log.lines.getLast().error()).isInstanceOf(GuardrailException.class);
+    }
+
+    @Test
+    void aTimedOutRunnerThatIgnoresInterruptsIsAbandonedAfterTheGrace() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        Runner stubborn = new Runner() {
+            private final Chat chat = new Chat();
+
+            @Override
+            public String name() {
+                return "stubborn";
+            }
+
+            @Override
+            public Chat chat() {
+                return chat;
+            }
+
+            @Override
+            public Message run() {
+                while (release.getCount() > 0) {
+                    try {
+                        release.await(10, TimeUnit.SECONDS);
+                    } catch (InterruptedException ignored) {
+                        // Deliberately ignores cancellation.
+                    }
+                }
+                return Message.user("late");
+            }
+        };
+        Runner timed = Middleware.timeout(Duration.ofMillis(50)).wrap(stubborn);
+
+        long start = System.nanoTime();
+        assertThatThrownBy(timed::run).isInstanceOf(AgentTimeoutException.class);
+        release.countDown();
+
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+}
