@@ -438,6 +438,34 @@ class AnthropicCompleterTest {
     }
 
     @Test
+    void anOverloadedErrorEventBeforeAnyContentIsRetriedAndUsageCountedOnce() {
+        // message_start always carries usage, so only a usage delta has reached the listener.
+        server.enqueue(sse("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"msg_00","type":"message","role":"assistant","model":"claude-test-20250929","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":120,"output_tokens":1}}}
+
+                event: ping
+                data: {"type": "ping"}
+
+                event: error
+                data: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+
+                """));
+        server.enqueue(sse(STREAM));
+        Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
+        UsageTracker tracker = new UsageTracker();
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).usageTracker(tracker)
+                .build().complete(Fixtures.conversation(), Fixtures.tools(), deltas::add);
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(server.getRequestCount()).isEqualTo(2);
+        assertThat(sleeps.delays).containsExactly(Duration.ofMillis(500));
+        assertThat(tracker.count()).isEqualTo(1);
+        assertThat(tracker.total()).isEqualTo(new Usage(120, 45, 300, 10));
+        assertThat(deltas.getLast()).isEqualTo(new Delta.UsageDelta(new Usage(120, 45, 300, 10)));
+    }
+
+    @Test
     void retryAfterIsHonouredAndEachRetryIsObservable() throws Exception {
         server.enqueue(new MockResponse.Builder().code(429).addHeader("retry-after", "7")
                 .body("{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"slow down\"}}").build());
