@@ -415,8 +415,11 @@ final class AnthropicFormat implements WireFormat {
         }
         return switch (type) {
             case "invalid_request_error" -> {
+                // "prompt is too long: N tokens > M maximum", and "input length and `max_tokens` exceed
+                // context limit: N + M > L" when the prompt fits but not with the requested output.
                 if (lower.contains("prompt is too long") || lower.contains("input is too long")
-                        || lower.contains("context window") || lower.contains("context length")) {
+                        || lower.contains("exceed context limit") || lower.contains("context window")
+                        || lower.contains("context length")) {
                     yield Kind.CONTEXT_LENGTH_EXCEEDED;
                 }
                 yield lower.startsWith("you have reached your specified") ? Kind.QUOTA_EXCEEDED : Kind.INVALID_REQUEST;

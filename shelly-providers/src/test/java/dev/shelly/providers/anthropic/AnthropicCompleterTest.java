@@ -372,6 +372,7 @@ class AnthropicCompleterTest {
     @CsvSource(delimiter = '|', textBlock = """
             400 | invalid_request_error | messages: roles must alternate between "user" and "assistant" | INVALID_REQUEST | false
             400 | invalid_request_error | prompt is too long: 203284 tokens > 200000 maximum | CONTEXT_LENGTH_EXCEEDED | false
+            400 | invalid_request_error | input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input length or `max_tokens` and try again | CONTEXT_LENGTH_EXCEEDED | false
             400 | invalid_request_error | You have reached your specified API usage limits. You will regain access on 2026-12-01 at 00:00 UTC. | QUOTA_EXCEEDED | false
             401 | authentication_error | invalid x-api-key | AUTHENTICATION | false
             402 | billing_error | Your credit balance is too low to access the Anthropic API. | QUOTA_EXCEEDED | false
