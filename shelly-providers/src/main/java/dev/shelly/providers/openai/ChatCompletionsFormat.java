@@ -412,7 +412,10 @@ final class ChatCompletionsFormat implements WireFormat {
         String message = f.message() == null ? "" : f.message().toLowerCase(Locale.ROOT);
         String type = f.type() == null ? "" : f.type();
         String code = f.code() == null ? "" : f.code();
-        if (QUOTA_CODES.contains(code) || QUOTA_CODES.contains(type)) {
+        // xAI says it only in words, with HTTP 429 or 403: "Your team ... has either used all
+        // available credits or reached its monthly spending limit."
+        if (QUOTA_CODES.contains(code) || QUOTA_CODES.contains(type) || message.contains("used all available credits")
+                || message.contains("monthly spending limit")) {
             return Kind.QUOTA_EXCEEDED;
         }
         if (code.equals("context_length_exceeded") || message.contains("context length")
