@@ -420,7 +420,7 @@ final class ChatCompletionsFormat implements WireFormat {
         }
         if (code.equals("context_length_exceeded") || message.contains("context length")
                 || message.contains("context window") || message.contains("context size")
-                || message.contains("n_ctx")) {
+                || message.contains("n_ctx") || message.contains("maximum prompt length")) {
             return Kind.CONTEXT_LENGTH_EXCEEDED;
         }
         if (message.startsWith("request too large")) {

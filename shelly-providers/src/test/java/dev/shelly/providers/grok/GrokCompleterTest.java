@@ -126,6 +126,11 @@ class GrokCompleterTest {
                     assertThat(e.getMessage()).isEqualTo("grok: authentication (HTTP 400): Incorrect API key provided: "
                             + "ba***na. You can obtain an API key from https://console.x.ai.");
                 });
+        server.enqueue(json(400, """
+                {"code":"Client specified an invalid argument","error":"This model's maximum prompt length is 131072 but the request contains 136973 tokens."}"""));
+        assertThatThrownBy(() -> completer().complete(Chat.of(Message.user("long")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind())
+                        .isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED));
         assertThatThrownBy(() -> GrokCompleter.builder().model("grok-4").environment(n -> null).build())
                 .hasMessage("grok: no API key: call apiKey(...) or set the environment variable XAI_API_KEY");
     }
