@@ -86,6 +86,26 @@ class OpenAiCompatibleTest {
     }
 
     @Test
+    void continuationFragmentsWithAnotherIdStayInTheirCall() {
+        // Some servers (mlx-openai-server before its PR 216, Poolside) give the fragments after
+        // the first one of a call another id; without a function name they continue the call.
+        String head = "data: {\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\",\"model\":\"qwen3\",";
+        server.enqueue(sse(head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":"
+                + "[{\"index\":0,\"id\":\"call_first\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":"
+                + "[{\"index\":0,\"id\":\"call_other\",\"type\":\"function\",\"function\":{\"arguments\":\"{\\\"city\\\":\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":"
+                + "[{\"index\":0,\"id\":\"call_other\",\"type\":\"function\",\"function\":{\"arguments\":\"\\\"Paris\\\"}\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+                + "data: [DONE]\n\n"));
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = ollama().build().complete(Chat.of(Message.user("go")), List.of(), deltas::add);
+        assertThat(reply.parts()).containsExactly(new ToolCall("call_first", "get_weather", "{\"city\":\"Paris\"}"));
+        assertThat(deltas).containsExactly(new Delta.ToolCallStart(0, "call_first", "get_weather"),
+                new Delta.ToolCallArguments(0, "{\"city\":"), new Delta.ToolCallArguments(0, "\"Paris\"}"));
+    }
+
+    @Test
     void emptyIdsAreMadeUpAndNamelessCallsDropped() {
         String body = """
                 {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[
