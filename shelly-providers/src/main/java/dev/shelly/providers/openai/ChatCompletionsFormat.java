@@ -439,6 +439,10 @@ final class ChatCompletionsFormat implements WireFormat {
         if (status != 0) {
             return ErrorResponse.kindForStatus(status);
         }
+        if (code.matches("[45]\\d\\d")) {
+            // An error after HTTP 200 that names the status it stands for (vLLM: "code": 400).
+            return ErrorResponse.kindForStatus(Integer.parseInt(code));
+        }
         return switch (type) {
             case "invalid_request_error" -> Kind.INVALID_REQUEST;
             case "authentication_error" -> Kind.AUTHENTICATION;

@@ -137,6 +137,27 @@ class OpenAiCompatibleTest {
     }
 
     @Test
+    void anErrorChunkCarryingAnHttpStatusCodeIsClassifiedByIt() {
+        // vLLM reports failures after HTTP 200 as a chunk with the status it would have sent.
+        String role = "data: {\"id\":\"chatcmpl-5\",\"object\":\"chat.completion.chunk\",\"model\":\"qwen\","
+                + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n";
+        for (int i = 0; i < 3; i++) { // enough for every attempt the default policy would make
+            server.enqueue(sse(role + "data: {\"error\": {\"message\": \"Invalid tool call arguments\", "
+                    + "\"type\": \"BadRequestError\", \"param\": null, \"code\": 400}}\n\ndata: [DONE]\n\n"));
+        }
+        dev.shelly.providers.Fixtures.Sleeps sleeps = new dev.shelly.providers.Fixtures.Sleeps();
+        assertThatThrownBy(() -> ollama().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
+                .complete(Chat.of(Message.user("go")), List.of(), d -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).isEqualTo("ollama: invalid request: Invalid tool call arguments");
+                });
+        assertThat(server.getRequestCount()).isEqualTo(1);
+        assertThat(sleeps.delays).isEmpty();
+    }
+
+    @Test
     void aToolSchemaThatIsNotAJsonObjectIsRejectedBeforeSending() {
         var broken = new dev.shelly.chats.ToolDefinition("lookup", "Look up", "{\"type\": \"object\",");
         assertThatThrownBy(() -> ollama().build().complete(Chat.of(Message.user("x")), List.of(broken)))
