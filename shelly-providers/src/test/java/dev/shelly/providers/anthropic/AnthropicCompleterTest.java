@@ -353,6 +353,40 @@ class AnthropicCompleterTest {
                         .isEqualTo("anthropic: invalid response: content block 0 is a tool_use without an id or a name"));
     }
 
+    @Test
+    void streamedRedactedThinkingIsKeptWithItsData() {
+        server.enqueue(sse("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":1}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":0}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"ok"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":1}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """));
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of(), deltas::add);
+        assertThat(reply.parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+        assertThat(deltas).doesNotHaveAnyElementsOfTypes(Delta.ThinkingDelta.class);
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({"end_turn, END_TURN", "tool_use, TOOL_USE", "max_tokens, MAX_TOKENS", "stop_sequence, STOP_SEQUENCE",
             "refusal, REFUSAL", "pause_turn, PAUSE_TURN", "model_context_window_exceeded, CONTEXT_WINDOW_EXCEEDED",

@@ -287,6 +287,23 @@ class OpenAiCompleterTest {
     }
 
     @Test
+    void anHtmlPageFromAProxyIsAServerFailureQuotedAndRetried() {
+        server.enqueue(new MockResponse.Builder().code(502).addHeader("Content-Type", "text/html")
+                .body("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1>"
+                        + "</center>\r\n</body>\r\n</html>\r\n").build());
+        server.enqueue(json(200, REPLY));
+        List<dev.shelly.modeladapter.RetryEvent> retries = new ArrayList<>();
+        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(new Fixtures.Sleeps())
+                .retryListener(retries::add).build().complete(Fixtures.conversation(), Fixtures.tools());
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        ModelException failure = retries.getFirst().failure();
+        assertThat(failure.kind()).isEqualTo(Kind.SERVER);
+        assertThat(failure.getMessage()).isEqualTo("openai: server (HTTP 502): <html> <head><title>502 Bad Gateway</title>"
+                + "</head> <body> <center><h1>502 Bad Gateway</h1></center> </body> </html>");
+        assertThat(retries.getFirst().delay()).isEqualTo(Duration.ofMillis(500));
+    }
+
+    @Test
     void retryAfterMsIsHonoured() {
         server.enqueue(new MockResponse.Builder().code(429).addHeader("retry-after-ms", "1574").addHeader("retry-after", "2")
                 .body("{\"error\":{\"message\":\"Rate limit reached\",\"type\":\"requests\",\"code\":\"rate_limit_exceeded\"}}")
