@@ -325,7 +325,7 @@ final class ChatCompletionsFormat implements WireFormat {
         if (refused) {
             return StopReason.REFUSAL;
         }
-        if (toolCalls) {
+        if (toolCalls && (finish == null || finish.equals("stop"))) {
             return StopReason.TOOL_USE; // some servers say "stop" although the reply calls tools
         }
         if (finish == null) {
