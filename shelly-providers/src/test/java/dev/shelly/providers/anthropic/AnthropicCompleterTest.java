@@ -354,6 +354,29 @@ class AnthropicCompleterTest {
     }
 
     @Test
+    void whitespaceOnlyTextIsNotSentSinceTheApiRejectsIt() throws Exception {
+        // "messages: text content blocks must contain non-whitespace text" (HTTP 400); models do
+        // reply "\n\n" before a tool call, and that reply goes back in the next request.
+        server.enqueue(json(200, REPLY));
+        Chat chat = Chat.of(
+                Message.system(" \n"),
+                Message.user("weather?"),
+                Message.of("bot", Role.ASSISTANT, new Text("\n\n"), new ToolCall("t1", "get_weather", "{}")),
+                Message.of("tools", Role.TOOL, new dev.shelly.chats.ToolResult("t1",
+                        List.of(new Text(" "), dev.shelly.chats.Image.ofBytes(Fixtures.PNG, "image/png")), false)),
+                Message.user("  "));
+        builder().build().complete(chat, List.of());
+        assertJson(server.takeRequest(), """
+                {"model":"claude-test","max_tokens":1024,
+                 "messages":[
+                  {"role":"user","content":[{"type":"text","text":"weather?"}]},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"get_weather","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[
+                    {"type":"image","source":{"type":"base64","media_type":"image/png","data":"%s"}}]}]}]}
+                """.formatted(PNG_BASE64));
+    }
+
+    @Test
     void streamedRedactedThinkingIsKeptWithItsData() {
         server.enqueue(sse("""
                 event: message_start
