@@ -20,6 +20,10 @@ import org.snakeyaml.engine.v2.nodes.Node;
 /**
  * Reads {@code config.yaml} into an {@link EngineConfig}.
  *
+ * <p>The loader checks each value; references between sections (an agent's provider, toolboxes,
+ * skills, the entry agent) are checked by {@link EngineConfig#check(Set, Set)}, which the engine
+ * calls once it knows the skills and the toolboxes registered in code.
+ *
  * <p>Unknown fields are errors (a typo must not be silently ignored); {@code ${VAR}} and
  * {@code ${VAR:-default}} in any value are replaced from the environment. Every error is a
  * {@link ConfigException} naming the file, the line, the field's path and what was expected.
@@ -64,7 +68,7 @@ public final class ConfigLoader {
      * Reads a configuration file, interpolating from the process environment.
      *
      * @param file the YAML file
-     * @return the configuration, not yet checked against the available skills
+     * @return the configuration, its references not yet checked
      * @throws ConfigException when the file cannot be read or is wrong
      */
     public static EngineConfig load(Path file) {
@@ -76,7 +80,7 @@ public final class ConfigLoader {
      *
      * @param file the YAML file
      * @param env looks up environment variables for interpolation
-     * @return the configuration, not yet checked against the available skills
+     * @return the configuration, its references not yet checked
      * @throws ConfigException when the file cannot be read or is wrong
      */
     public static EngineConfig load(Path file, Function<String, String> env) {
@@ -96,7 +100,7 @@ public final class ConfigLoader {
      * @param yaml the YAML text
      * @param fileName the name to use in error messages
      * @param env looks up environment variables for interpolation
-     * @return the configuration, not yet checked against the available skills
+     * @return the configuration, its references not yet checked
      * @throws ConfigException when the text is wrong
      */
     public static EngineConfig parse(String yaml, String fileName, Function<String, String> env) {
@@ -129,8 +133,7 @@ public final class ConfigLoader {
             agents.add(agent(a));
         }
         String entry = ConfigNode.present(fields, "entry_agent").map(ConfigNode::nonBlank).orElse(null);
-        EngineConfig config = new EngineConfig(providers, servers, agents, entry, fileName, lines);
-        return config.check(null);
+        return new EngineConfig(providers, servers, agents, entry, fileName, lines);
     }
 
     private static ProviderConfig provider(ConfigNode node) {

@@ -13,7 +13,7 @@ import java.util.TreeSet;
  * Everything the engine wires: providers, MCP servers, agents and the entry agent.
  *
  * <p>Read from {@code .shelly/config.yaml} with {@link ConfigLoader}, or built in code with
- * {@link #builder()}; both are checked the same way by {@link #check(Set)}: every name unique,
+ * {@link #builder()}; both are checked the same way by {@link #check(Set, Set)}: every name unique,
  * every reference to a provider, toolbox, skill or agent resolved, so that a mistake shows at
  * load time and not at the first call.
  */
@@ -123,10 +123,12 @@ public final class EngineConfig {
      * Checks names and references.
      *
      * @param availableSkills the skills that can be named, or null to skip checking skill names
+     * @param extraToolboxes toolboxes registered in code that agents may name, besides the MCP
+     *     servers and the built-in ones
      * @return this configuration
      * @throws ConfigException naming the first problem found
      */
-    public EngineConfig check(Set<String> availableSkills) {
+    public EngineConfig check(Set<String> availableSkills, Set<String> extraToolboxes) {
         unique("providers", providers.stream().map(ProviderConfig::name).toList());
         unique("mcp_servers", mcpServers.stream().map(McpServerConfig::name).toList());
         unique("agents", agents.stream().map(AgentConfig::name).toList());
@@ -140,7 +142,14 @@ public final class EngineConfig {
             throw error("agents", "no agent is configured; add at least one under 'agents'");
         }
         Set<String> toolboxes = new TreeSet<>(BUILT_IN_TOOLBOXES);
-        mcpServers.forEach(s -> toolboxes.add(s.name()));
+        for (int i = 0; i < mcpServers.size(); i++) {
+            if (extraToolboxes.contains(mcpServers.get(i).name())) {
+                throw error("mcp_servers[" + i + "].name", "'" + mcpServers.get(i).name()
+                        + "' is also the name of a toolbox registered in code; choose another name");
+            }
+            toolboxes.add(mcpServers.get(i).name());
+        }
+        toolboxes.addAll(extraToolboxes);
         for (int i = 0; i < agents.size(); i++) {
             AgentConfig agent = agents.get(i);
             providerOf(agent);
@@ -173,8 +182,20 @@ public final class EngineConfig {
         return this;
     }
 
-    ConfigException error(String path, String problem) {
+    /**
+     * An error located at a field of this configuration: with the file and line when it was
+     * read from a file.
+     *
+     * @param path the field's path, such as {@code agents[2].provider}
+     * @param problem what is wrong and what was expected
+     * @return the exception, to throw
+     */
+    public ConfigException errorAt(String path, String problem) {
         return new ConfigException(file, lineOf(path), path, problem);
+    }
+
+    private ConfigException error(String path, String problem) {
+        return errorAt(path, problem);
     }
 
     /** The line of a field, or of its nearest enclosing field when it was absent from the file. */
@@ -264,7 +285,7 @@ public final class EngineConfig {
         }
 
         /**
-         * Builds the configuration (not yet checked: see {@link EngineConfig#check(Set)}).
+         * Builds the configuration (not yet checked: see {@link EngineConfig#check(Set, Set)}).
          *
          * @return the configuration
          */

@@ -18,7 +18,7 @@ class ConfigLoaderTest {
     private static final Function<String, String> ENV = Map.of("ANTHROPIC_KEY", "sk-ant-secret", "MODEL", "gpt-5")::get;
 
     private static EngineConfig parse(String yaml) {
-        return ConfigLoader.parse(yaml, "config.yaml", ENV);
+        return ConfigLoader.parse(yaml, "config.yaml", ENV).check(null, Set.of());
     }
 
     private static ConfigException error(String yaml) {
@@ -304,11 +304,11 @@ class ConfigLoaderTest {
     @Test
     void skillReferencesAreCheckedAgainstTheLoadedSkills() {
         EngineConfig c = parse(FULL);
-        assertThat(c.check(Set.of("review", "deploy"))).isSameAs(c);
-        assertThatThrownBy(() -> c.check(Set.of("deploy")))
+        assertThat(c.check(Set.of("review", "deploy"), Set.of())).isSameAs(c);
+        assertThatThrownBy(() -> c.check(Set.of("deploy"), Set.of()))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("config.yaml:33: agents[0].skills[0]: unknown skill 'review'; expected one of: deploy");
-        assertThatThrownBy(() -> c.check(Set.of()))
+        assertThatThrownBy(() -> c.check(Set.of(), Set.of()))
                 .hasMessage("config.yaml:33: agents[0].skills[0]: unknown skill 'review'; no skills are loaded "
                         + "(put them in .shelly/skills/<name>/SKILL.md)");
     }
@@ -336,12 +336,12 @@ class ConfigLoaderTest {
                 .provider(ProviderConfig.builder("p", ProviderKind.OPENAI, "gpt-5").apiKey("k").build())
                 .agent(AgentConfig.builder("a").toolboxes("tasks").build())
                 .build();
-        assertThat(ok.check(Set.of())).isSameAs(ok);
+        assertThat(ok.check(Set.of(), Set.of())).isSameAs(ok);
         EngineConfig bad = EngineConfig.builder()
                 .provider(ProviderConfig.builder("p", ProviderKind.OPENAI, "gpt-5").build())
                 .agent(AgentConfig.builder("a").provider("q").build())
                 .build();
-        assertThatThrownBy(() -> bad.check(Set.of()))
+        assertThatThrownBy(() -> bad.check(Set.of(), Set.of()))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("agents[0].provider: unknown provider 'q'; expected one of: p");
     }
