@@ -54,6 +54,25 @@ class OpenAiCompatibleTest {
     }
 
     @Test
+    void aServerThatIgnoresTheStreamRequestAndAnswersWithJsonStillAnswers() throws Exception {
+        // llama.cpp-style servers and some proxies answer "stream": true with one JSON document.
+        server.enqueue(json(200, """
+                {"id":"chatcmpl-2","model":"llama3.2","choices":[{"index":0,"message":{"role":"assistant",
+                 "content":"Checking.","tool_calls":[{"id":"call_7","type":"function","function":{"name":"get_weather",
+                 "arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":"tool_calls"}],
+                 "usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13}}"""));
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = ollama().build().complete(Chat.of(Message.user("weather?")), List.of(), deltas::add);
+        assertThat(reply.text()).isEqualTo("Checking.");
+        assertThat(reply.toolCalls()).containsExactly(new ToolCall("call_7", "get_weather", "{\"city\":\"Paris\"}"));
+        assertThat(deltas).containsExactly(new Delta.TextDelta("Checking."),
+                new Delta.ToolCallStart(0, "call_7", "get_weather"),
+                new Delta.ToolCallArguments(0, "{\"city\":\"Paris\"}"),
+                new Delta.UsageDelta(dev.shelly.modeladapter.Usage.of(9, 4)));
+        assertThat(server.takeRequest().getBody().utf8()).contains("\"stream\":true");
+    }
+
+    @Test
     void anOptionalKeyIsSentAsBearer() throws Exception {
         server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"ok\"}}]}"));
         Providers.builder("openai-compatible").baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
