@@ -19,8 +19,11 @@ import org.slf4j.LoggerFactory;
  * <p>Each retry is logged at WARN (provider, kind, status, attempt, delay; never a key or a
  * prompt) and reported to the {@link RetryListener}. The wait between attempts answers
  * interrupts: an interrupted caller gets a {@link CancellationException} with its interrupt flag
- * set. A streamed completion is retried only while no delta has reached the listener, so a
- * listener never sees the start of a reply twice.
+ * set. A streamed completion is retried only while no part of the reply (text, thinking, a tool
+ * call) has reached the listener, so a listener never sees the start of a reply twice. Usage
+ * deltas do not count: a provider may report usage before any content (Anthropic's
+ * {@code message_start} does), and the last usage delta a listener sees is still the total of
+ * the attempt that answered.
  */
 public final class RetryingCompleter implements Completer {
     private static final Logger LOG = LoggerFactory.getLogger(RetryingCompleter.class);
@@ -87,7 +90,9 @@ public final class RetryingCompleter implements Completer {
         }
         boolean[] delivered = {false};
         StreamListener tracking = delta -> {
-            delivered[0] = true;
+            if (!(delta instanceof Delta.UsageDelta)) {
+                delivered[0] = true;
+            }
             streamListener.onDelta(delta);
         };
         for (int attempt = 1; ; attempt++) {

@@ -108,7 +108,7 @@ class RetryingCompleterTest {
     }
 
     @Test
-    void aStreamIsRetriedOnlyWhileNoDeltaWasDelivered() {
+    void aStreamIsRetriedOnlyWhileNoContentDeltaWasDelivered() {
         AtomicInteger calls = new AtomicInteger();
         ModelException cut = failure(ModelException.Kind.NETWORK, null);
         Completer streaming = new Completer() {
@@ -121,7 +121,8 @@ class RetryingCompleterTest {
             public Message complete(Chat chat, List<dev.shelly.chats.ToolDefinition> tools, StreamListener l) {
                 int n = calls.getAndIncrement();
                 if (n == 0) {
-                    throw cut; // before any delta: retried
+                    l.onDelta(new Delta.UsageDelta(Usage.of(5, 1)));
+                    throw cut; // before any content, usage alone delivered: retried
                 }
                 l.onDelta(new Delta.TextDelta("hel"));
                 throw cut; // after a delta: not retried
@@ -131,7 +132,7 @@ class RetryingCompleterTest {
         assertThatThrownBy(() -> retrying(streaming, RetryPolicy.defaults()).complete(CHAT, List.of(), seen::add))
                 .isSameAs(cut);
         assertThat(calls).hasValue(2);
-        assertThat(seen).containsExactly(new Delta.TextDelta("hel"));
+        assertThat(seen).containsExactly(new Delta.UsageDelta(Usage.of(5, 1)), new Delta.TextDelta("hel"));
     }
 
     @Test

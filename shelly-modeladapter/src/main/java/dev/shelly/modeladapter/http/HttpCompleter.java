@@ -2,8 +2,13 @@ package dev.shelly.modeladapter.http;
 
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Text;
+import dev.shelly.chats.Thinking;
+import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.UsageTracker;
@@ -51,9 +56,32 @@ public final class HttpCompleter implements Completer {
             throw new IllegalArgumentException(format.provider() + ": stream listener must not be null");
         }
         StreamDecoder decoder = format.decoder(listener);
-        client.stream(format.path(), format.request(chat, tools, true), format::error, decoder::isEnd,
+        byte[] whole = client.stream(format.path(), format.request(chat, tools, true), format::error, decoder::isEnd,
                 decoder::onEvent);
+        if (whole != null) {
+            Message reply = format.reply(whole);
+            replay(reply, listener);
+            return recorded(reply);
+        }
         return recorded(decoder.finish());
+    }
+
+    /** Delivers a reply that arrived whole as the deltas a stream would have given. */
+    private static void replay(Message reply, StreamListener listener) {
+        int index = 0;
+        for (Part part : reply.parts()) {
+            switch (part) {
+                case Thinking t when !t.text().isEmpty() -> listener.onDelta(new Delta.ThinkingDelta(t.text()));
+                case Text t when !t.text().isEmpty() -> listener.onDelta(new Delta.TextDelta(t.text()));
+                case ToolCall c -> {
+                    listener.onDelta(new Delta.ToolCallStart(index, c.id(), c.name()));
+                    listener.onDelta(new Delta.ToolCallArguments(index, c.arguments()));
+                    index++;
+                }
+                default -> { }
+            }
+        }
+        ReplyMetadata.usage(reply).ifPresent(u -> listener.onDelta(new Delta.UsageDelta(u)));
     }
 
     private void checkArguments(Chat chat, List<ToolDefinition> tools) {

@@ -134,17 +134,21 @@ public final class HttpModelClient {
      * Posts a JSON body and hands the server-sent events of the successful response to a
      * handler on the calling thread, in order, until an event the handler calls the end.
      *
+     * <p>Some OpenAI-compatible servers ignore the request to stream and answer with one JSON
+     * document; such a body ({@code application/json}) is returned whole instead of failing.
+     *
      * @param path the path relative to the base URL
      * @param json the request body
      * @param errors turns an error response into an exception
      * @param isEnd tells, on the reading thread, whether an event is the last one
      * @param handler receives each event on the calling thread; an exception it throws cancels
      *     the call and is rethrown
+     * @return null when the reply came as events; the body when the server answered with JSON
      * @throws ModelException on an error status, a network failure, or a stream that ends
      *     before its last event
      * @throws CancellationException when the calling thread is interrupted
      */
-    public void stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+    public byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
             Predicate<SseEvent> isEnd, Consumer<SseEvent> handler) {
         Call call = newCall(path, json, true);
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
@@ -154,6 +158,11 @@ public final class HttpModelClient {
             try (Response response = call.execute()) {
                 if (!response.isSuccessful()) {
                     queue.add(errors.apply(errorResponse(response)));
+                    return;
+                }
+                okhttp3.MediaType type = response.body().contentType();
+                if (type != null && type.subtype().equalsIgnoreCase("json")) {
+                    queue.add(new WholeBody(response.body().bytes()));
                     return;
                 }
                 SseParser parser = new SseParser();
@@ -188,7 +197,10 @@ public final class HttpModelClient {
             while (true) {
                 Object item = queue.take();
                 if (item == endEvent) {
-                    return;
+                    return null;
+                }
+                if (item instanceof WholeBody whole) {
+                    return whole.bytes();
                 }
                 if (item == endOfStream) {
                     throw ModelException.builder(Kind.NETWORK).provider(provider)
@@ -206,6 +218,9 @@ public final class HttpModelClient {
             throw e;
         }
     }
+
+    /** A streaming request answered with one JSON document. */
+    private record WholeBody(byte[] bytes) {}
 
     private Call newCall(String path, byte[] json, boolean stream) {
         if (Thread.currentThread().isInterrupted()) {

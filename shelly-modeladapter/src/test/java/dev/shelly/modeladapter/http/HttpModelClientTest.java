@@ -101,6 +101,16 @@ class HttpModelClientTest {
     }
 
     @Test
+    void aJsonAnswerToAStreamRequestIsReturnedWhole() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
+                .body("{\"whole\":true}").build());
+        List<SseEvent> events = new ArrayList<>();
+        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add);
+        assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("{\"whole\":true}");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
     void aLastEventWithoutTrailingBlankLineIsStillDelivered() {
         server.enqueue(new MockResponse.Builder().body("data: a\n\ndata: [DONE]").build());
         List<SseEvent> events = new ArrayList<>();

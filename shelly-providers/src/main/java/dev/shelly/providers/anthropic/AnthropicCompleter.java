@@ -20,7 +20,8 @@ import java.util.OptionalInt;
  * message, ahead of any text; consecutive messages of the same side are merged; thinking blocks
  * come back as {@link dev.shelly.chats.Thinking} parts with their signature and are sent back
  * unchanged. Parts Anthropic cannot take (a custom part, an image in an assistant message,
- * unsigned thinking from another provider) are left out of the request.
+ * unsigned thinking from another provider, text that is only white space) are left out of the
+ * request.
  *
  * <pre>{@code
  * Completer claude = AnthropicCompleter.builder().model("claude-sonnet-4-5").build();  // key from ANTHROPIC_API_KEY

@@ -74,7 +74,7 @@ final class AnthropicFormat implements WireFormat {
         for (Message m : messages) {
             if (m.role() == Role.SYSTEM) {
                 String text = m.text();
-                if (!text.isEmpty()) {
+                if (!text.isBlank()) {
                     system.append(system.isEmpty() ? "" : "\n\n").append(text);
                 }
                 continue;
@@ -139,10 +139,13 @@ final class AnthropicFormat implements WireFormat {
         });
     }
 
-    /** Which parts a message of each side can carry; the rest (custom parts included) are skipped. */
+    /**
+     * Which parts a message of each side can carry; the rest (custom parts included) are skipped.
+     * Text blocks must hold more than white space, or the API rejects the whole request.
+     */
     private static boolean sendable(Part p, boolean assistant) {
         return switch (p) {
-            case Text t -> !t.text().isEmpty();
+            case Text t -> !t.text().isBlank();
             case ToolCall c -> assistant;
             case Thinking t -> assistant && (t.redacted() || (t.signature() != null && !t.signature().isEmpty()));
             case Image i -> !assistant;
@@ -243,7 +246,7 @@ final class AnthropicFormat implements WireFormat {
             gen.writeName("content");
             gen.writeStartArray();
             for (Part p : r.content()) {
-                if (p instanceof Text t && !t.text().isEmpty()) {
+                if (p instanceof Text t && !t.text().isBlank()) {
                     writeText(gen, t.text());
                 } else if (p instanceof Image i) {
                     writeImage(gen, i);
@@ -415,8 +418,11 @@ final class AnthropicFormat implements WireFormat {
         }
         return switch (type) {
             case "invalid_request_error" -> {
+                // "prompt is too long: N tokens > M maximum", and "input length and `max_tokens` exceed
+                // context limit: N + M > L" when the prompt fits but not with the requested output.
                 if (lower.contains("prompt is too long") || lower.contains("input is too long")
-                        || lower.contains("context window") || lower.contains("context length")) {
+                        || lower.contains("exceed context limit") || lower.contains("context window")
+                        || lower.contains("context length")) {
                     yield Kind.CONTEXT_LENGTH_EXCEEDED;
                 }
                 yield lower.startsWith("you have reached your specified") ? Kind.QUOTA_EXCEEDED : Kind.INVALID_REQUEST;

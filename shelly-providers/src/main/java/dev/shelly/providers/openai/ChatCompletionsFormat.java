@@ -325,7 +325,7 @@ final class ChatCompletionsFormat implements WireFormat {
         if (refused) {
             return StopReason.REFUSAL;
         }
-        if (toolCalls) {
+        if (toolCalls && (finish == null || finish.equals("stop"))) {
             return StopReason.TOOL_USE; // some servers say "stop" although the reply calls tools
         }
         if (finish == null) {
@@ -412,12 +412,15 @@ final class ChatCompletionsFormat implements WireFormat {
         String message = f.message() == null ? "" : f.message().toLowerCase(Locale.ROOT);
         String type = f.type() == null ? "" : f.type();
         String code = f.code() == null ? "" : f.code();
-        if (QUOTA_CODES.contains(code) || QUOTA_CODES.contains(type)) {
+        // xAI says it only in words, with HTTP 429 or 403: "Your team ... has either used all
+        // available credits or reached its monthly spending limit."
+        if (QUOTA_CODES.contains(code) || QUOTA_CODES.contains(type) || message.contains("used all available credits")
+                || message.contains("monthly spending limit")) {
             return Kind.QUOTA_EXCEEDED;
         }
         if (code.equals("context_length_exceeded") || message.contains("context length")
                 || message.contains("context window") || message.contains("context size")
-                || message.contains("n_ctx")) {
+                || message.contains("n_ctx") || message.contains("maximum prompt length")) {
             return Kind.CONTEXT_LENGTH_EXCEEDED;
         }
         if (message.startsWith("request too large")) {
@@ -435,6 +438,10 @@ final class ChatCompletionsFormat implements WireFormat {
         }
         if (status != 0) {
             return ErrorResponse.kindForStatus(status);
+        }
+        if (code.matches("[45]\\d\\d")) {
+            // An error after HTTP 200 that names the status it stands for (vLLM: "code": 400).
+            return ErrorResponse.kindForStatus(Integer.parseInt(code));
         }
         return switch (type) {
             case "invalid_request_error" -> Kind.INVALID_REQUEST;

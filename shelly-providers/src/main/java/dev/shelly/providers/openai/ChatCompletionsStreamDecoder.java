@@ -22,8 +22,9 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * Decodes a Chat Completions stream: {@code data:} chunks until {@code data: [DONE]}. Tool calls
- * are assembled by their {@code index}; a fragment with a new id at an index already in use
- * starts a new call (Ollama sends every parallel call at index 0). The usage chunk, which has
+ * are assembled by their {@code index}; a fragment that names a tool with a new id at an index
+ * already in use starts a new call (Ollama sends every parallel call at index 0), and an id seen
+ * before continues its own call. The usage chunk, which has
  * no choices, may come after the finish reason.
  */
 final class ChatCompletionsStreamDecoder implements StreamDecoder {
@@ -137,8 +138,26 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
             fragmentId = null;
         }
         int index = indexNode != null && indexNode.isIntegralNumber() ? indexNode.asInt() : -1;
+        JsonNode function = fragment.path("function");
+        String name = text(function, "name");
+        if (name != null && name.isEmpty()) {
+            name = null;
+        }
         Call call = index >= 0 ? byIndex.get(index) : (fragmentId == null && !calls.isEmpty() ? calls.getLast() : null);
-        if (call == null || (fragmentId != null && call.id != null && !fragmentId.equals(call.id))) {
+        if (fragmentId != null && call != null && call.id != null && !fragmentId.equals(call.id)) {
+            // Another id at an index in use: the same id seen before continues its call; a fragment
+            // that names a tool starts a new call (Ollama sends every parallel call at index 0); a
+            // nameless one continues the call at that index (servers that change ids mid-call).
+            Call known = byId(fragmentId);
+            if (known != null) {
+                call = known;
+            } else if (name != null) {
+                call = null;
+            }
+        } else if (fragmentId != null && call == null) {
+            call = byId(fragmentId);
+        }
+        if (call == null) {
             call = new Call(calls.size());
             calls.add(call);
             byIndex.put(index, call);
@@ -146,9 +165,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
         if (call.id == null && fragmentId != null) {
             call.id = fragmentId;
         }
-        JsonNode function = fragment.path("function");
-        String name = text(function, "name");
-        if (call.name == null && name != null && !name.isEmpty()) {
+        if (call.name == null && name != null) {
             call.name = name;
         }
         String args = ChatCompletionsFormat.arguments(function.get("arguments"));
@@ -168,6 +185,16 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
                 listener.onDelta(new Delta.ToolCallArguments(indexOf(call), call.arguments.toString()));
             }
         }
+    }
+
+    /** The call that first came with this id, or null. */
+    private Call byId(String callId) {
+        for (Call c : calls) {
+            if (callId.equals(c.id)) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The call's index among the calls announced so far (calls without a name are never announced). */

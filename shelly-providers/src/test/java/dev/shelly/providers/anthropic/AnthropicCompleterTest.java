@@ -353,6 +353,63 @@ class AnthropicCompleterTest {
                         .isEqualTo("anthropic: invalid response: content block 0 is a tool_use without an id or a name"));
     }
 
+    @Test
+    void whitespaceOnlyTextIsNotSentSinceTheApiRejectsIt() throws Exception {
+        // "messages: text content blocks must contain non-whitespace text" (HTTP 400); models do
+        // reply "\n\n" before a tool call, and that reply goes back in the next request.
+        server.enqueue(json(200, REPLY));
+        Chat chat = Chat.of(
+                Message.system(" \n"),
+                Message.user("weather?"),
+                Message.of("bot", Role.ASSISTANT, new Text("\n\n"), new ToolCall("t1", "get_weather", "{}")),
+                Message.of("tools", Role.TOOL, new dev.shelly.chats.ToolResult("t1",
+                        List.of(new Text(" "), dev.shelly.chats.Image.ofBytes(Fixtures.PNG, "image/png")), false)),
+                Message.user("  "));
+        builder().build().complete(chat, List.of());
+        assertJson(server.takeRequest(), """
+                {"model":"claude-test","max_tokens":1024,
+                 "messages":[
+                  {"role":"user","content":[{"type":"text","text":"weather?"}]},
+                  {"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"get_weather","input":{}}]},
+                  {"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":[
+                    {"type":"image","source":{"type":"base64","media_type":"image/png","data":"%s"}}]}]}]}
+                """.formatted(PNG_BASE64));
+    }
+
+    @Test
+    void streamedRedactedThinkingIsKeptWithItsData() {
+        server.enqueue(sse("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"m","type":"message","role":"assistant","model":"c","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":1}}}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":0,"content_block":{"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":0}
+
+                event: content_block_start
+                data: {"type":"content_block_start","index":1,"content_block":{"type":"text","text":""}}
+
+                event: content_block_delta
+                data: {"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"ok"}}
+
+                event: content_block_stop
+                data: {"type":"content_block_stop","index":1}
+
+                event: message_delta
+                data: {"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}
+
+                event: message_stop
+                data: {"type":"message_stop"}
+
+                """));
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of(), deltas::add);
+        assertThat(reply.parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+        assertThat(deltas).doesNotHaveAnyElementsOfTypes(Delta.ThinkingDelta.class);
+    }
+
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({"end_turn, END_TURN", "tool_use, TOOL_USE", "max_tokens, MAX_TOKENS", "stop_sequence, STOP_SEQUENCE",
             "refusal, REFUSAL", "pause_turn, PAUSE_TURN", "model_context_window_exceeded, CONTEXT_WINDOW_EXCEEDED",
@@ -372,6 +429,7 @@ class AnthropicCompleterTest {
     @CsvSource(delimiter = '|', textBlock = """
             400 | invalid_request_error | messages: roles must alternate between "user" and "assistant" | INVALID_REQUEST | false
             400 | invalid_request_error | prompt is too long: 203284 tokens > 200000 maximum | CONTEXT_LENGTH_EXCEEDED | false
+            400 | invalid_request_error | input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input length or `max_tokens` and try again | CONTEXT_LENGTH_EXCEEDED | false
             400 | invalid_request_error | You have reached your specified API usage limits. You will regain access on 2026-12-01 at 00:00 UTC. | QUOTA_EXCEEDED | false
             401 | authentication_error | invalid x-api-key | AUTHENTICATION | false
             402 | billing_error | Your credit balance is too low to access the Anthropic API. | QUOTA_EXCEEDED | false
@@ -435,6 +493,34 @@ class AnthropicCompleterTest {
                     assertThat(e.retryable()).isTrue();
                     assertThat(e.getMessage()).isEqualTo("anthropic: overloaded: Overloaded");
                 });
+    }
+
+    @Test
+    void anOverloadedErrorEventBeforeAnyContentIsRetriedAndUsageCountedOnce() {
+        // message_start always carries usage, so only a usage delta has reached the listener.
+        server.enqueue(sse("""
+                event: message_start
+                data: {"type":"message_start","message":{"id":"msg_00","type":"message","role":"assistant","model":"claude-test-20250929","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":120,"output_tokens":1}}}
+
+                event: ping
+                data: {"type": "ping"}
+
+                event: error
+                data: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
+
+                """));
+        server.enqueue(sse(STREAM));
+        Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
+        UsageTracker tracker = new UsageTracker();
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).usageTracker(tracker)
+                .build().complete(Fixtures.conversation(), Fixtures.tools(), deltas::add);
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        assertThat(server.getRequestCount()).isEqualTo(2);
+        assertThat(sleeps.delays).containsExactly(Duration.ofMillis(500));
+        assertThat(tracker.count()).isEqualTo(1);
+        assertThat(tracker.total()).isEqualTo(new Usage(120, 45, 300, 10));
+        assertThat(deltas.getLast()).isEqualTo(new Delta.UsageDelta(new Usage(120, 45, 300, 10)));
     }
 
     @Test

@@ -95,6 +95,28 @@ class GrokCompleterTest {
     }
 
     @Test
+    void usedUpCreditsOrASpendingLimitIsAQuotaFailureNeverRetried() {
+        // xAI reports exhausted credits as 429 (Chat Completions) or 403, in its own error shape.
+        server.enqueue(json(429, """
+                {"code":"Some resource has been exhausted","error":"Your team 16f2151a-40f4-4a80-8ad0-cae00c27e8dd has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit."}"""));
+        server.enqueue(json(403, """
+                {"code":"The caller does not have permission to execute the specified operation","error":"Your team 16f2151a-40f4-4a80-8ad0-cae00c27e8dd has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit."}"""));
+        dev.shelly.providers.Fixtures.Sleeps sleeps = new dev.shelly.providers.Fixtures.Sleeps();
+        Map<String, String> env = Map.of("XAI_API_KEY", "xai-env-key", "XAI_BASE_URL", server.url("/v1").toString());
+        OpenAiCompleter retrying = GrokCompleter.builder().model("grok-4").environment(env::get).sleeper(sleeps).build();
+        for (int status : new int[] {429, 403}) {
+            assertThatThrownBy(() -> retrying.complete(Chat.of(Message.user("hi")), List.of()))
+                    .isInstanceOfSatisfying(ModelException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(Kind.QUOTA_EXCEEDED);
+                        assertThat(e.retryable()).isFalse();
+                        assertThat(e.status()).isEqualTo(status);
+                    });
+        }
+        assertThat(server.getRequestCount()).isEqualTo(2);
+        assertThat(sleeps.delays).isEmpty();
+    }
+
+    @Test
     void xaiErrorBodiesAreUnderstood() {
         server.enqueue(json(400, """
                 {"code": "Client specified an invalid argument", "error": "Incorrect API key provided: ba***na. You can obtain an API key from https://console.x.ai."}"""));
@@ -104,6 +126,11 @@ class GrokCompleterTest {
                     assertThat(e.getMessage()).isEqualTo("grok: authentication (HTTP 400): Incorrect API key provided: "
                             + "ba***na. You can obtain an API key from https://console.x.ai.");
                 });
+        server.enqueue(json(400, """
+                {"code":"Client specified an invalid argument","error":"This model's maximum prompt length is 131072 but the request contains 136973 tokens."}"""));
+        assertThatThrownBy(() -> completer().complete(Chat.of(Message.user("long")), List.of()))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind())
+                        .isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED));
         assertThatThrownBy(() -> GrokCompleter.builder().model("grok-4").environment(n -> null).build())
                 .hasMessage("grok: no API key: call apiKey(...) or set the environment variable XAI_API_KEY");
     }

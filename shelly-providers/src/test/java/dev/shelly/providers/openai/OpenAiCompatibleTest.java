@@ -54,6 +54,25 @@ class OpenAiCompatibleTest {
     }
 
     @Test
+    void aServerThatIgnoresTheStreamRequestAndAnswersWithJsonStillAnswers() throws Exception {
+        // llama.cpp-style servers and some proxies answer "stream": true with one JSON document.
+        server.enqueue(json(200, """
+                {"id":"chatcmpl-2","model":"llama3.2","choices":[{"index":0,"message":{"role":"assistant",
+                 "content":"Checking.","tool_calls":[{"id":"call_7","type":"function","function":{"name":"get_weather",
+                 "arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":"tool_calls"}],
+                 "usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13}}"""));
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = ollama().build().complete(Chat.of(Message.user("weather?")), List.of(), deltas::add);
+        assertThat(reply.text()).isEqualTo("Checking.");
+        assertThat(reply.toolCalls()).containsExactly(new ToolCall("call_7", "get_weather", "{\"city\":\"Paris\"}"));
+        assertThat(deltas).containsExactly(new Delta.TextDelta("Checking."),
+                new Delta.ToolCallStart(0, "call_7", "get_weather"),
+                new Delta.ToolCallArguments(0, "{\"city\":\"Paris\"}"),
+                new Delta.UsageDelta(dev.shelly.modeladapter.Usage.of(9, 4)));
+        assertThat(server.takeRequest().getBody().utf8()).contains("\"stream\":true");
+    }
+
+    @Test
     void anOptionalKeyIsSentAsBearer() throws Exception {
         server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"ok\"}}]}"));
         Providers.builder("openai-compatible").baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
@@ -86,6 +105,26 @@ class OpenAiCompatibleTest {
     }
 
     @Test
+    void continuationFragmentsWithAnotherIdStayInTheirCall() {
+        // Some servers (mlx-openai-server before its PR 216, Poolside) give the fragments after
+        // the first one of a call another id; without a function name they continue the call.
+        String head = "data: {\"id\":\"chatcmpl-7\",\"object\":\"chat.completion.chunk\",\"model\":\"qwen3\",";
+        server.enqueue(sse(head + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"tool_calls\":"
+                + "[{\"index\":0,\"id\":\"call_first\",\"type\":\"function\",\"function\":{\"name\":\"get_weather\",\"arguments\":\"\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":"
+                + "[{\"index\":0,\"id\":\"call_other\",\"type\":\"function\",\"function\":{\"arguments\":\"{\\\"city\\\":\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":"
+                + "[{\"index\":0,\"id\":\"call_other\",\"type\":\"function\",\"function\":{\"arguments\":\"\\\"Paris\\\"}\"}}]}}]}\n\n"
+                + head + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
+                + "data: [DONE]\n\n"));
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = ollama().build().complete(Chat.of(Message.user("go")), List.of(), deltas::add);
+        assertThat(reply.parts()).containsExactly(new ToolCall("call_first", "get_weather", "{\"city\":\"Paris\"}"));
+        assertThat(deltas).containsExactly(new Delta.ToolCallStart(0, "call_first", "get_weather"),
+                new Delta.ToolCallArguments(0, "{\"city\":"), new Delta.ToolCallArguments(0, "\"Paris\"}"));
+    }
+
+    @Test
     void emptyIdsAreMadeUpAndNamelessCallsDropped() {
         String body = """
                 {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"tool_calls":[
@@ -114,6 +153,27 @@ class OpenAiCompatibleTest {
                     assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED);
                     assertThat(e.getMessage()).startsWith("ollama: context length exceeded (HTTP 400): This model's");
                 });
+    }
+
+    @Test
+    void anErrorChunkCarryingAnHttpStatusCodeIsClassifiedByIt() {
+        // vLLM reports failures after HTTP 200 as a chunk with the status it would have sent.
+        String role = "data: {\"id\":\"chatcmpl-5\",\"object\":\"chat.completion.chunk\",\"model\":\"qwen\","
+                + "\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n";
+        for (int i = 0; i < 3; i++) { // enough for every attempt the default policy would make
+            server.enqueue(sse(role + "data: {\"error\": {\"message\": \"Invalid tool call arguments\", "
+                    + "\"type\": \"BadRequestError\", \"param\": null, \"code\": 400}}\n\ndata: [DONE]\n\n"));
+        }
+        dev.shelly.providers.Fixtures.Sleeps sleeps = new dev.shelly.providers.Fixtures.Sleeps();
+        assertThatThrownBy(() -> ollama().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
+                .complete(Chat.of(Message.user("go")), List.of(), d -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
+                    assertThat(e.retryable()).isFalse();
+                    assertThat(e.getMessage()).isEqualTo("ollama: invalid request: Invalid tool call arguments");
+                });
+        assertThat(server.getRequestCount()).isEqualTo(1);
+        assertThat(sleeps.delays).isEmpty();
     }
 
     @Test

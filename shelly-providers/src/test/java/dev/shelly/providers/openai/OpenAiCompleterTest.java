@@ -203,7 +203,7 @@ class OpenAiCompleterTest {
                  "finish_reason":"length"}]}"""));
         Message cut = builder().build().complete(Chat.of(Message.user("go")), List.of());
         assertThat(cut.parts()).containsExactly(new ToolCall("c", "f", "{\"a\": tru"));
-        assertThat(ReplyMetadata.stopReason(cut)).contains(StopReason.TOOL_USE);
+        assertThat(ReplyMetadata.stopReason(cut)).as("cut off, not a finished tool call").contains(StopReason.MAX_TOKENS);
         assertThat(ReplyMetadata.usage(cut)).isEmpty();
 
         server.enqueue(json(200, """
@@ -284,6 +284,23 @@ class OpenAiCompleterTest {
                             "openai: server: The server had an error while processing your request.");
                 });
         assertThat(deltas).containsExactly(new Delta.TextDelta("Hel"));
+    }
+
+    @Test
+    void anHtmlPageFromAProxyIsAServerFailureQuotedAndRetried() {
+        server.enqueue(new MockResponse.Builder().code(502).addHeader("Content-Type", "text/html")
+                .body("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1>"
+                        + "</center>\r\n</body>\r\n</html>\r\n").build());
+        server.enqueue(json(200, REPLY));
+        List<dev.shelly.modeladapter.RetryEvent> retries = new ArrayList<>();
+        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(new Fixtures.Sleeps())
+                .retryListener(retries::add).build().complete(Fixtures.conversation(), Fixtures.tools());
+        assertThat(reply).isEqualTo(EXPECTED_REPLY);
+        ModelException failure = retries.getFirst().failure();
+        assertThat(failure.kind()).isEqualTo(Kind.SERVER);
+        assertThat(failure.getMessage()).isEqualTo("openai: server (HTTP 502): <html> <head><title>502 Bad Gateway</title>"
+                + "</head> <body> <center><h1>502 Bad Gateway</h1></center> </body> </html>");
+        assertThat(retries.getFirst().delay()).isEqualTo(Duration.ofMillis(500));
     }
 
     @Test

@@ -1,0 +1,57 @@
+package dev.shelly.engine;
+
+import dev.shelly.engine.config.ConfigException;
+import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.engine.config.ProviderConfig;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.RateLimitedCompleter;
+import dev.shelly.modeladapter.RetryPolicy;
+import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.providers.Providers;
+import java.util.function.Function;
+
+/** Builds a provider's completer from its configuration. */
+final class ProviderFactory {
+    private ProviderFactory() {}
+
+    static Completer build(ProviderConfig p, int index, EngineConfig config, Function<String, String> env,
+            UsageTracker usage) {
+        String at = "providers[" + index + "]";
+        ProviderBuilder<?> b = Providers.builder(p.kind().configName())
+                .name(p.name())
+                .model(p.model())
+                .environment(env::apply)
+                .usageTracker(usage)
+                .retry(RetryPolicy.defaults()
+                        .withMaxAttempts(p.retry().maxAttempts())
+                        .withDelays(p.retry().initialDelay(), p.retry().maxDelay()));
+        if (p.baseUrl() != null) {
+            b.baseUrl(p.baseUrl());
+        }
+        if (p.apiKey() != null) {
+            b.apiKey(p.apiKey());
+        }
+        if (p.maxTokens() != null) {
+            b.maxTokens(p.maxTokens());
+        }
+        if (p.temperature() != null) {
+            b.temperature(p.temperature());
+        }
+        if (p.timeout() != null) {
+            b.callTimeout(p.timeout());
+        }
+        b.headers(p.headers());
+        Completer completer;
+        try {
+            completer = b.build();
+        } catch (IllegalArgumentException e) {
+            String field = e.getMessage() != null && e.getMessage().contains("API key") ? at + ".api_key"
+                    : e.getMessage() != null && e.getMessage().contains("base URL") ? at + ".base_url" : at;
+            ConfigException error = config.errorAt(field, "provider '" + p.name() + "' cannot be built: " + e.getMessage());
+            error.initCause(e);
+            throw error;
+        }
+        return p.requestsPerMinute() == null ? completer : RateLimitedCompleter.of(completer, p.requestsPerMinute());
+    }
+}

@@ -1,0 +1,227 @@
+package dev.shelly.engine.config;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.Node;
+
+/**
+ * Reads {@code config.yaml} into an {@link EngineConfig}.
+ *
+ * <p>The loader checks each value; references between sections (an agent's provider, toolboxes,
+ * skills, the entry agent) are checked by {@link EngineConfig#check(Set, Set)}, which the engine
+ * calls once it knows the skills and the toolboxes registered in code.
+ *
+ * <p>Unknown fields are errors (a typo must not be silently ignored); {@code ${VAR}} and
+ * {@code ${VAR:-default}} in any value are replaced from the environment. Every error is a
+ * {@link ConfigException} naming the file, the line, the field's path and what was expected.
+ *
+ * <pre>{@code
+ * providers:
+ *   - name: claude
+ *     kind: anthropic                  # anthropic | openai | grok | openai-compatible
+ *     model: claude-sonnet-4-5
+ *     api_key: ${ANTHROPIC_API_KEY}    # optional: read from the environment anyway
+ *     max_tokens: 4096
+ *     retry: { max_attempts: 4, initial_delay: 1s, max_delay: 30s }
+ * mcp_servers:
+ *   - name: files
+ *     command: npx
+ *     args: [-y, "@modelcontextprotocol/server-filesystem", "."]
+ * agents:
+ *   - name: assistant
+ *     description: Answers questions about the project
+ *     instructions: Be brief.
+ *     provider: claude
+ *     toolboxes: [files, { name: state, tools: [shared_state_get] }]
+ *     options: { max_iterations: 20, max_delegation_depth: 2 }
+ * entry_agent: assistant
+ * }</pre>
+ */
+public final class ConfigLoader {
+    private static final Set<String> TOP = Set.of("providers", "mcp_servers", "agents", "entry_agent");
+    private static final Set<String> PROVIDER = Set.of("name", "kind", "model", "base_url", "api_key", "max_tokens",
+            "temperature", "timeout", "headers", "retry", "rate_limit");
+    private static final Set<String> RETRY = Set.of("max_attempts", "initial_delay", "max_delay");
+    private static final Set<String> RATE_LIMIT = Set.of("requests_per_minute");
+    private static final Set<String> MCP = Set.of("name", "command", "args", "env", "working_dir", "url", "headers");
+    private static final Set<String> AGENT = Set.of("name", "description", "instructions", "provider", "toolboxes",
+            "skills", "options");
+    private static final Set<String> TOOLBOX = Set.of("name", "tools");
+    private static final Set<String> OPTIONS = Set.of("max_iterations", "max_delegation_depth");
+
+    private ConfigLoader() {}
+
+    /**
+     * Reads a configuration file, interpolating from the process environment.
+     *
+     * @param file the YAML file
+     * @return the configuration, its references not yet checked
+     * @throws ConfigException when the file cannot be read or is wrong
+     */
+    public static EngineConfig load(Path file) {
+        return load(file, System::getenv);
+    }
+
+    /**
+     * Reads a configuration file.
+     *
+     * @param file the YAML file
+     * @param env looks up environment variables for interpolation
+     * @return the configuration, its references not yet checked
+     * @throws ConfigException when the file cannot be read or is wrong
+     */
+    public static EngineConfig load(Path file, Function<String, String> env) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException(file.toString(), 0, "", "cannot read the file: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " " + e.getMessage()));
+        }
+        return parse(text, file.toString(), env);
+    }
+
+    /**
+     * Reads configuration text.
+     *
+     * @param yaml the YAML text
+     * @param fileName the name to use in error messages
+     * @param env looks up environment variables for interpolation
+     * @return the configuration, its references not yet checked
+     * @throws ConfigException when the text is wrong
+     */
+    public static EngineConfig parse(String yaml, String fileName, Function<String, String> env) {
+        Optional<Node> root;
+        try {
+            root = new Compose(LoadSettings.builder().setLabel(fileName).build()).composeString(yaml);
+        } catch (MarkedYamlEngineException e) {
+            int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
+            throw new ConfigException(fileName, line, "", "not valid YAML: " + e.getProblem());
+        } catch (YamlEngineException e) {
+            throw new ConfigException(fileName, 0, "", "not valid YAML: " + e.getMessage());
+        }
+        if (root.isEmpty()) {
+            throw new ConfigException(fileName, 0, "", "the file is empty; expected at least 'providers' and 'agents'");
+        }
+        Map<String, Integer> lines = new HashMap<>();
+        ConfigNode top = new ConfigNode(fileName, "", root.get(), env, lines);
+        Map<String, ConfigNode> fields = top.mapping(TOP);
+
+        List<ProviderConfig> providers = new ArrayList<>();
+        for (ConfigNode p : ConfigNode.present(fields, "providers").map(ConfigNode::sequence).orElse(List.of())) {
+            providers.add(provider(p));
+        }
+        List<McpServerConfig> servers = new ArrayList<>();
+        for (ConfigNode s : ConfigNode.present(fields, "mcp_servers").map(ConfigNode::sequence).orElse(List.of())) {
+            servers.add(mcpServer(s));
+        }
+        List<AgentConfig> agents = new ArrayList<>();
+        for (ConfigNode a : ConfigNode.present(fields, "agents").map(ConfigNode::sequence).orElse(List.of())) {
+            agents.add(agent(a));
+        }
+        String entry = ConfigNode.present(fields, "entry_agent").map(ConfigNode::nonBlank).orElse(null);
+        return new EngineConfig(providers, servers, agents, entry, fileName, lines);
+    }
+
+    private static ProviderConfig provider(ConfigNode node) {
+        Map<String, ConfigNode> f = node.mapping(PROVIDER);
+        String name = ConfigNode.required(node, f, "name").nonBlank();
+        ConfigNode kindNode = ConfigNode.required(node, f, "kind");
+        ProviderKind kind;
+        try {
+            kind = ProviderKind.parse(kindNode.string());
+        } catch (IllegalArgumentException e) {
+            throw kindNode.error(e.getMessage());
+        }
+        ProviderConfig.Builder b = ProviderConfig.builder(name, kind, ConfigNode.required(node, f, "model").nonBlank());
+        ConfigNode.present(f, "base_url").ifPresent(v -> b.baseUrl(v.url()));
+        ConfigNode.present(f, "api_key").map(ConfigNode::string).filter(k -> !k.isBlank()).ifPresent(b::apiKey);
+        ConfigNode.present(f, "max_tokens").ifPresent(v -> b.maxTokens(v.positiveInt()));
+        ConfigNode.present(f, "temperature").ifPresent(v -> b.temperature(v.number(0, 2)));
+        ConfigNode.present(f, "timeout").ifPresent(v -> b.timeout(v.duration()));
+        ConfigNode.present(f, "headers").ifPresent(v -> v.stringMap().forEach(b::header));
+        ConfigNode.present(f, "retry").ifPresent(v -> b.retry(retry(v)));
+        ConfigNode.present(f, "rate_limit").ifPresent(v -> {
+            Map<String, ConfigNode> r = v.mapping(RATE_LIMIT);
+            b.requestsPerMinute(ConfigNode.required(v, r, "requests_per_minute").positiveInt());
+        });
+        return b.build();
+    }
+
+    private static RetryConfig retry(ConfigNode node) {
+        Map<String, ConfigNode> f = node.mapping(RETRY);
+        RetryConfig d = RetryConfig.DEFAULT;
+        int attempts = ConfigNode.present(f, "max_attempts").map(ConfigNode::positiveInt).orElse(d.maxAttempts());
+        var initial = ConfigNode.present(f, "initial_delay").map(ConfigNode::duration).orElse(d.initialDelay());
+        var max = ConfigNode.present(f, "max_delay").map(ConfigNode::duration).orElse(d.maxDelay());
+        if (max.compareTo(initial) < 0) {
+            throw f.get(f.containsKey("max_delay") ? "max_delay" : "initial_delay")
+                    .error("max_delay (" + max + ") must not be shorter than initial_delay (" + initial + ")");
+        }
+        return new RetryConfig(attempts, initial, max);
+    }
+
+    private static McpServerConfig mcpServer(ConfigNode node) {
+        Map<String, ConfigNode> f = node.mapping(MCP);
+        String name = ConfigNode.required(node, f, "name").nonBlank();
+        Optional<String> command = ConfigNode.present(f, "command").map(ConfigNode::nonBlank);
+        Optional<String> url = ConfigNode.present(f, "url").map(ConfigNode::url);
+        if (command.isPresent() == url.isPresent()) {
+            throw node.error("MCP server '" + name + "' needs either 'command' (a subprocess speaking stdio) or 'url' "
+                    + "(streamable HTTP), not " + (command.isPresent() ? "both" : "neither"));
+        }
+        if (url.isPresent()) {
+            for (String stdioOnly : List.of("args", "env", "working_dir")) {
+                if (f.containsKey(stdioOnly)) {
+                    throw f.get(stdioOnly).error("'" + stdioOnly + "' applies to a command, not to a url server");
+                }
+            }
+        } else if (f.containsKey("headers")) {
+            throw f.get("headers").error("'headers' applies to a url server, not to a command");
+        }
+        return new McpServerConfig(name, command.orElse(null),
+                ConfigNode.present(f, "args").map(ConfigNode::stringList).orElse(List.of()),
+                ConfigNode.present(f, "env").map(ConfigNode::stringMap).orElse(Map.of()),
+                ConfigNode.present(f, "working_dir").map(v -> Path.of(v.nonBlank())).orElse(null),
+                url.orElse(null),
+                ConfigNode.present(f, "headers").map(ConfigNode::stringMap).orElse(Map.of()));
+    }
+
+    private static AgentConfig agent(ConfigNode node) {
+        Map<String, ConfigNode> f = node.mapping(AGENT);
+        AgentConfig.Builder b = AgentConfig.builder(ConfigNode.required(node, f, "name").nonBlank());
+        ConfigNode.present(f, "description").ifPresent(v -> b.description(v.string().strip()));
+        ConfigNode.present(f, "instructions").ifPresent(v -> b.instructions(v.string().strip()));
+        ConfigNode.present(f, "provider").ifPresent(v -> b.provider(v.nonBlank()));
+        for (ConfigNode t : ConfigNode.present(f, "toolboxes").map(ConfigNode::sequence).orElse(List.of())) {
+            if (t.isScalar()) {
+                b.toolboxes(t.nonBlank());
+            } else {
+                Map<String, ConfigNode> tf = t.mapping(TOOLBOX);
+                String toolbox = ConfigNode.required(t, tf, "name").nonBlank();
+                List<String> tools = ConfigNode.present(tf, "tools").map(ConfigNode::stringList).orElse(List.of());
+                b.toolbox(toolbox, tools.toArray(String[]::new));
+            }
+        }
+        ConfigNode.present(f, "skills").ifPresent(v -> b.skills(v.stringList().toArray(String[]::new)));
+        ConfigNode.present(f, "options").ifPresent(v -> {
+            Map<String, ConfigNode> o = v.mapping(OPTIONS);
+            ConfigNode.present(o, "max_iterations").ifPresent(x -> b.maxIterations(x.nonNegativeInt()));
+            ConfigNode.present(o, "max_delegation_depth").ifPresent(x -> b.maxDelegationDepth(x.nonNegativeInt()));
+        });
+        return b.build();
+    }
+}

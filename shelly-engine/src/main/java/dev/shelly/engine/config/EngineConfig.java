@@ -1,0 +1,296 @@
+package dev.shelly.engine.config;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Everything the engine wires: providers, MCP servers, agents and the entry agent.
+ *
+ * <p>Read from {@code .shelly/config.yaml} with {@link ConfigLoader}, or built in code with
+ * {@link #builder()}; both are checked the same way by {@link #check(Set, Set)}: every name unique,
+ * every reference to a provider, toolbox, skill or agent resolved, so that a mistake shows at
+ * load time and not at the first call.
+ */
+public final class EngineConfig {
+    /** The toolboxes the engine provides itself, besides the MCP servers. */
+    public static final Set<String> BUILT_IN_TOOLBOXES = Set.of("state", "tasks");
+
+    private final List<ProviderConfig> providers;
+    private final List<McpServerConfig> mcpServers;
+    private final List<AgentConfig> agents;
+    private final String entryAgent;
+    private final String file;
+    private final Map<String, Integer> lines;
+
+    EngineConfig(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
+            String entryAgent, String file, Map<String, Integer> lines) {
+        this.providers = List.copyOf(providers);
+        this.mcpServers = List.copyOf(mcpServers);
+        this.agents = List.copyOf(agents);
+        this.entryAgent = entryAgent;
+        this.file = file;
+        this.lines = Map.copyOf(lines);
+    }
+
+    /**
+     * Starts a configuration in code.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The providers, in order.
+     *
+     * @return the providers
+     */
+    public List<ProviderConfig> providers() {
+        return providers;
+    }
+
+    /**
+     * The MCP servers, in order.
+     *
+     * @return the servers
+     */
+    public List<McpServerConfig> mcpServers() {
+        return mcpServers;
+    }
+
+    /**
+     * The agents, in order.
+     *
+     * @return the agents
+     */
+    public List<AgentConfig> agents() {
+        return agents;
+    }
+
+    /**
+     * The agent that answers a session: the configured one, or the only agent.
+     *
+     * @return the entry agent's name, or empty when there are several agents and none is named
+     */
+    public Optional<String> entryAgent() {
+        if (entryAgent != null) {
+            return Optional.of(entryAgent);
+        }
+        return agents.size() == 1 ? Optional.of(agents.getFirst().name()) : Optional.empty();
+    }
+
+    /**
+     * The file this configuration was read from.
+     *
+     * @return the file, or empty for a configuration built in code
+     */
+    public Optional<String> file() {
+        return Optional.ofNullable(file);
+    }
+
+    /**
+     * The provider an agent uses: its configured one, or the only provider.
+     *
+     * @param agent the agent
+     * @return the provider
+     * @throws ConfigException when it cannot be resolved
+     */
+    public ProviderConfig providerOf(AgentConfig agent) {
+        int index = agents.indexOf(agent);
+        String path = "agents[" + index + "].provider";
+        if (agent.provider() == null) {
+            if (providers.size() == 1) {
+                return providers.getFirst();
+            }
+            throw error(path, "missing; name one of the providers: " + names(providerNames()));
+        }
+        for (ProviderConfig p : providers) {
+            if (p.name().equals(agent.provider())) {
+                return p;
+            }
+        }
+        throw error(path, "unknown provider '" + agent.provider() + "'; expected one of: " + names(providerNames()));
+    }
+
+    /**
+     * Checks names and references.
+     *
+     * @param availableSkills the skills that can be named, or null to skip checking skill names
+     * @param extraToolboxes toolboxes registered in code that agents may name, besides the MCP
+     *     servers and the built-in ones
+     * @return this configuration
+     * @throws ConfigException naming the first problem found
+     */
+    public EngineConfig check(Set<String> availableSkills, Set<String> extraToolboxes) {
+        unique("providers", providers.stream().map(ProviderConfig::name).toList());
+        unique("mcp_servers", mcpServers.stream().map(McpServerConfig::name).toList());
+        unique("agents", agents.stream().map(AgentConfig::name).toList());
+        for (int i = 0; i < mcpServers.size(); i++) {
+            if (BUILT_IN_TOOLBOXES.contains(mcpServers.get(i).name())) {
+                throw error("mcp_servers[" + i + "].name", "'" + mcpServers.get(i).name()
+                        + "' is the name of a built-in toolbox; choose another name");
+            }
+        }
+        if (agents.isEmpty()) {
+            throw error("agents", "no agent is configured; add at least one under 'agents'");
+        }
+        Set<String> toolboxes = new TreeSet<>(BUILT_IN_TOOLBOXES);
+        for (int i = 0; i < mcpServers.size(); i++) {
+            if (extraToolboxes.contains(mcpServers.get(i).name())) {
+                throw error("mcp_servers[" + i + "].name", "'" + mcpServers.get(i).name()
+                        + "' is also the name of a toolbox registered in code; choose another name");
+            }
+            toolboxes.add(mcpServers.get(i).name());
+        }
+        toolboxes.addAll(extraToolboxes);
+        for (int i = 0; i < agents.size(); i++) {
+            AgentConfig agent = agents.get(i);
+            providerOf(agent);
+            for (int j = 0; j < agent.toolboxes().size(); j++) {
+                String name = agent.toolboxes().get(j).name();
+                if (!toolboxes.contains(name)) {
+                    throw error("agents[" + i + "].toolboxes[" + j + "]", "unknown toolbox '" + name
+                            + "'; expected an MCP server name or a built-in toolbox: " + names(toolboxes));
+                }
+            }
+            if (availableSkills != null && agent.skills() != null) {
+                for (int j = 0; j < agent.skills().size(); j++) {
+                    String skill = agent.skills().get(j);
+                    if (!availableSkills.contains(skill)) {
+                        throw error("agents[" + i + "].skills[" + j + "]", "unknown skill '" + skill + "'; "
+                                + (availableSkills.isEmpty() ? "no skills are loaded (put them in .shelly/skills/<name>/SKILL.md)"
+                                        : "expected one of: " + names(availableSkills)));
+                    }
+                }
+            }
+        }
+        Set<String> agentNames = new LinkedHashSet<>();
+        agents.forEach(a -> agentNames.add(a.name()));
+        if (entryAgent != null && !agentNames.contains(entryAgent)) {
+            throw error("entry_agent", "unknown agent '" + entryAgent + "'; expected one of: " + names(agentNames));
+        }
+        if (entryAgent().isEmpty()) {
+            throw error("entry_agent", "missing; with several agents, name the one that answers: " + names(agentNames));
+        }
+        return this;
+    }
+
+    /**
+     * An error located at a field of this configuration: with the file and line when it was
+     * read from a file.
+     *
+     * @param path the field's path, such as {@code agents[2].provider}
+     * @param problem what is wrong and what was expected
+     * @return the exception, to throw
+     */
+    public ConfigException errorAt(String path, String problem) {
+        return new ConfigException(file, lineOf(path), path, problem);
+    }
+
+    private ConfigException error(String path, String problem) {
+        return errorAt(path, problem);
+    }
+
+    /** The line of a field, or of its nearest enclosing field when it was absent from the file. */
+    private int lineOf(String path) {
+        String p = path;
+        while (!p.isEmpty()) {
+            Integer line = lines.get(p);
+            if (line != null) {
+                return line;
+            }
+            int cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
+            p = cut < 0 ? "" : p.substring(0, cut);
+        }
+        return 0;
+    }
+
+    private Set<String> providerNames() {
+        Set<String> names = new LinkedHashSet<>();
+        providers.forEach(p -> names.add(p.name()));
+        return names;
+    }
+
+    private void unique(String section, List<String> names) {
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (!seen.add(names.get(i))) {
+                throw error(section + "[" + i + "].name", "the name '" + names.get(i) + "' is used twice in " + section);
+            }
+        }
+    }
+
+    private static String names(Set<String> names) {
+        return names.isEmpty() ? "(none configured)" : String.join(", ", new TreeSet<>(names));
+    }
+
+    /** Builds a configuration in code. */
+    public static final class Builder {
+        private final List<ProviderConfig> providers = new ArrayList<>();
+        private final List<McpServerConfig> mcpServers = new ArrayList<>();
+        private final List<AgentConfig> agents = new ArrayList<>();
+        private String entryAgent;
+
+        private Builder() {}
+
+        /**
+         * Adds a provider.
+         *
+         * @param value the provider
+         * @return this builder
+         */
+        public Builder provider(ProviderConfig value) {
+            providers.add(value);
+            return this;
+        }
+
+        /**
+         * Adds an MCP server.
+         *
+         * @param value the server
+         * @return this builder
+         */
+        public Builder mcpServer(McpServerConfig value) {
+            mcpServers.add(value);
+            return this;
+        }
+
+        /**
+         * Adds an agent.
+         *
+         * @param value the agent
+         * @return this builder
+         */
+        public Builder agent(AgentConfig value) {
+            agents.add(value);
+            return this;
+        }
+
+        /**
+         * Names the agent that answers a session.
+         *
+         * @param name an agent's name
+         * @return this builder
+         */
+        public Builder entryAgent(String name) {
+            this.entryAgent = name;
+            return this;
+        }
+
+        /**
+         * Builds the configuration (not yet checked: see {@link EngineConfig#check(Set, Set)}).
+         *
+         * @return the configuration
+         */
+        public EngineConfig build() {
+            return new EngineConfig(providers, mcpServers, agents, entryAgent, null, Map.of());
+        }
+    }
+}

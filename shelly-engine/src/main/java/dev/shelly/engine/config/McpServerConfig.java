@@ -1,0 +1,79 @@
+package dev.shelly.engine.config;
+
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An MCP server the engine connects to: a subprocess speaking stdio, or a streamable HTTP URL.
+ * Its tools become a toolbox named after the server.
+ *
+ * @param name the toolbox name agents use
+ * @param command the program to start (stdio), or null for an HTTP server
+ * @param args the program's arguments
+ * @param env extra environment variables for the program
+ * @param workingDir the program's working directory, or null for the engine's project folder
+ * @param url the streamable HTTP endpoint, or null for a stdio server
+ * @param headers HTTP headers for an HTTP server
+ */
+public record McpServerConfig(String name, String command, List<String> args, Map<String, String> env,
+        Path workingDir, String url, Map<String, String> headers) {
+
+    /** Validates that exactly one of command and url is given, and copies. */
+    public McpServerConfig {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("McpServerConfig.name must not be null or blank");
+        }
+        boolean hasCommand = command != null && !command.isBlank();
+        boolean hasUrl = url != null && !url.isBlank();
+        if (hasCommand == hasUrl) {
+            throw new IllegalArgumentException("MCP server '" + name + "' needs either a command or a url, not "
+                    + (hasCommand ? "both" : "neither"));
+        }
+        args = args == null ? List.of() : List.copyOf(args);
+        env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
+        headers = headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+    }
+
+    /**
+     * A server started as a subprocess speaking MCP over stdio.
+     *
+     * @param name the toolbox name
+     * @param command the program
+     * @param args its arguments
+     * @return the configuration
+     */
+    public static McpServerConfig stdio(String name, String command, String... args) {
+        return new McpServerConfig(name, command, List.of(args), Map.of(), null, null, Map.of());
+    }
+
+    /**
+     * A server reached over streamable HTTP.
+     *
+     * @param name the toolbox name
+     * @param url the endpoint
+     * @return the configuration
+     */
+    public static McpServerConfig http(String name, String url) {
+        return new McpServerConfig(name, null, List.of(), Map.of(), null, url, Map.of());
+    }
+
+    /**
+     * Whether this server is a subprocess.
+     *
+     * @return true for stdio
+     */
+    public boolean isStdio() {
+        return command != null && !command.isBlank();
+    }
+
+    @Override
+    public String toString() {
+        return isStdio()
+                ? "McpServerConfig[name=" + name + ", command=" + command + ", args=" + args + ", env=" + env.keySet()
+                        + ", workingDir=" + workingDir + "]"
+                : "McpServerConfig[name=" + name + ", url=" + url + ", headers=" + headers.keySet() + "]";
+    }
+}

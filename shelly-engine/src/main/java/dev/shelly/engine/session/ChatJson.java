@@ -1,0 +1,267 @@
+package dev.shelly.engine.session;
+
+import dev.shelly.chats.Image;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.Text;
+import dev.shelly.chats.Thinking;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.Usage;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
+
+/**
+ * Messages to and from JSON, as sessions store them.
+ *
+ * <p>Every built-in part round-trips exactly, images as base64, thinking with its signature.
+ * Metadata keeps JSON values (text, numbers, booleans, lists, maps), {@link Usage} and
+ * {@link StopReason}; any other value is stored as its text. Parts of an application's own kinds
+ * come back as {@link OpaquePart}.
+ */
+public final class ChatJson {
+    private final JsonMapper json;
+
+    /**
+     * A codec using the given mapper.
+     *
+     * @param json the mapper
+     */
+    public ChatJson(JsonMapper json) {
+        this.json = json;
+    }
+
+    /**
+     * Encodes messages.
+     *
+     * @param messages the messages
+     * @return a JSON array
+     */
+    public ArrayNode encode(List<Message> messages) {
+        ArrayNode array = json.createArrayNode();
+        for (Message m : messages) {
+            array.add(encode(m));
+        }
+        return array;
+    }
+
+    /**
+     * Encodes one message.
+     *
+     * @param m the message
+     * @return a JSON object
+     */
+    public ObjectNode encode(Message m) {
+        ObjectNode node = json.createObjectNode();
+        node.put("sender", m.sender());
+        node.put("role", m.role().wireName());
+        ArrayNode parts = node.putArray("parts");
+        for (Part p : m.parts()) {
+            parts.add(encodePart(p));
+        }
+        if (!m.metadata().isEmpty()) {
+            ObjectNode meta = node.putObject("metadata");
+            m.metadata().forEach((k, v) -> meta.set(k, encodeValue(v)));
+        }
+        return node;
+    }
+
+    private ObjectNode encodePart(Part p) {
+        ObjectNode n = json.createObjectNode();
+        switch (p) {
+            case Text t -> n.put("type", "text").put("text", t.text());
+            case Image i -> {
+                n.put("type", "image");
+                if (i.isUrl()) {
+                    n.put("url", i.url());
+                } else {
+                    n.put("data", i.base64());
+                }
+                if (i.mediaType() != null) {
+                    n.put("media_type", i.mediaType());
+                }
+            }
+            case ToolCall c -> n.put("type", "tool_call").put("id", c.id()).put("name", c.name())
+                    .put("arguments", c.arguments());
+            case ToolResult r -> {
+                n.put("type", "tool_result").put("tool_call_id", r.toolCallId()).put("is_error", r.isError());
+                ArrayNode content = n.putArray("content");
+                for (Part c : r.content()) {
+                    content.add(encodePart(c));
+                }
+            }
+            case Thinking t -> {
+                n.put("type", "thinking").put("text", t.text());
+                if (t.signature() != null) {
+                    n.put("signature", t.signature());
+                }
+                if (t.redacted()) {
+                    n.put("redacted", true);
+                }
+            }
+            case OpaquePart o -> n.put("type", "opaque").put("kind", o.kind()).put("value", o.value());
+            default -> n.put("type", "opaque").put("kind", p.kind()).put("value", p.toString());
+        }
+        return n;
+    }
+
+    private JsonNode encodeValue(Object v) {
+        return switch (v) {
+            case Usage u -> json.createObjectNode()
+                    .put("input_tokens", u.inputTokens())
+                    .put("output_tokens", u.outputTokens())
+                    .put("cache_read_tokens", u.cacheReadTokens())
+                    .put("cache_write_tokens", u.cacheWriteTokens());
+            case StopReason r -> json.getNodeFactory().stringNode(r.name());
+            case String s -> json.getNodeFactory().stringNode(s);
+            case Boolean b -> json.getNodeFactory().booleanNode(b);
+            case Integer i -> json.getNodeFactory().numberNode(i);
+            case Long l -> json.getNodeFactory().numberNode(l);
+            case Double d -> json.getNodeFactory().numberNode(d);
+            case Number n -> json.getNodeFactory().numberNode(n.doubleValue());
+            case List<?> list -> {
+                ArrayNode a = json.createArrayNode();
+                list.forEach(x -> a.add(x == null ? json.nullNode() : encodeValue(x)));
+                yield a;
+            }
+            case Map<?, ?> map -> {
+                ObjectNode o = json.createObjectNode();
+                map.forEach((k, x) -> o.set(String.valueOf(k), x == null ? json.nullNode() : encodeValue(x)));
+                yield o;
+            }
+            default -> json.getNodeFactory().stringNode(v.toString());
+        };
+    }
+
+    /**
+     * Decodes messages.
+     *
+     * @param array a JSON array written by {@link #encode(List)}
+     * @param where names the source in error messages, e.g. a file
+     * @return the messages
+     * @throws IllegalArgumentException naming the source and the offending message
+     */
+    public List<Message> decode(JsonNode array, String where) {
+        if (array == null || !array.isArray()) {
+            throw new IllegalArgumentException(where + ": expected an array of messages");
+        }
+        List<Message> messages = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            String path = where + ": messages[" + i + "]";
+            try {
+                messages.add(decodeMessage(array.get(i)));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(path + ": " + e.getMessage(), e);
+            }
+        }
+        return messages;
+    }
+
+    private Message decodeMessage(JsonNode n) {
+        List<Part> parts = new ArrayList<>();
+        for (JsonNode p : required(n, "parts")) {
+            parts.add(decodePart(p));
+        }
+        Map<String, Object> meta = new LinkedHashMap<>();
+        JsonNode metadata = n.get("metadata");
+        if (metadata != null && metadata.isObject()) {
+            for (String key : metadata.propertyNames()) {
+                JsonNode v = metadata.get(key);
+                Object value = switch (key) {
+                    case ReplyMetadata.USAGE -> new Usage(v.path("input_tokens").asLong(), v.path("output_tokens").asLong(),
+                            v.path("cache_read_tokens").asLong(), v.path("cache_write_tokens").asLong());
+                    case ReplyMetadata.STOP_REASON -> stopReason(v.asString());
+                    default -> decodeValue(v);
+                };
+                if (value != null) {
+                    meta.put(key, value);
+                }
+            }
+        }
+        return new Message(required(n, "sender").asString(), Role.parse(required(n, "role").asString()), parts, meta);
+    }
+
+    private static StopReason stopReason(String name) {
+        try {
+            return StopReason.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            return StopReason.OTHER;
+        }
+    }
+
+    private Part decodePart(JsonNode p) {
+        String type = required(p, "type").asString();
+        return switch (type) {
+            case "text" -> new Text(required(p, "text").asString());
+            case "image" -> p.hasNonNull("url")
+                    ? new Image(p.get("url").asString(), null, p.hasNonNull("media_type") ? p.get("media_type").asString() : null)
+                    : Image.ofBase64(required(p, "data").asString(), required(p, "media_type").asString());
+            case "tool_call" -> new ToolCall(required(p, "id").asString(), required(p, "name").asString(),
+                    required(p, "arguments").asString());
+            case "tool_result" -> {
+                List<Part> content = new ArrayList<>();
+                for (JsonNode c : required(p, "content")) {
+                    content.add(decodePart(c));
+                }
+                yield new ToolResult(required(p, "tool_call_id").asString(), content, p.path("is_error").asBoolean());
+            }
+            case "thinking" -> new Thinking(required(p, "text").asString(),
+                    p.hasNonNull("signature") ? p.get("signature").asString() : null, p.path("redacted").asBoolean());
+            case "opaque" -> new OpaquePart(required(p, "kind").asString(), required(p, "value").asString());
+            default -> throw new IllegalArgumentException("unknown part type '" + type + "'");
+        };
+    }
+
+    private Object decodeValue(JsonNode v) {
+        if (v.isString()) {
+            return v.asString();
+        }
+        if (v.isBoolean()) {
+            return v.asBoolean();
+        }
+        if (v.isIntegralNumber()) {
+            return v.canConvertToInt() ? (Object) v.asInt() : (Object) v.asLong();
+        }
+        if (v.isNumber()) {
+            return v.asDouble();
+        }
+        if (v.isArray()) {
+            List<Object> list = new ArrayList<>();
+            for (JsonNode x : v) {
+                Object value = decodeValue(x);
+                if (value != null) {
+                    list.add(value);
+                }
+            }
+            return List.copyOf(list);
+        }
+        if (v.isObject()) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            for (String key : v.propertyNames()) {
+                Object value = decodeValue(v.get(key));
+                if (value != null) {
+                    map.put(key, value);
+                }
+            }
+            return java.util.Collections.unmodifiableMap(map);
+        }
+        return null;
+    }
+
+    private static JsonNode required(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        if (v == null || v.isNull()) {
+            throw new IllegalArgumentException("missing field '" + field + "'");
+        }
+        return v;
+    }
+}

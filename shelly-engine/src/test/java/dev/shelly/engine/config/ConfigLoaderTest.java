@@ -1,0 +1,348 @@
+package dev.shelly.engine.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ConfigLoaderTest {
+
+    private static final Function<String, String> ENV = Map.of("ANTHROPIC_KEY", "sk-ant-secret", "MODEL", "gpt-5")::get;
+
+    private static EngineConfig parse(String yaml) {
+        return ConfigLoader.parse(yaml, "config.yaml", ENV).check(null, Set.of());
+    }
+
+    private static ConfigException error(String yaml) {
+        try {
+            parse(yaml);
+        } catch (ConfigException e) {
+            return e;
+        }
+        throw new AssertionError("expected a ConfigException");
+    }
+
+    private static final String FULL = """
+            providers:
+              - name: claude
+                kind: anthropic
+                model: claude-sonnet-4-5
+                api_key: ${ANTHROPIC_KEY}
+                max_tokens: 4096
+                temperature: 0.2
+                timeout: 90s
+                headers: { anthropic-beta: "tools-2024" }
+                retry: { max_attempts: 5, initial_delay: 500ms, max_delay: 1m }
+                rate_limit: { requests_per_minute: 50 }
+              - name: local
+                kind: openai-compatible
+                model: ${LOCAL_MODEL:-llama3.2}
+                base_url: http://localhost:11434/v1
+            mcp_servers:
+              - name: files
+                command: npx
+                args: [-y, "@modelcontextprotocol/server-filesystem", "."]
+                env: { DEBUG: "0" }
+                working_dir: /tmp
+              - name: remote
+                url: https://mcp.example.com/mcp
+                headers: { Authorization: "Bearer ${TOKEN:-none}" }
+            agents:
+              - name: lead
+                description: Leads the work
+                instructions: |
+                  Break the task down.
+                  Delegate.
+                provider: claude
+                toolboxes: [files, { name: state, tools: [shared_state_get, shared_state_set] }]
+                skills: [review]
+                options: { max_iterations: 12, max_delegation_depth: 2 }
+              - name: helper
+                provider: local
+            entry_agent: lead
+            """;
+
+    @Test
+    void readsEveryField() {
+        EngineConfig c = parse(FULL);
+        assertThat(c.file()).contains("config.yaml");
+        ProviderConfig claude = c.providers().get(0);
+        assertThat(claude.name()).isEqualTo("claude");
+        assertThat(claude.kind()).isEqualTo(ProviderKind.ANTHROPIC);
+        assertThat(claude.model()).isEqualTo("claude-sonnet-4-5");
+        assertThat(claude.apiKey()).isEqualTo("sk-ant-secret");
+        assertThat(claude.maxTokens()).isEqualTo(4096);
+        assertThat(claude.temperature()).isEqualTo(0.2);
+        assertThat(claude.timeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(claude.headers()).containsExactly(Map.entry("anthropic-beta", "tools-2024"));
+        assertThat(claude.retry()).isEqualTo(new RetryConfig(5, Duration.ofMillis(500), Duration.ofMinutes(1)));
+        assertThat(claude.requestsPerMinute()).isEqualTo(50);
+        ProviderConfig local = c.providers().get(1);
+        assertThat(local.kind()).isEqualTo(ProviderKind.OPENAI_COMPATIBLE);
+        assertThat(local.model()).isEqualTo("llama3.2");
+        assertThat(local.baseUrl()).isEqualTo("http://localhost:11434/v1");
+        assertThat(local.apiKey()).isNull();
+        assertThat(local.retry()).isEqualTo(RetryConfig.DEFAULT);
+
+        McpServerConfig files = c.mcpServers().get(0);
+        assertThat(files.isStdio()).isTrue();
+        assertThat(files.command()).isEqualTo("npx");
+        assertThat(files.args()).containsExactly("-y", "@modelcontextprotocol/server-filesystem", ".");
+        assertThat(files.env()).containsExactly(Map.entry("DEBUG", "0"));
+        assertThat(files.workingDir()).isEqualTo(Path.of("/tmp"));
+        McpServerConfig remote = c.mcpServers().get(1);
+        assertThat(remote.isStdio()).isFalse();
+        assertThat(remote.url()).isEqualTo("https://mcp.example.com/mcp");
+        assertThat(remote.headers()).containsExactly(Map.entry("Authorization", "Bearer none"));
+
+        AgentConfig lead = c.agents().get(0);
+        assertThat(lead.instructions()).isEqualTo("Break the task down.\nDelegate.");
+        assertThat(lead.toolboxes()).containsExactly(ToolboxRef.all("files"),
+                new ToolboxRef("state", List.of("shared_state_get", "shared_state_set")));
+        assertThat(lead.skills()).containsExactly("review");
+        assertThat(lead.maxIterations()).isEqualTo(12);
+        assertThat(lead.maxDelegationDepth()).isEqualTo(2);
+        AgentConfig helper = c.agents().get(1);
+        assertThat(helper.skills()).as("absent skills means every skill").isNull();
+        assertThat(helper.maxIterations()).isNull();
+        assertThat(c.providerOf(helper)).isSameAs(local);
+        assertThat(c.entryAgent()).contains("lead");
+    }
+
+    @Test
+    void theKeyNeverShowsInToString() {
+        EngineConfig c = parse(FULL);
+        assertThat(c.providers().get(0).toString()).doesNotContain("sk-ant-secret").contains("apiKey=***");
+        assertThat(c.mcpServers().get(1).toString()).doesNotContain("Bearer");
+    }
+
+    @Test
+    void oneProviderAndOneAgentNeedNoNames() {
+        EngineConfig c = parse("""
+                providers: [{ name: p, kind: openai, model: "${MODEL}" }]
+                agents: [{ name: solo }]
+                """);
+        assertThat(c.entryAgent()).contains("solo");
+        assertThat(c.providerOf(c.agents().getFirst()).model()).isEqualTo("gpt-5");
+    }
+
+    @Test
+    void unknownFieldsAreErrorsWithTheirLine() {
+        ConfigException e = error("""
+                providers:
+                  - name: p
+                    kind: openai
+                    model: m
+                    max_token: 10
+                agents: [{ name: a }]
+                """);
+        assertThat(e).hasMessage("config.yaml:5: providers[0].max_token: unknown field 'max_token'; expected one of "
+                + "api_key, base_url, headers, kind, max_tokens, model, name, rate_limit, retry, temperature, timeout");
+        assertThat(e.line()).isEqualTo(5);
+        assertThat(e.path()).isEqualTo("providers[0].max_token");
+        assertThat(e.file()).contains("config.yaml");
+    }
+
+    @Test
+    void unknownProviderReferenceIsCaughtAtLoadTime() {
+        ConfigException e = error("""
+                providers:
+                  - { name: claude, kind: anthropic, model: m }
+                  - { name: gpt, kind: openai, model: m }
+                agents:
+                  - name: a
+                    provider: claude
+                  - name: b
+                    provider: clade
+                entry_agent: a
+                """);
+        assertThat(e).hasMessage("config.yaml:8: agents[1].provider: unknown provider 'clade'; expected one of: claude, gpt");
+    }
+
+    @Test
+    void missingProviderWithSeveralIsReported() {
+        assertThat(error("""
+                providers: [{ name: x, kind: anthropic, model: m }, { name: y, kind: grok, model: m }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:2: agents[0].provider: missing; name one of the providers: x, y");
+    }
+
+    @Test
+    void unknownToolboxIsCaughtAtLoadTime() {
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                mcp_servers: [{ name: files, command: npx }]
+                agents:
+                  - name: a
+                    toolboxes: [files, fils]
+                """)).hasMessage("config.yaml:5: agents[0].toolboxes[1]: unknown toolbox 'fils'; expected an MCP server "
+                + "name or a built-in toolbox: files, state, tasks");
+    }
+
+    @Test
+    void unknownEntryAgentAndMissingEntryAgent() {
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a }, { name: b }]
+                entry_agent: c
+                """)).hasMessage("config.yaml:3: entry_agent: unknown agent 'c'; expected one of: a, b");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a }, { name: b }]
+                """)).hasMessage("config.yaml: entry_agent: missing; with several agents, name the one that answers: a, b");
+    }
+
+    @Test
+    void duplicateNamesAreReported() {
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents:
+                  - name: a
+                  - name: a
+                """)).hasMessage("config.yaml:4: agents[1].name: the name 'a' is used twice in agents");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                mcp_servers: [{ name: state, command: x }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:2: mcp_servers[0].name: 'state' is the name of a built-in toolbox; choose another name");
+    }
+
+    @Test
+    void wrongValuesSayWhatWasExpected() {
+        assertThat(error("""
+                providers: [{ name: p, kind: claude, model: m }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0].kind: unknown provider kind 'claude'; expected one of "
+                + "anthropic, openai, grok, openai-compatible");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m, max_tokens: lots }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0].max_tokens: expected a positive whole number, got 'lots'");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m, timeout: soon }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0].timeout: expected a duration such as 500ms, 30s, 2m or 1h, got 'soon'");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m, temperature: 3 }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0].temperature: expected a number from 0.0 to 2.0, got 3");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m, base_url: "localhost:1234" }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0].base_url: expected an http or https URL, got 'localhost:1234'");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0]: missing required field 'model'");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a, options: { max_iterations: -1 } }]
+                """)).hasMessage("config.yaml:2: agents[0].options.max_iterations: expected a whole number of 0 or more, got -1");
+        assertThat(error("""
+                providers: { name: p }
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers: expected a list, got a mapping");
+    }
+
+    @Test
+    void mcpServersNeedACommandOrAUrl() {
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                mcp_servers: [{ name: s, command: x, url: "http://h/mcp" }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:2: mcp_servers[0]: MCP server 's' needs either 'command' (a subprocess "
+                + "speaking stdio) or 'url' (streamable HTTP), not both");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                mcp_servers:
+                  - name: s
+                    url: "http://h/mcp"
+                    args: [x]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:5: mcp_servers[0].args: 'args' applies to a command, not to a url server");
+    }
+
+    @Test
+    void environmentInterpolation() {
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m, api_key: "${OPENAI_KEY}" }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0].api_key: environment variable OPENAI_KEY is not set; "
+                + "set it, or give a default with ${OPENAI_KEY:-default}");
+        EngineConfig c = parse("""
+                providers: [{ name: p, kind: openai, model: "$${literal}-${MODEL}" }]
+                agents: [{ name: a, instructions: "Use ${UNSET:-the defaults}." }]
+                """);
+        assertThat(c.providers().getFirst().model()).isEqualTo("${literal}-gpt-5");
+        assertThat(c.agents().getFirst().instructions()).isEqualTo("Use the defaults.");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: "${MODEL" }]
+                agents: [{ name: a }]
+                """)).hasMessage("config.yaml:1: providers[0].model: unclosed '${' in '${MODEL'; write ${NAME} or ${NAME:-default}");
+    }
+
+    @Test
+    void yamlSyntaxErrorsHaveALine() {
+        ConfigException e = error("""
+                providers:
+                  - name: p
+                   kind: openai
+                """);
+        assertThat(e.getMessage()).startsWith("config.yaml:3: not valid YAML: ");
+        assertThat(error("   ")).hasMessage("config.yaml: the file is empty; expected at least 'providers' and 'agents'");
+        assertThat(error("providers: []\n")).hasMessage("config.yaml: agents: no agent is configured; add at least one under 'agents'");
+    }
+
+    @Test
+    void skillReferencesAreCheckedAgainstTheLoadedSkills() {
+        EngineConfig c = parse(FULL);
+        assertThat(c.check(Set.of("review", "deploy"), Set.of())).isSameAs(c);
+        assertThatThrownBy(() -> c.check(Set.of("deploy"), Set.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("config.yaml:33: agents[0].skills[0]: unknown skill 'review'; expected one of: deploy");
+        assertThatThrownBy(() -> c.check(Set.of(), Set.of()))
+                .hasMessage("config.yaml:33: agents[0].skills[0]: unknown skill 'review'; no skills are loaded "
+                        + "(put them in .shelly/skills/<name>/SKILL.md)");
+    }
+
+    @Test
+    void aMissingFileIsNamed(@TempDir Path dir) {
+        Path missing = dir.resolve("config.yaml");
+        assertThatThrownBy(() -> ConfigLoader.load(missing))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(missing + ": cannot read the file: NoSuchFileException " + missing);
+    }
+
+    @Test
+    void loadsAFile(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("config.yaml");
+        Files.writeString(file, "providers: [{ name: p, kind: grok, model: grok-4 }]\nagents: [{ name: a }]\n");
+        EngineConfig c = ConfigLoader.load(file, name -> null);
+        assertThat(c.file()).contains(file.toString());
+        assertThat(c.providers().getFirst().kind()).isEqualTo(ProviderKind.GROK);
+    }
+
+    @Test
+    void configsBuiltInCodeAreCheckedTheSameWay() {
+        EngineConfig ok = EngineConfig.builder()
+                .provider(ProviderConfig.builder("p", ProviderKind.OPENAI, "gpt-5").apiKey("k").build())
+                .agent(AgentConfig.builder("a").toolboxes("tasks").build())
+                .build();
+        assertThat(ok.check(Set.of(), Set.of())).isSameAs(ok);
+        EngineConfig bad = EngineConfig.builder()
+                .provider(ProviderConfig.builder("p", ProviderKind.OPENAI, "gpt-5").build())
+                .agent(AgentConfig.builder("a").provider("q").build())
+                .build();
+        assertThatThrownBy(() -> bad.check(Set.of(), Set.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("agents[0].provider: unknown provider 'q'; expected one of: p");
+    }
+}

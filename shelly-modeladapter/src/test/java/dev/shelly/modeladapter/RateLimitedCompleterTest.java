@@ -1,0 +1,83 @@
+package dev.shelly.modeladapter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+
+class RateLimitedCompleterTest {
+
+    private static final Completer ECHO = (chat, tools) -> Message.text("m", Role.ASSISTANT, "ok");
+
+    @Test
+    void spacesRequestsEvenly() {
+        AtomicLong now = new AtomicLong(1_000);
+        List<Duration> waits = new ArrayList<>();
+        Sleeper fake = d -> {
+            waits.add(d);
+            now.addAndGet(d.toNanos());
+        };
+        Completer limited = RateLimitedCompleter.of(ECHO, 120, now::get, fake);
+        for (int i = 0; i < 4; i++) {
+            assertThat(limited.complete(new Chat(), List.of()).text()).isEqualTo("ok");
+        }
+        assertThat(waits).containsExactly(Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofMillis(500));
+        now.addAndGet(Duration.ofSeconds(10).toNanos());
+        waits.clear();
+        limited.complete(new Chat(), List.of(), StreamListener.NONE);
+        assertThat(waits).as("an idle limiter lets the next request through at once").isEmpty();
+    }
+
+    @RepeatedTest(5)
+    void concurrentCallersTakeDistinctSlots() throws Exception {
+        AtomicLong now = new AtomicLong(0);
+        List<Long> starts = Collections.synchronizedList(new ArrayList<>());
+        Sleeper record = d -> starts.add(d.toNanos());
+        Completer limited = RateLimitedCompleter.of(ECHO, 60, now::get, record);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 50; i++) {
+                pool.submit(() -> limited.complete(new Chat(), List.of()));
+            }
+        }
+        // One caller starts at once; the other 49 wait 1 s, 2 s, ... 49 s: every slot taken once.
+        assertThat(starts).hasSize(49);
+        assertThat(starts.stream().sorted().toList())
+                .isEqualTo(java.util.stream.LongStream.rangeClosed(1, 49).map(s -> s * 1_000_000_000L).boxed().toList());
+    }
+
+    @Test
+    void anInterruptedWaitIsACancellation() {
+        AtomicLong now = new AtomicLong(0);
+        Completer limited = RateLimitedCompleter.of(ECHO, 1, now::get, d -> {
+            throw new InterruptedException();
+        });
+        limited.complete(new Chat(), List.of());
+        try {
+            assertThatThrownBy(() -> limited.complete(new Chat(), List.of()))
+                    .isInstanceOf(CancellationException.class)
+                    .hasMessage("interrupted while waiting for a rate-limit slot");
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    @Test
+    void badSettingsAreNamed() {
+        assertThatThrownBy(() -> RateLimitedCompleter.of(ECHO, 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("requests per minute must be at least 1, was 0");
+    }
+}
