@@ -8,10 +8,12 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolHandler;
+import dev.shelly.tools.ToolOutput;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** Helpers shared by the agent and workflow tests. */
@@ -22,6 +24,23 @@ public final class Fixtures {
 
     public static Tool tool(String name, ToolHandler handler) {
         return Tool.of(name, "test tool " + name, OBJECT, handler);
+    }
+
+    /**
+     * A tool that counts down {@code started} when called, then waits until it is interrupted,
+     * and runs {@code onInterrupt} when it is.
+     */
+    public static Tool blockingTool(String name, CountDownLatch started, Runnable onInterrupt) {
+        return tool(name, (input, ctx) -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                onInterrupt.run();
+                throw e;
+            }
+            return ToolOutput.text("never");
+        });
     }
 
     /** Asserts the invariant: every tool call in the chat has exactly one result, and no result lacks its call. */

@@ -125,16 +125,8 @@ class AgentToolTest {
         AtomicBoolean innerInterrupted = new AtomicBoolean();
         Tool research = AgentTool.of("researcher", "Research", () -> {
             Agent a = Agent.builder("researcher").completer(ScriptedCompleter.of(Step.toolCall("slow", "{}")))
-                    .toolboxes(ToolBox.of(tool("slow", (i, c) -> {
-                        started.countDown();
-                        try {
-                            new CountDownLatch(1).await();
-                        } catch (InterruptedException e) {
-                            innerInterrupted.set(true);
-                            throw e;
-                        }
-                        return ToolOutput.text("never");
-                    }))).build();
+                    .toolboxes(ToolBox.of(Fixtures.blockingTool("slow", started, () -> innerInterrupted.set(true))))
+                    .build();
             made.add(a);
             return a;
         });

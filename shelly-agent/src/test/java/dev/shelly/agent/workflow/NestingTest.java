@@ -1,7 +1,6 @@
 package dev.shelly.agent.workflow;
 
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
-import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
@@ -16,7 +15,6 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.ToolOutput;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -120,16 +118,7 @@ class NestingTest {
     void cancellingTheTopInterruptsTheDeepestMembersAndLeavesNoOpenCallAnywhere() throws Exception {
         CountDownLatch bothDigging = new CountDownLatch(2);
         AtomicInteger interrupted = new AtomicInteger();
-        ToolBox dig = ToolBox.of(tool("dig", (i, c) -> {
-            bothDigging.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupted.incrementAndGet();
-                throw e;
-            }
-            return ToolOutput.text("never");
-        }));
+        ToolBox dig = ToolBox.of(Fixtures.blockingTool("dig", bothDigging, interrupted::incrementAndGet));
         Agent lead = Agent.builder("lead")
                 .completer(ScriptedCompleter.of(Step.toolCall("department", "{\"task\":\"Report\"}")))
                 .toolboxes(ToolBox.of(departmentTool(() -> ScriptedCompleter.of(Step.toolCall("dig", "{}")), dig)))

@@ -1,7 +1,6 @@
 package dev.shelly.agent.workflow;
 
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
-import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
@@ -18,7 +17,6 @@ import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.ToolOutput;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -42,16 +40,7 @@ class TeamTest {
 
     /** An agent whose model calls a tool that blocks until interrupted; counts starts and interrupts. */
     private static Agent blocked(String name, CountDownLatch started, AtomicInteger interrupted, List<AgentEvent> events) {
-        ToolBox box = ToolBox.of(tool("work", (input, ctx) -> {
-            started.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupted.incrementAndGet();
-                throw e;
-            }
-            return ToolOutput.text("never");
-        }));
+        ToolBox box = ToolBox.of(Fixtures.blockingTool("work", started, interrupted::incrementAndGet));
         return Agent.builder(name).completer(ScriptedCompleter.of(Step.toolCall("work", "{}"), Step.reply("unreached")))
                 .toolboxes(box).listener(events::add).build();
     }
