@@ -14,7 +14,8 @@ public final class Examples {
      */
     public static List<Example> all() {
         return List.of(
-                new ToolsExample());
+                new ToolsExample(),
+                new DelegationExample());
     }
 
     /**
