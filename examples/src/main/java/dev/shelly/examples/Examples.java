@@ -15,7 +15,8 @@ public final class Examples {
     public static List<Example> all() {
         return List.of(
                 new ToolsExample(),
-                new DelegationExample());
+                new DelegationExample(),
+                new SkillsExample());
     }
 
     /**
