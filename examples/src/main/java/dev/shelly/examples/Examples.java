@@ -16,7 +16,8 @@ public final class Examples {
         return List.of(
                 new ToolsExample(),
                 new DelegationExample(),
-                new SkillsExample());
+                new SkillsExample(),
+                new ConcurrentExample());
     }
 
     /**
