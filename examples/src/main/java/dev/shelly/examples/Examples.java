@@ -17,7 +17,8 @@ public final class Examples {
                 new ToolsExample(),
                 new DelegationExample(),
                 new SkillsExample(),
-                new ConcurrentExample());
+                new ConcurrentExample(),
+                new MiddlewareExample());
     }
 
     /**
