@@ -18,7 +18,8 @@ public final class Examples {
                 new DelegationExample(),
                 new SkillsExample(),
                 new ConcurrentExample(),
-                new MiddlewareExample());
+                new MiddlewareExample(),
+                new StateExample());
     }
 
     /**
