@@ -19,7 +19,8 @@ public final class Examples {
                 new SkillsExample(),
                 new ConcurrentExample(),
                 new MiddlewareExample(),
-                new StateExample());
+                new StateExample(),
+                new McpExample());
     }
 
     /**
