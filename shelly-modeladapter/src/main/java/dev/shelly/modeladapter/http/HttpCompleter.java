@@ -8,10 +8,14 @@ import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.UsageTracker;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A {@link Completer} that speaks a {@link WireFormat} over an {@link HttpModelClient}, and
  * records the usage of every reply, streamed or not, in a {@link UsageTracker}.
+ *
+ * <p>A server that answers a streamed request with one whole JSON reply (it ignored the request
+ * for a stream) gives the same message, without deltas.
  *
  * <p>It does not retry; wrap it in a {@link dev.shelly.modeladapter.RetryingCompleter} (the
  * providers do).
@@ -51,9 +55,9 @@ public final class HttpCompleter implements Completer {
             throw new IllegalArgumentException(format.provider() + ": stream listener must not be null");
         }
         StreamDecoder decoder = format.decoder(listener);
-        client.stream(format.path(), format.request(chat, tools, true), format::error, decoder::isEnd,
-                decoder::onEvent);
-        return recorded(decoder.finish());
+        Optional<byte[]> whole = client.streamOrBody(format.path(), format.request(chat, tools, true), format::error,
+                decoder::isEnd, decoder::onEvent);
+        return recorded(whole.isPresent() ? format.reply(whole.get()) : decoder.finish());
     }
 
     private void checkArguments(Chat chat, List<ToolDefinition> tools) {

@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -146,6 +147,38 @@ public final class HttpModelClient {
      */
     public void stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
             Predicate<SseEvent> isEnd, Consumer<SseEvent> handler) {
+        stream(path, json, errors, isEnd, handler, false);
+    }
+
+    /**
+     * Like {@link #stream(String, byte[], Function, Predicate, Consumer)}, but a server that
+     * ignores the request for a stream and answers with one whole JSON body instead (some
+     * OpenAI-compatible servers, proxies and test doubles do) has that body returned, and the
+     * handler sees no event. A response is taken as a whole body when it is not declared as
+     * {@code text/event-stream} and starts with <code>{</code>, which no event stream does.
+     *
+     * @param path the path relative to the base URL
+     * @param json the request body
+     * @param errors turns an error response into an exception
+     * @param isEnd tells, on the reading thread, whether an event is the last one
+     * @param handler receives each event on the calling thread; an exception it throws cancels
+     *     the call and is rethrown
+     * @return the whole body when the server sent one instead of events, else empty after the
+     *     end event was handled
+     * @throws ModelException on an error status, a network failure, or a stream that ends
+     *     before its last event
+     * @throws CancellationException when the calling thread is interrupted
+     */
+    public Optional<byte[]> streamOrBody(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+            Predicate<SseEvent> isEnd, Consumer<SseEvent> handler) {
+        return stream(path, json, errors, isEnd, handler, true);
+    }
+
+    /** A successful response that was one JSON body instead of events. */
+    private record WholeBody(byte[] bytes) {}
+
+    private Optional<byte[]> stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+            Predicate<SseEvent> isEnd, Consumer<SseEvent> handler, boolean acceptBody) {
         Call call = newCall(path, json, true);
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         Object endOfStream = new Object();
@@ -154,6 +187,10 @@ public final class HttpModelClient {
             try (Response response = call.execute()) {
                 if (!response.isSuccessful()) {
                     queue.add(errors.apply(errorResponse(response)));
+                    return;
+                }
+                if (acceptBody && isWholeJson(response)) {
+                    queue.add(new WholeBody(response.body().bytes()));
                     return;
                 }
                 SseParser parser = new SseParser();
@@ -188,7 +225,10 @@ public final class HttpModelClient {
             while (true) {
                 Object item = queue.take();
                 if (item == endEvent) {
-                    return;
+                    return Optional.empty();
+                }
+                if (item instanceof WholeBody body) {
+                    return Optional.of(body.bytes());
                 }
                 if (item == endOfStream) {
                     throw ModelException.builder(Kind.NETWORK).provider(provider)
@@ -205,6 +245,22 @@ public final class HttpModelClient {
             call.cancel();
             throw e;
         }
+    }
+
+    /** Whether a successful response to a stream request is one JSON body rather than events. */
+    private static boolean isWholeJson(Response response) throws IOException {
+        MediaType type = response.body().contentType();
+        if (type != null && type.subtype().equalsIgnoreCase("event-stream")) {
+            return false;
+        }
+        BufferedSource peek = response.body().source().peek();
+        while (!peek.exhausted()) {
+            byte b = peek.readByte();
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+                return b == '{';
+            }
+        }
+        return false;
     }
 
     private Call newCall(String path, byte[] json, boolean stream) {

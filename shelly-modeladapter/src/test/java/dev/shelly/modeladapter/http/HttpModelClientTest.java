@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -106,6 +107,34 @@ class HttpModelClientTest {
         List<SseEvent> events = new ArrayList<>();
         client().stream("s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
         assertThat(events).extracting(SseEvent::data).containsExactly("a", "[DONE]");
+    }
+
+    @Test
+    void aWholeJsonBodyInsteadOfEventsIsReturnedAndNoEventIsHandled() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
+                .body("\n {\"id\":\"whole\"}").build());
+        List<SseEvent> events = new ArrayList<>();
+        Optional<byte[]> body = client().streamOrBody("s", new byte[] {'{', '}'}, mapper, e -> false, events::add);
+        assertThat(body).map(b -> new String(b, StandardCharsets.UTF_8)).contains("\n {\"id\":\"whole\"}");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void eventsWithoutAContentTypeAreStillEvents() {
+        server.enqueue(new MockResponse.Builder().removeHeader("Content-Type").body("data: a\n\ndata: [DONE]\n\n").build());
+        List<SseEvent> events = new ArrayList<>();
+        Optional<byte[]> body = client().streamOrBody("s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"),
+                events::add);
+        assertThat(body).isEmpty();
+        assertThat(events).extracting(SseEvent::data).containsExactly("a", "[DONE]");
+    }
+
+    @Test
+    void aDeclaredEventStreamIsNeverTakenForABody() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body("{\"id\":1}").build());
+        assertThatThrownBy(() -> client().streamOrBody("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+                .isInstanceOf(ModelException.class)
+                .hasMessageContaining("the stream ended before the reply was complete");
     }
 
     @Test

@@ -54,6 +54,20 @@ class OpenAiCompatibleTest {
     }
 
     @Test
+    void aServerThatIgnoresTheStreamRequestStillAnswers() throws Exception {
+        server.enqueue(json(200, """
+                {"id":"chatcmpl-1","model":"llama3.2","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},
+                 "finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}"""));
+        List<Delta> deltas = new ArrayList<>();
+        Message reply = ollama().build().complete(Chat.of(Message.user("hello")), List.of(), deltas::add);
+        assertThat(reply.text()).isEqualTo("hi");
+        assertThat(ReplyMetadata.stopReason(reply)).contains(StopReason.END_TURN);
+        assertThat(ReplyMetadata.usage(reply)).contains(dev.shelly.modeladapter.Usage.of(5, 1));
+        assertThat(deltas).isEmpty();
+        assertThat(server.takeRequest().getBody().utf8()).contains("\"stream\":true");
+    }
+
+    @Test
     void anOptionalKeyIsSentAsBearer() throws Exception {
         server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"ok\"}}]}"));
         Providers.builder("openai-compatible").baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
