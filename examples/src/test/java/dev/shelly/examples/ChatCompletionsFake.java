@@ -39,11 +39,24 @@ final class ChatCompletionsFake extends Dispatcher {
     }
 
     private final Function<JsonNode, Reply> answer;
+    private final boolean alwaysWhole;
     private final List<JsonNode> bodies = new ArrayList<>();
     private int count;
 
     ChatCompletionsFake(Function<JsonNode, Reply> answer) {
+        this(answer, false);
+    }
+
+    /**
+     * A fake endpoint.
+     *
+     * @param answer what to answer a request body with
+     * @param alwaysWhole whether to answer with one JSON body even when a stream was asked for,
+     *     as some servers do
+     */
+    ChatCompletionsFake(Function<JsonNode, Reply> answer, boolean alwaysWhole) {
         this.answer = answer;
+        this.alwaysWhole = alwaysWhole;
     }
 
     /** Every request body received, in order. */
@@ -64,7 +77,7 @@ final class ChatCompletionsFake extends Dispatcher {
         }
         Reply reply = answer.apply(body);
         String id = "chatcmpl-" + n;
-        if (!body.path("stream").asBoolean(false)) {
+        if (alwaysWhole || !body.path("stream").asBoolean(false)) {
             return new MockResponse.Builder().addHeader("Content-Type", "application/json")
                     .body(whole(id, reply).toString()).build();
         }

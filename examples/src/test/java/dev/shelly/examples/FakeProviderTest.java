@@ -82,6 +82,24 @@ class FakeProviderTest {
     }
 
     @Test
+    void aServerThatAnswersWholeRepliesToStreamRequestsWorksToo() {
+        ChatCompletionsFake fake = new ChatCompletionsFake(body -> ChatCompletionsFake.hasToolResults(body)
+                ? text("It is 18°C with light rain in Paris.")
+                : call("get_weather", "{\"city\":\"Paris\"}"), true);
+        server.setDispatcher(fake);
+
+        Runs.Result r = Runs.run(local(), "tools", "What's the weather in Paris?");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines()).containsSubsequence(
+                "  → get_weather {\"city\":\"Paris\"}",
+                "  ← get_weather: 18°C with light rain",
+                "It is 18°C with light rain in Paris.",
+                "[usage: 200 input and 20 output tokens in 2 model calls]");
+        assertThat(fake.bodies()).hasSize(2).allMatch(b -> b.path("stream").asBoolean());
+    }
+
+    @Test
     void openAiGetsTheKeyAsBearerAndTheModelFromShellyModel() throws Exception {
         server.setDispatcher(new ChatCompletionsFake(body -> text("Sunny.")));
         Map<String, String> env = Map.of("OPENAI_API_KEY", "sk-test-0123456789", "OPENAI_BASE_URL",
