@@ -73,8 +73,9 @@ public final class DemoMcpServer {
                 classpath.add(Path.of(entry).toAbsolutePath().toString());
             }
         }
+        // The JVM's own warnings go to stdout unless told otherwise; stdout is the protocol's.
         // A small server that lives for seconds: start fast rather than optimise for long.
-        List<String> args = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+        List<String> args = List.of("-XX:+DisplayVMOutputToStderr", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-cp", String.join(File.pathSeparator, classpath), DemoMcpServer.class.getName());
         return new McpEndpoint.Stdio(java, args, Map.of(), null, false);
     }

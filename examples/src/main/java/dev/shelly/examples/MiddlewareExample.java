@@ -56,7 +56,7 @@ public final class MiddlewareExample implements Example {
                 .toolboxes(ToolBox.of(lookup))
                 .middleware(
                         timing(run),                                 // outermost: sees the whole run
-                        Middleware.timeout(Duration.ofMinutes(2)),   // stops a run that takes too long
+                        Middleware.timeout(Duration.ofMinutes(5)),   // stops a run that takes too long
                         Middleware.recovery(),                       // unexpected exceptions become AgentExceptions
                         oneMoreTry(run),                             // a rejected answer gets a second chance
                         Middleware.outputGuardrail(reply -> reply.text().toUpperCase(Locale.ROOT).contains("CONFIDENTIAL")

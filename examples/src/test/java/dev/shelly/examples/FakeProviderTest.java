@@ -116,6 +116,33 @@ class FakeProviderTest {
     }
 
     @Test
+    void anthropicGetsItsKeyHeaderAndTheSystemPromptApart() throws Exception {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
+                .body("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\","
+                        + "\"content\":[{\"type\":\"text\",\"text\":\"Sunny everywhere.\"}],\"stop_reason\":\"end_turn\","
+                        + "\"usage\":{\"input_tokens\":50,\"output_tokens\":3}}")
+                .build());
+        Map<String, String> env = Map.of("ANTHROPIC_API_KEY", "sk-ant-test-42", "ANTHROPIC_BASE_URL",
+                server.url("/").toString(), "OPENAI_API_KEY", "sk-openai-unused");
+
+        Runs.Result r = Runs.run(env, "tools");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines().getFirst()).isEqualTo("[model: anthropic claude-sonnet-4-5 at " + server.url("/") + "]");
+        assertThat(r.lines()).endsWith("Sunny everywhere.", "[usage: 50 input and 3 output tokens in 1 model call]");
+        assertThat(r.out()).doesNotContain("sk-ant");
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/messages");
+        assertThat(request.getHeaders().get("x-api-key")).isEqualTo("sk-ant-test-42");
+        JsonNode body = json(request.getBody().utf8());
+        assertThat(body.get("model").asString()).isEqualTo("claude-sonnet-4-5");
+        assertThat(body.get("system").asString()).startsWith("You are weather-bot.");
+        assertThat(body.get("messages")).isEqualTo(json("[{\"role\":\"user\",\"content\":[{\"type\":\"text\","
+                + "\"text\":\"What's the weather in Paris and in Tokyo?\"}]}]"));
+        assertThat(body.at("/tools/0/name").asString()).isEqualTo("get_weather");
+    }
+
+    @Test
     void everyExampleSendsItsAgentAndToolsAndEndsCleanlyWhenTheModelJustAnswers() {
         Map<String, List<String>> expected = Map.of(
                 "tools", List.of("weather-bot", "get_weather"),
