@@ -134,8 +134,10 @@ public final class HttpModelClient {
      * Posts a JSON body and hands the server-sent events of the successful response to a
      * handler on the calling thread, in order, until an event the handler calls the end.
      *
-     * <p>Some OpenAI-compatible servers ignore the request to stream and answer with one JSON
-     * document; such a body ({@code application/json}) is returned whole instead of failing.
+     * <p>Some OpenAI-compatible servers and proxies ignore the request to stream and answer with
+     * one JSON document; such a body (declared as JSON, or undeclared and opening with
+     * <code>{</code>) is returned whole instead of failing. A declared event stream is always read
+     * as events.
      *
      * @param path the path relative to the base URL
      * @param json the request body
@@ -160,13 +162,12 @@ public final class HttpModelClient {
                     queue.add(errors.apply(errorResponse(response)));
                     return;
                 }
-                okhttp3.MediaType type = response.body().contentType();
-                if (type != null && type.subtype().equalsIgnoreCase("json")) {
-                    queue.add(new WholeBody(response.body().bytes()));
+                BufferedSource source = response.body().source();
+                if (isWholeDocument(response.body().contentType(), source)) {
+                    queue.add(new WholeBody(source.readByteArray()));
                     return;
                 }
                 SseParser parser = new SseParser();
-                BufferedSource source = response.body().source();
                 String line;
                 while ((line = source.readUtf8Line()) != null) {
                     SseEvent event = parser.line(line);
@@ -221,6 +222,30 @@ public final class HttpModelClient {
 
     /** A streaming request answered with one JSON document. */
     private record WholeBody(byte[] bytes) {}
+
+    /**
+     * Whether a successful answer to a stream request is one JSON document rather than events:
+     * declared as JSON, or undeclared and opening with an object. A declared event stream is
+     * always read as events.
+     */
+    private static boolean isWholeDocument(okhttp3.MediaType type, BufferedSource source) throws IOException {
+        if (type != null) {
+            if (type.type().equalsIgnoreCase("text") && type.subtype().equalsIgnoreCase("event-stream")) {
+                return false;
+            }
+            if (type.subtype().equalsIgnoreCase("json") || type.subtype().toLowerCase(java.util.Locale.ROOT).endsWith("+json")) {
+                return true;
+            }
+        }
+        BufferedSource peek = source.peek();
+        while (peek.request(1)) {
+            byte b = peek.readByte();
+            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                return b == '{';
+            }
+        }
+        return false;
+    }
 
     private Call newCall(String path, byte[] json, boolean stream) {
         if (Thread.currentThread().isInterrupted()) {

@@ -101,21 +101,45 @@ class HttpModelClientTest {
     }
 
     @Test
-    void aJsonAnswerToAStreamRequestIsReturnedWhole() {
-        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
-                .body("{\"whole\":true}").build());
-        List<SseEvent> events = new ArrayList<>();
-        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add);
-        assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("{\"whole\":true}");
-        assertThat(events).isEmpty();
-    }
-
-    @Test
     void aLastEventWithoutTrailingBlankLineIsStillDelivered() {
         server.enqueue(new MockResponse.Builder().body("data: a\n\ndata: [DONE]").build());
         List<SseEvent> events = new ArrayList<>();
         client().stream("s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
         assertThat(events).extracting(SseEvent::data).containsExactly("a", "[DONE]");
+    }
+
+    @Test
+    void aWholeJsonBodyInsteadOfEventsIsReturnedAndNoEventIsHandled() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
+                .body("\n {\"id\":\"whole\"}").build());
+        List<SseEvent> events = new ArrayList<>();
+        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add);
+        assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("\n {\"id\":\"whole\"}");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aJsonBodyWithoutAJsonContentTypeIsReturnedWhole() {
+        server.enqueue(new MockResponse.Builder().removeHeader("Content-Type").body("  {\"id\":\"plain\"}").build());
+        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { });
+        assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("  {\"id\":\"plain\"}");
+    }
+
+    @Test
+    void eventsWithoutAContentTypeAreStillEvents() {
+        server.enqueue(new MockResponse.Builder().removeHeader("Content-Type").body("data: a\n\ndata: [DONE]\n\n").build());
+        List<SseEvent> events = new ArrayList<>();
+        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
+        assertThat(body).isNull();
+        assertThat(events).extracting(SseEvent::data).containsExactly("a", "[DONE]");
+    }
+
+    @Test
+    void aDeclaredEventStreamIsNeverTakenForABody() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body("{\"id\":1}").build());
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+                .isInstanceOf(ModelException.class)
+                .hasMessageContaining("the stream ended before the reply was complete");
     }
 
     @Test

@@ -1,0 +1,286 @@
+package dev.shelly.examples;
+
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.RetryListener;
+import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.providers.anthropic.AnthropicCompleter;
+import dev.shelly.providers.grok.GrokCompleter;
+import dev.shelly.providers.openai.OpenAiCompleter;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Which model the examples talk to, chosen from environment variables.
+ *
+ * <ol>
+ *   <li>{@code ANTHROPIC_API_KEY} set: Anthropic ({@code ANTHROPIC_BASE_URL} if set).
+ *   <li>else {@code OPENAI_API_KEY}: OpenAI ({@code OPENAI_BASE_URL} if set).
+ *   <li>else {@code XAI_API_KEY}: xAI's Grok ({@code XAI_BASE_URL} if set).
+ *   <li>else {@code OPENAI_BASE_URL}: an OpenAI-compatible server without a key (Ollama, vLLM,
+ *       llama.cpp, LM Studio), e.g. {@code http://localhost:11434/v1}.
+ *   <li>else nothing: a scripted model, in-process, without the network.
+ * </ol>
+ *
+ * {@code SHELLY_PROVIDER} ({@code anthropic}, {@code openai}, {@code grok},
+ * {@code openai-compatible} or {@code scripted}) picks one explicitly when several are set;
+ * {@code SHELLY_MODEL} names the model, else each provider has a default
+ * ({@link #DEFAULT_ANTHROPIC_MODEL}, {@link #DEFAULT_OPENAI_MODEL}, {@link #DEFAULT_GROK_MODEL},
+ * {@link #DEFAULT_COMPATIBLE_MODEL}).
+ *
+ * <pre>{@code
+ * ExampleModels models = ExampleModels.select(System.getenv());
+ * System.out.println(models.banner());   // [model: anthropic claude-sonnet-4-5]
+ * if (!models.scripted()) {
+ *     Completer model = models.open(RetryListener.NONE);
+ * }
+ * }</pre>
+ *
+ * <p>The selection is a value: it reads the given map only, never the process environment by
+ * itself, and never shows a key.
+ */
+public final class ExampleModels {
+    /** The model used with Anthropic when {@code SHELLY_MODEL} is not set. */
+    public static final String DEFAULT_ANTHROPIC_MODEL = "claude-sonnet-4-5";
+    /** The model used with OpenAI when {@code SHELLY_MODEL} is not set. */
+    public static final String DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
+    /** The model used with Grok when {@code SHELLY_MODEL} is not set. */
+    public static final String DEFAULT_GROK_MODEL = "grok-4";
+    /** The model used with an OpenAI-compatible server when {@code SHELLY_MODEL} is not set. */
+    public static final String DEFAULT_COMPATIBLE_MODEL = "llama3.2";
+
+    /** The line a scripted run starts with. */
+    public static final String SCRIPTED_BANNER =
+            "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY or OPENAI_BASE_URL set; see README]";
+
+    /** The kinds of model the examples can use. */
+    public enum Provider {
+        /** Anthropic's Messages API. */
+        ANTHROPIC("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", AnthropicCompleter.DEFAULT_BASE_URL),
+        /** OpenAI's Chat Completions API. */
+        OPENAI("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", OpenAiCompleter.DEFAULT_BASE_URL),
+        /** xAI's Grok. */
+        GROK("grok", "XAI_API_KEY", "XAI_BASE_URL", GrokCompleter.DEFAULT_BASE_URL),
+        /** Any server speaking Chat Completions, without a key. */
+        OPENAI_COMPATIBLE("openai-compatible", null, "OPENAI_BASE_URL", null),
+        /** A scripted model in this process. */
+        SCRIPTED("scripted", null, null, null);
+
+        private final String kind;
+        private final String apiKeyVariable;
+        private final String baseUrlVariable;
+        private final String defaultBaseUrl;
+
+        Provider(String kind, String apiKeyVariable, String baseUrlVariable, String defaultBaseUrl) {
+            this.kind = kind;
+            this.apiKeyVariable = apiKeyVariable;
+            this.baseUrlVariable = baseUrlVariable;
+            this.defaultBaseUrl = defaultBaseUrl;
+        }
+
+        /**
+         * The provider's kind as configuration names it ({@code anthropic}, {@code openai},
+         * {@code grok}, {@code openai-compatible}; {@code scripted} for the scripted model).
+         *
+         * @return the kind
+         */
+        public String kind() {
+            return kind;
+        }
+
+        /**
+         * The environment variable that holds the provider's key.
+         *
+         * @return its name, or empty when the provider needs none
+         */
+        public Optional<String> apiKeyVariable() {
+            return Optional.ofNullable(apiKeyVariable);
+        }
+
+        /**
+         * The environment variable that holds the provider's base URL.
+         *
+         * @return its name, or empty for the scripted model
+         */
+        public Optional<String> baseUrlVariable() {
+            return Optional.ofNullable(baseUrlVariable);
+        }
+
+        static Provider ofKind(String kind) {
+            String key = kind.strip().toLowerCase(Locale.ROOT);
+            for (Provider p : values()) {
+                if (p.kind.equals(key)) {
+                    return p;
+                }
+            }
+            if (key.equals("xai")) {
+                return GROK;
+            }
+            throw new IllegalArgumentException("SHELLY_PROVIDER is '" + kind.strip()
+                    + "'; expected anthropic, openai, grok, openai-compatible or scripted");
+        }
+    }
+
+    private final Provider provider;
+    private final String model;
+    private final String baseUrl;
+    private final Map<String, String> environment;
+
+    private ExampleModels(Provider provider, String model, String baseUrl, Map<String, String> environment) {
+        this.provider = provider;
+        this.model = model;
+        this.baseUrl = baseUrl;
+        this.environment = environment;
+    }
+
+    /**
+     * Chooses the model from environment variables, as the class comment describes.
+     *
+     * @param environment the variables, e.g. {@link System#getenv()}
+     * @return the choice
+     * @throws IllegalArgumentException when {@code SHELLY_PROVIDER} names an unknown provider,
+     *     or one whose key or base URL is not set
+     */
+    public static ExampleModels select(Map<String, String> environment) {
+        if (environment == null) {
+            throw new IllegalArgumentException("ExampleModels.select environment must not be null");
+        }
+        Map<String, String> env = Map.copyOf(environment);
+        String forced = value(env, "SHELLY_PROVIDER");
+        Provider provider = forced != null ? Provider.ofKind(forced) : detect(env);
+        if (forced != null) {
+            requireSettings(provider, env);
+        }
+        if (provider == Provider.SCRIPTED) {
+            return new ExampleModels(provider, "scripted", null, env);
+        }
+        String model = value(env, "SHELLY_MODEL");
+        if (model == null) {
+            model = switch (provider) {
+                case ANTHROPIC -> DEFAULT_ANTHROPIC_MODEL;
+                case OPENAI -> DEFAULT_OPENAI_MODEL;
+                case GROK -> DEFAULT_GROK_MODEL;
+                default -> DEFAULT_COMPATIBLE_MODEL;
+            };
+        }
+        String url = value(env, provider.baseUrlVariable);
+        return new ExampleModels(provider, model, url != null ? url : provider.defaultBaseUrl, env);
+    }
+
+    private static Provider detect(Map<String, String> env) {
+        if (value(env, "ANTHROPIC_API_KEY") != null) {
+            return Provider.ANTHROPIC;
+        }
+        if (value(env, "OPENAI_API_KEY") != null) {
+            return Provider.OPENAI;
+        }
+        if (value(env, "XAI_API_KEY") != null) {
+            return Provider.GROK;
+        }
+        if (value(env, "OPENAI_BASE_URL") != null) {
+            return Provider.OPENAI_COMPATIBLE;
+        }
+        return Provider.SCRIPTED;
+    }
+
+    private static void requireSettings(Provider provider, Map<String, String> env) {
+        if (provider.apiKeyVariable != null && value(env, provider.apiKeyVariable) == null) {
+            throw new IllegalArgumentException("SHELLY_PROVIDER is " + provider.kind + " but " + provider.apiKeyVariable
+                    + " is not set");
+        }
+        if (provider == Provider.OPENAI_COMPATIBLE && value(env, "OPENAI_BASE_URL") == null) {
+            throw new IllegalArgumentException("SHELLY_PROVIDER is openai-compatible but OPENAI_BASE_URL is not set "
+                    + "(e.g. http://localhost:11434/v1 for Ollama)");
+        }
+    }
+
+    private static String value(Map<String, String> env, String name) {
+        if (name == null) {
+            return null;
+        }
+        String v = env.get(name);
+        return v == null || v.isBlank() ? null : v.strip();
+    }
+
+    /**
+     * The chosen provider.
+     *
+     * @return the provider; {@link Provider#SCRIPTED} when no real one is configured
+     */
+    public Provider provider() {
+        return provider;
+    }
+
+    /**
+     * Whether the examples run against a scripted model rather than a real one.
+     *
+     * @return true without a key or base URL in the environment
+     */
+    public boolean scripted() {
+        return provider == Provider.SCRIPTED;
+    }
+
+    /**
+     * The model's name: {@code SHELLY_MODEL}, or the provider's default.
+     *
+     * @return the model; {@code scripted} for the scripted model
+     */
+    public String model() {
+        return model;
+    }
+
+    /**
+     * The base URL requests go to: the provider's base URL variable, or its default.
+     *
+     * @return the URL, or empty for the scripted model
+     */
+    public Optional<String> baseUrl() {
+        return Optional.ofNullable(baseUrl);
+    }
+
+    /**
+     * One line saying which model is used (never the key), for the start of a run's output.
+     *
+     * @return e.g. {@code [model: openai-compatible llama3.2 at http://localhost:11434/v1]}, or
+     *     {@link #SCRIPTED_BANNER}
+     */
+    public String banner() {
+        return scripted() ? SCRIPTED_BANNER : "[model: " + describe() + "]";
+    }
+
+    /**
+     * The provider, model and base URL in a few words, for messages.
+     *
+     * @return e.g. {@code anthropic claude-sonnet-4-5 at https://api.anthropic.com}
+     */
+    public String describe() {
+        return scripted() ? "the scripted model" : provider.kind + " " + model + " at " + baseUrl;
+    }
+
+    /**
+     * Builds a completer for the chosen provider and model, with the key and base URL from the
+     * environment given to {@link #select}, the providers' default retries, and usage recorded.
+     *
+     * @param retries told about each retry (a rate limit, a dropped connection), e.g. to show it
+     * @param usage records the usage of every reply, or null
+     * @return the completer; safe to share among agents and threads
+     * @throws IllegalStateException for the scripted model, which has no provider to open
+     */
+    public Completer open(RetryListener retries, UsageTracker usage) {
+        ProviderBuilder<?> builder = switch (provider) {
+            case ANTHROPIC -> AnthropicCompleter.builder();
+            case OPENAI -> OpenAiCompleter.builder();
+            case GROK -> GrokCompleter.builder();
+            case OPENAI_COMPATIBLE -> OpenAiCompleter.compatible().baseUrl(baseUrl);
+            case SCRIPTED -> throw new IllegalStateException("the scripted model has no provider to open; "
+                    + "set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY or OPENAI_BASE_URL");
+        };
+        return builder.environment(environment::get).model(model).retryListener(retries).usageTracker(usage).build();
+    }
+
+    @Override
+    public String toString() {
+        return "ExampleModels[" + describe() + "]";
+    }
+}

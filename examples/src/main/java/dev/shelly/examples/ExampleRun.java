@@ -1,0 +1,123 @@
+package dev.shelly.examples;
+
+import dev.shelly.agent.AgentListener;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.modeladapter.scripted.ScriptedCompleter;
+import dev.shelly.modeladapter.scripted.Step;
+import java.util.List;
+
+/**
+ * What one run of an {@link Example} works with: the prompt, the model and the view.
+ *
+ * <pre>{@code
+ * Agent agent = Agent.builder("weather-bot")
+ *         .completer(run.model(Step.toolCall("get_weather", "{\"city\":\"Paris\"}"), Step.reply("Sunny.")))
+ *         .listener(run.listener())
+ *         .build();
+ * return agent.run(run.prompt());
+ * }</pre>
+ */
+public final class ExampleRun {
+    private final String prompt;
+    private final ExampleModels models;
+    private final ConsoleView view;
+    private final UsageTracker usage = new UsageTracker();
+    private final Completer real;
+
+    /**
+     * Prepares a run; opens the real provider, if one is chosen (this does not touch the network).
+     *
+     * @param prompt the task
+     * @param models the chosen model
+     * @param view where the run is shown; also told about retries
+     * @throws IllegalArgumentException when the provider's settings are invalid (e.g. a base URL
+     *     that is not an http URL)
+     */
+    public ExampleRun(String prompt, ExampleModels models, ConsoleView view) {
+        if (prompt == null || models == null || view == null) {
+            throw new IllegalArgumentException("ExampleRun needs a prompt, the models and a view");
+        }
+        this.prompt = prompt;
+        this.models = models;
+        this.view = view;
+        this.real = models.scripted() ? null : models.open(view, usage);
+    }
+
+    /**
+     * The task: the command line's prompt, or the example's default.
+     *
+     * @return the prompt
+     */
+    public String prompt() {
+        return prompt;
+    }
+
+    /**
+     * The chosen model.
+     *
+     * @return the selection
+     */
+    public ExampleModels models() {
+        return models;
+    }
+
+    /**
+     * The model for one agent: the real provider (one completer shared by all agents of the run),
+     * or, when none is configured, a fresh scripted model following this script. Each call gives
+     * the scripted agent a script of its own, so a factory that calls this for every delegated
+     * child gives every child the whole script.
+     *
+     * @param script what the scripted model does, step by step
+     * @return the completer
+     */
+    public Completer model(Step... script) {
+        return model(List.of(script));
+    }
+
+    /**
+     * The model for one agent; see {@link #model(Step...)}.
+     *
+     * @param script what the scripted model does, step by step
+     * @return the completer
+     */
+    public Completer model(List<Step> script) {
+        return real != null ? real : ScriptedCompleter.of(script);
+    }
+
+    /**
+     * The listener that shows the agents' work; give it to the top agent (children inherit it).
+     *
+     * @return the view, as a listener
+     */
+    public AgentListener listener() {
+        return view;
+    }
+
+    /**
+     * The view the run writes to.
+     *
+     * @return the view
+     */
+    public ConsoleView view() {
+        return view;
+    }
+
+    /**
+     * Writes a line of the example's own, such as what a server offers or what the store holds.
+     *
+     * @param line the text
+     */
+    public void note(String line) {
+        view.note(line);
+    }
+
+    /**
+     * The usage of every real model call of this run.
+     *
+     * @return the tracker (empty for a scripted run)
+     */
+    public UsageTracker usage() {
+        return usage;
+    }
+}

@@ -1,0 +1,162 @@
+package dev.shelly.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Every example, run as the jar runs it, against its scripted model: no keys, no network. */
+@Timeout(60)
+class ScriptedExamplesTest {
+    private static final Map<String, String> NO_PROVIDER = Map.of("HOME", "/nowhere");
+
+    private static Runs.Result run(String example, String... prompt) {
+        String[] args = new String[prompt.length + 1];
+        args[0] = example;
+        System.arraycopy(prompt, 0, args, 1, prompt.length);
+        Runs.Result r = Runs.run(NO_PROVIDER, args);
+        assertThat(r.err()).as("stderr of %s", example).isEmpty();
+        assertThat(r.exit()).as("exit code of %s; output:%n%s", example, r.out()).isZero();
+        assertThat(r.lines().getFirst()).isEqualTo(ExampleModels.SCRIPTED_BANNER);
+        return r;
+    }
+
+    @Test
+    void tools() {
+        Runs.Result r = run("tools");
+
+        assertThat(r.lines()).hasSize(8);
+        assertThat(r.lines().subList(0, 3)).containsExactly(
+                ExampleModels.SCRIPTED_BANNER,
+                "> What's the weather in Paris and in Tokyo?",
+                "Let me look up both cities.");
+        // The two calls run concurrently: their lines come in either order, each call before its result.
+        assertThat(r.lines().subList(3, 7)).containsExactlyInAnyOrder(
+                "  → get_weather {\"city\":\"Paris\"}",
+                "  → get_weather {\"city\":\"Tokyo\"}",
+                "  ← get_weather: 18°C with light rain",
+                "  ← get_weather: 24°C and sunny");
+        assertThat(r.lines()).containsSubsequence("  → get_weather {\"city\":\"Paris\"}", "  ← get_weather: 18°C with light rain");
+        assertThat(r.lines()).containsSubsequence("  → get_weather {\"city\":\"Tokyo\"}", "  ← get_weather: 24°C and sunny");
+        assertThat(r.lines().getLast()).isEqualTo(
+                "Right now it is 18°C with light rain in Paris and 24°C and sunny in Tokyo.");
+    }
+
+    @Test
+    void thePromptOnTheCommandLineReplacesTheDefaultTask() {
+        Runs.Result r = run("tools", "How", "warm", "is", "Oslo?");
+
+        assertThat(r.lines().get(1)).isEqualTo("> How warm is Oslo?");
+    }
+
+    @Test
+    void delegation() {
+        Runs.Result r = run("delegation");
+
+        assertThat(r.lines()).containsSubsequence(
+                "  → list_agents",
+                "  → delegate researcher: Find the key facts about Java virtual threads and why they suit AI agents.",
+                "    [researcher] → search_notes {\"query\":\"virtual threads agents waiting\"}",
+                "  → delegate writer: Write a three-sentence summary of Java virtual threads for developers.");
+        assertThat(r.lines()).anyMatch(l -> l.matches("    \\[writer] done in \\d+\\.\\d s"));
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("  ← list_agents: [{\"name\":\"researcher\""));
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("  ← researcher: Findings: - AI agents spend most"));
+        assertThat(r.lines().getLast()).startsWith("Java's virtual threads, final since Java 21,")
+                .endsWith("every tool call can simply have a thread of its own.");
+    }
+
+    @Test
+    void skillsAreUnpackedLoadedFollowedAndCleanedUp() {
+        Runs.Result r = run("skills");
+
+        assertThat(r.lines().subList(1, 8)).allMatch(l -> l.startsWith("> "));
+        assertThat(r.lines()).containsSubsequence(
+                "This is a code review; I'll follow my code-review skill.",
+                "  → load_skill {\"name\":\"code-review\"}",
+                "  → read_skill_file {\"skill\":\"code-review\",\"file\":\"checklist.md\"}",
+                "request changes",
+                "- Inputs: the int sum overflows for large values; add them up in a long.");
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("  ← load_skill: # Code review 1. Read `checklist.md`"));
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("  ← read_skill_file: # Review checklist - Inputs:"));
+        Matcher unpacked = Pattern.compile("\\[skills] code-review, commit-message \\(unpacked from the jar into (.+)\\)")
+                .matcher(r.out());
+        assertThat(unpacked.find()).as("the skills line in%n%s", r.out()).isTrue();
+        assertThat(Files.exists(Path.of(unpacked.group(1)))).as("the temporary skills folder is deleted").isFalse();
+    }
+
+    @Test
+    void concurrentAnalystsWorkAtTheSameTime() {
+        Runs.Result r = run("concurrent");
+
+        assertThat(r.lines()).containsSubsequence(
+                "  → delegate analyst: Summarise how AI regulation is developing in the United States.",
+                "  → delegate analyst: Summarise how AI regulation is developing in the European Union.",
+                "  → delegate analyst: Summarise how AI regulation is developing in China.");
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("    [analyst] → regional_notes")).hasSize(3);
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("    [analyst] done in")).hasSize(3);
+        assertThat(r.lines()).containsSubsequence(
+                "Comparison:",
+                "- United States: no single federal AI law; executive orders, agency guidance and state laws (such as "
+                        + "Colorado's) set the rules.",
+                "- European Union: the AI Act sorts systems by risk, bans a few uses outright, and phases in obligations "
+                        + "from 2025 to 2027.",
+                "- China: targeted rules for recommendation algorithms, deep synthesis and generative AI services, with "
+                        + "registration and content duties.",
+                "[concurrency] at most 3 analysts were at work at the same time");
+    }
+
+    @Test
+    void middlewareTimesTheRunAndTheGuardrailGetsASecondAnswer() {
+        Runs.Result r = run("middleware");
+
+        assertThat(r.lines()).containsSubsequence(
+                "[timing] assistant starts",
+                "  → lookup_customer {\"id\":\"C-1042\"}",
+                "Hi Ada, thanks for your patience. Your export ticket is open. (Note: CONFIDENTIAL credit limit under review.)",
+                "[guardrail] the answer above was rejected: it reveals information marked CONFIDENTIAL; asking once more",
+                "Hi Ada, thanks for your patience: we are looking into the slow exports on your Pro plan and will update "
+                        + "your ticket as soon as they are fixed.");
+        assertThat(r.lines().getLast()).matches("\\[timing] assistant answered in \\d+\\.\\d s");
+    }
+
+    @Test
+    void stateTravelsThroughTheStore() {
+        Runs.Result r = run("state");
+
+        assertThat(r.lines()).containsSubsequence(
+                "  → delegate researcher: Research Java virtual threads and store your findings under 'findings'.",
+                "    [researcher] ← project_state_set: ok",
+                "  ← researcher: Stored 3 findings under 'findings'.",
+                "  → delegate writer: Write a short article from the findings in the store; store it under 'article'.",
+                "    [writer] → project_state_get {\"key\":\"findings\"}",
+                "    [writer] ← project_state_set: ok");
+        List<String> tail = r.lines().subList(r.lines().size() - 3, r.lines().size());
+        assertThat(tail.get(0)).startsWith("Java virtual threads in brief. Virtual threads are lightweight threads");
+        assertThat(tail.get(1)).startsWith("[state] article = \"Java virtual threads in brief.");
+        assertThat(tail.get(2)).startsWith("[state] findings = [\"Virtual threads are lightweight threads");
+    }
+
+    @Test
+    void mcpToolsComeFromASubprocessThatIsGoneAfterwards() {
+        Runs.Result r = run("mcp");
+
+        Matcher started = Pattern.compile("\\[mcp] started shelly-demo-files 1\\.0\\.0 as process (\\d+); its tools: "
+                + "list_files, read_file").matcher(r.out());
+        assertThat(started.find()).as("the server line in%n%s", r.out()).isTrue();
+        assertThat(r.lines()).containsSubsequence(
+                "  → list_files",
+                "  ← list_files: meeting-notes.md roadmap.md shopping.txt",
+                "These files mention a deadline:",
+                "- meeting-notes.md: \"Ship the 0.2 release; deadline: 14 March.\"",
+                "- roadmap.md: \"0.3: sessions over HTTP; the design is due by the end of April (a hard deadline).\"");
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("  → read_file ")).hasSize(3);
+        long pid = Long.parseLong(started.group(1));
+        assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("the MCP server process").isEmpty();
+    }
+}
