@@ -20,7 +20,12 @@ public final class Examples {
                 new ConcurrentExample(),
                 new MiddlewareExample(),
                 new StateExample(),
-                new McpExample());
+                new McpExample(),
+                new PipelineExample(),
+                new ParallelResearchExample(),
+                new LlmTeamExample(),
+                new SupportDeskExample(),
+                new NestedTeamsExample());
     }
 
     /**
