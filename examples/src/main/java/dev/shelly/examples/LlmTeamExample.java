@@ -1,12 +1,10 @@
 package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.workflow.LlmCoordinator;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.scripted.Step;
-import dev.shelly.tools.ToolBox;
 import java.util.List;
 
 /**
@@ -34,15 +32,7 @@ public final class LlmTeamExample implements Example {
 
     @Override
     public Message run(ExampleRun run) {
-        AgentListener toolLines = TeamView.members(run, "smart-team", 0);
-        Agent researcher = Agent.builder("researcher")
-                .description("Searches the research notes for information")
-                .instructions("Find the facts the request needs with search_notes and report them as a short list.")
-                .completer(run.model(DelegationExample.researcherScript()))
-                .toolboxes(ToolBox.of(DemoNotes.searchTool()))
-                .maxIterations(10)
-                .listener(toolLines)
-                .build();
+        Agent researcher = PipelineExample.researcher(run, TeamView.members(run, "smart-team", 0));
         Agent writer = Agent.builder("writer")
                 .description("Writes and revises short texts from the findings")
                 .instructions("Write what the user asked for from the findings; when a reviewer asks for changes, "

@@ -33,14 +33,7 @@ public final class PipelineExample implements Example {
     @Override
     public Message run(ExampleRun run) {
         AgentListener toolLines = TeamView.members(run, "pipeline", 0);
-        Agent researcher = Agent.builder("researcher")
-                .description("Searches the research notes for information")
-                .instructions("Find the facts the request needs with search_notes and report them as a short list.")
-                .completer(run.model(DelegationExample.researcherScript()))
-                .toolboxes(ToolBox.of(DemoNotes.searchTool()))
-                .maxIterations(10)
-                .listener(toolLines)
-                .build();
+        Agent researcher = researcher(run, toolLines);
         Agent writer = Agent.builder("writer")
                 .description("Writes clear, short texts from given facts")
                 .instructions("Write what the user asked for, based only on the findings you are given.")
@@ -59,5 +52,17 @@ public final class PipelineExample implements Example {
         Message article = pipeline.run(run.prompt());
         run.note(article.text());
         return article;
+    }
+
+    /** The researcher of the team examples: it searches the demo notes and reports a short list. */
+    static Agent researcher(ExampleRun run, AgentListener listener) {
+        return Agent.builder("researcher")
+                .description("Searches the research notes for information")
+                .instructions("Find the facts the request needs with search_notes and report them as a short list.")
+                .completer(run.model(DelegationExample.researcherScript()))
+                .toolboxes(ToolBox.of(DemoNotes.searchTool()))
+                .maxIterations(10)
+                .listener(listener)
+                .build();
     }
 }
