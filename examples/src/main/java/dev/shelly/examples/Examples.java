@@ -20,7 +20,8 @@ public final class Examples {
                 new ConcurrentExample(),
                 new MiddlewareExample(),
                 new StateExample(),
-                new McpExample());
+                new McpExample(),
+                new ChatExample());
     }
 
     /**

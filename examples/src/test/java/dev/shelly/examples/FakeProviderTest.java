@@ -151,7 +151,8 @@ class FakeProviderTest {
                 "concurrent", List.of("lead", "list_agents", "delegate"),
                 "middleware", List.of("assistant", "lookup_customer"),
                 "state", List.of("coordinator", "list_agents", "delegate"),
-                "mcp", List.of("file-agent", "list_files", "read_file"));
+                "mcp", List.of("file-agent", "list_files", "read_file"),
+                "chat", List.of("assistant", "list_agents", "delegate"));
         for (Example example : Examples.all()) {
             ChatCompletionsFake fake = new ChatCompletionsFake(body -> text("Done."));
             server.setDispatcher(fake);

@@ -24,7 +24,8 @@ class MainTest {
                 "concurrent  one delegate call runs three analysts at the same time (14.4)",
                 "middleware  timing, timeout, recovery and an output guardrail around an agent (14.5)",
                 "state       a researcher and a writer share findings through a state store (14.6)",
-                "mcp         an agent uses the tools of an MCP server it starts as a subprocess (14.7)");
+                "mcp         an agent uses the tools of an MCP server it starts as a subprocess (14.7)",
+                "chat        a terminal chat over the engine: streamed replies, tools and delegations as they happen");
     }
 
     @Test
@@ -46,7 +47,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, mcp");
+                        + "state, mcp, chat");
     }
 
     @Test
