@@ -41,4 +41,14 @@ public interface Example {
      * @throws Exception when the run fails; the program reports it in one line
      */
     Message run(ExampleRun run) throws Exception;
+
+    /**
+     * Whether the example reads its input itself (an interactive chat), so that the program does
+     * not echo the default task as if it were the input.
+     *
+     * @return true for an example that reads {@link ExampleRun#input()}
+     */
+    default boolean readsInput() {
+        return false;
+    }
 }

@@ -5,6 +5,8 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
+import java.io.BufferedReader;
+import java.io.StringReader;
 import java.util.List;
 
 /**
@@ -24,6 +26,8 @@ public final class ExampleRun {
     private final ConsoleView view;
     private final UsageTracker usage = new UsageTracker();
     private final Completer real;
+    private final BufferedReader input;
+    private final boolean promptGiven;
 
     /**
      * Prepares a run; opens the real provider, if one is chosen (this does not touch the network).
@@ -35,9 +39,25 @@ public final class ExampleRun {
      *     that is not an http URL)
      */
     public ExampleRun(String prompt, ExampleModels models, ConsoleView view) {
-        if (prompt == null || models == null || view == null) {
-            throw new IllegalArgumentException("ExampleRun needs a prompt, the models and a view");
+        this(prompt, true, new BufferedReader(new StringReader("")), models, view);
+    }
+
+    /**
+     * Prepares a run that may read more input, as an interactive example does.
+     *
+     * @param prompt the task
+     * @param promptGiven whether the command line gave the prompt (rather than the example's default)
+     * @param input where further input comes from, such as standard input
+     * @param models the chosen model
+     * @param view where the run is shown; also told about retries
+     * @throws IllegalArgumentException when the provider's settings are invalid
+     */
+    public ExampleRun(String prompt, boolean promptGiven, BufferedReader input, ExampleModels models, ConsoleView view) {
+        if (prompt == null || input == null || models == null || view == null) {
+            throw new IllegalArgumentException("ExampleRun needs a prompt, an input, the models and a view");
         }
+        this.promptGiven = promptGiven;
+        this.input = input;
         this.prompt = prompt;
         this.models = models;
         this.view = view;
@@ -51,6 +71,24 @@ public final class ExampleRun {
      */
     public String prompt() {
         return prompt;
+    }
+
+    /**
+     * Whether the command line gave the prompt; otherwise it is the example's default.
+     *
+     * @return true for a prompt from the command line
+     */
+    public boolean promptGiven() {
+        return promptGiven;
+    }
+
+    /**
+     * Further input, line by line: standard input when run from the command line.
+     *
+     * @return the reader
+     */
+    public BufferedReader input() {
+        return input;
     }
 
     /**

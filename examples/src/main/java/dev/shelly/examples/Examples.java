@@ -21,6 +21,7 @@ public final class Examples {
                 new MiddlewareExample(),
                 new StateExample(),
                 new McpExample(),
+                new ChatExample(),
                 new PipelineExample(),
                 new ParallelResearchExample(),
                 new LlmTeamExample(),

@@ -1,8 +1,11 @@
 package dev.shelly.examples;
 
+import java.io.BufferedReader;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -46,7 +49,8 @@ public final class Main {
         // charset is plain ASCII (an unset locale in a container).
         PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), false, StandardCharsets.UTF_8);
         PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
-        int code = run(Examples.all(), args, env, out, err);
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        int code = run(Examples.all(), args, env, in, out, err);
         out.flush();
         err.flush();
         // The MCP SDK and HTTP client leave non-daemon threads behind; the program is done.
@@ -66,6 +70,22 @@ public final class Main {
      */
     public static int run(List<Example> examples, String[] args, Map<String, String> env, PrintStream out,
             PrintStream err) {
+        return run(examples, args, env, new BufferedReader(new StringReader("")), out, err);
+    }
+
+    /**
+     * Runs a command line with further input for interactive examples.
+     *
+     * @param examples the examples to choose from
+     * @param args the command line
+     * @param env the environment variables
+     * @param in further input, line by line (standard input from the command line)
+     * @param out where the run's output goes
+     * @param err where a failure's one-line reason goes
+     * @return the exit code: {@link #OK}, {@link #FAILED} or {@link #USAGE}
+     */
+    public static int run(List<Example> examples, String[] args, Map<String, String> env, BufferedReader in,
+            PrintStream out, PrintStream err) {
         if (args.length == 0 || List.of("help", "-h", "--help").contains(args[0])) {
             usage(examples, out);
             return OK;
@@ -92,13 +112,15 @@ public final class Main {
         ExampleRun run;
         try {
             models = ExampleModels.select(env);
-            run = new ExampleRun(prompt, models, view);
+            run = new ExampleRun(prompt, args.length > 1, in, models, view);
         } catch (IllegalArgumentException e) {
             err.println("error: " + ConsoleView.oneLine(e.getMessage()));
             return USAGE;
         }
         out.println(models.banner());
-        prompt.lines().forEach(line -> out.println("> " + line));
+        if (args.length > 1 || !example.readsInput()) {
+            prompt.lines().forEach(line -> out.println("> " + line));
+        }
         try {
             example.run(run);
             view.finish();

@@ -151,7 +151,8 @@ class FakeProviderTest {
                 "concurrent", List.of("lead", "list_agents", "delegate"),
                 "middleware", List.of("assistant", "lookup_customer"),
                 "state", List.of("coordinator", "list_agents", "delegate"),
-                "mcp", List.of("file-agent", "list_files", "read_file"));
+                "mcp", List.of("file-agent", "list_files", "read_file"),
+                "chat", List.of("assistant", "list_agents", "delegate"));
         for (Example example : Examples.all()) {
             if (WorkflowExamplesTest.WORKFLOWS.contains(example.name())) {
                 continue;   // a call per member, or a coordinator that needs JSON: WorkflowExamplesTest covers them

@@ -25,6 +25,7 @@ class MainTest {
                 "middleware  timing, timeout, recovery and an output guardrail around an agent (14.5)",
                 "state       a researcher and a writer share findings through a state store (14.6)",
                 "mcp         an agent uses the tools of an MCP server it starts as a subprocess (14.7)",
+                "chat        a terminal chat over the engine: streamed replies, tools and delegations as they happen",
                 "pipeline    a researcher, then a writer: a Team with the sequence coordinator (15.2)",
                 "parallel    two analysts at the same time, then a writer: role round-robin (15.8)",
                 "llm-team    a model decides who acts next: a Team with the LLM coordinator (15.3)",
@@ -51,7 +52,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, mcp, pipeline, parallel, llm-team, support, nested");
+                        + "state, mcp, chat, pipeline, parallel, llm-team, support, nested");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.shelly.engine;
 
 import dev.shelly.agent.Agent;
+import dev.shelly.agent.AgentListener;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ShellyException;
@@ -90,6 +91,22 @@ public final class Session implements AutoCloseable {
      */
     public Chat chat() {
         return agent.chat();
+    }
+
+    /**
+     * Tells a listener of this session's events too, synchronously, on the threads the agents run
+     * on (delegated children included), and in order: for a view that must show the events of a
+     * turn before the turn returns. The engine's {@link Engine#events() bus} still gets them all.
+     *
+     * @param listener the listener; it should return quickly
+     * @return this session
+     */
+    public Session listen(AgentListener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("Session.listen listener must not be null");
+        }
+        agent.setListener(agent.listener().andThen(listener));
+        return this;
     }
 
     /**

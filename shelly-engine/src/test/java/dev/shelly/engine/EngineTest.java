@@ -149,6 +149,25 @@ class EngineTest {
     }
 
     @Test
+    void aSessionListenerHearsEveryEventOfTheTurnBeforeSendReturns() {
+        ScriptedCompleter lead = ScriptedCompleter.of(Step.delegate("researcher", "look it up"), Step.reply("done"));
+        ScriptedCompleter worker = ScriptedCompleter.perChat(Step.reply("found"));
+        try (Engine engine = Engine.builder().config(twoAgents()).completer("lead-model", lead)
+                .completer("worker-model", worker).build()) {
+            List<AgentEvent> heard = new java.util.ArrayList<>();
+            Session session = engine.newSession().listen(heard::add);
+            session.send("go");
+            assertThat(heard.getLast()).isInstanceOfSatisfying(AgentEvent.AgentFinished.class,
+                    f -> assertThat(f.source().agent()).isEqualTo("lead"));
+            assertThat(heard).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(AgentEvent.AgentFinished.class,
+                    f -> assertThat(f.source()).isEqualTo(new AgentEvent.Source("researcher", "lead", 1))));
+            assertThatThrownBy(() -> session.listen(null))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Session.listen listener must not be null");
+        }
+    }
+
+    @Test
     void codeToolboxesAndToolSelection() {
         ToolBox mine = ToolBox.of(
                 Tool.of("add", "Adds", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("3")),

@@ -1,0 +1,158 @@
+package dev.shelly.examples;
+
+import dev.shelly.chats.Message;
+import dev.shelly.engine.Engine;
+import dev.shelly.engine.Session;
+import dev.shelly.engine.ShellyDir;
+import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.engine.config.ProviderConfig;
+import dev.shelly.engine.config.ProviderKind;
+import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.tools.ToolBox;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A terminal chat over the engine: each line you type is a turn of one session; the reply
+ * streams as it is written, and tool calls and delegations show as they happen.
+ *
+ * <p>In a project with a {@code .shelly/} folder (found from the working directory upward) the
+ * engine is built from its {@code config.yaml}, and the session is saved under
+ * {@code .shelly/sessions/}. Elsewhere the engine is built in code: an {@code assistant} that may
+ * delegate to a {@code researcher} with a notes-search tool, both answered by the chosen model.
+ *
+ * <p>With a prompt on the command line it runs that one turn. Without one it reads lines from
+ * standard input until {@code /exit} or the end of input; when standard input holds nothing at
+ * all, it runs the example's own question once.
+ */
+public final class ChatExample implements Example {
+    private final Path start;
+
+    /** A chat that looks for {@code .shelly/} from the working directory. */
+    public ChatExample() {
+        this(Path.of(""));
+    }
+
+    /**
+     * A chat that looks for {@code .shelly/} from a folder.
+     *
+     * @param start where to start looking
+     */
+    ChatExample(Path start) {
+        this.start = start;
+    }
+
+    @Override
+    public String name() {
+        return "chat";
+    }
+
+    @Override
+    public String description() {
+        return "a terminal chat over the engine: streamed replies, tools and delegations as they happen";
+    }
+
+    @Override
+    public String defaultPrompt() {
+        return "What are virtual threads, and why do they suit AI agents?";
+    }
+
+    @Override
+    public boolean readsInput() {
+        return true;
+    }
+
+    @Override
+    public Message run(ExampleRun run) throws IOException {
+        Optional<ShellyDir> project = ShellyDir.find(start);
+        try (Engine engine = project.isPresent() ? Engine.builder().dir(project.get()).build() : inCode(run)) {
+            engine.dir().ifPresent(d -> run.note("[engine: " + d.configFile() + "]"));
+            Session session = engine.newSession().listen(run.listener());
+            Message last = null;
+            if (run.promptGiven()) {
+                last = turn(session, run.prompt(), run);
+            } else {
+                boolean any = false;
+                String line;
+                while ((line = run.input().readLine()) != null) {
+                    line = line.strip();
+                    if (line.equals("/exit") || line.equals("/quit")) {
+                        break;
+                    }
+                    if (line.isEmpty()) {
+                        continue;
+                    }
+                    any = true;
+                    run.note("> " + line);
+                    last = turn(session, line, run);
+                }
+                if (!any) {
+                    run.note("> " + run.prompt());
+                    last = turn(session, run.prompt(), run);
+                }
+            }
+            if (!engine.savedSessions().isEmpty()) {
+                run.note("[session " + session.id() + " saved; the engine can resume it]");
+            }
+            return last;
+        }
+    }
+
+    private static Message turn(Session session, String text, ExampleRun run) {
+        Message reply = session.send(text);
+        run.view().finish();
+        return reply;
+    }
+
+    /** The engine built in code: the same objects a config.yaml is read into. */
+    private static Engine inCode(ExampleRun run) {
+        ProviderKind kind = run.models().scripted() ? ProviderKind.OPENAI_COMPATIBLE
+                : ProviderKind.parse(run.models().provider().kind());
+        EngineConfig config = EngineConfig.builder()
+                .provider(ProviderConfig.builder("assistant-model", kind, run.models().model()).build())
+                .provider(ProviderConfig.builder("researcher-model", kind, run.models().model()).build())
+                .agent(AgentConfig.builder("assistant")
+                        .description("Chats with the user and delegates research")
+                        .instructions("Answer the user. For questions about Java virtual threads, delegate to the "
+                                + "researcher first and answer from what it finds.")
+                        .provider("assistant-model").maxIterations(8).maxDelegationDepth(1).build())
+                .agent(AgentConfig.builder("researcher")
+                        .description("Searches the research notes about Java virtual threads")
+                        .instructions("Search the notes with search_notes and report what they say.")
+                        .provider("researcher-model").toolboxes("notes").maxIterations(5).build())
+                .entryAgent("assistant")
+                .build();
+        return Engine.builder().config(config)
+                .toolbox("notes", ToolBox.of(DemoNotes.searchTool()))
+                .completer("assistant-model", run.model(assistantScript()))
+                .completer("researcher-model", run.model(researcherScript()))
+                .build();
+    }
+
+    /** The scripted assistant: the first turn delegates and answers from the findings; later turns reply briefly. */
+    static List<Step> assistantScript() {
+        List<Step> steps = new ArrayList<>();
+        steps.add(Step.delegate("researcher", "Find what the notes say about virtual threads and AI agents.",
+                "The user asked: a question about virtual threads"));
+        steps.add(Step.reply(chat -> {
+            List<String> found = Scripts.delegationResults(chat);
+            return found.isEmpty() ? "The researcher found nothing." : "Here is what the research notes say:\n" + found.getFirst();
+        }));
+        for (int i = 0; i < 100; i++) {
+            steps.add(Step.reply(chat -> "(scripted) You said: " + chat.last().orElseThrow().text()
+                    + ". Set a provider key to talk to a real model."));
+        }
+        return steps;
+    }
+
+    /** The scripted researcher: one search, then the notes it found. */
+    static List<Step> researcherScript() {
+        return List.of(
+                Step.toolCall("search_notes", Scripts.object("query", "virtual threads agents")),
+                Step.reply(chat -> "Findings:\n" + Scripts.lastResult(chat)));
+    }
+}

@@ -1,0 +1,108 @@
+package dev.shelly.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+
+/** The terminal chat over the engine: scripted, from standard input, and from a project's .shelly folder. */
+@Timeout(60)
+class ChatExampleTest {
+    @StartStop
+    private final MockWebServer server = new MockWebServer();
+
+    private static Runs.Result chat(Path start, Map<String, String> env, String input, String... prompt) {
+        String[] args = new String[prompt.length + 1];
+        args[0] = "chat";
+        System.arraycopy(prompt, 0, args, 1, prompt.length);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exit = Main.run(List.of(new ChatExample(start)), args, env, new BufferedReader(new StringReader(input)), o, e);
+        }
+        return new Runs.Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void withoutInputItAsksItsOwnQuestionAndShowsTheDelegation(@TempDir Path tmp) {
+        Runs.Result r = chat(tmp, Map.of(), "");
+        assertThat(r.err()).isEmpty();
+        assertThat(r.exit()).isZero();
+        assertThat(r.lines()).startsWith(ExampleModels.SCRIPTED_BANNER,
+                "> What are virtual threads, and why do they suit AI agents?");
+        assertThat(r.lines()).containsSubsequence(
+                "  → delegate researcher: Find what the notes say about virtual threads and AI agents.",
+                "    [researcher] → search_notes {\"query\":\"virtual threads agents\"}",
+                "Here is what the research notes say:");
+        assertThat(r.out()).doesNotContain("saved");
+    }
+
+    @Test
+    void eachLineOfInputIsATurnOfOneSession(@TempDir Path tmp) {
+        Runs.Result r = chat(tmp, Map.of(), "Tell me about virtual threads\n\nthanks!\n/exit\nnever read\n");
+        assertThat(r.exit()).isZero();
+        assertThat(r.lines()).containsSubsequence(
+                "> Tell me about virtual threads",
+                "Here is what the research notes say:",
+                "> thanks!",
+                "(scripted) You said: thanks!. Set a provider key to talk to a real model.");
+        assertThat(r.out()).doesNotContain("never read");
+    }
+
+    @Test
+    void aPromptOnTheCommandLineIsOneTurn(@TempDir Path tmp) {
+        Runs.Result r = chat(tmp, Map.of(), "ignored\n", "What", "are", "virtual", "threads?");
+        assertThat(r.exit()).isZero();
+        assertThat(r.lines().get(1)).isEqualTo("> What are virtual threads?");
+        assertThat(r.out()).doesNotContain("ignored");
+    }
+
+    @Test
+    void inAProjectTheEngineComesFromShellyConfigAndTheSessionIsSaved(@TempDir Path tmp) throws Exception {
+        ChatCompletionsFake fake = new ChatCompletionsFake(body -> ChatCompletionsFake.text("Hello from the project."));
+        server.setDispatcher(fake);
+        Path shelly = Files.createDirectories(tmp.resolve("project/.shelly"));
+        Files.writeString(shelly.resolve("config.yaml"), """
+                providers:
+                  - name: local
+                    kind: openai-compatible
+                    base_url: %s
+                    model: tiny
+                agents:
+                  - name: helper
+                    description: Helps with the project
+                """.formatted(server.url("/v1")));
+        Files.writeString(shelly.resolve("about.md"), "This project sells tea.");
+        Path src = Files.createDirectories(tmp.resolve("project/src"));
+
+        Runs.Result r = chat(src, Map.of(), "hi\n");
+
+        assertThat(r.err()).isEmpty();
+        assertThat(r.exit()).isZero();
+        assertThat(r.lines()).contains("[engine: " + shelly.resolve("config.yaml").toAbsolutePath() + "]", "> hi",
+                "Hello from the project.");
+        assertThat(r.lines()).anySatisfy(l -> assertThat(l).matches("\\[session \\d{8}-\\d{6}-[0-9a-f]{6} saved; the engine can resume it]"));
+        try (var files = Files.list(shelly.resolve("sessions"))) {
+            assertThat(files.toList()).hasSize(1);
+        }
+        JsonNode body = fake.bodies().getFirst();
+        assertThat(body.get("model").asString()).isEqualTo("tiny");
+        assertThat(ChatCompletionsFake.systemPrompt(body)).isEqualTo(
+                "You are helper. Helps with the project\n\n## Project Context\n\n### about.md\n\nThis project sells tea.");
+    }
+}
