@@ -47,10 +47,15 @@ public final class ConcurrentExample implements Example {
         return "Compare how AI regulation is developing in the United States, the European Union and China.";
     }
 
+    /** The {@code regional_notes} tool: the demo notes of a region, after a slow lookup. */
+    static Tool regionalNotes() {
+        return Tool.typed("regional_notes", "Read the (demo) notes on AI regulation in a region; "
+                + "regions: " + String.join(", ", NOTES.keySet()), Region.class, (in, ctx) -> lookUp(in.region()));
+    }
+
     @Override
     public Message run(ExampleRun run) {
-        Tool regionalNotes = Tool.typed("regional_notes", "Read the (demo) notes on AI regulation in a region; "
-                + "regions: " + String.join(", ", NOTES.keySet()), Region.class, (in, ctx) -> lookUp(in.region()));
+        Tool regionalNotes = regionalNotes();
 
         Registry registry = new Registry().register("analyst", "Researches AI regulation in one region",
                 () -> Agent.builder("analyst")

@@ -202,7 +202,7 @@ public final class ConsoleView implements AgentListener, RetryListener {
         return text == null ? "" : text.strip().replaceAll("\\s+", " ");
     }
 
-    private static String clip(String line) {
+    static String clip(String line) {
         return line.length() <= MAX_LINE ? line : line.substring(0, MAX_LINE - 1) + "…";
     }
 

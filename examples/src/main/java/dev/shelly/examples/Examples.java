@@ -21,7 +21,12 @@ public final class Examples {
                 new MiddlewareExample(),
                 new StateExample(),
                 new McpExample(),
-                new ChatExample());
+                new ChatExample(),
+                new PipelineExample(),
+                new ParallelResearchExample(),
+                new LlmTeamExample(),
+                new SupportDeskExample(),
+                new NestedTeamsExample());
     }
 
     /**

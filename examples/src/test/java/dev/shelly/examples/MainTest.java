@@ -25,7 +25,12 @@ class MainTest {
                 "middleware  timing, timeout, recovery and an output guardrail around an agent (14.5)",
                 "state       a researcher and a writer share findings through a state store (14.6)",
                 "mcp         an agent uses the tools of an MCP server it starts as a subprocess (14.7)",
-                "chat        a terminal chat over the engine: streamed replies, tools and delegations as they happen");
+                "chat        a terminal chat over the engine: streamed replies, tools and delegations as they happen",
+                "pipeline    a researcher, then a writer: a Team with the sequence coordinator (15.2)",
+                "parallel    two analysts at the same time, then a writer: role round-robin (15.8)",
+                "llm-team    a model decides who acts next: a Team with the LLM coordinator (15.3)",
+                "support     triage hands the customer to flights, then hotels: a Handoff group (15.5)",
+                "nested      a team inside a team, called by an agent as a tool (15.9, 15.4)");
     }
 
     @Test
@@ -47,7 +52,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, mcp, chat");
+                        + "state, mcp, chat, pipeline, parallel, llm-team, support, nested");
     }
 
     @Test

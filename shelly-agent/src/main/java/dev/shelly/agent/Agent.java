@@ -13,8 +13,10 @@ import dev.shelly.tools.ToolContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
@@ -39,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * <h2>The run</h2>
  * {@link #run()} applies the middleware (the first is outermost) around the ReAct loop:
  * <ol>
- *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}).
+ *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}),
+ *       unless it keeps its prompt {@linkplain Builder#systemPromptInChat out of the chat}.
  *   <li>It asks the completer for a reply, offering the tools of its toolboxes, then
  *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
  *       it has a registry (a tool name is looked up in that order; the first toolbox holding it
@@ -47,7 +50,8 @@ import org.slf4j.LoggerFactory;
  *   <li>A reply without tool calls is the final answer and is returned. Otherwise the calls run
  *       concurrently, each on its own virtual thread, and their results are appended as one
  *       {@link Role#TOOL} message (sender: the agent's name) holding one result per call, in
- *       the order of the calls; then the loop asks again.
+ *       the order of the calls; then the loop asks again, unless the reply called one of the
+ *       {@linkplain Builder#stopAtTools stop tools}: then that tool message ends the run.
  *   <li>After {@code maxIterations} replies (0 = no limit) without a final answer the run fails
  *       with a {@link MaxIterationsException}.
  * </ol>
@@ -82,6 +86,8 @@ public final class Agent implements Runner {
     private final List<Middleware> middleware;
     private final List<ToolBox> toolboxes;
     private final Duration cancelGrace;
+    private final Set<String> stopTools;
+    private final boolean systemPromptInChat;
     private final Chat chat;
     private final ToolDefinition skillTool;
     private final AtomicBoolean running = new AtomicBoolean();
@@ -95,6 +101,11 @@ public final class Agent implements Runner {
     private AgentEvent.Source source;
     private volatile AgentListener listener;
 
+    // With the prompt kept out of the chat: what the model sees, the prompt and then the chat's
+    // messages, extended before every model call. Touched only by the running thread.
+    private Chat promptView;
+    private int promptViewSynced;
+
     private Agent(Builder b) {
         this.name = b.name;
         this.description = b.description;
@@ -107,6 +118,8 @@ public final class Agent implements Runner {
         this.middleware = List.copyOf(b.middleware);
         this.toolboxes = List.copyOf(b.toolboxes);
         this.cancelGrace = b.cancelGrace;
+        this.stopTools = Set.copyOf(b.stopTools);
+        this.systemPromptInChat = b.systemPromptInChat;
         this.chat = b.chat == null ? new Chat() : b.chat;
         this.skillTool = skills.isEmpty() ? null : SkillTool.definition(skills);
         this.registry = b.registry;
@@ -128,8 +141,8 @@ public final class Agent implements Runner {
     // ------------------------------------------------------------------ running
 
     /**
-     * Runs the agent on its chat, as it is: writes the system prompt when the chat is empty,
-     * then runs the middleware and the ReAct loop.
+     * Runs the agent on its chat, as it is: writes the system prompt when the chat is empty (and
+     * the prompt belongs in the chat), then runs the middleware and the ReAct loop.
      *
      * @return the final message, as appended to the chat
      * @throws MaxIterationsException when the iteration limit is reached
@@ -177,12 +190,7 @@ public final class Agent implements Runner {
         long start = System.nanoTime();
         try {
             emit(new AgentEvent.AgentStarted(source));
-            if (chat.isEmpty()) {
-                append(Message.system(systemPrompt()));
-            }
-            for (Message m : input) {
-                append(m);
-            }
+            prepare(input);
             Message reply = Middleware.apply(Runner.around(this, this::loop), middleware).run();
             if (reply == null) {
                 throw new IllegalStateException("the middleware of agent '" + name + "' returned null instead of a message");
@@ -195,6 +203,52 @@ public final class Agent implements Runner {
         } finally {
             running.set(false);
         }
+    }
+
+    /**
+     * Takes input for the next run: writes the system prompt first when the chat is empty (and
+     * the prompt belongs in the chat), then appends the messages, each announced as a
+     * {@link AgentEvent.MessageAdded}. {@code receive(input)} followed by {@code run()} does
+     * what {@link #run(List)} does.
+     *
+     * @param input the messages, in order
+     */
+    @Override
+    public void receive(List<Message> input) {
+        if (input == null) {
+            throw new IllegalArgumentException("Agent.receive input of '" + name + "' must not be null");
+        }
+        for (int i = 0; i < input.size(); i++) {
+            if (input.get(i) == null) {
+                throw new IllegalArgumentException("Agent.receive input[" + i + "] of '" + name + "' must not be null");
+            }
+        }
+        prepare(List.copyOf(input));
+    }
+
+    private void prepare(List<Message> input) {
+        if (systemPromptInChat && chat.isEmpty()) {
+            append(Message.system(systemPrompt()));
+        }
+        for (Message m : input) {
+            append(m);
+        }
+    }
+
+    /** The chat the model sees: the chat itself, or the prompt followed by the chat's messages. */
+    private Chat modelView() {
+        if (systemPromptInChat) {
+            return chat;
+        }
+        if (promptView == null) {
+            promptView = Chat.of(Message.system(systemPrompt()));
+        }
+        List<Message> fresh = chat.since(promptViewSynced);
+        if (!fresh.isEmpty()) {
+            promptView.append(fresh);
+            promptViewSynced += fresh.size();
+        }
+        return promptView;
     }
 
     private Message loop() {
@@ -214,7 +268,7 @@ public final class Agent implements Runner {
                 emit(new AgentEvent.CompletionStarted(src, iteration));
             }
             long start = System.nanoTime();
-            Message reply = completer.complete(chat, offered, deltas);
+            Message reply = completer.complete(modelView(), offered, deltas);
             if (reply == null) {
                 throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a reply", null);
             }
@@ -229,14 +283,27 @@ public final class Agent implements Runner {
             if (calls.isEmpty()) {
                 return reply;
             }
-            ToolTurn.run(this, calls, tools, toolContext);
+            Message results = ToolTurn.run(this, calls, tools, toolContext);
+            if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
+                return results;
+            }
         }
         throw new MaxIterationsException(name, maxIterations);
     }
 
+    private static boolean callsAny(List<ToolCall> calls, Set<String> names) {
+        for (ToolCall c : calls) {
+            if (names.contains(c.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * The system prompt this agent writes on an empty chat, from its current settings and
-     * registry:
+     * registry (an agent that keeps its prompt out of the chat puts it in front of the chat on
+     * every model call instead):
      *
      * <pre>
      * You are {name}. {description}
@@ -457,6 +524,25 @@ public final class Agent implements Runner {
     }
 
     /**
+     * The tools whose call ends a run once the turn's results are in the chat.
+     *
+     * @return the tool names; empty by default
+     */
+    public Set<String> stopTools() {
+        return stopTools;
+    }
+
+    /**
+     * Whether the agent writes its system prompt into an empty chat (true, the default) or puts
+     * it in front of the chat on every model call (false).
+     *
+     * @return true when the prompt goes into the chat
+     */
+    public boolean systemPromptInChat() {
+        return systemPromptInChat;
+    }
+
+    /**
      * The listener that observes this agent's events.
      *
      * @return the listener, {@link AgentListener#NONE} when none is set
@@ -498,6 +584,8 @@ public final class Agent implements Runner {
         private final List<Middleware> middleware = new ArrayList<>();
         private final List<ToolBox> toolboxes = new ArrayList<>();
         private Duration cancelGrace = DEFAULT_CANCEL_GRACE;
+        private final Set<String> stopTools = new LinkedHashSet<>();
+        private boolean systemPromptInChat = true;
         private Chat chat;
         private Registry registry;
         private AgentListener listener = AgentListener.NONE;
@@ -694,6 +782,40 @@ public final class Agent implements Runner {
                 throw new IllegalArgumentException("Agent '" + name + "' cancelGrace must not be null or negative");
             }
             this.cancelGrace = value;
+            return this;
+        }
+
+        /**
+         * Tools whose call ends the run: when a reply calls one of them, the turn's tool calls
+         * run as usual, their results are appended, and the run ends with that tool message as
+         * its final message instead of asking the model again. A hand-off group uses this for its
+         * {@code transfer_to_*} tools; it suits any tool whose result is the answer.
+         *
+         * @param names the tool names; adds to those given before
+         * @return this builder
+         */
+        public Builder stopAtTools(String... names) {
+            for (String n : requireAll(names, "stopAtTools")) {
+                if (n.isBlank()) {
+                    throw new IllegalArgumentException("Agent '" + name + "' stopAtTools must not hold a blank name");
+                }
+                stopTools.add(n);
+            }
+            return this;
+        }
+
+        /**
+         * Whether the agent writes its system prompt into an empty chat (true, the default), or
+         * keeps it out of the chat and puts it in front of the chat's messages on every model
+         * call (false). The second suits agents that take turns on one shared chat, as in a
+         * hand-off group: each speaks with its own instructions, and the shared chat holds only
+         * the conversation (any system message it has follows the agent's prompt).
+         *
+         * @param value whether the prompt goes into the chat
+         * @return this builder
+         */
+        public Builder systemPromptInChat(boolean value) {
+            this.systemPromptInChat = value;
             return this;
         }
 

@@ -19,6 +19,8 @@ import java.util.concurrent.CancellationException;
  * reply, {@link CompletionFinished}, and for its tool calls {@link ToolCallStarted} and
  * {@link ToolCallFinished} (the calls run concurrently, so their events interleave) and a
  * {@link MessageAdded} for the results; finally {@link AgentFinished} or {@link AgentFailed}.
+ * In a hand-off group, {@link HandedOff} follows the run of an agent that transferred the
+ * conversation, before the next agent's {@link AgentStarted}.
  */
 public sealed interface AgentEvent {
 
@@ -132,4 +134,16 @@ public sealed interface AgentEvent {
      * @param message the message
      */
     record MessageAdded(Source source, Message message) implements AgentEvent {}
+
+    /**
+     * An agent of a hand-off group transferred the conversation to another: the group's next
+     * agent takes over the shared chat. The chat shows it too: the {@code transfer_to_<to>} call,
+     * its result, and the next agent's reply.
+     *
+     * @param source the agent that handed off
+     * @param group the hand-off group's name
+     * @param to the agent taking over
+     * @param handoffs how many transfers the group's current run has made, this one included
+     */
+    record HandedOff(Source source, String group, String to, int handoffs) implements AgentEvent {}
 }

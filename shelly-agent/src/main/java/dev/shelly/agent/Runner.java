@@ -2,6 +2,7 @@ package dev.shelly.agent;
 
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -39,8 +40,29 @@ public interface Runner {
     Message run();
 
     /**
+     * Takes input for the next {@link #run()}: appends the messages to the runner's chat the way
+     * the runner needs them there. Workflows give a member its input this way (a team syncing the
+     * shared conversation into a member's private chat, an agent used as a tool receiving its
+     * task), so that a runner that prepares its chat first still can: an {@link Agent} writes its
+     * system prompt before the input when its chat is empty.
+     *
+     * <p>The default appends the messages, in order, to {@link #chat()}. Wrappers made with
+     * {@link #around} pass the input to the runner they wrap.
+     *
+     * @param input the messages, in order; an empty list changes nothing
+     */
+    default void receive(List<Message> input) {
+        if (input == null) {
+            throw new IllegalArgumentException("Runner.receive input of '" + name() + "' must not be null");
+        }
+        if (!input.isEmpty()) {
+            chat().append(input);
+        }
+    }
+
+    /**
      * A runner with the name and chat of another whose {@link #run()} is the given body: the
-     * building block of middleware.
+     * building block of middleware. Its {@link #receive} passes the input to the inner runner.
      *
      * <pre>{@code
      * Middleware audit = next -> Runner.around(next, () -> {
@@ -72,6 +94,11 @@ public interface Runner {
             @Override
             public Message run() {
                 return body.get();
+            }
+
+            @Override
+            public void receive(List<Message> input) {
+                inner.receive(input);
             }
 
             @Override

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 final class ToolTurn {
     private ToolTurn() {}
 
-    static void run(Agent agent, List<ToolCall> calls, AgentTools tools, ToolContext context) {
+    /** Runs the calls and returns the tool message appended, or throws when cancelled. */
+    static Message run(Agent agent, List<ToolCall> calls, AgentTools tools, ToolContext context) {
         int n = calls.size();
         AtomicReferenceArray<ToolResult> results = new AtomicReferenceArray<>(n);
         long[] starts = new long[n];
@@ -36,11 +37,13 @@ final class ToolTurn {
             }
             parts.add(results.get(i));
         }
-        agent.append(new Message(agent.name(), Role.TOOL, parts));
+        Message answered = new Message(agent.name(), Role.TOOL, parts);
+        agent.append(answered);
         if (cancelled) {
             Thread.currentThread().interrupt();
             throw agent.cancelled();
         }
+        return answered;
     }
 
     /** Runs the calls and waits for them; returns whether the wait was cancelled. */

@@ -8,24 +8,43 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolHandler;
+import dev.shelly.tools.ToolOutput;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Helpers shared by the agent tests. */
-final class Fixtures {
-    static final String OBJECT = "{\"type\":\"object\"}";
+/** Helpers shared by the agent and workflow tests. */
+public final class Fixtures {
+    public static final String OBJECT = "{\"type\":\"object\"}";
 
     private Fixtures() {}
 
-    static Tool tool(String name, ToolHandler handler) {
+    public static Tool tool(String name, ToolHandler handler) {
         return Tool.of(name, "test tool " + name, OBJECT, handler);
     }
 
+    /**
+     * A tool that counts down {@code started} when called, then waits until it is interrupted,
+     * and runs {@code onInterrupt} when it is.
+     */
+    public static Tool blockingTool(String name, CountDownLatch started, Runnable onInterrupt) {
+        return tool(name, (input, ctx) -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                onInterrupt.run();
+                throw e;
+            }
+            return ToolOutput.text("never");
+        });
+    }
+
     /** Asserts the invariant: every tool call in the chat has exactly one result, and no result lacks its call. */
-    static void assertEveryCallAnsweredOnce(Chat chat) {
+    public static void assertEveryCallAnsweredOnce(Chat chat) {
         Map<String, Integer> answers = new HashMap<>();
         List<String> calls = new ArrayList<>();
         for (Message m : chat.messages()) {
@@ -41,13 +60,13 @@ final class Fixtures {
     }
 
     /** Runs something on a virtual thread and keeps what it returned or threw, and its interrupt flag. */
-    static final class Background {
-        final AtomicReference<Message> reply = new AtomicReference<>();
-        final AtomicReference<Throwable> error = new AtomicReference<>();
-        final AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
-        final Thread thread;
+    public static final class Background {
+        public final AtomicReference<Message> reply = new AtomicReference<>();
+        public final AtomicReference<Throwable> error = new AtomicReference<>();
+        public final AtomicReference<Boolean> interruptedAfter = new AtomicReference<>();
+        public final Thread thread;
 
-        Background(java.util.function.Supplier<Message> body) {
+        public Background(java.util.function.Supplier<Message> body) {
             thread = Thread.ofVirtual().start(() -> {
                 try {
                     reply.set(body.get());
@@ -59,7 +78,7 @@ final class Fixtures {
             });
         }
 
-        void interruptAndJoin() throws InterruptedException {
+        public void interruptAndJoin() throws InterruptedException {
             thread.interrupt();
             thread.join();
         }

@@ -1,0 +1,360 @@
+package dev.shelly.agent.workflow;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.modeladapter.Completer;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A coordinator that asks a model who acts next.
+ *
+ * <pre>{@code
+ * Team team = Team.builder("smart-team")
+ *         .member(researcher, "research", "Searches the web for information")
+ *         .member(writer, "write", "Writes articles and summaries")
+ *         .coordinator(LlmCoordinator.builder(model).maxRounds(10).build())
+ *         .build();
+ * }</pre>
+ *
+ * <p>Before every step it sends the model a fresh chat of two messages (no tools): the system
+ * prompt {@link #systemPrompt(List)} describing the team, and a user message
+ * {@link #conversation(Chat)} showing the last {@linkplain Builder#window messages} of the
+ * shared chat. The model answers with a JSON object naming the members to run next (by name,
+ * concurrently when several), or saying the work is done:
+ * {@code {"members": ["writer"], "done": false}} or {@code {"members": [], "done": true}}.
+ * A JSON object wrapped in a Markdown code fence is accepted.
+ *
+ * <p>An answer that is not such an object (not JSON, a missing or mistyped field, an unknown
+ * or repeated member, members together with done, neither members nor done) gets one retry: the
+ * model's answer and a user message saying what was wrong ({@link #correction(String, String)}) are
+ * appended and the model is asked again. A second invalid answer fails the team with a
+ * {@link TeamException} that quotes the answer and says what was wrong.
+ *
+ * <p>The seed keeps one reasoning chat for the whole run; this coordinator starts a fresh one
+ * per step instead, since the window already shows who did what, and a chat that grew by a
+ * window per step would cost more with every step and say nothing new.
+ *
+ * <p>After {@code maxRounds} steps the model is asked once more; unless it then says done, the
+ * team fails with a {@link MaxRoundsException}. The coordinator keeps no state between calls:
+ * it may serve many teams at once. Model failures and cancellation pass through (the team
+ * names itself around them).
+ */
+public final class LlmCoordinator implements Coordinator {
+    /** The number of shared messages shown to the model, unless the builder says otherwise. */
+    public static final int DEFAULT_WINDOW = 20;
+    /** The number of steps allowed, unless the builder says otherwise. */
+    public static final int DEFAULT_MAX_ROUNDS = 10;
+    /** The sender of the coordinator's own prompt messages. */
+    static final String SENDER = "coordinator";
+
+    private static final JsonMapper JSON = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+
+    private final Completer completer;
+    private final int maxRounds;
+    private final int window;
+
+    private LlmCoordinator(Builder b) {
+        this.completer = b.completer;
+        this.maxRounds = b.maxRounds;
+        this.window = b.window;
+    }
+
+    /**
+     * Starts building an LLM coordinator.
+     *
+     * @param completer the model that decides
+     * @return a builder
+     */
+    public static Builder builder(Completer completer) {
+        return new Builder(completer);
+    }
+
+    @Override
+    public Selection next(Turn turn) {
+        Chat chat = Chat.of(Message.system(systemPrompt(turn.members())),
+                Message.text(SENDER, Role.USER, conversation(turn.shared())));
+        Message answer = ask(chat);
+        Decision decision = parse(answer.text(), turn.names());
+        if (decision.problem() != null) {
+            chat.append(answer, Message.text(SENDER, Role.USER,
+                    correction(decision.problem(), turn.members().getFirst().name())));
+            answer = ask(chat);
+            decision = parse(answer.text(), turn.names());
+            if (decision.problem() != null) {
+                throw new TeamException(turn.team(), null, "the LLM coordinator of team '" + turn.team()
+                        + "' gave no valid answer at step " + turn.step() + ", after a retry: " + decision.problem()
+                        + "; its answer was " + Failures.abbreviate(answer.text()), null);
+            }
+        }
+        Selection selection = decision.selection();
+        if (maxRounds > 0 && turn.step() >= maxRounds && !selection.done()) {
+            throw new MaxRoundsException(turn.team(), maxRounds, "step");
+        }
+        return selection;
+    }
+
+    private Message ask(Chat chat) {
+        Message answer = completer.complete(chat, List.of());
+        if (answer == null) {
+            throw new IllegalStateException("the coordinator's completer returned null instead of a reply");
+        }
+        return answer;
+    }
+
+    /**
+     * The system prompt for a team of these members:
+     *
+     * <pre>
+     * You are a team coordinator. Based on the conversation, decide which team member(s) should act next.
+     *
+     * Team members:
+     * - "researcher" (role: research) — Searches the web for information
+     * - "writer" (role: write) — Writes articles and summaries
+     *
+     * Respond with ONLY a JSON object (no markdown, no explanation):
+     * {"members": ["researcher"], "done": false}
+     *
+     * Name several members to have them work at the same time. When the work is complete, respond:
+     * {"members": [], "done": true}
+     * </pre>
+     *
+     * A member without a description has no dash part; the example names the first member.
+     *
+     * @param members the team's members
+     * @return the prompt
+     */
+    public static String systemPrompt(List<Team.Member> members) {
+        StringBuilder sb = new StringBuilder("You are a team coordinator. Based on the conversation, decide which team "
+                + "member(s) should act next.\n\nTeam members:\n");
+        for (Team.Member m : members) {
+            sb.append("- ").append(JSON.writeValueAsString(m.name())).append(" (role: ").append(m.role()).append(')');
+            if (!m.description().isBlank()) {
+                sb.append(" — ").append(m.description().strip());
+            }
+            sb.append('\n');
+        }
+        sb.append("\nRespond with ONLY a JSON object (no markdown, no explanation):\n")
+                .append(example(members.getFirst().name()))
+                .append("\n\nName several members to have them work at the same time. When the work is complete, "
+                        + "respond:\n{\"members\": [], \"done\": true}");
+        return sb.toString();
+    }
+
+    private static String example(String member) {
+        return "{\"members\": [" + JSON.writeValueAsString(member) + "], \"done\": false}";
+    }
+
+    /**
+     * The user message showing the shared chat: {@code Recent conversation:}, then one line
+     * {@code [sender] text} per message of the window (messages without text left out), then
+     * {@code Who should act next?}:
+     *
+     * <pre>
+     * Recent conversation:
+     * [user] Write about X
+     * [researcher] Found: ...
+     *
+     * Who should act next?
+     * </pre>
+     *
+     * An empty window shows {@code (no messages yet)}.
+     *
+     * @param shared the shared chat
+     * @return the message's text
+     */
+    public String conversation(Chat shared) {
+        List<Message> all = shared.messages();
+        List<Message> recent = all.subList(Math.max(0, all.size() - window), all.size());
+        StringBuilder sb = new StringBuilder("Recent conversation:\n");
+        int shown = 0;
+        for (Message m : recent) {
+            String text = m.text().strip();
+            if (!text.isEmpty()) {
+                sb.append('[').append(m.sender()).append("] ").append(text).append('\n');
+                shown++;
+            }
+        }
+        if (shown == 0) {
+            sb.append("(no messages yet)\n");
+        }
+        return sb.append("\nWho should act next?").toString();
+    }
+
+    /**
+     * What the model is told after an invalid answer, for example:
+     *
+     * <pre>
+     * Your answer was not valid: it is not valid JSON (...). Respond with ONLY a JSON object such as {"members": ["researcher"], "done": false} or {"members": [], "done": true}.
+     * </pre>
+     *
+     * @param problem what was wrong
+     * @param member the member the example names
+     * @return the message's text
+     */
+    public static String correction(String problem, String member) {
+        return "Your answer was not valid: " + problem + ". Respond with ONLY a JSON object such as "
+                + example(member) + " or {\"members\": [], \"done\": true}.";
+    }
+
+    /** A parsed answer: a selection, or what is wrong with it. */
+    record Decision(Selection selection, String problem) {}
+
+    static Decision parse(String answer, List<String> names) {
+        String text = unfence(answer.strip());
+        if (text.isEmpty()) {
+            return invalid("the answer is empty");
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(text);
+        } catch (JacksonException e) {
+            return invalid("it is not valid JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (node == null || !node.isObject()) {
+            return invalid("it is not a JSON object");
+        }
+        JsonNode list = node.get("members");
+        if (list == null || !list.isArray()) {
+            return invalid("\"members\" must be a list of member names");
+        }
+        JsonNode doneNode = node.get("done");
+        if (doneNode == null || !doneNode.isBoolean()) {
+            return invalid("\"done\" must be true or false");
+        }
+        List<String> chosen = new ArrayList<>(list.size());
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < list.size(); i++) {
+            JsonNode item = list.get(i);
+            if (!item.isString()) {
+                return invalid("\"members\"[" + i + "] must be a member name, a string");
+            }
+            String name = item.stringValue();
+            if (!names.contains(name)) {
+                return invalid("there is no member " + JSON.writeValueAsString(name) + "; the members are "
+                        + quoted(names));
+            }
+            if (!seen.add(name)) {
+                return invalid("member " + JSON.writeValueAsString(name) + " is named twice");
+            }
+            chosen.add(name);
+        }
+        boolean done = doneNode.booleanValue();
+        if (done && !chosen.isEmpty()) {
+            return invalid("\"done\" is true but \"members\" is not empty; either name who acts next with "
+                    + "\"done\": false, or name nobody with \"done\": true");
+        }
+        if (!done && chosen.isEmpty()) {
+            return invalid("\"members\" is empty but \"done\" is false; name at least one member, or say \"done\": true");
+        }
+        return new Decision(done ? Selection.DONE : Selection.of(chosen), null);
+    }
+
+    private static Decision invalid(String problem) {
+        return new Decision(null, problem);
+    }
+
+    /** The content of a Markdown code fence around the whole answer, or the answer itself. */
+    private static String unfence(String text) {
+        if (!text.startsWith("```") || !text.endsWith("```") || text.length() < 6) {
+            return text;
+        }
+        int firstLineEnd = text.indexOf('\n');
+        if (firstLineEnd < 0) {
+            return text;
+        }
+        return text.substring(firstLineEnd + 1, text.length() - 3).strip();
+    }
+
+    private static String quoted(List<String> names) {
+        List<String> q = new ArrayList<>(names.size());
+        for (String n : names) {
+            q.add(JSON.writeValueAsString(n));
+        }
+        return String.join(", ", q);
+    }
+
+    /**
+     * The most steps in which members run.
+     *
+     * @return the limit; 0 means none
+     */
+    public int maxRounds() {
+        return maxRounds;
+    }
+
+    /**
+     * How many of the shared chat's last messages the model sees.
+     *
+     * @return the window
+     */
+    public int window() {
+        return window;
+    }
+
+    @Override
+    public String toString() {
+        return "LlmCoordinator[maxRounds " + maxRounds + ", window " + window + "]";
+    }
+
+    /** Collects an LLM coordinator's settings. */
+    public static final class Builder {
+        private final Completer completer;
+        private int maxRounds = DEFAULT_MAX_ROUNDS;
+        private int window = DEFAULT_WINDOW;
+
+        private Builder(Completer completer) {
+            if (completer == null) {
+                throw new IllegalArgumentException("LlmCoordinator completer must not be null");
+            }
+            this.completer = completer;
+        }
+
+        /**
+         * The most steps in which members run; after them the model must say done. Default
+         * {@link LlmCoordinator#DEFAULT_MAX_ROUNDS}.
+         *
+         * @param value the limit; 0 means none
+         * @return this builder
+         */
+        public Builder maxRounds(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("LlmCoordinator maxRounds must not be negative, was " + value);
+            }
+            this.maxRounds = value;
+            return this;
+        }
+
+        /**
+         * How many of the shared chat's last messages the model sees. Default
+         * {@link LlmCoordinator#DEFAULT_WINDOW}.
+         *
+         * @param value the window, at least 1
+         * @return this builder
+         */
+        public Builder window(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("LlmCoordinator window must be at least 1, was " + value);
+            }
+            this.window = value;
+            return this;
+        }
+
+        /**
+         * Builds the coordinator.
+         *
+         * @return the coordinator
+         */
+        public LlmCoordinator build() {
+            return new LlmCoordinator(this);
+        }
+    }
+}

@@ -1,0 +1,621 @@
+package dev.shelly.agent.workflow;
+
+import dev.shelly.agent.Agent;
+import dev.shelly.agent.Runner;
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Members with roles working over a shared chat, a {@link Coordinator} deciding who acts next:
+ * the seed's Reactor.
+ *
+ * <pre>{@code
+ * Team pipeline = Team.builder("pipeline")
+ *         .member(researcher, "research")
+ *         .member(writer, "write")
+ *         .coordinator(Coordinators.sequence())
+ *         .build();
+ * Message article = pipeline.run("Write a summary of recent AI developments");
+ * }</pre>
+ *
+ * <h2>The run</h2>
+ * {@link #run()} asks the coordinator for a {@link Selection} before every step (step 0, 1, ...
+ * of this run) until it says done:
+ * <ol>
+ *   <li>Each selected member is synced: the shared chat's messages since the member's cursor,
+ *       except those the member sent itself (already in its private chat), are given to it with
+ *       the {@link Role#USER} role, sender, parts and metadata kept, through
+ *       {@link Runner#receive}; the cursor then moves to the end of the shared chat. The member
+ *       thus talks with "a user" and needs to know nothing about the team.
+ *   <li>One member runs on the calling thread. Several run concurrently, each on its own
+ *       virtual thread, all synced before any starts.
+ *   <li>A member's reply is the message its {@link Runner#run()} returns, with the member's name
+ *       as sender (for an agent: its final answer). Replies are appended to the shared chat in
+ *       the order of the selection, whatever order the members finished in, in one atomic append.
+ * </ol>
+ * {@code run()} returns the last reply appended during the run (the last member of the last
+ * step), as it stands in the shared chat. A run in which no member replied fails.
+ *
+ * <h2>Failure and cancellation</h2>
+ * A member that fails ends the run with a {@link TeamException} naming the member, its failure
+ * as the cause. In a concurrent step the first failure cancels the other members of the step
+ * (their threads are interrupted); the replies of members that had already finished are still
+ * appended. Interrupting the thread running the team interrupts every running member, waits for
+ * them to stop (at most the {@linkplain Builder#cancelGrace grace}) and throws a
+ * {@link CancellationException} with the interrupt flag set; an {@link Agent} member answers
+ * every open tool call in its chat before it stops. A coordinator's failure ends the run too.
+ *
+ * <h2>State</h2>
+ * The private chats and cursors persist between runs, so a team can hold a conversation: append
+ * to the shared chat and run again. A team runs one {@code run()} at a time. As a
+ * {@link Runner} its name is the team's name and its chat is the shared chat, so a team can be a
+ * member of another team (input it receives lands in its shared chat), a member of a hand-off
+ * group, or a tool ({@link AgentTool}).
+ */
+public final class Team implements Runner {
+    /** How long cancelled members may take to stop, unless the builder says otherwise. */
+    public static final Duration DEFAULT_CANCEL_GRACE = Agent.DEFAULT_CANCEL_GRACE;
+
+    private final String name;
+    private final Chat shared;
+    private final List<Member> members;
+    private final Map<String, Integer> indexes;
+    private final Coordinator coordinator;
+    private final Duration cancelGrace;
+    private final AtomicBoolean running = new AtomicBoolean();
+    // Touched only by the running thread (one run at a time; the flag's atomics order the runs).
+    private final int[] cursors;
+
+    private Team(Builder b) {
+        this.name = b.name;
+        this.shared = b.chat == null ? new Chat() : b.chat;
+        this.members = List.copyOf(b.members);
+        Map<String, Integer> idx = new LinkedHashMap<>();
+        for (int i = 0; i < members.size(); i++) {
+            idx.put(members.get(i).name(), i);
+        }
+        this.indexes = Collections.unmodifiableMap(idx);
+        this.coordinator = b.coordinator;
+        this.cancelGrace = b.cancelGrace;
+        this.cursors = new int[members.size()];
+    }
+
+    /**
+     * Starts building a team.
+     *
+     * @param name the team's name: the sender of its replies when it is a member of another team
+     * @return a builder
+     */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /**
+     * A member of a team: a runner, its role, and what it does.
+     *
+     * @param runner the runner; its name is the member's name and its chat the member's private chat
+     * @param role what the member does in the team ("research", "write"); coordinators select by it
+     * @param description what the member does, for coordinators that explain the team to a model;
+     *     may be empty
+     */
+    public record Member(Runner runner, String role, String description) {
+        /** Validates the fields. */
+        public Member {
+            if (runner == null) {
+                throw new IllegalArgumentException("Team.Member runner must not be null");
+            }
+            if (role == null || role.isBlank()) {
+                throw new IllegalArgumentException("Team.Member role of '" + runner.name() + "' must not be null or blank");
+            }
+            if (description == null) {
+                throw new IllegalArgumentException("Team.Member description of '" + runner.name() + "' must not be null");
+            }
+        }
+
+        /**
+         * The member's name: its runner's name.
+         *
+         * @return the name
+         */
+        public String name() {
+            return runner.name();
+        }
+    }
+
+    // ------------------------------------------------------------------ running
+
+    /**
+     * Runs the team on its shared chat as it is, until the coordinator says done.
+     *
+     * @return the last reply appended to the shared chat in this run
+     * @throws TeamException when a member or the coordinator fails, or no member replied
+     * @throws MaxRoundsException when the coordinator's round limit is reached
+     * @throws CancellationException when the calling thread is interrupted
+     * @throws IllegalStateException when the team is already running
+     */
+    @Override
+    public Message run() {
+        return execute(List.of());
+    }
+
+    /**
+     * Appends a user message (sender {@code user}) to the shared chat and runs.
+     *
+     * @param userMessage what the user says
+     * @return the last reply appended to the shared chat in this run
+     */
+    public Message run(String userMessage) {
+        if (userMessage == null) {
+            throw new IllegalArgumentException("Team.run userMessage of '" + name + "' must not be null");
+        }
+        return execute(List.of(Message.user(userMessage)));
+    }
+
+    private Message execute(List<Message> input) {
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("team '" + name + "' is already running; a team runs one run() at a time");
+        }
+        try {
+            if (!input.isEmpty()) {
+                shared.append(input);
+            }
+            Message last = null;
+            for (int step = 0; ; step++) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw cancelled();
+                }
+                Selection selection = decide(step);
+                if (selection.done()) {
+                    break;
+                }
+                List<Integer> chosen = resolve(selection, step);
+                List<Message> replies = chosen.size() == 1 ? List.of(runAlone(chosen.getFirst()))
+                        : new ConcurrentStep(chosen).run();
+                last = replies.getLast();
+            }
+            if (last == null) {
+                throw new TeamException(name, null, "team '" + name
+                        + "' ended without any member replying: its coordinator said done at step 0", null);
+            }
+            return last;
+        } finally {
+            running.set(false);
+        }
+    }
+
+    private Selection decide(int step) {
+        Selection selection;
+        try {
+            selection = coordinator.next(new Coordinator.Turn(name, step, shared, members));
+        } catch (TeamException | CancellationException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new TeamException(name, null, "the coordinator of team '" + name + "' failed at step " + step + ": "
+                    + Failures.describe(e), e);
+        }
+        if (selection == null) {
+            throw new TeamException(name, null, "the coordinator of team '" + name + "' returned null at step " + step
+                    + " instead of a Selection", null);
+        }
+        return selection;
+    }
+
+    private List<Integer> resolve(Selection selection, int step) {
+        List<Integer> chosen = new ArrayList<>(selection.members().size());
+        for (String m : selection.members()) {
+            Integer i = indexes.get(m);
+            if (i == null) {
+                throw new TeamException(name, null, "the coordinator of team '" + name + "' selected unknown member '"
+                        + m + "' at step " + step + "; members: " + String.join(", ", indexes.keySet()), null);
+            }
+            chosen.add(i);
+        }
+        return chosen;
+    }
+
+    /** Gives a member the shared messages it has not seen, as user messages, and moves its cursor. */
+    private void sync(int i) {
+        Member member = members.get(i);
+        List<Message> fresh = shared.since(cursors[i]);
+        List<Message> input = new ArrayList<>(fresh.size());
+        for (Message m : fresh) {
+            if (!m.sender().equals(member.name())) {
+                input.add(m.role() == Role.USER ? m : new Message(m.sender(), Role.USER, m.parts(), m.metadata()));
+            }
+        }
+        if (!input.isEmpty()) {
+            member.runner().receive(input);
+        }
+        cursors[i] += fresh.size();
+    }
+
+    private Message runAlone(int i) {
+        sync(i);
+        Member member = members.get(i);
+        Message reply;
+        try {
+            reply = invoke(member);
+        } catch (CancellationException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw e;
+            }
+            throw new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name
+                    + "' was cancelled", e);
+        } catch (RuntimeException e) {
+            throw failed(member, e);
+        }
+        shared.append(reply);
+        return reply;
+    }
+
+    /** Runs a member; its reply with the member's name as sender. */
+    private Message invoke(Member member) {
+        Message reply = member.runner().run();
+        if (reply == null) {
+            throw new IllegalStateException("its run() returned null instead of a reply");
+        }
+        return reply.sender().equals(member.name()) ? reply : reply.withSender(member.name());
+    }
+
+    private TeamException failed(Member member, Throwable e) {
+        return new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name + "' failed: "
+                + Failures.describe(e), e);
+    }
+
+    private CancellationException cancelled() {
+        return new CancellationException("team '" + name + "' was cancelled");
+    }
+
+    /** The members of one step running concurrently, each on its own virtual thread. */
+    private final class ConcurrentStep {
+        private final List<Integer> chosen;
+        private final Message[] replies;
+        private final Throwable[] errors;
+        private final Thread[] threads;
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition changed = lock.newCondition();
+        private int finished;
+        private int firstFailure = -1;
+
+        ConcurrentStep(List<Integer> chosen) {
+            this.chosen = chosen;
+            int n = chosen.size();
+            this.replies = new Message[n];
+            this.errors = new Throwable[n];
+            this.threads = new Thread[n];
+        }
+
+        List<Message> run() {
+            for (int i : chosen) {
+                sync(i);
+            }
+            for (int slot = 0; slot < threads.length; slot++) {
+                int s = slot;
+                threads[slot] = Thread.ofVirtual().name("shelly-team-" + name + "-" + member(slot).name())
+                        .unstarted(() -> work(s));
+            }
+            for (Thread t : threads) {
+                t.start();
+            }
+            boolean interrupted = awaitEndOrFailure();
+            int failure;
+            lock.lock();
+            try {
+                failure = firstFailure;
+            } finally {
+                lock.unlock();
+            }
+            if (interrupted || failure >= 0) {
+                for (int slot = 0; slot < threads.length; slot++) {
+                    if (slot != failure) {
+                        threads[slot].interrupt();
+                    }
+                }
+                interrupted |= awaitStop();
+            }
+            List<Message> done = appendFinished();
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+                throw cancelled();
+            }
+            if (failure >= 0) {
+                throw failure(failure);
+            }
+            return done;
+        }
+
+        private Member member(int slot) {
+            return members.get(chosen.get(slot));
+        }
+
+        private void work(int slot) {
+            Throwable error = null;
+            try {
+                replies[slot] = invoke(member(slot));
+            } catch (Throwable t) {
+                error = t;
+            } finally {
+                lock.lock();
+                try {
+                    errors[slot] = error;
+                    finished++;
+                    if (error != null && firstFailure < 0) {
+                        firstFailure = slot;
+                    }
+                    changed.signalAll();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+
+        /** Waits until every member finished or one failed; returns whether the wait was interrupted. */
+        private boolean awaitEndOrFailure() {
+            lock.lock();
+            try {
+                while (finished < threads.length && firstFailure < 0) {
+                    changed.await();
+                }
+                return false;
+            } catch (InterruptedException e) {
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Waits up to the grace for every member to stop; returns whether that wait was interrupted. */
+        private boolean awaitStop() {
+            long nanos = cancelGrace.toNanos();
+            lock.lock();
+            try {
+                while (finished < threads.length && nanos > 0) {
+                    nanos = changed.awaitNanos(nanos);
+                }
+                return false;
+            } catch (InterruptedException e) {
+                return true;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Appends the replies of the members that finished, in selection order; returns them. */
+        private List<Message> appendFinished() {
+            List<Message> done = new ArrayList<>(threads.length);
+            lock.lock();
+            try {
+                for (int slot = 0; slot < threads.length; slot++) {
+                    if (replies[slot] != null && errors[slot] == null) {
+                        done.add(replies[slot]);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (!done.isEmpty()) {
+                shared.append(done);
+            }
+            return done;
+        }
+
+        private RuntimeException failure(int slot) {
+            Throwable error;
+            List<String> cancelledOthers = new ArrayList<>();
+            lock.lock();
+            try {
+                error = errors[slot];
+                for (int other = 0; other < threads.length; other++) {
+                    if (other != slot && errors[other] instanceof CancellationException) {
+                        cancelledOthers.add("'" + member(other).name() + "'");
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (error instanceof Error err) {
+                throw err;
+            }
+            Member member = member(slot);
+            String others = cancelledOthers.isEmpty() ? ""
+                    : "; cancelled " + (cancelledOthers.size() == 1 ? "member " : "members ")
+                            + String.join(", ", cancelledOthers) + " of the same step";
+            if (error instanceof CancellationException) {
+                return new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name
+                        + "' was cancelled" + others, error);
+            }
+            return new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name
+                    + "' failed: " + Failures.describe(error) + others, error);
+        }
+    }
+
+    // ------------------------------------------------------------------ accessors
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /**
+     * The shared chat.
+     *
+     * @return the shared chat
+     */
+    @Override
+    public Chat chat() {
+        return shared;
+    }
+
+    /**
+     * The members, in the order they were added.
+     *
+     * @return the members
+     */
+    public List<Member> members() {
+        return members;
+    }
+
+    /**
+     * The coordinator.
+     *
+     * @return the coordinator
+     */
+    public Coordinator coordinator() {
+        return coordinator;
+    }
+
+    /** How far a member has read the shared chat: for tests. */
+    int cursor(String member) {
+        Integer i = indexes.get(member);
+        if (i == null) {
+            throw new IllegalArgumentException("team '" + name + "' has no member '" + member + "'");
+        }
+        return cursors[i];
+    }
+
+    @Override
+    public String toString() {
+        return "Team[" + name + ", members " + indexes.keySet() + "]";
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /** Collects a team's settings: at least one member and a coordinator are required. */
+    public static final class Builder {
+        private final String name;
+        private final List<Member> members = new ArrayList<>();
+        private Coordinator coordinator;
+        private Chat chat;
+        private Duration cancelGrace = DEFAULT_CANCEL_GRACE;
+
+        private Builder(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("Team name must not be null or blank");
+            }
+            this.name = name;
+        }
+
+        /**
+         * Adds a member; an {@link Agent}'s description describes it.
+         *
+         * @param runner the member; its chat must be its own
+         * @param role its role
+         * @return this builder
+         */
+        public Builder member(Runner runner, String role) {
+            return member(runner, role, runner instanceof Agent a ? a.description() : "");
+        }
+
+        /**
+         * Adds a member.
+         *
+         * @param runner the member; its chat must be its own
+         * @param role its role
+         * @param description what it does, for coordinators that explain the team to a model
+         * @return this builder
+         */
+        public Builder member(Runner runner, String role, String description) {
+            if (runner == null) {
+                throw new IllegalArgumentException("Team '" + name + "' member must not be null");
+            }
+            members.add(new Member(runner, role, description));
+            return this;
+        }
+
+        /**
+         * Who decides which members act next.
+         *
+         * @param value the coordinator
+         * @return this builder
+         */
+        public Builder coordinator(Coordinator value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Team '" + name + "' coordinator must not be null");
+            }
+            this.coordinator = value;
+            return this;
+        }
+
+        /**
+         * The shared chat, for example one already holding the task; by default a new one.
+         *
+         * @param value the chat
+         * @return this builder
+         */
+        public Builder chat(Chat value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Team '" + name + "' chat must not be null");
+            }
+            this.chat = value;
+            return this;
+        }
+
+        /**
+         * How long cancelled members may take to stop before the team abandons them. Default
+         * {@link Team#DEFAULT_CANCEL_GRACE}.
+         *
+         * @param value the grace
+         * @return this builder
+         */
+        public Builder cancelGrace(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("Team '" + name + "' cancelGrace must not be null or negative");
+            }
+            this.cancelGrace = value;
+            return this;
+        }
+
+        /**
+         * Builds the team.
+         *
+         * @return the team
+         * @throws IllegalArgumentException when there is no member or no coordinator, two members
+         *     share a name or a chat, a member works on the shared chat, or a member is named
+         *     {@code user} or {@code system} (the senders of the input it would then never see)
+         */
+        public Team build() {
+            if (members.isEmpty()) {
+                throw new IllegalArgumentException("Team '" + name + "' needs at least one member");
+            }
+            if (coordinator == null) {
+                throw new IllegalArgumentException("Team '" + name + "' needs a coordinator, e.g. Coordinators.sequence()");
+            }
+            Map<String, Member> byName = new LinkedHashMap<>();
+            Map<Chat, String> chats = new IdentityHashMap<>();
+            for (Member m : members) {
+                String n = m.name();
+                if (n.equals("user") || n.equals("system")) {
+                    throw new IllegalArgumentException("Team '" + name + "' cannot have a member named '" + n
+                            + "': a member never sees messages sent by its own name, and '" + n
+                            + "' is the sender of the input");
+                }
+                if (byName.putIfAbsent(n, m) != null) {
+                    throw new IllegalArgumentException("Team '" + name + "' has two members named '" + n + "'");
+                }
+                if (chat != null && m.runner().chat() == chat) {
+                    throw new IllegalArgumentException("member '" + n + "' of team '" + name
+                            + "' works on the team's shared chat; each member needs a private chat of its own");
+                }
+                String other = chats.putIfAbsent(m.runner().chat(), n);
+                if (other != null) {
+                    throw new IllegalArgumentException("members '" + other + "' and '" + n + "' of team '" + name
+                            + "' share one chat; each member needs a private chat of its own");
+                }
+            }
+            return new Team(this);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/**
+ * Workflows beside the unified {@link dev.shelly.agent.Agent}: deterministic shapes of several
+ * runners working together, each of them a {@link dev.shelly.agent.Runner} itself so that any
+ * can be a member of any other.
+ *
+ * <ul>
+ *   <li>{@link dev.shelly.agent.workflow.Team}: members with roles over a shared chat, each with
+ *       a private chat synced through a cursor, and a {@link dev.shelly.agent.workflow.Coordinator}
+ *       that says who acts next ({@link dev.shelly.agent.workflow.Coordinators} holds sequence,
+ *       loop, round-robin-until and role-round-robin; {@link dev.shelly.agent.workflow.LlmCoordinator}
+ *       lets a model decide).
+ *   <li>{@link dev.shelly.agent.workflow.Handoff}: agents share one chat and pass control with
+ *       {@code transfer_to_<name>} tools.
+ *   <li>{@link dev.shelly.agent.workflow.AgentTool}: any runner as a tool, {@code {"task": ...}} in,
+ *       final text out.
+ * </ul>
+ */
+package dev.shelly.agent.workflow;
