@@ -83,15 +83,18 @@ class EventBusTest {
     @Test
     void aCancelledSubscriptionStopsReceiving() throws Exception {
         List<Ev> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch first = new CountDownLatch(1);
         try (EventBus<Ev> bus = new EventBus<>()) {
-            EventBus.Subscription s = bus.subscribe(seen::add);
+            EventBus.Subscription s = bus.subscribe(e -> {
+                seen.add(e);
+                first.countDown();
+            });
             bus.publish(new Ping(1));
-            while (seen.isEmpty()) {
-                Thread.sleep(1);
-            }
+            assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
             s.close();
-            for (int i = 0; i < 50 && bus.subscriberCount() > 0; i++) {
-                Thread.sleep(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (bus.subscriberCount() > 0 && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1);
             }
             assertThat(bus.subscriberCount()).isZero();
             bus.publish(new Ping(2));
