@@ -143,6 +143,13 @@ class ToolBoxTest {
     }
 
     @Test
+    void aTimeoutTooLongForNanosecondsIsNoLimitInPractice() {
+        Tool patient = Tool.of("patient", "answers", "{\"type\":\"object\"}", (i, c) -> ToolOutput.text("done"))
+                .withTimeout(Duration.ofSeconds(Long.MAX_VALUE));
+        assertThat(ToolBox.of(patient).call(new ToolCall("c1", "patient", "{}"), CTX)).isEqualTo(ToolResult.of("c1", "done"));
+    }
+
+    @Test
     void interruptingTheCallerInterruptsTheHandler() throws Exception {
         for (Duration timeout : new Duration[] {null, Duration.ofMinutes(5)}) {
             CountDownLatch started = new CountDownLatch(1);

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -378,7 +379,7 @@ public final class Team implements Runner {
 
         /** Waits up to the grace for every member to stop; returns whether that wait was interrupted. */
         private boolean awaitStop() {
-            long nanos = cancelGrace.toNanos();
+            long nanos = TimeUnit.NANOSECONDS.convert(cancelGrace); // saturates instead of overflowing
             lock.lock();
             try {
                 while (finished < threads.length && nanos > 0) {
