@@ -102,6 +102,32 @@ class EventBusTest {
         assertThat(seen).containsExactly(new Ping(1));
     }
 
+    @RepeatedTest(20)
+    void aSubscriptionRacingCloseEndsItsThreadToo() throws Exception {
+        EventBus<Ev> bus = new EventBus<>();
+        CountDownLatch go = new CountDownLatch(1);
+        Thread subscriber = Thread.ofVirtual().start(() -> {
+            try {
+                go.await();
+                for (int i = 0; i < 100; i++) {
+                    bus.subscribe(e -> { });
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IllegalStateException closed) {
+                // the bus closed first: no subscription was made
+            }
+        });
+        go.countDown();
+        bus.close();
+        assertThat(subscriber.join(java.time.Duration.ofSeconds(10))).isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (bus.subscriberCount() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(1);
+        }
+        assertThat(bus.subscriberCount()).as("every subscription's thread ended").isZero();
+    }
+
     @RepeatedTest(5)
     void concurrentPublishersAndSubscribers() throws Exception {
         int publishers = 8;
