@@ -339,12 +339,17 @@ class AgentTest {
                 }));
         ScriptedCompleter model = ScriptedCompleter.of(
                 Step.toolCalls(new Step.Call("quick", "{}"), new Step.Call("blocked", "{}")), Step.reply("unreached"));
-        Agent a = agent("a", model).toolboxes(box).build();
+        CountDownLatch quickAnswered = new CountDownLatch(1);
+        Agent a = agent("a", model).toolboxes(box).listener(e -> {
+            if (e instanceof AgentEvent.ToolCallFinished f && f.call().name().equals("quick")) {
+                quickAnswered.countDown();
+            }
+        }).build();
 
         Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
         assertThat(blockedStarted.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(quickDone.await(10, TimeUnit.SECONDS)).isTrue();
-        Thread.sleep(10);
+        assertThat(quickAnswered.await(10, TimeUnit.SECONDS)).as("the quick call's result is in").isTrue();
         run.interruptAndJoin();
 
         assertThat(run.error.get()).isInstanceOf(CancellationException.class).hasMessage("agent 'a' was cancelled");
@@ -376,7 +381,9 @@ class AgentTest {
     void aToolThatIgnoresItsInterruptIsAbandonedAfterTheGrace() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Thread> toolThread = new AtomicReference<>();
         ToolBox box = ToolBox.of(tool("stubborn", (i, c) -> {
+            toolThread.set(Thread.currentThread());
             started.countDown();
             while (release.getCount() > 0) {
                 try {
@@ -399,7 +406,7 @@ class AgentTest {
         assertThat(run.error.get()).isInstanceOf(CancellationException.class);
         assertThat(a.chat().last().orElseThrow().parts())
                 .containsExactly(ToolResult.error("call_1", "tool 'stubborn' was cancelled before it finished"));
-        Thread.sleep(50);
+        assertThat(toolThread.get().join(Duration.ofSeconds(10))).as("the abandoned tool finished").isTrue();
         assertEveryCallAnsweredOnce(a.chat());
         assertThat(events).filteredOn(AgentEvent.ToolCallFinished.class::isInstance).hasSize(1);
     }

@@ -89,8 +89,9 @@ class MiddlewareTest {
             return ToolOutput.text("never");
         }));
         ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("sleepy", "{}"), Step.reply("unreached"));
+        // The limit leaves a loaded machine ample time to reach the tool call before it passes.
         Agent a = Agent.builder("a").completer(model).toolboxes(box)
-                .middleware(Middleware.timeout(Duration.ofMillis(100))).build();
+                .middleware(Middleware.timeout(Duration.ofSeconds(1))).build();
 
         assertThatThrownBy(() -> a.run("go")).isInstanceOf(AgentTimeoutException.class);
 

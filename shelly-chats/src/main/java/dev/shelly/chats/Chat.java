@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -212,7 +213,7 @@ public final class Chat {
      */
     public int await(int n, Duration timeout) throws InterruptedException {
         Checks.requireNonNull(timeout, "Chat.await timeout");
-        long nanos = timeout.isNegative() ? 0 : saturatedNanos(timeout);
+        long nanos = TimeUnit.NANOSECONDS.convert(timeout); // saturates instead of overflowing
         lock.writeLock().lockInterruptibly();
         try {
             while (messages.size() <= n) {
@@ -224,14 +225,6 @@ public final class Chat {
             return messages.size();
         } finally {
             lock.writeLock().unlock();
-        }
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException overflow) {
-            return Long.MAX_VALUE;
         }
     }
 

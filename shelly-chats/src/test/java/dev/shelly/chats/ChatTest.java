@@ -127,8 +127,11 @@ class ChatTest {
             }
         });
         started.await();
-        // Give the waiter a moment to block; the assertion below holds either way.
-        Thread.sleep(20);
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (waiter.getState() != Thread.State.TIMED_WAITING && System.nanoTime() - deadline < 0) {
+            Thread.sleep(1);
+        }
+        assertThat(waiter.getState()).as("waiter blocked in await").isEqualTo(Thread.State.TIMED_WAITING);
         waiter.interrupt();
         assertThat(waiter.join(Duration.ofSeconds(10))).as("waiter returned promptly").isTrue();
         assertThat(thrown.get()).isInstanceOf(InterruptedException.class);

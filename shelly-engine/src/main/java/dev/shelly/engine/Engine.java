@@ -403,7 +403,7 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder environment(Function<String, String> value) {
-            this.env = value;
+            this.env = requireNonNull(value, "Engine.Builder.environment");
             return this;
         }
 
@@ -416,19 +416,32 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder completer(String providerName, Completer completer) {
-            completerOverrides.put(providerName, completer);
+            if (providerName == null || providerName.isBlank()) {
+                throw new IllegalArgumentException("Engine.Builder.completer providerName must not be null or blank");
+            }
+            completerOverrides.put(providerName,
+                    requireNonNull(completer, "Engine.Builder.completer for provider '" + providerName + "'"));
             return this;
         }
 
         /**
          * Adds a toolbox of your own that agents can name in their {@code toolboxes}.
          *
-         * @param name the name agents use
+         * @param name the name agents use; not one of the built-in toolboxes ({@code state},
+         *     {@code tasks})
          * @param toolbox the tools
          * @return this builder
+         * @throws IllegalArgumentException when the name is blank or a built-in toolbox's
          */
         public Builder toolbox(String name, ToolBox toolbox) {
-            extraToolboxes.put(name, toolbox);
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("Engine.Builder.toolbox name must not be null or blank");
+            }
+            if (EngineConfig.BUILT_IN_TOOLBOXES.contains(name)) {
+                throw new IllegalArgumentException("Engine.Builder.toolbox name '" + name
+                        + "' is the name of a built-in toolbox; choose another name");
+            }
+            extraToolboxes.put(name, requireNonNull(toolbox, "Engine.Builder.toolbox '" + name + "'"));
             return this;
         }
 
@@ -439,7 +452,12 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder skills(List<Skill> more) {
-            extraSkills.addAll(more);
+            for (Skill skill : requireNonNull(more, "Engine.Builder.skills")) {
+                if (skill == null) {
+                    throw new IllegalArgumentException("Engine.Builder.skills must not hold null");
+                }
+                extraSkills.add(skill);
+            }
             return this;
         }
 
@@ -450,7 +468,12 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder middleware(Middleware... more) {
-            middleware.addAll(List.of(more));
+            for (Middleware m : requireNonNull(more, "Engine.Builder.middleware")) {
+                if (m == null) {
+                    throw new IllegalArgumentException("Engine.Builder.middleware must not hold null");
+                }
+                middleware.add(m);
+            }
             return this;
         }
 
@@ -494,7 +517,7 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder usage(UsageTracker value) {
-            this.usage = value;
+            this.usage = requireNonNull(value, "Engine.Builder.usage");
             return this;
         }
 
@@ -505,7 +528,7 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder store(Store value) {
-            this.store = value;
+            this.store = requireNonNull(value, "Engine.Builder.store");
             return this;
         }
 
@@ -516,7 +539,7 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder tasks(TaskBoard value) {
-            this.tasks = value;
+            this.tasks = requireNonNull(value, "Engine.Builder.tasks");
             return this;
         }
 
@@ -527,7 +550,7 @@ public final class Engine implements AutoCloseable {
          * @return this builder
          */
         public Builder clock(Clock value) {
-            this.clock = value;
+            this.clock = requireNonNull(value, "Engine.Builder.clock");
             return this;
         }
 
@@ -592,6 +615,13 @@ public final class Engine implements AutoCloseable {
                 }
                 throw e;
             }
+        }
+
+        private static <T> T requireNonNull(T value, String what) {
+            if (value == null) {
+                throw new IllegalArgumentException(what + " must not be null");
+            }
+            return value;
         }
 
         private List<Skill> loadSkills() {

@@ -64,6 +64,10 @@ public final class EventBus<E> implements AutoCloseable {
         sub.thread = Thread.ofVirtual().name("shelly-event-subscriber").unstarted(() -> sub.pump(subscribers));
         subscribers.add(sub);
         sub.thread.start();
+        if (closed) {
+            // close() ran between the check above and the add, and did not see this subscription.
+            sub.finish();
+        }
         return sub;
     }
 

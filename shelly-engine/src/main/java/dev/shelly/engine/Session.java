@@ -148,7 +148,7 @@ public final class Session implements AutoCloseable {
      */
     public Future<Message> submit(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("Session.send text must not be null or blank");
+            throw new IllegalArgumentException("the text sent to session " + id + " must not be null or blank");
         }
         FutureTask<Message> turn = new FutureTask<>(() -> runTurn(text)) {
             @Override

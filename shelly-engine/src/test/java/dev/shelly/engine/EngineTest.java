@@ -199,6 +199,17 @@ class EngineTest {
     }
 
     @Test
+    void aCodeToolboxCannotTakeTheNameOfABuiltInOne() {
+        ToolBox mine = ToolBox.of(Tool.of("add", "Adds", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("3")));
+        assertThatThrownBy(() -> Engine.builder().toolbox("state", mine))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Engine.Builder.toolbox name 'state' is the name of a built-in toolbox; choose another name");
+        assertThatThrownBy(() -> Engine.builder().toolbox("math", null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Engine.Builder.toolbox 'math' must not be null");
+    }
+
+    @Test
     void aProviderWithoutAKeyFailsAtBuildTimeNamingTheField(@TempDir Path tmp) throws Exception {
         Path shelly = Files.createDirectories(tmp.resolve(".shelly"));
         Files.writeString(shelly.resolve("config.yaml"), """

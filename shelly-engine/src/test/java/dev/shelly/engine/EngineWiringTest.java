@@ -10,7 +10,6 @@ import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;

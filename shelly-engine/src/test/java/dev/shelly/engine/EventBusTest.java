@@ -83,20 +83,49 @@ class EventBusTest {
     @Test
     void aCancelledSubscriptionStopsReceiving() throws Exception {
         List<Ev> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch first = new CountDownLatch(1);
         try (EventBus<Ev> bus = new EventBus<>()) {
-            EventBus.Subscription s = bus.subscribe(seen::add);
+            EventBus.Subscription s = bus.subscribe(e -> {
+                seen.add(e);
+                first.countDown();
+            });
             bus.publish(new Ping(1));
-            while (seen.isEmpty()) {
-                Thread.sleep(1);
-            }
+            assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
             s.close();
-            for (int i = 0; i < 50 && bus.subscriberCount() > 0; i++) {
-                Thread.sleep(10);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (bus.subscriberCount() > 0 && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1);
             }
             assertThat(bus.subscriberCount()).isZero();
             bus.publish(new Ping(2));
         }
         assertThat(seen).containsExactly(new Ping(1));
+    }
+
+    @RepeatedTest(20)
+    void aSubscriptionRacingCloseEndsItsThreadToo() throws Exception {
+        EventBus<Ev> bus = new EventBus<>();
+        CountDownLatch go = new CountDownLatch(1);
+        Thread subscriber = Thread.ofVirtual().start(() -> {
+            try {
+                go.await();
+                for (int i = 0; i < 100; i++) {
+                    bus.subscribe(e -> { });
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (IllegalStateException closed) {
+                // the bus closed first: no subscription was made
+            }
+        });
+        go.countDown();
+        bus.close();
+        assertThat(subscriber.join(java.time.Duration.ofSeconds(10))).isTrue();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (bus.subscriberCount() > 0 && System.nanoTime() - deadline < 0) {
+            Thread.sleep(1);
+        }
+        assertThat(bus.subscriberCount()).as("every subscription's thread ended").isZero();
     }
 
     @RepeatedTest(5)

@@ -31,7 +31,11 @@ public final class RateLimitedCompleter implements Completer {
             throw new IllegalArgumentException("RateLimitedCompleter needs a completer to limit");
         }
         if (requestsPerMinute < 1) {
-            throw new IllegalArgumentException("requests per minute must be at least 1, was " + requestsPerMinute);
+            throw new IllegalArgumentException("RateLimitedCompleter requestsPerMinute must be at least 1, was "
+                    + requestsPerMinute);
+        }
+        if (nanoClock == null || sleeper == null) {
+            throw new IllegalArgumentException("RateLimitedCompleter needs a clock and a sleeper");
         }
         this.delegate = delegate;
         this.intervalNanos = Duration.ofMinutes(1).toNanos() / requestsPerMinute;

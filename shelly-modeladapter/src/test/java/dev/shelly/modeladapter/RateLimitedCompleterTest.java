@@ -78,6 +78,6 @@ class RateLimitedCompleterTest {
     void badSettingsAreNamed() {
         assertThatThrownBy(() -> RateLimitedCompleter.of(ECHO, 0))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("requests per minute must be at least 1, was 0");
+                .hasMessage("RateLimitedCompleter requestsPerMinute must be at least 1, was 0");
     }
 }

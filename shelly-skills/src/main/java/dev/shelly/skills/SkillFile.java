@@ -1,6 +1,7 @@
 package dev.shelly.skills;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -15,7 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
@@ -24,6 +25,8 @@ import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
 import org.snakeyaml.engine.v2.nodes.Tag;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 import org.snakeyaml.engine.v2.schema.CoreSchema;
 
 /**
@@ -180,7 +183,11 @@ final class SkillFile {
                 .setMaxAliasesForCollections(20)
                 .build();
         try {
-            return new Compose(settings).composeString(yaml).orElse(null);
+            // Composer, ParserImpl and StreamReader are what Compose uses inside; unlike Compose's
+            // package they are exported by the org.snakeyaml.engine module, so this works on the
+            // module path too.
+            return new Composer(settings, new ParserImpl(settings, new StreamReader(settings, new StringReader(yaml))))
+                    .getSingleNode().orElse(null);
         } catch (MarkedYamlEngineException e) {
             String where = e.getProblemMark()
                     .map(m -> "frontmatter line " + (m.getLine() + 2) + ", column " + (m.getColumn() + 1) + ": ")

@@ -1,6 +1,7 @@
 package dev.shelly.state;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -50,7 +51,7 @@ public final class ChangeSignal implements Watchable {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted while waiting for a change");
         }
-        long nanos = saturatedNanos(timeout);
+        long nanos = TimeUnit.NANOSECONDS.convert(timeout); // saturates instead of overflowing
         long now = revision;
         if (now > seen || nanos <= 0) {
             return now;
@@ -63,17 +64,6 @@ public final class ChangeSignal implements Watchable {
             return revision;
         } finally {
             lock.unlock();
-        }
-    }
-
-    static long saturatedNanos(Duration d) {
-        if (d.isNegative()) {
-            return 0;
-        }
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException overflow) {
-            return Long.MAX_VALUE;
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.shelly.state;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

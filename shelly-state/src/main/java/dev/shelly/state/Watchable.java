@@ -2,6 +2,7 @@ package dev.shelly.state;
 
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -58,7 +59,7 @@ public interface Watchable {
         if (probe == null || timeout == null) {
             throw new IllegalArgumentException("Watchable.await needs a probe and a timeout");
         }
-        long deadline = System.nanoTime() + ChangeSignal.saturatedNanos(timeout);
+        long deadline = System.nanoTime() + Math.max(0, TimeUnit.NANOSECONDS.convert(timeout));
         while (true) {
             long seen = revision();
             Optional<T> found = probe.get();

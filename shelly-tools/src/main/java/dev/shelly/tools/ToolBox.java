@@ -297,7 +297,7 @@ public final class ToolBox {
         FutureTask<ToolOutput> task = new FutureTask<>(() -> tool.handler().call(input, context));
         Thread.ofVirtual().name("tool-" + call.name()).start(task);
         try {
-            return task.get(timeout.toNanos(), TimeUnit.NANOSECONDS).toResult(call.id());
+            return task.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS).toResult(call.id());
         } catch (TimeoutException e) {
             task.cancel(true);
             return ToolResult.error(call.id(), "tool '" + call.name() + "' did not finish within "

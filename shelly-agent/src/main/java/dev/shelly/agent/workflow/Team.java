@@ -379,7 +379,7 @@ public final class Team implements Runner {
 
         /** Waits up to the grace for every member to stop; returns whether that wait was interrupted. */
         private boolean awaitStop() {
-            long nanos = cancelGrace.toNanos();
+            long nanos = TimeUnit.NANOSECONDS.convert(cancelGrace); // saturates instead of overflowing
             lock.lock();
             try {
                 while (finished < threads.length && nanos > 0) {

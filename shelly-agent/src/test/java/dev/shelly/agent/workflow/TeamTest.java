@@ -243,6 +243,26 @@ class TeamTest {
         assertThat(team.chat().messages()).extracting(Message::text).containsExactly("go");
     }
 
+    @Test
+    void aCancelGraceTooLongForNanosecondsStillEndsTheStep() {
+        ModelException boom = ModelException.builder(ModelException.Kind.SERVER).providerMessage("a crashed").build();
+        ScriptedCompleter bModel = ScriptedCompleter.of(Step.hang());
+        Agent a = agent("a", ScriptedCompleter.of(Step.answer(chat -> {
+            try {
+                assertThat(bModel.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
+            } catch (InterruptedException e) {
+                throw new CancellationException("interrupted");
+            }
+            throw boom;
+        })));
+        Agent b = agent("b", bModel);
+        Team team = Team.builder("t").member(a, "r").member(b, "r").coordinator(Coordinators.roleRoundRobin(1, "r"))
+                .cancelGrace(Duration.ofSeconds(Long.MAX_VALUE)).build();
+
+        assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
+                .hasMessage("member 'a' of team 't' failed: " + boom.getMessage() + "; cancelled member 'b' of the same step");
+    }
+
     @RepeatedTest(5)
     void cancellingAConcurrentStepInterruptsEveryMemberAndLeavesNoOpenCall() throws Exception {
         CountDownLatch started = new CountDownLatch(3);

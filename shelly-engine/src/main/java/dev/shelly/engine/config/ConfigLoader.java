@@ -1,6 +1,7 @@
 package dev.shelly.engine.config;
 
 import java.io.IOException;
+import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,10 +13,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import org.snakeyaml.engine.v2.api.LoadSettings;
-import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
 import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 
 /**
  * Reads {@code config.yaml} into an {@link EngineConfig}.
@@ -106,7 +109,11 @@ public final class ConfigLoader {
     public static EngineConfig parse(String yaml, String fileName, Function<String, String> env) {
         Optional<Node> root;
         try {
-            root = new Compose(LoadSettings.builder().setLabel(fileName).build()).composeString(yaml);
+            // What Compose does inside, through packages the org.snakeyaml.engine module exports
+            // (Compose's own package is not exported), so this works on the module path too.
+            LoadSettings settings = LoadSettings.builder().setLabel(fileName).build();
+            root = new Composer(settings, new ParserImpl(settings, new StreamReader(settings, new StringReader(yaml))))
+                    .getSingleNode();
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
             throw new ConfigException(fileName, line, "", "not valid YAML: " + e.getProblem());

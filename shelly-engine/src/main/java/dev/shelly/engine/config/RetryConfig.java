@@ -7,7 +7,8 @@ import java.time.Duration;
  *
  * @param maxAttempts attempts in all, the first included; 1 means no retry
  * @param initialDelay the delay before the first retry; it doubles each time, with jitter
- * @param maxDelay the longest delay between attempts (a provider's retry-after is honoured up to it)
+ * @param maxDelay the longest backoff delay between attempts; a provider's retry-after is not
+ *     capped by it but honoured up to 60 s, as in {@link dev.shelly.modeladapter.RetryPolicy#defaults()}
  */
 public record RetryConfig(int maxAttempts, Duration initialDelay, Duration maxDelay) {
 

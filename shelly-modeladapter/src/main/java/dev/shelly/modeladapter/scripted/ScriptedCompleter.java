@@ -207,18 +207,10 @@ public final class ScriptedCompleter implements Completer {
                     Thread.sleep(Long.MAX_VALUE);
                 }
             }
-            TimeUnit.NANOSECONDS.sleep(saturatedNanos(delay));
+            Thread.sleep(delay);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw cancelled();
-        }
-    }
-
-    private static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException overflow) {
-            return Long.MAX_VALUE;
         }
     }
 
@@ -323,7 +315,7 @@ public final class ScriptedCompleter implements Completer {
      * @throws InterruptedException when the waiting thread is interrupted
      */
     public boolean awaitCalls(int n, Duration timeout) throws InterruptedException {
-        long nanos = saturatedNanos(timeout);
+        long nanos = TimeUnit.NANOSECONDS.convert(timeout);
         lock.lockInterruptibly();
         try {
             while (requests.size() < n) {

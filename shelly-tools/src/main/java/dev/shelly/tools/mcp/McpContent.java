@@ -107,13 +107,13 @@ final class McpContent {
         List<McpSchema.Content> content = new ArrayList<>();
         for (Part part : result.content()) {
             if (part instanceof Text t) {
-                content.add(new McpSchema.TextContent(t.text()));
+                content.add(McpSchema.TextContent.builder(t.text()).build());
             } else if (part instanceof Image image && !image.isUrl()) {
-                content.add(new McpSchema.ImageContent(null, image.base64(), image.mediaType()));
+                content.add(McpSchema.ImageContent.builder(image.base64(), image.mediaType()).build());
             } else if (part instanceof Image image) {
                 content.add(McpSchema.ResourceLink.builder().name("image").uri(image.url()).mimeType(image.mediaType()).build());
             } else {
-                content.add(new McpSchema.TextContent(part.toString()));
+                content.add(McpSchema.TextContent.builder(part.toString()).build());
             }
         }
         return McpSchema.CallToolResult.builder().content(content).isError(result.isError()).build();

@@ -324,10 +324,8 @@ public final class McpToolServer implements AutoCloseable {
     }
 
     private McpServerFeatures.AsyncToolSpecification spec(ToolDefinition definition) {
-        McpSchema.Tool tool = McpSchema.Tool.builder()
-                .name(definition.name())
+        McpSchema.Tool tool = McpSchema.Tool.builder(definition.name(), json.readValue(definition.inputSchema(), SCHEMA))
                 .description(definition.description())
-                .inputSchema(json.readValue(definition.inputSchema(), SCHEMA))
                 .build();
         return McpServerFeatures.AsyncToolSpecification.builder()
                 .tool(tool)

@@ -23,12 +23,14 @@ class McpContentTest {
     @Test
     void everyKindOfContentBecomesAPart() {
         ToolOutput output = McpContent.toOutput(result(List.of(
-                new McpSchema.TextContent("hello"),
-                new McpSchema.ImageContent(null, DOT, "image/png"),
-                new McpSchema.AudioContent(null, "AAAA", "audio/wav"),
-                new McpSchema.EmbeddedResource(null, new McpSchema.TextResourceContents("file:///a.txt", "text/plain", "alpha")),
-                new McpSchema.EmbeddedResource(null, new McpSchema.BlobResourceContents("file:///dot.png", "image/png", DOT)),
-                new McpSchema.EmbeddedResource(null, new McpSchema.BlobResourceContents("file:///a.bin", null, "AAAA")),
+                McpSchema.TextContent.builder("hello").build(),
+                McpSchema.ImageContent.builder(DOT, "image/png").build(),
+                McpSchema.AudioContent.builder("AAAA", "audio/wav").build(),
+                McpSchema.EmbeddedResource.builder(
+                        McpSchema.TextResourceContents.builder("file:///a.txt", "alpha").mimeType("text/plain").build()).build(),
+                McpSchema.EmbeddedResource.builder(
+                        McpSchema.BlobResourceContents.builder("file:///dot.png", DOT).mimeType("image/png").build()).build(),
+                McpSchema.EmbeddedResource.builder(McpSchema.BlobResourceContents.builder("file:///a.bin", "AAAA").build()).build(),
                 McpSchema.ResourceLink.builder().name("readme").uri("file:///README.md").mimeType("text/markdown").build()),
                 null, null), JSON);
         assertThat(output.isError()).as("a missing isError means success").isFalse();
@@ -40,7 +42,7 @@ class McpContentTest {
                 Image.ofBase64(DOT, "image/png"),
                 new Text("[resource file:///a.bin, 3 bytes of binary data, not shown]"),
                 new Text("[resource link: file:///README.md \"readme\" (text/markdown)]"));
-        assertThat(McpContent.toOutput(result(List.of(new McpSchema.ImageContent(null, "%%%", "image/png")), true, null), JSON))
+        assertThat(McpContent.toOutput(result(List.of(McpSchema.ImageContent.builder("%%%", "image/png").build()), true, null), JSON))
                 .isEqualTo(new ToolOutput(List.of(new Text("[image (image/png) that could not be decoded:"
                         + " Image.data is not valid base64: Illegal base64 character 25]")), true));
     }
@@ -50,7 +52,7 @@ class McpContentTest {
         Map<String, Object> structured = Map.of("temperature", 21);
         assertThat(McpContent.toOutput(result(List.of(), false, structured), JSON).content())
                 .containsExactly(new Text("{\"temperature\":21}"));
-        assertThat(McpContent.toOutput(result(List.of(new McpSchema.TextContent("21 degrees")), false, structured), JSON).content())
+        assertThat(McpContent.toOutput(result(List.of(McpSchema.TextContent.builder("21 degrees").build()), false, structured), JSON).content())
                 .containsExactly(new Text("21 degrees"));
     }
 
@@ -61,8 +63,8 @@ class McpContentTest {
         McpSchema.CallToolResult mcp = McpContent.toMcp(result);
         assertThat(mcp.isError()).isTrue();
         assertThat(mcp.content()).containsExactly(
-                new McpSchema.TextContent("see"),
-                new McpSchema.ImageContent(null, DOT, "image/png"),
+                McpSchema.TextContent.builder("see").build(),
+                McpSchema.ImageContent.builder(DOT, "image/png").build(),
                 McpSchema.ResourceLink.builder().name("image").uri("https://example.com/a.png").build());
     }
 }
