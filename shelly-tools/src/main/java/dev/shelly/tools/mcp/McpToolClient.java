@@ -70,7 +70,8 @@ public final class McpToolClient implements AutoCloseable {
     private final JsonMapper json = JsonMapper.builder().build();
     private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
     private final ToolBox toolBox = new ToolBox();
-    private final CompletableFuture<String> ended = new CompletableFuture<>();
+    /** What ended the session; for a subprocess, the transport's own report, so no relay can lag behind it. */
+    private final CompletableFuture<String> ended;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong listings = new AtomicLong();
     private final ReentrantLock listingLock = new ReentrantLock();
@@ -88,10 +89,11 @@ public final class McpToolClient implements AutoCloseable {
         McpClientTransport transport;
         if (endpoint instanceof McpEndpoint.Stdio stdio) {
             process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
-            process.ended().thenAccept(ended::complete);
+            ended = process.ended();
             transport = process;
         } else {
             process = null;
+            ended = new CompletableFuture<>();
             transport = httpTransport((McpEndpoint.Http) endpoint);
         }
         Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
@@ -232,7 +234,6 @@ public final class McpToolClient implements AutoCloseable {
         if (refusal != null) {
             return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + refusal.getMessage());
         }
-        awaitExitReport();
         if (cause != null && !ended.isDone()) {
             return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + rootMessage(cause));
         }
@@ -258,7 +259,6 @@ public final class McpToolClient implements AutoCloseable {
         if (step.isDone() && !step.isCompletedExceptionally()) {
             return step.join();
         }
-        awaitExitReport();
         if (ended.isDone()) {
             step.cancel(true);
             boolean neverStarted = process != null && process.process() == null;
@@ -268,24 +268,6 @@ public final class McpToolClient implements AutoCloseable {
         Throwable cause = failure(step);
         throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
                 + rootMessage(cause) + stderr(), cause);
-    }
-
-    /**
-     * When the server process has exited, waits briefly for its end to be reported: a write to
-     * its closed stdin ("Broken pipe") can fail before the exit code and stderr are in.
-     */
-    private void awaitExitReport() {
-        Process p = process == null ? null : process.process();
-        if (p == null || p.isAlive() || ended.isDone()) {
-            return;
-        }
-        try {
-            ended.get(2, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException e) {
-            log.debug("MCP server '{}' exited but its end was not reported in time", label);
-        }
     }
 
     private String stderr() {

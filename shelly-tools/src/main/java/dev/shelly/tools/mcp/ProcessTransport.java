@@ -18,9 +18,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -45,6 +47,15 @@ final class ProcessTransport implements McpClientTransport {
     private static final int MAX_LINE_BYTES = 16 * 1024 * 1024;
     private static final int STDERR_LINES = 20;
     private static final int MAX_STDERR_LINE = 500;
+    /**
+     * How long a failed write waits for the server's exit to be reported. A server that exits
+     * closes its stdin, so writing to it can fail ("Broken pipe") before this JVM has reaped it
+     * and read its last stderr lines; the exit code and those lines say what went wrong. Only a
+     * server that closes its stdin and keeps running makes a write wait this long.
+     */
+    private static final Duration EXIT_REPORT = Duration.ofSeconds(5);
+    /** How long an exited server's stderr may stay open (held by a child it left behind) before its end is reported without it. */
+    private static final Duration STDERR_DRAIN = Duration.ofSeconds(2);
     /** What happened to a server this client stopped. */
     static final String CLOSED = "was disconnected (the client was closed)";
     private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
@@ -81,7 +92,9 @@ final class ProcessTransport implements McpClientTransport {
     /**
      * Completes when the server can no longer answer, with what happened to it, to follow
      * "MCP server 'x' ": "could not be started (...): ...", "exited with code 3", or "was
-     * disconnected (the client was closed)". The last stderr lines are in {@link #stderrSummary()}.
+     * disconnected (the client was closed)". An exit completes it only once the exit code is known
+     * and stderr is drained; {@link #terminate()} completes it at once. The last stderr lines are
+     * in {@link #stderrSummary()}.
      *
      * @return the future
      */
@@ -224,7 +237,7 @@ final class ProcessTransport implements McpClientTransport {
         while (true) {
             try {
                 p.waitFor();
-                stderrReader.join(Duration.ofSeconds(1));
+                stderrReader.join(STDERR_DRAIN);
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
@@ -269,8 +282,29 @@ final class ProcessTransport implements McpClientTransport {
             out.write('\n');
             out.flush();
         } catch (IOException e) {
-            throw new McpTransportException("cannot write to MCP server '" + label + "': " + e.getMessage(), e);
+            throw new McpTransportException(writeFailure(e), e);
         }
+    }
+
+    /**
+     * Why a write failed: when the server has exited, its exit and last stderr lines rather than
+     * the broken pipe that came first. Waits up to {@link #EXIT_REPORT} for the exit to be
+     * reported, unless this client is stopping the server.
+     */
+    private String writeFailure(IOException e) {
+        if (!terminating.get()) {
+            try {
+                ended.get(EXIT_REPORT.toNanos(), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            } catch (ExecutionException | TimeoutException notEnded) {
+                log.debug("writing to MCP server '{}' failed ({}) and its process has not ended", label, e.toString());
+            }
+        }
+        String end = ended.getNow(null);
+        return end != null
+                ? "MCP server '" + label + "' " + end + stderrSummary()
+                : "cannot write to MCP server '" + label + "': " + e.getMessage();
     }
 
     @Override
@@ -293,6 +327,7 @@ final class ProcessTransport implements McpClientTransport {
             awaitTermination();
             return;
         }
+        ended.complete(CLOSED);
         try {
             stop();
         } finally {
@@ -306,7 +341,7 @@ final class ProcessTransport implements McpClientTransport {
             terminated.get(grace.toMillis() * 3 + 1000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             log.debug("waiting for MCP server '{}' to stop: {}", label, e.toString());
         }
     }
@@ -316,7 +351,6 @@ final class ProcessTransport implements McpClientTransport {
         try {
             Process p = process;
             if (p == null) {
-                ended.complete(CLOSED);
                 return;
             }
             List<ProcessHandle> descendants = p.descendants().toList();

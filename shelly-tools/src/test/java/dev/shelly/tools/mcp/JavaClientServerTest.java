@@ -123,6 +123,29 @@ class JavaClientServerTest {
         }
     }
 
+    /**
+     * The server closes its stdin before it answers the listing and exits a second later, so the
+     * tool call's write fails with "Broken pipe" while the process still runs: the result must
+     * still be the exit and its stderr, as when the exit is noticed first.
+     */
+    @Test
+    void aBrokenPipeToAServerThatIsExitingReportsItsExit() {
+        String id = "id=$(printf '%s' \"$line\" | sed -n 's/.*\"id\":\\(\"[^\"]*\"\\|[0-9][0-9]*\\).*/\\1/p'); ";
+        String script = "read -r line; " + id
+                + "printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"lingering\",\"version\":\"1\"}}}\\n' \"$id\"; "
+                + "read -r line; read -r line; " + id
+                + "exec 0<&-; "
+                + "printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}]}}\\n' \"$id\"; "
+                + "echo 'lost my config' >&2; sleep 1; exit 3";
+        McpEndpoint.Stdio lingering = new McpEndpoint.Stdio("sh", List.of("-c", script), Map.of(), null, false);
+        try (McpToolClient client = McpToolClient.builder(lingering).name("lingering").connect()) {
+            assertThat(client.toolBox().names()).containsExactly("t");
+            assertThat(call(client, "t", "{}")).isEqualTo(ToolResult.error("c1",
+                    "MCP server 'lingering' exited with code 3 while running tool 't'; its last lines on stderr: lost my config"));
+        }
+    }
+
     @Test
     void closingTheClientEndsTheServerProcess() throws Exception {
         McpToolClient client = McpToolClient.builder(McpPeers.demoServerEndpoint()).name("demo").connect();
