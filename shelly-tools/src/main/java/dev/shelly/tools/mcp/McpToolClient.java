@@ -215,7 +215,7 @@ public final class McpToolClient implements AutoCloseable {
         CompletableFuture<McpSchema.CallToolResult> answer =
                 client.callTool(new McpSchema.CallToolRequest(mcpName, arguments)).toFuture();
         try {
-            CompletableFuture.anyOf(answer, ended).get(callTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             answer.cancel(true);
             return ToolOutput.error("MCP server '" + label + "' did not answer tool '" + name + "' within "
@@ -244,7 +244,7 @@ public final class McpToolClient implements AutoCloseable {
     /** Waits for a step of connecting, or for the server's end, within the timeout. */
     private <T> T await(CompletableFuture<T> step, Duration timeout, String what) {
         try {
-            CompletableFuture.anyOf(step, ended).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            CompletableFuture.anyOf(step, ended).get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             step.cancel(true);
             throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + " within "

@@ -294,7 +294,7 @@ final class ProcessTransport implements McpClientTransport {
     private String writeFailure(IOException e) {
         if (!terminating.get()) {
             try {
-                ended.get(EXIT_REPORT.toNanos(), TimeUnit.NANOSECONDS);
+                ended.get(TimeUnit.NANOSECONDS.convert(EXIT_REPORT), TimeUnit.NANOSECONDS);
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             } catch (ExecutionException | TimeoutException notEnded) {
@@ -338,7 +338,9 @@ final class ProcessTransport implements McpClientTransport {
     /** Waits, boundedly, for the thread that is stopping the server. */
     private void awaitTermination() {
         try {
-            terminated.get(grace.toMillis() * 3 + 1000, TimeUnit.MILLISECONDS);
+            long graceMillis = TimeUnit.MILLISECONDS.convert(grace);
+            terminated.get(graceMillis > (Long.MAX_VALUE - 1000) / 3 ? Long.MAX_VALUE : graceMillis * 3 + 1000,
+                    TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException e) {
@@ -385,17 +387,17 @@ final class ProcessTransport implements McpClientTransport {
     private void kill(Process p, List<ProcessHandle> descendants) throws InterruptedException {
         p.destroyForcibly();
         descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-        long deadline = System.nanoTime() + grace.toNanos();
-        p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+        long deadline = System.nanoTime() + TimeUnit.NANOSECONDS.convert(grace);
+        p.waitFor(TimeUnit.NANOSECONDS.convert(grace), TimeUnit.NANOSECONDS);
         for (ProcessHandle child : descendants) {
-            while (child.isAlive() && System.nanoTime() < deadline) {
+            while (child.isAlive() && deadline - System.nanoTime() > 0) {
                 Thread.sleep(10);
             }
         }
     }
 
     private boolean exited(Process p) throws InterruptedException {
-        return p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+        return p.waitFor(TimeUnit.NANOSECONDS.convert(grace), TimeUnit.NANOSECONDS);
     }
 
     private static String clip(String text) {

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -120,7 +121,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         for (Map.Entry<String, McpStreamableServerSession> entry : sessions.entrySet()) {
             McpStreamableServerSession session = entry.getValue();
             Long used = lastUse.get(entry.getKey());
-            if (used != null && now - used > sessionTimeout.toNanos() && !session.hasOpenStream()
+            if (used != null && now - used > TimeUnit.NANOSECONDS.convert(sessionTimeout) && !session.hasOpenStream()
                     && sessions.remove(entry.getKey(), session)) {
                 lastUse.remove(entry.getKey());
                 log.debug("closing MCP session {}: idle for more than {}", entry.getKey(), sessionTimeout);
