@@ -23,7 +23,7 @@ final class BuiltinMiddleware {
         FutureTask<Message> task = new FutureTask<>(next::run);
         Thread worker = Thread.ofVirtual().name("shelly-timeout-" + next.name()).start(task);
         try {
-            return task.get(Durations.nanos(limit), TimeUnit.NANOSECONDS);
+            return task.get(TimeUnit.NANOSECONDS.convert(limit), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             worker.interrupt();
             awaitStop(task);
@@ -44,7 +44,7 @@ final class BuiltinMiddleware {
     /** Waits up to the grace for an interrupted task to end; keeps an interrupt that arrives meanwhile. */
     private static void awaitStop(FutureTask<Message> task) {
         try {
-            task.get(Durations.nanos(STOP_GRACE), TimeUnit.NANOSECONDS);
+            task.get(TimeUnit.NANOSECONDS.convert(STOP_GRACE), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException | TimeoutException | CancellationException e) {

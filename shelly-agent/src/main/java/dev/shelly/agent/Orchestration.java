@@ -178,7 +178,7 @@ final class Orchestration {
             } catch (InterruptedException e) {
                 interruptAllBut(-1);
                 try {
-                    done.await(Durations.nanos(parent.cancelGrace()), TimeUnit.NANOSECONDS);
+                    done.await(TimeUnit.NANOSECONDS.convert(parent.cancelGrace()), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException again) {
                     // Interrupted twice: stop waiting.
                 }

@@ -79,7 +79,7 @@ final class ToolTurn {
                 t.interrupt();
             }
             try {
-                done.await(Durations.nanos(agent.cancelGrace()), TimeUnit.NANOSECONDS);
+                done.await(TimeUnit.NANOSECONDS.convert(agent.cancelGrace()), TimeUnit.NANOSECONDS);
             } catch (InterruptedException again) {
                 // Interrupted twice: stop waiting; what has not finished is answered as cancelled.
             }
