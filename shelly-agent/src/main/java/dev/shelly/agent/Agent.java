@@ -65,9 +65,11 @@ import org.slf4j.LoggerFactory;
  * <h2>Delegation</h2>
  * An agent with a registry delegates by default: a top-level agent may delegate
  * ({@link #DEFAULT_MAX_DELEGATION_DEPTH} level deep unless set), and the children it spawns work
- * alone. An agent that cannot delegate (its depth has reached the limit, or its limit is 0) is
- * neither offered {@code list_agents} and {@code delegate} nor told about other agents in its
- * system prompt.
+ * alone. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
+ * registry holds no other agent) is neither offered {@code list_agents} and {@code delegate} nor
+ * told about other agents in its system prompt. A limit is an absolute depth, and every agent's
+ * own limit counts: for two levels, both the top agent and the agents it delegates to need a
+ * limit of 2.
  *
  * <h2>Cancellation</h2>
  * Interrupting the thread that runs the agent (or a {@link Middleware#timeout}) stops the run
