@@ -164,6 +164,16 @@ public final class Agent implements Runner {
         this.source = new AgentEvent.Source(name, null, 0);
     }
 
+    /** Says what is wrong with an agent name, or returns null when providers accept it. */
+    static String invalidName(String name) {
+        if (name != null && NAME.matcher(name).matches()) {
+            return null;
+        }
+        return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "
+                + "digits, '_' or '-' (providers accept only these in the tool and sender names an agent's name "
+                + "appears in)";
+    }
+
     /**
      * Starts building an agent.
      *
@@ -648,10 +658,9 @@ public final class Agent implements Runner {
         private AgentListener listener = AgentListener.NONE;
 
         private Builder(String name) {
-            if (name == null || !NAME.matcher(name).matches()) {
-                throw new IllegalArgumentException("agent name " + (name == null ? "null" : "'" + name + "'")
-                        + " is invalid: use 1 to 64 letters, digits, '_' or '-' (providers accept only these in "
-                        + "the tool and sender names an agent's name appears in)");
+            String invalid = invalidName(name);
+            if (invalid != null) {
+                throw new IllegalArgumentException(invalid);
             }
             this.name = name;
         }

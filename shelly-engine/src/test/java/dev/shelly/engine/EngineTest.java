@@ -173,6 +173,18 @@ class EngineTest {
     }
 
     @Test
+    void anAgentNameProvidersWouldRefuseFailsWhenTheEngineIsBuilt() {
+        EngineConfig config = EngineConfig.builder()
+                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .agent(AgentConfig.builder("web search").build())
+                .build();
+        assertThatThrownBy(() -> Engine.builder().config(config).completer("m", ScriptedCompleter.of()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Registry.register: agent name 'web search' is invalid: use 1 to 64 letters, digits, '_' "
+                        + "or '-' (providers accept only these in the tool and sender names an agent's name appears in)");
+    }
+
+    @Test
     void codeToolboxesAndToolSelection() {
         ToolBox mine = ToolBox.of(
                 Tool.of("add", "Adds", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("3")),
