@@ -102,7 +102,9 @@ class ModuleDependencyTest {
         Poms.Module bom = Poms.module(root, "shelly-bom");
         Set<String> inBom = new TreeSet<>();
         for (Poms.Dependency d : bom.managed()) {
-            inBom.add(d.artifactId());
+            if (d.groupId().equals("dev.shelly")) {
+                inBom.add(d.artifactId());
+            }
         }
         Set<String> libraries = new TreeSet<>();
         for (Poms.Module module : modules()) {
@@ -111,6 +113,18 @@ class ModuleDependencyTest {
             }
         }
         assertThat(inBom).as("shelly-bom lists exactly the library modules of the build").isEqualTo(libraries);
+    }
+
+    @Test
+    void theBomManagesTheThirdPartyVersionsTheBuildUses() {
+        Path root = Poms.root();
+        for (String version : List.of("jackson.version", "okhttp.version", "mcp.version", "slf4j.version",
+                "snakeyaml-engine.version")) {
+            assertThat(Poms.property(root.resolve("shelly-bom/pom.xml"), version))
+                    .as("shelly-bom's %s, as the build's", version)
+                    .isEqualTo(Poms.property(root.resolve("pom.xml"), version))
+                    .isPresent();
+        }
     }
 
     @Test

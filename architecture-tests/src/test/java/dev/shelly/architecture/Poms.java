@@ -59,6 +59,36 @@ final class Poms {
         return new Module(folder, text(project, "artifactId").orElseThrow(), packaging, moduleName, deps, managed);
     }
 
+    /** The project's version, as the root pom declares it. */
+    static String version(Path root) {
+        return text(read(root.resolve("pom.xml")), "version").orElseThrow();
+    }
+
+    /** A property of a pom, or empty when it has none by that name. */
+    static Optional<String> property(Path pom, String name) {
+        return children(read(pom), "properties").stream()
+                .flatMap(p -> children(p, name).stream())
+                .map(e -> e.getTextContent().strip())
+                .findFirst();
+    }
+
+    /** The version the root pom's plugin management gives a plugin. */
+    static String pluginVersion(Path root, String artifactId) {
+        Element project = read(root.resolve("pom.xml"));
+        for (Element build : children(project, "build")) {
+            for (Element pm : children(build, "pluginManagement")) {
+                for (Element plugins : children(pm, "plugins")) {
+                    for (Element plugin : children(plugins, "plugin")) {
+                        if (text(plugin, "artifactId").orElse("").equals(artifactId)) {
+                            return text(plugin, "version").orElseThrow();
+                        }
+                    }
+                }
+            }
+        }
+        throw new IllegalStateException("the root pom manages no plugin " + artifactId);
+    }
+
     private static List<Dependency> dependencies(Element dependencies) {
         List<Dependency> deps = new ArrayList<>();
         for (Element d : children(dependencies, "dependency")) {

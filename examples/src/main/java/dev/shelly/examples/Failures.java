@@ -71,8 +71,10 @@ public final class Failures {
             case INVALID_REQUEST -> provider + " refused the request" + status + said;
             case NOT_FOUND -> provider + " has no model " + models.model() + where + status + said
                     + "; set SHELLY_MODEL to a model it serves";
-            case NETWORK -> "cannot reach " + provider + where + said
-                    + (models.provider() == ExampleModels.Provider.OPENAI_COMPATIBLE ? "; is the server running?" : "");
+            // A status means the server answered, then cut the stream: it was reached.
+            case NETWORK -> e.status() > 0 ? provider + where + status + said + "; try again"
+                    : "cannot reach " + provider + where + said
+                            + (models.provider() == ExampleModels.Provider.OPENAI_COMPATIBLE ? "; is the server running?" : "");
             case TIMEOUT -> provider + where + " did not answer in time" + status + said;
             case INVALID_RESPONSE -> provider + " sent a reply that cannot be read" + status + said;
             case SERVER -> provider + " failed on its side" + status + said + "; try again later";

@@ -42,6 +42,16 @@ class FailuresTest {
     }
 
     @Test
+    void aStreamTheServerCutIsNotCalledUnreachable() {
+        ModelException cut = ModelException.builder(Kind.NETWORK).provider("openai-compatible").status(200)
+                .providerMessage("the server closed the stream before the reply was complete (unexpected end of stream)")
+                .build();
+
+        assertThat(Failures.reason(cut, LOCAL)).isEqualTo("openai-compatible at http://localhost:11434/v1 (HTTP 200): "
+                + "the server closed the stream before the reply was complete (unexpected end of stream); try again");
+    }
+
+    @Test
     void everyKindGivesOneLine() {
         for (Kind kind : Kind.values()) {
             String reason = Failures.reason(failure(kind, 500, "line one\nline two"), OPENAI);

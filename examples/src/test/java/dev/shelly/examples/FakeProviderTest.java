@@ -14,6 +14,7 @@ import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -268,6 +269,28 @@ class FakeProviderTest {
         assertThat(r.errLines().getFirst()).startsWith("error: cannot reach openai-compatible at " + url + ": ")
                 .endsWith("; is the server running?");
         assertThat(r.lines()).filteredOn(l -> l.startsWith("  … openai-compatible: network: ")).hasSize(2);
+    }
+
+    @Test
+    void aStreamTheServerCutsIsReportedAsCutNotAsUnreachable() {
+        String start = "data: {\"id\":\"c\",\"model\":\"m\",\"choices\":[{\"index\":0,"
+                + "\"delta\":{\"role\":\"assistant\",\"content\":\"Sun\"}}]}\n\n";
+        server.setDispatcher(new Dispatcher() {
+            @Override
+            public MockResponse dispatch(RecordedRequest request) {
+                return new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(start)
+                        .setHeader("Content-Length", 10_000)
+                        .onResponseEnd(new SocketEffect.CloseSocket(true, false, false)).build();
+            }
+        });
+
+        Runs.Result r = Runs.run(local(), "tools");
+
+        assertThat(r.exit()).isEqualTo(Main.FAILED);
+        assertThat(r.errLines()).hasSize(1);
+        assertThat(r.errLines().getFirst()).startsWith("error: openai-compatible at " + server.url("/v1")
+                + " (HTTP 200): the server closed the stream before the reply was complete").endsWith("; try again")
+                .doesNotContain("cannot reach");
     }
 
     @Test

@@ -33,7 +33,6 @@ import org.slf4j.LoggerFactory;
  *         .instructions("Answer weather questions.")
  *         .completer(model)
  *         .toolboxes(weatherTools)
- *         .maxIterations(5)
  *         .build();
  * Message answer = agent.run("What's the weather in Paris?");
  * }</pre>
@@ -42,19 +41,35 @@ import org.slf4j.LoggerFactory;
  * {@link #run()} applies the middleware (the first is outermost) around the ReAct loop:
  * <ol>
  *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}),
- *       unless it keeps its prompt {@linkplain Builder#systemPromptInChat out of the chat}.
+ *       unless it keeps its prompt {@linkplain Builder#systemPromptInChat out of the chat}. The
+ *       system prompt is always what the model sees first: on a chat that holds messages but
+ *       does not open with a system message (say, a user message appended to {@link #chat()}
+ *       before the run), the agent puts its prompt in front of the chat on every model call, as
+ *       an agent that keeps its prompt out of the chat does. A chat that opens with a system
+ *       message keeps that message as the prompt.
  *   <li>It asks the completer for a reply, offering the tools of its toolboxes, then
  *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
- *       it has a registry (a tool name is looked up in that order; the first toolbox holding it
- *       wins). The reply gets the agent's name as sender and is appended to the chat.
+ *       it {@linkplain #canDelegate() can delegate} (a tool name is looked up in that order; the
+ *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). The
+ *       reply gets the agent's name as sender and is appended to the chat.
  *   <li>A reply without tool calls is the final answer and is returned. Otherwise the calls run
  *       concurrently, each on its own virtual thread, and their results are appended as one
  *       {@link Role#TOOL} message (sender: the agent's name) holding one result per call, in
  *       the order of the calls; then the loop asks again, unless the reply called one of the
  *       {@linkplain Builder#stopAtTools stop tools}: then that tool message ends the run.
- *   <li>After {@code maxIterations} replies (0 = no limit) without a final answer the run fails
- *       with a {@link MaxIterationsException}.
+ *   <li>After {@code maxIterations} replies ({@value #DEFAULT_MAX_ITERATIONS} unless set;
+ *       {@link #UNLIMITED} for no limit) without a final answer the run fails with a
+ *       {@link MaxIterationsException}.
  * </ol>
+ *
+ * <h2>Delegation</h2>
+ * An agent with a registry delegates by default: a top-level agent may delegate
+ * ({@link #DEFAULT_MAX_DELEGATION_DEPTH} level deep unless set), and the children it spawns work
+ * alone. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
+ * registry holds no other agent) is neither offered {@code list_agents} and {@code delegate} nor
+ * told about other agents in its system prompt. A limit is an absolute depth, and every agent's
+ * own limit counts: for two levels, both the top agent and the agents it delegates to need a
+ * limit of 2.
  *
  * <h2>Cancellation</h2>
  * Interrupting the thread that runs the agent (or a {@link Middleware#timeout}) stops the run
@@ -72,6 +87,27 @@ import org.slf4j.LoggerFactory;
 public final class Agent implements Runner {
     /** How long cancelled tool calls and children may take to stop, unless the builder says otherwise. */
     public static final Duration DEFAULT_CANCEL_GRACE = Duration.ofSeconds(2);
+
+    /**
+     * The most model calls in one run unless the builder says otherwise: enough for a task with
+     * a few rounds of tools, and a bound on a model that loops.
+     */
+    public static final int DEFAULT_MAX_ITERATIONS = 25;
+
+    /** The iteration limit that means no limit: {@code maxIterations(Agent.UNLIMITED)}. */
+    public static final int UNLIMITED = Integer.MAX_VALUE;
+
+    /**
+     * How deep delegation may go unless the builder says otherwise: an agent with a registry
+     * delegates, and the agents it delegates to do the work themselves.
+     */
+    public static final int DEFAULT_MAX_DELEGATION_DEPTH = 1;
+
+    /** The names of the built-in tools, which no toolbox may use. */
+    static final Set<String> BUILTIN_TOOLS = Set.of(SkillTool.NAME, Orchestration.LIST_AGENTS, Orchestration.DELEGATE);
+
+    /** Agent names, as providers accept them in tool names and message sender names. */
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
 
@@ -128,6 +164,16 @@ public final class Agent implements Runner {
         this.source = new AgentEvent.Source(name, null, 0);
     }
 
+    /** Says what is wrong with an agent name, or returns null when providers accept it. */
+    static String invalidName(String name) {
+        if (name != null && NAME.matcher(name).matches()) {
+            return null;
+        }
+        return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "
+                + "digits, '_' or '-' (providers accept only these in the tool and sender names an agent's name "
+                + "appears in)";
+    }
+
     /**
      * Starts building an agent.
      *
@@ -159,12 +205,13 @@ public final class Agent implements Runner {
      * Appends a user message (sender {@code user}) and runs: writes the system prompt first
      * when the chat is empty.
      *
-     * @param userMessage what the user says
+     * @param userMessage what the user says; not blank
      * @return the final message
+     * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage) {
-        if (userMessage == null) {
-            throw new IllegalArgumentException("Agent.run userMessage of '" + name + "' must not be null");
+        if (userMessage == null || userMessage.isBlank()) {
+            throw new IllegalArgumentException("Agent.run userMessage of '" + name + "' must not be null or blank");
         }
         return execute(List.of(Message.user(userMessage)));
     }
@@ -235,9 +282,12 @@ public final class Agent implements Runner {
         }
     }
 
-    /** The chat the model sees: the chat itself, or the prompt followed by the chat's messages. */
+    /**
+     * The chat the model sees: the chat itself when it opens with a system message (the agent's
+     * prompt, written there by {@link #prepare}), else the prompt followed by the chat's messages.
+     */
     private Chat modelView() {
-        if (systemPromptInChat) {
+        if (systemPromptInChat && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM) {
             return chat;
         }
         if (promptView == null) {
@@ -252,14 +302,14 @@ public final class Agent implements Runner {
     }
 
     private Message loop() {
-        AgentTools tools = new AgentTools(this, toolboxes, skillTool, registry != null);
+        AgentTools tools = new AgentTools(this, toolboxes, skillTool, canDelegate());
         ToolContext toolContext = new ToolContext(name, parent, depth);
         AgentListener observer = listener;
         AgentEvent.Source src = source;
         StreamListener deltas = observer == AgentListener.NONE
                 ? StreamListener.NONE
                 : delta -> emit(new AgentEvent.StreamDelta(src, delta));
-        for (int iteration = 1; maxIterations == 0 || iteration <= maxIterations; iteration++) {
+        for (int iteration = 1; maxIterations == UNLIMITED || iteration <= maxIterations; iteration++) {
             if (Thread.currentThread().isInterrupted()) {
                 throw cancelled();
             }
@@ -303,7 +353,8 @@ public final class Agent implements Runner {
     /**
      * The system prompt this agent writes on an empty chat, from its current settings and
      * registry (an agent that keeps its prompt out of the chat puts it in front of the chat on
-     * every model call instead):
+     * every model call instead, as does an agent whose chat holds messages but no opening
+     * system message):
      *
      * <pre>
      * You are {name}. {description}
@@ -328,12 +379,26 @@ public final class Agent implements Runner {
      * </pre>
      *
      * Only non-empty sections appear; the agents are the registry's entries (sorted by name)
-     * other than this agent; every text is stripped of surrounding white space.
+     * other than this agent, listed only when the agent {@linkplain #canDelegate() can delegate};
+     * every text is stripped of surrounding white space.
      *
      * @return the prompt's text
      */
     public String systemPrompt() {
-        return SystemPrompt.build(name, description, instructions, context, skills, otherAgents());
+        return SystemPrompt.build(name, description, instructions, context, skills,
+                canDelegate() ? otherAgents() : List.of());
+    }
+
+    /**
+     * Whether this agent may delegate now: it has a registry holding other agents, and its depth
+     * is below its delegation limit (its own {@linkplain #maxDelegationDepth() limit}, or a lower
+     * one of an agent above it). Only then is it offered {@code list_agents} and {@code delegate}
+     * and told about the other agents.
+     *
+     * @return true when the agent can delegate
+     */
+    public boolean canDelegate() {
+        return registry != null && depth < delegationLimit && !otherAgents().isEmpty();
     }
 
     List<Registry.Entry> otherAgents() {
@@ -486,9 +551,10 @@ public final class Agent implements Runner {
     }
 
     /**
-     * The maximum number of model calls in one run; 0 means no limit.
+     * The maximum number of model calls in one run: {@value #DEFAULT_MAX_ITERATIONS} unless set,
+     * {@link #UNLIMITED} for no limit.
      *
-     * @return the limit
+     * @return the limit, at least 1
      */
     public int maxIterations() {
         return maxIterations;
@@ -497,7 +563,8 @@ public final class Agent implements Runner {
     /**
      * How deep the delegation tree below a top-level agent may grow: an agent at depth
      * {@code d} may delegate while {@code d} is below this limit (and below the limit of every
-     * agent above it). 0 means the agent cannot delegate.
+     * agent above it). {@value #DEFAULT_MAX_DELEGATION_DEPTH} unless set; 0 means the agent
+     * cannot delegate.
      *
      * @return the limit
      */
@@ -578,8 +645,8 @@ public final class Agent implements Runner {
         private String instructions = "";
         private String context = "";
         private Completer completer;
-        private int maxIterations;
-        private int maxDelegationDepth;
+        private int maxIterations = DEFAULT_MAX_ITERATIONS;
+        private int maxDelegationDepth = DEFAULT_MAX_DELEGATION_DEPTH;
         private final List<Skill> skills = new ArrayList<>();
         private final List<Middleware> middleware = new ArrayList<>();
         private final List<ToolBox> toolboxes = new ArrayList<>();
@@ -591,8 +658,9 @@ public final class Agent implements Runner {
         private AgentListener listener = AgentListener.NONE;
 
         private Builder(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("Agent name must not be null or blank");
+            String invalid = invalidName(name);
+            if (invalid != null) {
+                throw new IllegalArgumentException(invalid);
             }
             this.name = name;
         }
@@ -646,22 +714,28 @@ public final class Agent implements Runner {
         }
 
         /**
-         * The maximum number of model calls in one run; 0 (the default) means no limit.
+         * The maximum number of model calls in one run; {@link Agent#DEFAULT_MAX_ITERATIONS}
+         * unless set. A run that reaches it without a final answer fails with a
+         * {@link MaxIterationsException}. {@link Agent#UNLIMITED} removes the limit.
          *
-         * @param value the limit
+         * @param value the limit: at least 1, or {@link Agent#UNLIMITED}
          * @return this builder
+         * @throws IllegalArgumentException when the value is below 1
          */
         public Builder maxIterations(int value) {
-            if (value < 0) {
-                throw new IllegalArgumentException("Agent '" + name + "' maxIterations must not be negative, was " + value);
+            if (value < 1) {
+                throw new IllegalArgumentException("Agent '" + name + "' maxIterations must be at least 1, was " + value
+                        + "; use Agent.UNLIMITED for no limit");
             }
             this.maxIterations = value;
             return this;
         }
 
         /**
-         * How deep the delegation tree may grow below this agent; 0 (the default) means the
-         * agent cannot delegate. See {@link Agent#maxDelegationDepth()}.
+         * How deep the delegation tree may grow below this agent;
+         * {@link Agent#DEFAULT_MAX_DELEGATION_DEPTH} unless set, 0 means the agent cannot
+         * delegate. Delegation needs a {@linkplain #registry registry} too. See
+         * {@link Agent#maxDelegationDepth()}.
          *
          * @param value the limit
          * @return this builder
@@ -727,8 +801,9 @@ public final class Agent implements Runner {
         }
 
         /**
-         * The registry to delegate through; gives the agent {@code list_agents} and
-         * {@code delegate}.
+         * The registry to delegate through: while the agent {@linkplain Agent#canDelegate() can
+         * delegate} it is offered {@code list_agents} and {@code delegate} and told about the
+         * registry's other agents.
          *
          * @param value the registry
          * @return this builder
@@ -823,11 +898,16 @@ public final class Agent implements Runner {
          * Builds the agent.
          *
          * @return the agent
-         * @throws IllegalArgumentException when no completer was set
+         * @throws IllegalArgumentException when no completer was set, or a toolbox holds a tool
+         *     named like a built-in ({@code load_skill}, {@code list_agents}, {@code delegate})
          */
         public Agent build() {
             if (completer == null) {
                 throw new IllegalArgumentException("Agent '" + name + "' needs a completer");
+            }
+            String clash = AgentTools.builtinClash(name, toolboxes);
+            if (clash != null) {
+                throw new IllegalArgumentException(clash);
             }
             return new Agent(this);
         }

@@ -25,6 +25,10 @@ final class AgentTools {
     private final List<ToolDefinition> builtins;
 
     AgentTools(Agent agent, List<ToolBox> boxes, ToolDefinition skillTool, boolean orchestration) {
+        String clash = builtinClash(agent.name(), boxes);
+        if (clash != null) {
+            throw new IllegalStateException(clash);
+        }
         this.agent = agent;
         this.boxes = boxes;
         List<ToolDefinition> b = new ArrayList<>(3);
@@ -36,6 +40,23 @@ final class AgentTools {
             b.add(Orchestration.DELEGATE_TOOL);
         }
         this.builtins = List.copyOf(b);
+    }
+
+    /**
+     * Says which toolbox holds a tool named like a built-in, or returns null when none does.
+     * Toolboxes may change after the agent is built, so a run checks again.
+     */
+    static String builtinClash(String agent, List<ToolBox> boxes) {
+        for (int i = 0; i < boxes.size(); i++) {
+            for (String tool : boxes.get(i).names()) {
+                if (Agent.BUILTIN_TOOLS.contains(tool)) {
+                    return "toolbox " + (i + 1) + " of agent '" + agent + "' holds a tool named '" + tool
+                            + "', the name of a built-in tool (" + String.join(", ", new java.util.TreeSet<>(Agent.BUILTIN_TOOLS))
+                            + "); rename the tool";
+                }
+            }
+        }
+        return null;
     }
 
     /** What the model is told, one definition per name, the first toolbox holding a name winning. */

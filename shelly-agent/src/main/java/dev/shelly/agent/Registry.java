@@ -46,15 +46,17 @@ public final class Registry {
     /**
      * Adds an agent.
      *
-     * @param name the name other agents delegate to; the factory's agents must carry it
+     * @param name the name other agents delegate to; the factory's agents must carry it; 1 to 64
+     *     letters, digits, '_' or '-', as for {@link Agent#builder}
      * @param description what the agent does, shown to other agents
      * @param factory builds a fresh agent on every call
      * @return this registry
-     * @throws IllegalArgumentException when an argument is missing or the name is taken
+     * @throws IllegalArgumentException when an argument is missing, the name is invalid or taken
      */
     public Registry register(String name, String description, Supplier<Agent> factory) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("Registry.register name must not be null or blank");
+        String invalid = Agent.invalidName(name);
+        if (invalid != null) {
+            throw new IllegalArgumentException("Registry.register: " + invalid);
         }
         if (description == null) {
             throw new IllegalArgumentException("Registry.register description of '" + name + "' must not be null");

@@ -119,13 +119,49 @@ class AgentTest {
     }
 
     @Test
-    void aChatThatIsNotEmptyGetsNoSystemPrompt() {
+    void aChatThatHoldsMessagesWithoutASystemMessageGetsThePromptInFrontOfEveryModelCall() {
         Chat shared = Chat.of(Message.user("hello"));
-        Agent a = agent("a", ScriptedCompleter.of(Step.reply("hi"))).chat(shared).build();
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("t", "{}"), Step.reply("hi"));
+        Agent a = agent("a", model).description("Greets.").chat(shared)
+                .toolboxes(ToolBox.of(tool("t", (i, c) -> ToolOutput.text("done")))).build();
 
         a.run();
 
-        assertThat(shared.messages()).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT);
+        // The chat is left as it was given (a chat only grows), but the model sees the prompt first.
+        assertThat(shared.messages()).extracting(Message::role)
+                .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT);
+        assertThat(model.requests().get(0).messages())
+                .containsExactly(Message.system("You are a. Greets."), Message.user("hello"));
+        assertThat(model.requests().get(1).messages()).containsExactly(Message.system("You are a. Greets."),
+                Message.user("hello"), shared.get(1), shared.get(2));
+    }
+
+    @Test
+    void aMessageAppendedToTheChatBeforeTheRunKeepsTheSystemPromptFirst() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("one"), Step.reply("two"));
+        Agent a = agent("a", model).instructions("Be brief.").build();
+
+        a.chat().append(Message.user("earlier"));
+        a.run("now");
+        a.run("again");
+
+        String prompt = "You are a.\n\n## Instructions\n\nBe brief.";
+        assertThat(model.requests().get(0).messages())
+                .containsExactly(Message.system(prompt), Message.user("earlier"), Message.user("now"));
+        assertThat(model.requests().get(1).messages()).containsExactly(Message.system(prompt),
+                Message.user("earlier"), Message.user("now"), a.chat().get(2), Message.user("again"));
+    }
+
+    @Test
+    void aChatThatOpensWithASystemMessageKeepsItAsThePrompt() {
+        Chat given = Chat.of(Message.system("House rules."), Message.user("hello"));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("hi"));
+        Agent a = agent("a", model).chat(given).build();
+
+        a.run();
+
+        assertThat(model.requests().getFirst().messages())
+                .containsExactly(Message.system("House rules."), Message.user("hello"));
     }
 
     // ------------------------------------------------------------------ the loop
@@ -250,11 +286,94 @@ class AgentTest {
     }
 
     @Test
+    void theDefaultIterationLimitBoundsALoopingModel() {
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            steps.add(Step.toolCall("t", "{}"));
+        }
+        ScriptedCompleter model = ScriptedCompleter.of(steps);
+        Agent a = agent("looper", model).toolboxes(ToolBox.of(tool("t", (i, c) -> ToolOutput.text("again")))).build();
+
+        assertThat(a.maxIterations()).isEqualTo(Agent.DEFAULT_MAX_ITERATIONS).isEqualTo(25);
+        assertThatThrownBy(() -> a.run("go"))
+                .isInstanceOf(MaxIterationsException.class)
+                .hasMessage("agent 'looper' reached its limit of 25 iterations without a final answer");
+        assertThat(model.callCount()).isEqualTo(25);
+        assertEveryCallAnsweredOnce(a.chat());
+    }
+
+    @Test
+    void anUnlimitedAgentRunsPastTheDefaultLimit() {
+        List<Step> steps = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            steps.add(Step.toolCall("t", "{}"));
+        }
+        steps.add(Step.reply("finally"));
+        ScriptedCompleter model = ScriptedCompleter.of(steps);
+        Agent a = agent("patient", model).maxIterations(Agent.UNLIMITED)
+                .toolboxes(ToolBox.of(tool("t", (i, c) -> ToolOutput.text("again")))).build();
+
+        assertThat(a.run("go").text()).isEqualTo("finally");
+        assertThat(model.callCount()).isEqualTo(31);
+    }
+
+    @Test
+    void aBlankRunIsRefusedNamingTheParameter() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("never"));
+        Agent a = agent("a", model).build();
+
+        assertThatThrownBy(() -> a.run("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Agent.run userMessage of 'a' must not be null or blank");
+        assertThatThrownBy(() -> a.run(" \n")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Agent.run userMessage of 'a' must not be null or blank");
+        assertThat(a.chat().isEmpty()).isTrue();
+        assertThat(model.callCount()).isZero();
+    }
+
+    @Test
+    void aToolNamedLikeABuiltInIsRefused() {
+        for (String builtin : List.of("delegate", "list_agents", "load_skill")) {
+            ToolBox box = ToolBox.of(tool(builtin, (i, c) -> ToolOutput.text("mine")));
+            assertThatThrownBy(() -> agent("a", ScriptedCompleter.of()).toolboxes(ToolBox.of(), box).build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("toolbox 2 of agent 'a' holds a tool named '" + builtin + "', the name of a built-in "
+                            + "tool (delegate, list_agents, load_skill); rename the tool");
+        }
+    }
+
+    @Test
+    void aBuiltInNameAddedToAToolboxAfterTheBuildFailsTheRunBeforeTheModelIsAsked() {
+        ToolBox box = new ToolBox();
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("never"));
+        Agent a = agent("a", model).toolboxes(box).build();
+        box.register(tool("delegate", (i, c) -> ToolOutput.text("mine")));
+
+        assertThatThrownBy(() -> a.run("go")).isInstanceOf(IllegalStateException.class)
+                .hasMessage("toolbox 1 of agent 'a' holds a tool named 'delegate', the name of a built-in "
+                        + "tool (delegate, list_agents, load_skill); rename the tool");
+        assertThat(model.callCount()).isZero();
+    }
+
+    @Test
+    void agentNamesAreThoseProvidersAccept() {
+        String invalid = " is invalid: use 1 to 64 letters, digits, '_' or '-' (providers accept only these in the "
+                + "tool and sender names an agent's name appears in)";
+        assertThatThrownBy(() -> Agent.builder(" ")).hasMessage("agent name ' '" + invalid);
+        assertThatThrownBy(() -> Agent.builder(null)).hasMessage("agent name null" + invalid);
+        assertThatThrownBy(() -> Agent.builder("weather bot")).hasMessage("agent name 'weather bot'" + invalid);
+        assertThatThrownBy(() -> Agent.builder("a.b")).hasMessage("agent name 'a.b'" + invalid);
+        assertThatThrownBy(() -> Agent.builder("x".repeat(65))).hasMessage("agent name '" + "x".repeat(65) + "'" + invalid);
+        assertThat(Agent.builder("x".repeat(64)).completer(ScriptedCompleter.of()).build().name()).hasSize(64);
+        assertThat(Agent.builder("Weather_bot-2").completer(ScriptedCompleter.of()).build().name()).isEqualTo("Weather_bot-2");
+    }
+
+    @Test
     void theBuilderChecksItsInput() {
-        assertThatThrownBy(() -> Agent.builder(" ")).hasMessage("Agent name must not be null or blank");
         assertThatThrownBy(() -> Agent.builder("a").build()).hasMessage("Agent 'a' needs a completer");
         assertThatThrownBy(() -> Agent.builder("a").maxIterations(-1))
-                .hasMessage("Agent 'a' maxIterations must not be negative, was -1");
+                .hasMessage("Agent 'a' maxIterations must be at least 1, was -1; use Agent.UNLIMITED for no limit");
+        assertThatThrownBy(() -> Agent.builder("a").maxIterations(0))
+                .hasMessage("Agent 'a' maxIterations must be at least 1, was 0; use Agent.UNLIMITED for no limit");
         assertThatThrownBy(() -> Agent.builder("a").skills(List.of(Skill.of("s", "", ""), Skill.of("s", "", ""))))
                 .hasMessage("Agent 'a' has two skills named 's'");
     }

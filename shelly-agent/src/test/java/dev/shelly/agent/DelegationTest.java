@@ -119,14 +119,16 @@ class DelegationTest {
         assertThat(child.depth()).isEqualTo(1);
         assertThat(child.parent()).contains("lead");
         List<Message> childChat = child.chat().messages();
-        assertThat(childChat.get(0)).isEqualTo(Message.system(
-                "You are worker. Finds things\n\n## Available Agents\n\n- **lead**: Leads the work"));
+        // At the depth limit, the child is told of no other agent and offered no delegation tools.
+        assertThat(childChat.get(0)).isEqualTo(Message.system("You are worker. Finds things"));
         assertThat(childChat.get(1)).isEqualTo(Message.text("lead", Role.USER, "the user is in Paris"));
         assertThat(childChat.get(2)).isEqualTo(Message.text("lead", Role.USER, "find X"));
         assertThat(childChat.getLast().sender()).isEqualTo("worker");
         assertThat(childChat).hasSize(6);
         assertThat(childContexts).containsExactly(new ToolContext("worker", "lead", 1));
-        assertThat(workerModel.requests().getFirst().toolNames()).containsExactly("search", "list_agents", "delegate");
+        assertThat(workerModel.requests().getFirst().toolNames()).containsExactly("search");
+        assertThat(leadModel.requests().getFirst().systemPrompt())
+                .isEqualTo("You are lead. Leads the work\n\n## Available Agents\n\n- **worker**: Finds things");
     }
 
     @Test
@@ -266,16 +268,53 @@ class DelegationTest {
     }
 
     @Test
-    void anAgentAtItsDepthLimitCannotDelegate() {
+    void anAgentWithDelegationOffIsNeitherOfferedTheToolsNorToldOfOtherAgents() {
         Registry r = registry();
         register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
-        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "x"), Step.reply("ok")), 0);
+        ScriptedCompleter model = ScriptedCompleter.of(Step.delegate("worker", "x"), Step.reply("ok"));
+        Agent lead = lead(r, model, 0);
 
         lead.run("go");
 
-        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "agent 'lead' cannot delegate: it runs at "
-                + "delegation depth 0 and the delegation depth limit is 0; do the work yourself"));
+        assertThat(lead.canDelegate()).isFalse();
+        assertThat(model.requests().getFirst().toolNames()).isEmpty();
+        assertThat(model.requests().getFirst().systemPrompt()).isEqualTo("You are lead. Leads the work");
+        // A model that calls delegate anyway is told there is no such tool.
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "unknown tool 'delegate'; available tools: none"));
         assertThat(spawned).isEmpty();
+    }
+
+    @Test
+    void anAgentWithARegistryDelegatesOneLevelDeepByDefault() {
+        Registry r = registry();
+        ScriptedCompleter workerModel = ScriptedCompleter.perChat(Step.reply("done"));
+        register(r, "worker", "Works", workerModel);
+        ScriptedCompleter model = ScriptedCompleter.of(Step.delegate("worker", "x"), echoLastResult());
+        Agent lead = Agent.builder("lead").description("Leads the work").completer(model).registry(r).build();
+
+        Message answer = lead.run("go");
+
+        assertThat(lead.maxDelegationDepth()).isEqualTo(Agent.DEFAULT_MAX_DELEGATION_DEPTH).isEqualTo(1);
+        assertThat(model.requests().getFirst().toolNames()).containsExactly("list_agents", "delegate");
+        assertThat(model.requests().getFirst().systemPrompt())
+                .isEqualTo("You are lead. Leads the work\n\n## Available Agents\n\n- **worker**: Works");
+        assertThat(answer.text()).isEqualTo("lead saw: [{\"agent\":\"worker\",\"result\":\"done\"}]");
+        // The child, at the limit, works alone.
+        assertThat(workerModel.requests().getFirst().toolNames()).isEmpty();
+        assertThat(workerModel.requests().getFirst().systemPrompt()).isEqualTo("You are worker. Works");
+    }
+
+    @Test
+    void anAgentAloneInItsRegistryIsNotOfferedDelegation() {
+        Registry r = registry();
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("ok"));
+        r.register("lead", "Leads", () -> Agent.builder("lead").completer(model).build());
+        Agent lead = Agent.builder("lead").completer(model).registry(r).build();
+
+        lead.run("go");
+
+        assertThat(model.requests().getFirst().toolNames()).isEmpty();
+        assertThat(model.requests().getFirst().systemPrompt()).isEqualTo("You are lead.");
     }
 
     @Test
@@ -290,8 +329,9 @@ class DelegationTest {
         lead.run("go");
 
         assertThat(spawned).extracting(Agent::name).containsExactly("worker");
-        assertThat(firstResult(lead).text()).isEqualTo("[{\"agent\":\"worker\",\"result\":\"worker saw: agent 'worker' "
-                + "cannot delegate: it runs at delegation depth 1 and the delegation depth limit is 1; do the work yourself\"}]");
+        assertThat(spawned.getFirst().canDelegate()).isFalse();
+        assertThat(firstResult(lead).text()).isEqualTo("[{\"agent\":\"worker\",\"result\":\"worker saw: "
+                + "unknown tool 'delegate'; available tools: none\"}]");
     }
 
     @Test

@@ -64,7 +64,10 @@ class RegistryTest {
         assertThatThrownBy(() -> r.register("w", "again", factory("w")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("an agent named 'w' is already registered");
         assertThatThrownBy(() -> r.register(" ", "x", factory("x")))
-                .hasMessage("Registry.register name must not be null or blank");
+                .hasMessage("Registry.register: agent name ' ' is invalid: use 1 to 64 letters, digits, '_' or '-' "
+                        + "(providers accept only these in the tool and sender names an agent's name appears in)");
+        assertThatThrownBy(() -> r.register("web search", "x", factory("x")))
+                .hasMessageStartingWith("Registry.register: agent name 'web search' is invalid: ");
         assertThatThrownBy(() -> r.spawn("liar", 1))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("the factory of agent 'liar' built an agent named 'other'; register it under that name "

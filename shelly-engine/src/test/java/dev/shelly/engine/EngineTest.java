@@ -34,7 +34,7 @@ class EngineTest {
                 .provider(ProviderConfig.builder("lead-model", ProviderKind.OPENAI, "gpt-test").apiKey("k").build())
                 .provider(ProviderConfig.builder("worker-model", ProviderKind.OPENAI, "gpt-test").apiKey("k").build())
                 .agent(AgentConfig.builder("lead").description("Leads").instructions("Delegate research.")
-                        .provider("lead-model").toolboxes("state").maxDelegationDepth(1).build())
+                        .provider("lead-model").toolboxes("state").build())
                 .agent(AgentConfig.builder("researcher").description("Finds facts").provider("worker-model").build())
                 .entryAgent("lead")
                 .build();
@@ -64,7 +64,12 @@ class EngineTest {
             ToolResult result = session.chat().get(3).toolResults().getFirst();
             assertThat(delegated.role()).isEqualTo(Role.TOOL);
             assertThat(result.text()).isEqualTo("[{\"agent\":\"researcher\",\"result\":\"100 C at sea level\"}]");
-            assertThat(worker.requests().getFirst().systemPrompt()).startsWith("You are researcher. Finds facts");
+            // Delegation is on by default in config too: the lead delegates, the researcher (at the
+            // default depth limit of 1) is neither offered delegation nor told about the lead.
+            assertThat(worker.requests().getFirst().systemPrompt()).isEqualTo("You are researcher. Finds facts");
+            assertThat(worker.requests().getFirst().toolNames()).isEmpty();
+            assertThat(lead.requests().getFirst().systemPrompt()).isEqualTo("You are lead. Leads\n\n## Instructions\n\n"
+                    + "Delegate research.\n\n## Available Agents\n\n- **researcher**: Finds facts");
             assertThat(worker.requests().getFirst().messages()).extracting(Message::text)
                     .contains("the user cooks", "find the boiling point of water");
             assertThat(lead.requests().getFirst().toolNames())
@@ -168,6 +173,18 @@ class EngineTest {
     }
 
     @Test
+    void anAgentNameProvidersWouldRefuseFailsWhenTheEngineIsBuilt() {
+        EngineConfig config = EngineConfig.builder()
+                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .agent(AgentConfig.builder("web search").build())
+                .build();
+        assertThatThrownBy(() -> Engine.builder().config(config).completer("m", ScriptedCompleter.of()).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Registry.register: agent name 'web search' is invalid: use 1 to 64 letters, digits, '_' "
+                        + "or '-' (providers accept only these in the tool and sender names an agent's name appears in)");
+    }
+
+    @Test
     void codeToolboxesAndToolSelection() {
         ToolBox mine = ToolBox.of(
                 Tool.of("add", "Adds", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("3")),
@@ -179,7 +196,7 @@ class EngineTest {
         ScriptedCompleter model = ScriptedCompleter.of(Step.reply("ok"));
         try (Engine engine = Engine.builder().config(config).completer("m", model).toolbox("math", mine).build()) {
             engine.newSession().send("1+2");
-            assertThat(model.requests().getFirst().toolNames()).containsExactly("add", "list_agents", "delegate");
+            assertThat(model.requests().getFirst().toolNames()).as("alone in its registry, the agent has no one to delegate to").containsExactly("add");
         }
         EngineConfig wrongTool = EngineConfig.builder()
                 .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())

@@ -49,7 +49,7 @@ class EngineWiringTest {
             Message answer = engine.newSession().send("which process serves you?");
             pid = Long.parseLong(answer.text());
             assertThat(ProcessHandle.of(pid)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
-            assertThat(model.requests().getFirst().toolNames()).containsExactly("pid", "list_agents", "delegate");
+            assertThat(model.requests().getFirst().toolNames()).containsExactly("pid");
         }
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
                 .as("closing the engine ends the MCP subprocess").isFalse();
@@ -112,7 +112,7 @@ class EngineWiringTest {
             assertThat(body.get("messages").toString()).isEqualTo(
                     "[{\"role\":\"system\",\"content\":\"You are geo. Knows capitals\"},"
                             + "{\"role\":\"user\",\"content\":\"Capital of France?\"}]");
-            assertThat(body.has("tools")).as("list_agents and delegate are offered").isTrue();
+            assertThat(body.has("tools")).as("alone in its registry, the agent is offered no delegation").isFalse();
         }
     }
 

@@ -107,7 +107,8 @@ public final class ModelException extends ShellyException {
     /**
      * The HTTP status of the failed response.
      *
-     * @return the status, or 0 when there was no response
+     * @return the status, or 0 when there was no response; a stream the server cut after
+     *     answering keeps the status of that answer (200)
      */
     public int status() {
         return status;

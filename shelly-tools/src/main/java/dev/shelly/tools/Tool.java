@@ -2,6 +2,8 @@ package dev.shelly.tools;
 
 import dev.shelly.chats.ToolDefinition;
 import java.time.Duration;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
 import java.util.regex.Pattern;
 
 /**
@@ -15,7 +17,11 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
-    /** Validates the name (as providers require it) and the timeout. */
+    /**
+     * Validates the name (as providers require it), the input schema (a JSON object, as providers
+     * require it: a broken schema is refused here, not by the server at the first model call) and
+     * the timeout.
+     */
     public Tool {
         if (definition == null) {
             throw new IllegalArgumentException("Tool.definition must not be null");
@@ -24,11 +30,27 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
             throw new IllegalArgumentException("tool name '" + definition.name()
                     + "' is invalid: use 1 to 64 letters, digits, '_' or '-' (what model providers accept)");
         }
+        requireObjectSchema(definition);
         if (handler == null) {
             throw new IllegalArgumentException("Tool.handler of '" + definition.name() + "' must not be null");
         }
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("Tool.timeout of '" + definition.name() + "' must be positive, was " + timeout);
+        }
+    }
+
+    private static void requireObjectSchema(ToolDefinition definition) {
+        JsonNode schema;
+        try {
+            schema = Json.MAPPER.readTree(definition.inputSchema());
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("the input schema of tool '" + definition.name() + "' is not valid JSON ("
+                    + e.getOriginalMessage() + ")", e);
+        }
+        if (schema == null || !schema.isObject()) {
+            throw new IllegalArgumentException("the input schema of tool '" + definition.name()
+                    + "' must be a JSON object, got " + (schema == null || schema.isMissingNode() ? "nothing"
+                            : schema.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
         }
     }
 
@@ -40,6 +62,8 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
      * @param inputSchema the JSON Schema of its input object, as JSON text
      * @param handler runs it
      * @return the tool
+     * @throws IllegalArgumentException when the name is invalid or the schema is not a JSON object,
+     *     naming the tool
      */
     public static Tool of(String name, String description, String inputSchema, ToolHandler handler) {
         return new Tool(new ToolDefinition(name, description, inputSchema), handler, null);

@@ -270,13 +270,24 @@ public final class ToolBox {
             input = Json.MAPPER.readTree(call.arguments());
         } catch (JacksonException e) {
             return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' are not valid JSON ("
-                    + e.getOriginalMessage() + "); send a JSON object matching the tool's input schema");
+                    + e.getOriginalMessage() + "); send a JSON object matching the tool's input schema"
+                    + youSent(call));
         }
         if (input == null || !input.isObject()) {
             return ToolResult.error(call.id(), "arguments for tool '" + call.name() + "' must be a JSON object, got "
-                    + (input == null ? "nothing" : input.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
+                    + (input == null ? "nothing" : input.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
+                    + youSent(call));
         }
         return run(tool, call, input, context);
+    }
+
+    /**
+     * The model's own text, repeated in the error: providers' formats send arguments that are not
+     * a JSON object back to the server as {@code {}} (strict servers refuse anything else), so the
+     * result is where the model still sees what it wrote.
+     */
+    private static String youSent(ToolCall call) {
+        return ". The arguments you sent: " + call.arguments();
     }
 
     private static ToolResult run(Tool tool, ToolCall call, JsonNode input, ToolContext context) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,14 +54,17 @@ class ToolBoxChangesTest {
     }
 
     @Test
-    void checkingNeedsASchemaThatIsAJsonObject() {
-        Tool broken = Tool.of("broken", "x", "{\"type\":", (in, ctx) -> ToolOutput.text(""));
-        assertThat(ToolBox.of(broken).names()).as("registering does not parse schemas").containsExactly("broken");
-        assertThatThrownBy(broken::withInputCheck)
+    void aToolIsMadeOnlyWithASchemaThatIsAJsonObject() {
+        assertThatThrownBy(() -> Tool.of("broken", "x", "{\"type\":", (in, ctx) -> ToolOutput.text("")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("the input schema of tool 'broken' is not valid JSON (");
-        assertThatThrownBy(() -> Tool.of("list", "x", "[]", (in, ctx) -> ToolOutput.text("")).withInputCheck())
-                .hasMessage("the input schema of tool 'list' must be a JSON object, got an array");
+        assertThatThrownBy(() -> Tool.of("list", "x", "[]", (in, ctx) -> ToolOutput.text("")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("the input schema of tool 'list' must be a JSON object, got array");
+        assertThatThrownBy(() -> Tool.of("flag", "x", "true", (in, ctx) -> ToolOutput.text("")))
+                .hasMessage("the input schema of tool 'flag' must be a JSON object, got boolean");
+        assertThatThrownBy(() -> new Tool(new ToolDefinition("two", "x", "{} {}"), (in, ctx) -> ToolOutput.text(""), null))
+                .hasMessageStartingWith("the input schema of tool 'two' is not valid JSON (");
     }
 
     @Test

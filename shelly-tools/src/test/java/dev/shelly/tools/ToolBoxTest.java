@@ -93,13 +93,15 @@ class ToolBoxTest {
         ToolResult r = ToolBox.of(weather()).call(new ToolCall("c1", "get_weather", "{\"city\": Paris}"), CTX);
         assertThat(r.isError()).isTrue();
         assertThat(r.text()).startsWith("arguments for tool 'get_weather' are not valid JSON (")
-                .endsWith("); send a JSON object matching the tool's input schema");
+                .endsWith("); send a JSON object matching the tool's input schema. "
+                        + "The arguments you sent: {\"city\": Paris}");
     }
 
     @Test
     void argumentsThatAreNotAnObjectAreReported() {
         ToolResult r = ToolBox.of(weather()).call(new ToolCall("c1", "get_weather", "[1,2]"), CTX);
-        assertThat(r).isEqualTo(ToolResult.error("c1", "arguments for tool 'get_weather' must be a JSON object, got array"));
+        assertThat(r).isEqualTo(ToolResult.error("c1",
+                "arguments for tool 'get_weather' must be a JSON object, got array. The arguments you sent: [1,2]"));
     }
 
     @Test

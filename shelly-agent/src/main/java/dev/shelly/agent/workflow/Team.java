@@ -39,7 +39,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *       except those the member sent itself (already in its private chat), are given to it with
  *       the {@link Role#USER} role, sender, parts and metadata kept, through
  *       {@link Runner#receive}; the cursor then moves to the end of the shared chat. The member
- *       thus talks with "a user" and needs to know nothing about the team.
+ *       thus talks with "a user" and needs to know nothing about the team. A member selected
+ *       again with nothing new to read (say, picked twice in a row) whose private chat ends with
+ *       its own reply receives {@link #CONTINUE} from the team (sender: the team's name) instead,
+ *       so its request still ends with a user turn: providers take a request that ends with the
+ *       model's own message as a prefill to complete, and some refuse it.
  *   <li>One member runs on the calling thread. Several run concurrently, each on its own
  *       virtual thread, all synced before any starts.
  *   <li>A member's reply is the message its {@link Runner#run()} returns, with the member's name
@@ -68,6 +72,12 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Team implements Runner {
     /** How long cancelled members may take to stop, unless the builder says otherwise. */
     public static final Duration DEFAULT_CANCEL_GRACE = Agent.DEFAULT_CANCEL_GRACE;
+
+    /**
+     * What a member selected again with nothing new to read is told, as a user message from the
+     * team, when its private chat ends with its own reply.
+     */
+    public static final String CONTINUE = "Continue.";
 
     private final String name;
     private final Chat shared;
@@ -236,10 +246,17 @@ public final class Team implements Runner {
                 input.add(m.role() == Role.USER ? m : new Message(m.sender(), Role.USER, m.parts(), m.metadata()));
             }
         }
+        if (input.isEmpty() && endsWithItsOwnReply(member)) {
+            input.add(Message.text(name, Role.USER, CONTINUE));
+        }
         if (!input.isEmpty()) {
             member.runner().receive(input);
         }
         cursors[i] += fresh.size();
+    }
+
+    private static boolean endsWithItsOwnReply(Member member) {
+        return member.runner().chat().last().map(m -> m.role() == Role.ASSISTANT).orElse(false);
     }
 
     private Message runAlone(int i) {

@@ -126,6 +126,26 @@ class TeamTest {
     }
 
     @Test
+    void aMemberPickedTwiceInARowIsAskedToContinueSoItsRequestEndsWithAUserTurn() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.reply("part 1"), Step.reply("part 2"));
+        Agent writer = agent("writer", model);
+        Team team = Team.builder("desk").member(writer, "write")
+                .coordinator(turn -> turn.step() < 2 ? Selection.of("writer") : Selection.DONE).build();
+
+        Message result = team.run("Write a story");
+
+        assertThat(result.text()).isEqualTo("part 2");
+        assertThat(model.requests().get(1).messages()).containsExactly(
+                Message.system("You are writer. The writer"),
+                Message.user("Write a story"),
+                writer.chat().get(2),
+                Message.text("desk", Role.USER, Team.CONTINUE));
+        assertThat(model.requests().get(1).lastMessage().role()).isEqualTo(Role.USER);
+        // The shared chat holds only the conversation, not the nudge.
+        assertThat(team.chat().messages()).extracting(Message::text).containsExactly("Write a story", "part 1", "part 2");
+    }
+
+    @Test
     void aReplyIsAppendedUnderTheMembersName() {
         Chat own = new Chat();
         Runner echo = new Runner() {

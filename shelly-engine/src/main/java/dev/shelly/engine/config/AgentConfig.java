@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.agent.Agent;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,8 +14,10 @@ import java.util.List;
  * @param provider the name of a configured provider, or null when exactly one is configured
  * @param toolboxes the toolboxes it uses, in lookup order
  * @param skills the names of the skills it knows, or null for every skill the engine loaded
- * @param maxIterations the ReAct loop limit, or null for the agent default
- * @param maxDelegationDepth how deep it may delegate, or null for the agent default
+ * @param maxIterations the ReAct loop limit (at least 1, {@link Agent#UNLIMITED} for none), or null for the
+ *     agent default ({@value Agent#DEFAULT_MAX_ITERATIONS})
+ * @param maxDelegationDepth how deep it may delegate (0: not at all), or null for the agent default
+ *     ({@value Agent#DEFAULT_MAX_DELEGATION_DEPTH})
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
         List<ToolboxRef> toolboxes, List<String> skills, Integer maxIterations, Integer maxDelegationDepth) {
@@ -28,8 +31,9 @@ public record AgentConfig(String name, String description, String instructions, 
         instructions = instructions == null ? "" : instructions;
         toolboxes = toolboxes == null ? List.of() : List.copyOf(toolboxes);
         skills = skills == null ? null : List.copyOf(skills);
-        if (maxIterations != null && maxIterations < 0) {
-            throw new IllegalArgumentException("AgentConfig.maxIterations of '" + name + "' must not be negative");
+        if (maxIterations != null && maxIterations < 1) {
+            throw new IllegalArgumentException("AgentConfig.maxIterations of '" + name + "' must be at least 1, was "
+                    + maxIterations + "; use Agent.UNLIMITED for no limit");
         }
         if (maxDelegationDepth != null && maxDelegationDepth < 0) {
             throw new IllegalArgumentException("AgentConfig.maxDelegationDepth of '" + name + "' must not be negative");
@@ -133,7 +137,7 @@ public record AgentConfig(String name, String description, String instructions, 
         /**
          * Sets the ReAct loop limit.
          *
-         * @param value iterations; 0 for no limit
+         * @param value iterations, at least 1; {@link Agent#UNLIMITED} for no limit
          * @return this builder
          */
         public Builder maxIterations(int value) {

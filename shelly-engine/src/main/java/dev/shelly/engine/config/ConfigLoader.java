@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.agent.Agent;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,12 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  *     options: { max_iterations: 20, max_delegation_depth: 2 }
  * entry_agent: assistant
  * }</pre>
+ *
+ * <p>An agent's {@code options} are optional: {@code max_iterations} is a positive whole number
+ * or {@code unlimited} ({@value Agent#DEFAULT_MAX_ITERATIONS} when left out);
+ * {@code max_delegation_depth} is how deep the agent may delegate to the other configured agents
+ * ({@value Agent#DEFAULT_MAX_DELEGATION_DEPTH} when left out: the agent delegates, the agents it
+ * delegates to work alone; 0 turns delegation off).
  */
 public final class ConfigLoader {
     private static final Set<String> TOP = Set.of("providers", "mcp_servers", "agents", "entry_agent");
@@ -226,9 +233,26 @@ public final class ConfigLoader {
         ConfigNode.present(f, "skills").ifPresent(v -> b.skills(v.stringList().toArray(String[]::new)));
         ConfigNode.present(f, "options").ifPresent(v -> {
             Map<String, ConfigNode> o = v.mapping(OPTIONS);
-            ConfigNode.present(o, "max_iterations").ifPresent(x -> b.maxIterations(x.nonNegativeInt()));
+            ConfigNode.present(o, "max_iterations").ifPresent(x -> b.maxIterations(iterations(x)));
             ConfigNode.present(o, "max_delegation_depth").ifPresent(x -> b.maxDelegationDepth(x.nonNegativeInt()));
         });
         return b.build();
+    }
+
+    /** {@code max_iterations}: a positive whole number, or {@code unlimited}. */
+    private static int iterations(ConfigNode node) {
+        String text = node.string().strip();
+        if (text.equalsIgnoreCase("unlimited")) {
+            return Agent.UNLIMITED;
+        }
+        try {
+            int value = Integer.parseInt(text);
+            if (value > 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw node.error("expected a positive whole number or 'unlimited', got '" + text + "'");
     }
 }

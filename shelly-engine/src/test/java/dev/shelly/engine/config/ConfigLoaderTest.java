@@ -3,6 +3,7 @@ package dev.shelly.engine.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.agent.Agent;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -245,11 +246,26 @@ class ConfigLoaderTest {
         assertThat(error("""
                 providers: [{ name: p, kind: openai, model: m }]
                 agents: [{ name: a, options: { max_iterations: -1 } }]
-                """)).hasMessage("config.yaml:2: agents[0].options.max_iterations: expected a whole number of 0 or more, got -1");
+                """)).hasMessage("config.yaml:2: agents[0].options.max_iterations: expected a positive whole number or 'unlimited', got '-1'");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a, options: { max_iterations: 0 } }]
+                """)).hasMessage("config.yaml:2: agents[0].options.max_iterations: expected a positive whole number or 'unlimited', got '0'");
         assertThat(error("""
                 providers: { name: p }
                 agents: [{ name: a }]
                 """)).hasMessage("config.yaml:1: providers: expected a list, got a mapping");
+    }
+
+    @Test
+    void maxIterationsMayBeUnlimitedByName() {
+        EngineConfig c = parse("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a, options: { max_iterations: unlimited, max_delegation_depth: 0 } }]
+                """);
+
+        assertThat(c.agents().getFirst().maxIterations()).isEqualTo(Agent.UNLIMITED);
+        assertThat(c.agents().getFirst().maxDelegationDepth()).isZero();
     }
 
     @Test

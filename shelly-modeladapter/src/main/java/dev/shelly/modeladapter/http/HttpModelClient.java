@@ -37,11 +37,15 @@ import okio.BufferedSource;
  *
  * <p>Failures are {@link ModelException}s: an HTTP error status becomes whatever the
  * {@link WireFormat} makes of it; a timeout becomes {@code TIMEOUT}; any other I/O failure,
- * and a stream that ends before its last event, becomes {@code NETWORK}.
+ * and a stream that ends before its last event, becomes {@code NETWORK}. A stream the server
+ * cut after answering is told apart from a server that cannot be reached: its exception carries
+ * the status of the answer (200) and says {@value #STREAM_CUT}.
  */
 public final class HttpModelClient {
     private static final MediaType JSON = MediaType.get("application/json");
     private static final int MAX_ERROR_BODY = 64 * 1024;
+    /** What a stream that ended before its last event is reported as. */
+    static final String STREAM_CUT = "the server closed the stream before the reply was complete";
 
     private final String provider;
     private final HttpUrl baseUrl;
@@ -157,11 +161,13 @@ public final class HttpModelClient {
         Object endOfStream = new Object();
         Object endEvent = new Object();
         Thread.ofVirtual().name("shelly-sse-" + provider).start(() -> {
+            int answered = 0; // the status, once a successful answer is being read
             try (Response response = call.execute()) {
                 if (!response.isSuccessful()) {
                     queue.add(errors.apply(errorResponse(response)));
                     return;
                 }
+                answered = response.code();
                 BufferedSource source = response.body().source();
                 if (isWholeDocument(response.body().contentType(), source)) {
                     queue.add(new WholeBody(source.readByteArray()));
@@ -189,7 +195,7 @@ public final class HttpModelClient {
                 }
                 queue.add(endOfStream);
             } catch (IOException e) {
-                queue.add(ioFailure(e));
+                queue.add(answered > 0 && !(e instanceof InterruptedIOException) ? streamCut(answered, e) : ioFailure(e));
             } catch (RuntimeException | Error e) {
                 queue.add(e);
             }
@@ -204,8 +210,8 @@ public final class HttpModelClient {
                     return whole.bytes();
                 }
                 if (item == endOfStream) {
-                    throw ModelException.builder(Kind.NETWORK).provider(provider)
-                            .providerMessage("the stream ended before the reply was complete").build();
+                    throw ModelException.builder(Kind.NETWORK).provider(provider).status(200)
+                            .providerMessage(STREAM_CUT).build();
                 }
                 if (item instanceof Throwable t) {
                     throw rethrow(t);
@@ -275,6 +281,17 @@ public final class HttpModelClient {
             heads.put(name, response.header(name));
         }
         return new ErrorResponse(provider, response.code(), heads, auth.redact(body), clock.instant());
+    }
+
+    /** A stream that broke after the server answered: the server was reached, and said so. */
+    private ModelException streamCut(int status, IOException e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return ModelException.builder(Kind.NETWORK)
+                .provider(provider)
+                .status(status)
+                .providerMessage(STREAM_CUT + " (" + auth.redact(message) + ")")
+                .cause(e)
+                .build();
     }
 
     private ModelException ioFailure(IOException e) {

@@ -139,7 +139,7 @@ class HttpModelClientTest {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body("{\"id\":1}").build());
         assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
                 .isInstanceOf(ModelException.class)
-                .hasMessageContaining("the stream ended before the reply was complete");
+                .hasMessageContaining("the server closed the stream before the reply was complete");
     }
 
     @Test
@@ -149,7 +149,10 @@ class HttpModelClientTest {
         assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.NETWORK);
-                    assertThat(e.getMessage()).isEqualTo("test: network: the stream ended before the reply was complete");
+                    assertThat(e.getMessage())
+                            .isEqualTo("test: network (HTTP 200): the server closed the stream before the reply was complete");
+                    assertThat(e.status()).as("the server was reached").isEqualTo(200);
+                    assertThat(e.retryable()).isTrue();
                 });
         assertThat(events).hasSize(1);
     }
@@ -166,6 +169,10 @@ class HttpModelClientTest {
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.NETWORK);
                     assertThat(e.getCause()).isInstanceOf(java.io.IOException.class);
+                    assertThat(e.status()).as("the server was reached").isEqualTo(200);
+                    assertThat(e.retryable()).isTrue();
+                    assertThat(e.getMessage()).startsWith(
+                            "test: network (HTTP 200): the server closed the stream before the reply was complete (");
                 });
     }
 

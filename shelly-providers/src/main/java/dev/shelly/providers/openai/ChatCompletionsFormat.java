@@ -203,13 +203,28 @@ final class ChatCompletionsFormat implements WireFormat {
                 gen.writeName("function");
                 gen.writeStartObject();
                 gen.writeStringProperty("name", c.name());
-                gen.writeStringProperty("arguments", c.arguments());
+                gen.writeStringProperty("arguments", sendableArguments(c));
                 gen.writeEndObject();
                 gen.writeEndObject();
             }
             gen.writeEndArray();
         }
         gen.writeEndObject();
+    }
+
+    /**
+     * The call's arguments as the server accepts them back: the model's text when it is one JSON
+     * object, else {@code {}}. Strict servers (llama.cpp's server, vLLM) parse the arguments of
+     * every assistant message and refuse the whole request when they cannot, which would leave the
+     * conversation stuck for good; the model still sees what it wrote in the error result the tool
+     * box gives the call.
+     */
+    private String sendableArguments(ToolCall call) {
+        if (WireSupport.isJsonObject(call.arguments())) {
+            return call.arguments();
+        }
+        LOG.debug("{}: tool call {} has arguments that are not a JSON object; sending {{}}", provider, call.id());
+        return "{}";
     }
 
     private static void writeToolResult(JsonGenerator gen, ToolResult r, List<Image> images) {

@@ -377,6 +377,33 @@ class AnthropicCompleterTest {
     }
 
     @Test
+    void toolCallArgumentsThatAreNotAJsonObjectGoBackAsAnEmptyInputObject() throws Exception {
+        server.enqueue(json(200, REPLY));
+        Chat chat = Chat.of(
+                Message.user("weather?"),
+                Message.of("bot", Role.ASSISTANT, new ToolCall("t1", "get_weather", "{\"city\": Paris"),
+                        new ToolCall("t2", "get_weather", "\"Paris\""), new ToolCall("t3", "get_weather", "{\"city\":\"Rome\"}")),
+                Message.of("tools", Role.TOOL,
+                        dev.shelly.chats.ToolResult.error("t1", "not valid JSON"),
+                        dev.shelly.chats.ToolResult.error("t2", "not an object"),
+                        dev.shelly.chats.ToolResult.of("t3", "sunny")));
+        builder().build().complete(chat, List.of());
+        assertJson(server.takeRequest(), """
+                {"model":"claude-test","max_tokens":1024,
+                 "messages":[
+                  {"role":"user","content":[{"type":"text","text":"weather?"}]},
+                  {"role":"assistant","content":[
+                    {"type":"tool_use","id":"t1","name":"get_weather","input":{}},
+                    {"type":"tool_use","id":"t2","name":"get_weather","input":{}},
+                    {"type":"tool_use","id":"t3","name":"get_weather","input":{"city":"Rome"}}]},
+                  {"role":"user","content":[
+                    {"type":"tool_result","tool_use_id":"t1","content":"not valid JSON","is_error":true},
+                    {"type":"tool_result","tool_use_id":"t2","content":"not an object","is_error":true},
+                    {"type":"tool_result","tool_use_id":"t3","content":"sunny"}]}]}
+                """);
+    }
+
+    @Test
     void streamedRedactedThinkingIsKeptWithItsData() {
         server.enqueue(sse("""
                 event: message_start
@@ -557,7 +584,7 @@ class AnthropicCompleterTest {
         server.enqueue(sse(half)); // the server closed the stream cleanly but early
         assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
-                        .isEqualTo("anthropic: network: the stream ended before the reply was complete"));
+                        .isEqualTo("anthropic: network (HTTP 200): the server closed the stream before the reply was complete"));
     }
 
     @RepeatedTest(2)

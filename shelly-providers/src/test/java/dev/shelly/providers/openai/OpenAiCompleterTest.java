@@ -167,6 +167,32 @@ class OpenAiCompleterTest {
     }
 
     @Test
+    void toolCallArgumentsThatAreNotAJsonObjectGoBackAsAnEmptyObject() throws Exception {
+        server.enqueue(sse(STREAM));
+        Chat chat = Chat.of(
+                Message.user("weather?"),
+                Message.of("bot", Role.ASSISTANT, new ToolCall("c1", "get_weather", "{\"city\": Paris"),
+                        new ToolCall("c2", "get_weather", "[1,2]"), new ToolCall("c3", "get_weather", "{\"city\":\"Rome\"}")),
+                Message.of("tools", Role.TOOL,
+                        ToolResult.error("c1", "arguments for tool 'get_weather' are not valid JSON"),
+                        ToolResult.error("c2", "arguments for tool 'get_weather' must be a JSON object"),
+                        ToolResult.of("c3", "sunny")));
+        builder().build().complete(chat, List.of(), d -> { });
+        assertJson(server.takeRequest(), """
+                {"model":"gpt-test","messages":[
+                  {"role":"user","content":"weather?"},
+                  {"role":"assistant","content":null,"tool_calls":[
+                    {"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{}"}},
+                    {"id":"c2","type":"function","function":{"name":"get_weather","arguments":"{}"}},
+                    {"id":"c3","type":"function","function":{"name":"get_weather","arguments":"{\\"city\\":\\"Rome\\"}"}}]},
+                  {"role":"tool","tool_call_id":"c1","content":"arguments for tool 'get_weather' are not valid JSON"},
+                  {"role":"tool","tool_call_id":"c2","content":"arguments for tool 'get_weather' must be a JSON object"},
+                  {"role":"tool","tool_call_id":"c3","content":"sunny"}],
+                 "stream":true,"stream_options":{"include_usage":true}}
+                """);
+    }
+
+    @Test
     void parsesTextToolCallsAndUsage() {
         server.enqueue(json(200, REPLY));
         UsageTracker tracker = new UsageTracker();
@@ -334,7 +360,7 @@ class OpenAiCompleterTest {
         server.enqueue(sse(beforeDone));
         assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
-                        .isEqualTo("openai: network: the stream ended before the reply was complete"));
+                        .isEqualTo("openai: network (HTTP 200): the server closed the stream before the reply was complete"));
 
         String half = STREAM.substring(0, STREAM.length() / 2);
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(half)
