@@ -61,9 +61,10 @@ public final class EventBus<E> implements AutoCloseable {
             throw new IllegalStateException("the event bus is closed");
         }
         Sub<E> sub = new Sub<>(subscriber, capacity);
-        sub.thread = Thread.ofVirtual().name("shelly-event-subscriber").unstarted(() -> sub.pump(subscribers));
+        // Started before it is listed, so close() never joins a thread that has not started
+        // (Thread.join(Duration) throws on one).
+        sub.thread = Thread.ofVirtual().name("shelly-event-subscriber").start(() -> sub.pump(subscribers));
         subscribers.add(sub);
-        sub.thread.start();
         if (closed) {
             // close() ran between the check above and the add, and did not see this subscription.
             sub.finish();
