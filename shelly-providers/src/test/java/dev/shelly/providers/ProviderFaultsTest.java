@@ -118,13 +118,14 @@ class ProviderFaultsTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"anthropic", "openai"})
-    void anInvalidReplyEchoingTheKeyIsRedactedInTheMessageAndTheCause(String format) {
-        server.enqueue(Fixtures.json(200, KEY + " is not JSON"));
-        assertThatThrownBy(() -> builder(format).build().complete(CHAT, List.of()))
+    void anInvalidReplyEchoingAHeaderValueIsRedactedInTheMessageAndTheCause(String format) {
+        String token = "org_faults_0123456789";
+        server.enqueue(Fixtures.json(200, token + " is not JSON"));
+        assertThatThrownBy(() -> builder(format).header("X-Org", token).build().complete(CHAT, List.of()))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
-                    assertThat(e.getMessage()).doesNotContain(KEY);
-                    assertThat(e.getCause().getMessage()).doesNotContain(KEY);
+                    assertThat(e.getMessage()).doesNotContain(token).contains("'[redacted]'");
+                    assertThat(e.getCause().getMessage()).doesNotContain(token);
                 });
         assertThat(server.getRequestCount()).isEqualTo(1);
     }

@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
  */
 class SecretProbeTest {
     private static final String KEY = "sk-SECRETPROBE-1234567890";
-    private static final String HEADER_SECRET = "hdr-SECRETPROBE-abcdefgh";
+    private static final String HEADER_SECRET = "hdr_SECRETPROBE_abcdefgh";
     private static final String NEEDLE = "SECRETPROBE";
     private static final String ECHO = KEY + " " + HEADER_SECRET;
 
@@ -112,6 +112,8 @@ class SecretProbeTest {
                     partialStream(format) + errorEvent(format, type)));
         }
         cases.put("invalid JSON body", () -> json(200, ECHO + " is not JSON"));
+        cases.put("invalid JSON body starting with a secret token", () -> json(200, HEADER_SECRET + " is not JSON"));
+        cases.put("invalid token inside JSON", () -> json(200, "{\"id\": " + HEADER_SECRET + "}"));
         cases.put("truncated JSON body", () -> json(200, "{\"id\":\"" + ECHO));
         cases.put("JSON that is not a reply", () -> json(200, "{\"choices\":\"" + ECHO + "\",\"content\":7}"));
         cases.put("JSON array", () -> json(200, "[\"" + ECHO + "\"]"));
