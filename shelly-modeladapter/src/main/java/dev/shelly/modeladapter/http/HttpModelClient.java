@@ -236,6 +236,7 @@ public final class HttpModelClient {
                 }
                 SseEvent last = parser.finish();
                 if (last != null) {
+                    anyEvent = true;
                     queue.add(last);
                     if (isEnd.test(last)) {
                         queue.add(endEvent);

@@ -146,6 +146,16 @@ class HttpModelClientTest {
     }
 
     @Test
+    void aLastEventAfterForeignLinesStillMakesTheBodyAStream() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body("x-proxy-note\ndata: a").build());
+        List<SseEvent> events = new ArrayList<>();
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
+        assertThat(events).extracting(SseEvent::data).containsExactly("a");
+    }
+
+    @Test
     void aStreamOfCommentsThatIsCutIsANetworkFailure() {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
                 .body(": keep-alive\n\n: keep-alive\n\n").build());
