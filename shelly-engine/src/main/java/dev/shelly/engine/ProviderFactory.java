@@ -41,13 +41,15 @@ final class ProviderFactory {
         if (p.timeout() != null) {
             b.callTimeout(p.timeout());
         }
-        b.headers(p.headers());
         Completer completer;
         try {
+            b.headers(p.headers());
             completer = b.build();
         } catch (IllegalArgumentException e) {
-            String field = e.getMessage() != null && e.getMessage().contains("API key") ? at + ".api_key"
-                    : e.getMessage() != null && e.getMessage().contains("base URL") ? at + ".base_url" : at;
+            String message = e.getMessage() == null ? "" : e.getMessage();
+            String field = message.contains("API key") ? at + ".api_key"
+                    : message.contains("base URL") ? at + ".base_url"
+                    : message.contains("header") ? at + ".headers" : at;
             ConfigException error = config.errorAt(field, "provider '" + p.name() + "' cannot be built: " + e.getMessage());
             error.initCause(e);
             throw error;

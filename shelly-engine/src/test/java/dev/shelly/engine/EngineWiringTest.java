@@ -117,6 +117,53 @@ class EngineWiringTest {
     }
 
     @Test
+    void aProvidersTimeoutIsTheDeadlineOfEachCall(@TempDir Path tmp) throws Exception {
+        try (MockWebServer server = new MockWebServer()) {
+            server.start();
+            server.enqueue(new MockResponse.Builder().onResponseStart(mockwebserver3.SocketEffect.Stall.INSTANCE).build());
+            Path shelly = Files.createDirectories(tmp.resolve(".shelly"));
+            Files.writeString(shelly.resolve("config.yaml"), """
+                    providers:
+                      - name: gpt
+                        kind: openai
+                        model: gpt-test
+                        base_url: "${BASE}"
+                        api_key: sk-test-123
+                        timeout: 1s
+                    agents:
+                      - name: geo
+                        description: Knows capitals
+                    """);
+            Map<String, String> env = Map.of("BASE", server.url("/v1").toString());
+            try (Engine engine = Engine.builder().dir(new ShellyDir(shelly)).environment(env::get).build()) {
+                assertThatThrownBy(() -> engine.newSession().send("Capital of France?"))
+                        .hasStackTraceContaining("gpt: timeout: no complete reply within the call deadline of 1 s");
+            }
+        }
+    }
+
+    @Test
+    void aProviderHeaderWithAControlCharacterIsAConfigErrorThatDoesNotQuoteTheValue(@TempDir Path tmp) throws Exception {
+        Path shelly = Files.createDirectories(tmp.resolve(".shelly"));
+        Files.writeString(shelly.resolve("config.yaml"), """
+                providers:
+                  - name: gpt
+                    kind: openai
+                    model: gpt-test
+                    api_key: sk-test-123
+                    headers: { X-Org-Token: "org-secret\\nX-Injected: 1" }
+                agents:
+                  - name: geo
+                    description: Knows capitals
+                """);
+        assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).environment(name -> null).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("providers[0].headers: provider 'gpt' cannot be built: gpt: the value of header"
+                        + " X-Org-Token has a control character at index 10 (a stray newline?); the value is not shown")
+                .hasMessageNotContaining("org-secret");
+    }
+
+    @Test
     void eventsReachSubscribersWhileTheTurnRuns(@TempDir Path tmp) throws Exception {
         var config = dev.shelly.engine.config.EngineConfig.builder()
                 .provider(dev.shelly.engine.config.ProviderConfig.builder("m", dev.shelly.engine.config.ProviderKind.OPENAI, "x")

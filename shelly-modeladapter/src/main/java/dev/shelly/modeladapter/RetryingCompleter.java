@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
  * prompt) and reported to the {@link RetryListener}. The wait between attempts answers
  * interrupts: an interrupted caller gets a {@link CancellationException} with its interrupt flag
  * set. A streamed completion is retried only while no part of the reply (text, thinking, a tool
- * call) has reached the listener, so a listener never sees the start of a reply twice. Usage
- * deltas do not count: a provider may report usage before any content (Anthropic's
+ * call) has reached the listener, so a listener never sees the start of a reply twice; with
+ * {@link StreamListener#NONE} nothing reaches a listener, so a cut stream is always retried like
+ * any other transient failure. Usage deltas do not count: a provider may report usage before any content (Anthropic's
  * {@code message_start} does), and the last usage delta a listener sees is still the total of
  * the attempt that answered.
  */
@@ -89,7 +90,7 @@ public final class RetryingCompleter implements Completer {
             throw new IllegalArgumentException("RetryingCompleter.complete listener must not be null");
         }
         boolean[] delivered = {false};
-        StreamListener tracking = delta -> {
+        StreamListener tracking = streamListener == StreamListener.NONE ? StreamListener.NONE : delta -> {
             if (!(delta instanceof Delta.UsageDelta)) {
                 delivered[0] = true;
             }

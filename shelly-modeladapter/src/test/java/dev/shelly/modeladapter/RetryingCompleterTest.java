@@ -136,6 +136,32 @@ class RetryingCompleterTest {
     }
 
     @Test
+    void aStreamNobodyListensToIsRetriedEvenAfterContentArrived() {
+        AtomicInteger calls = new AtomicInteger();
+        ModelException cut = failure(ModelException.Kind.NETWORK, null);
+        Completer streaming = new Completer() {
+            @Override
+            public Message complete(Chat chat, List<dev.shelly.chats.ToolDefinition> tools) {
+                return OK;
+            }
+
+            @Override
+            public Message complete(Chat chat, List<dev.shelly.chats.ToolDefinition> tools, StreamListener l) {
+                if (calls.getAndIncrement() == 0) {
+                    l.onDelta(new Delta.TextDelta("hel"));
+                    throw cut; // content decoded, but it reached no listener: retried
+                }
+                l.onDelta(new Delta.TextDelta("hello"));
+                return OK;
+            }
+        };
+        assertThat(retrying(streaming, RetryPolicy.defaults()).complete(CHAT, List.of(), StreamListener.NONE))
+                .isSameAs(OK);
+        assertThat(calls).hasValue(2);
+        assertThat(events).hasSize(1);
+    }
+
+    @Test
     void anInterruptDuringTheWaitCancelsWithTheFlagKept() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         CountDownLatch waiting = new CountDownLatch(1);

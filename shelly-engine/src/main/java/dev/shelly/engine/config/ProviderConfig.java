@@ -18,7 +18,9 @@ import java.util.Map;
  * @param apiKey the API key, or null to read the environment
  * @param maxTokens the most tokens a reply may have, or null for the default
  * @param temperature sampling temperature, or null for the provider's default
- * @param timeout how long one request may take, or null for the default
+ * @param timeout the deadline of each whole HTTP call (connecting, sending, waiting and reading
+ *     the whole reply, streamed or not, which a server that trickles bytes cannot extend), or
+ *     null for the providers' default of 10 minutes
  * @param headers extra HTTP headers sent with every request
  * @param retry how transient failures are retried
  * @param requestsPerMinute a client-side rate limit, or null for none
@@ -133,9 +135,9 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         }
 
         /**
-         * Sets the request timeout.
+         * Sets the deadline of each whole HTTP call (default 10 minutes).
          *
-         * @param value the timeout
+         * @param value the deadline
          * @return this builder
          */
         public Builder timeout(Duration value) {

@@ -110,12 +110,9 @@ public final class Auth {
         }
     }
 
-    /** Replaces every occurrence of the key in a text, for provider messages that echo it. */
-    String redact(String text) {
-        if (key == null || text == null || text.isEmpty()) {
-            return text;
-        }
-        return text.replace(key, "[redacted]");
+    /** The key, for the client's redaction of texts that echo it; null for {@link #none()}. */
+    String key() {
+        return key;
     }
 
     @Override

@@ -109,11 +109,16 @@ public record ErrorResponse(String provider, int status, Map<String, String> hea
      * @return the excerpt, or null when the body is blank
      */
     public String bodyExcerpt() {
+        return excerpt(body, 300);
+    }
+
+    /** A text with white space collapsed, cut to a length; null when blank. */
+    static String excerpt(String body, int max) {
         String text = body.strip().replaceAll("\\s+", " ");
         if (text.isEmpty()) {
             return null;
         }
-        return text.length() <= 300 ? text : text.substring(0, 300) + "...";
+        return text.length() <= max ? text : text.substring(0, max) + "...";
     }
 
     /**

@@ -9,6 +9,7 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.UsageTracker;
@@ -17,6 +18,10 @@ import java.util.List;
 /**
  * A {@link Completer} that speaks a {@link WireFormat} over an {@link HttpModelClient}, and
  * records the usage of every reply, streamed or not, in a {@link UsageTracker}.
+ *
+ * <p>Every failure it throws has passed through {@link HttpModelClient#redact}: whatever the
+ * provider sent (an error body, an error event after HTTP 200, an invalid reply) reaches the
+ * message without the API key or the values of the extra headers.
  *
  * <p>It does not retry; wrap it in a {@link dev.shelly.modeladapter.RetryingCompleter} (the
  * providers do).
@@ -45,8 +50,13 @@ public final class HttpCompleter implements Completer {
     @Override
     public Message complete(Chat chat, List<ToolDefinition> tools) {
         checkArguments(chat, tools);
-        byte[] body = client.post(format.path(), format.request(chat, tools, false), format::error);
-        return recorded(format.reply(body));
+        byte[] request = format.request(chat, tools, false);
+        try {
+            byte[] body = client.post(format.path(), request, format::error);
+            return recorded(format.reply(body));
+        } catch (ModelException e) {
+            throw client.redact(e);
+        }
     }
 
     @Override
@@ -56,14 +66,18 @@ public final class HttpCompleter implements Completer {
             throw new IllegalArgumentException(format.provider() + ": stream listener must not be null");
         }
         StreamDecoder decoder = format.decoder(listener);
-        byte[] whole = client.stream(format.path(), format.request(chat, tools, true), format::error, decoder::isEnd,
-                decoder::onEvent);
-        if (whole != null) {
-            Message reply = format.reply(whole);
-            replay(reply, listener);
-            return recorded(reply);
+        byte[] request = format.request(chat, tools, true);
+        try {
+            byte[] whole = client.stream(format.path(), request, format::error, decoder::isEnd, decoder::onEvent);
+            if (whole != null) {
+                Message reply = format.reply(whole);
+                replay(reply, listener);
+                return recorded(reply);
+            }
+            return recorded(decoder.finish());
+        } catch (ModelException e) {
+            throw client.redact(e);
         }
-        return recorded(decoder.finish());
     }
 
     /** Delivers a reply that arrived whole as the deltas a stream would have given. */

@@ -1,12 +1,17 @@
 package dev.shelly.modeladapter.http;
 
+import dev.shelly.chats.internal.Redaction;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -36,21 +41,42 @@ import okio.BufferedSource;
  * handed back to the calling thread in order.
  *
  * <p>Failures are {@link ModelException}s: an HTTP error status becomes whatever the
- * {@link WireFormat} makes of it; a timeout becomes {@code TIMEOUT}; any other I/O failure,
- * and a stream that ends before its last event, becomes {@code NETWORK}. A stream the server
- * cut after answering is told apart from a server that cannot be reached: its exception carries
- * the status of the answer (200) and says {@value #STREAM_CUT}.
+ * {@link WireFormat} makes of it; a timeout becomes {@code TIMEOUT}; a successful status whose
+ * body is an HTML page or, for a stream, not an event stream at all becomes
+ * {@code INVALID_RESPONSE}; any other I/O failure, and a stream that ends before its last
+ * event, becomes {@code NETWORK}. A stream the server cut after answering is told apart from a
+ * server that cannot be reached: its exception carries the status of the answer (200) and says
+ * {@value #STREAM_CUT}.
+ *
+ * <p>Every call has a deadline ({@link #DEFAULT_CALL_TIMEOUT} unless set otherwise) that covers
+ * connecting, sending, waiting and reading the whole reply, so a server that trickles bytes
+ * cannot hold a call longer; a call that reaches it fails with a {@code TIMEOUT} that is not
+ * retryable, since trying again would wait as long.
+ *
+ * <p>Nothing the server sends back reaches an exception message unredacted: the API key, the
+ * values of the extra headers and the credentials of the base URL are replaced by
+ * {@code [redacted]} in error bodies, response headers, I/O messages and excerpts, and
+ * {@link #toString()} masks the base URL's query and user-info.
  */
 public final class HttpModelClient {
     private static final MediaType JSON = MediaType.get("application/json");
     private static final int MAX_ERROR_BODY = 64 * 1024;
     /** What a stream that ended before its last event is reported as. */
     static final String STREAM_CUT = "the server closed the stream before the reply was complete";
+    private static final int MAX_EXCERPT = 300;
+
+    /** The default deadline of a whole call: 10 minutes. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(10);
+    /** The default connect timeout: 10 seconds. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** The default longest silence while reading: 10 minutes. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
 
     private final String provider;
     private final HttpUrl baseUrl;
     private final Auth auth;
     private final Map<String, String> headers;
+    private final Secrets secrets;
     private final OkHttpClient client;
     private final Clock clock;
     private final Duration connectTimeout;
@@ -62,6 +88,7 @@ public final class HttpModelClient {
         this.baseUrl = b.baseUrl;
         this.auth = b.auth;
         this.headers = Map.copyOf(b.headers);
+        this.secrets = b.secrets();
         this.clock = b.clock;
         this.connectTimeout = b.connectTimeout;
         this.readTimeout = b.readTimeout;
@@ -135,6 +162,18 @@ public final class HttpModelClient {
     }
 
     /**
+     * A model failure with this client's secrets (API key, header values, URL credentials)
+     * removed from its message, request id, causes and suppressed exceptions. Use it on every
+     * failure made of text the provider sent, such as an error event in a stream.
+     *
+     * @param failure the failure
+     * @return the same failure when it held no secret, else an equal one without them
+     */
+    public ModelException redact(ModelException failure) {
+        return secrets.redact(failure);
+    }
+
+    /**
      * Posts a JSON body and hands the server-sent events of the successful response to a
      * handler on the calling thread, in order, until an event the handler calls the end.
      *
@@ -169,15 +208,31 @@ public final class HttpModelClient {
                 }
                 answered = response.code();
                 BufferedSource source = response.body().source();
-                if (isWholeDocument(response.body().contentType(), source)) {
+                MediaType type = response.body().contentType();
+                if (isWholeDocument(type, source)) {
                     queue.add(new WholeBody(source.readByteArray()));
                     return;
                 }
+                if (!isEventStream(type) && isHtml(type, source)) {
+                    queue.add(notAReply("an HTML page", source));
+                    return;
+                }
                 SseParser parser = new SseParser();
+                StringBuilder head = null; // the first lines, while none of them is an event field
+                boolean anyEvent = false;
                 String line;
                 while ((line = source.readUtf8Line()) != null) {
+                    if (!anyEvent && (head != null || !isSseLine(line))) {
+                        if (head == null) {
+                            head = new StringBuilder();
+                        }
+                        if (head.length() < MAX_EXCERPT) {
+                            head.append(line, 0, Math.min(line.length(), MAX_EXCERPT)).append('\n');
+                        }
+                    }
                     SseEvent event = parser.line(line);
                     if (event != null) {
+                        anyEvent = true;
                         queue.add(event);
                         if (isEnd.test(event)) {
                             queue.add(endEvent);
@@ -187,11 +242,17 @@ public final class HttpModelClient {
                 }
                 SseEvent last = parser.finish();
                 if (last != null) {
+                    anyEvent = true;
                     queue.add(last);
                     if (isEnd.test(last)) {
                         queue.add(endEvent);
                         return;
                     }
+                }
+                if (!anyEvent && head != null) {
+                    queue.add(invalidResponse("the reply to a stream request is not an event stream: "
+                            + ErrorResponse.excerpt(head.toString(), MAX_EXCERPT)));
+                    return;
                 }
                 queue.add(endOfStream);
             } catch (IOException e) {
@@ -220,6 +281,9 @@ public final class HttpModelClient {
             }
         } catch (InterruptedException e) {
             throw cancelled(call);
+        } catch (ModelException e) {
+            call.cancel();
+            throw secrets.redact(e);
         } catch (RuntimeException | Error e) {
             call.cancel();
             throw e;
@@ -234,23 +298,67 @@ public final class HttpModelClient {
      * declared as JSON, or undeclared and opening with an object. A declared event stream is
      * always read as events.
      */
-    private static boolean isWholeDocument(okhttp3.MediaType type, BufferedSource source) throws IOException {
+    private static boolean isWholeDocument(MediaType type, BufferedSource source) throws IOException {
         if (type != null) {
-            if (type.type().equalsIgnoreCase("text") && type.subtype().equalsIgnoreCase("event-stream")) {
+            if (isEventStream(type)) {
                 return false;
             }
-            if (type.subtype().equalsIgnoreCase("json") || type.subtype().toLowerCase(java.util.Locale.ROOT).endsWith("+json")) {
+            if (type.subtype().equalsIgnoreCase("json") || type.subtype().toLowerCase(Locale.ROOT).endsWith("+json")) {
                 return true;
             }
         }
+        return firstByte(source) == '{';
+    }
+
+    private static boolean isEventStream(MediaType type) {
+        return type != null && type.type().equalsIgnoreCase("text") && type.subtype().equalsIgnoreCase("event-stream");
+    }
+
+    /**
+     * Whether a line can belong to an event stream: blank, a comment, or a field an event is
+     * made of. Anything else before the first event means the body is not an event stream.
+     */
+    private static boolean isSseLine(String line) {
+        if (line.isBlank() || line.startsWith(":")) {
+            return true;
+        }
+        int colon = line.indexOf(':');
+        String field = colon < 0 ? line : line.substring(0, colon);
+        return field.equals("data") || field.equals("event") || field.equals("id") || field.equals("retry");
+    }
+
+    /** Whether a successful body is a web page (a proxy's error or login page), not a reply. */
+    private static boolean isHtml(MediaType type, BufferedSource source) throws IOException {
+        if (type != null && type.subtype().equalsIgnoreCase("html")) {
+            return true;
+        }
+        return firstByte(source) == '<';
+    }
+
+    /** The first byte that is not white space, without consuming it; -1 for an empty body. */
+    private static int firstByte(BufferedSource source) throws IOException {
         BufferedSource peek = source.peek();
         while (peek.request(1)) {
             byte b = peek.readByte();
             if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-                return b == '{';
+                return b;
             }
         }
-        return false;
+        return -1;
+    }
+
+    /** A successful status whose body is not a reply at all: an invalid response, never retried. */
+    private ModelException notAReply(String what, BufferedSource source) throws IOException {
+        source.request(MAX_ERROR_BODY);
+        long size = Math.min(source.getBuffer().size(), MAX_ERROR_BODY);
+        String body = source.getBuffer().readUtf8(size);
+        String excerpt = ErrorResponse.excerpt(body, MAX_EXCERPT);
+        return invalidResponse("the reply is " + what + ", not a model reply" + (excerpt == null ? "" : ": " + excerpt));
+    }
+
+    private ModelException invalidResponse(String message) {
+        return ModelException.builder(Kind.INVALID_RESPONSE).provider(provider)
+                .providerMessage(secrets.redact(message)).build();
     }
 
     private Call newCall(String path, byte[] json, boolean stream) {
@@ -278,30 +386,51 @@ public final class HttpModelClient {
         String body = source.getBuffer().readUtf8(size);
         Map<String, String> heads = new LinkedHashMap<>();
         for (String name : response.headers().names()) {
-            heads.put(name, response.header(name));
+            heads.put(name, secrets.redact(response.header(name)));
         }
-        return new ErrorResponse(provider, response.code(), heads, auth.redact(body), clock.instant());
+        return new ErrorResponse(provider, response.code(), heads, secrets.redact(body), clock.instant());
     }
 
     /** A stream that broke after the server answered: the server was reached, and said so. */
     private ModelException streamCut(int status, IOException e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return ModelException.builder(Kind.NETWORK)
+        return secrets.redact(ModelException.builder(Kind.NETWORK)
                 .provider(provider)
                 .status(status)
-                .providerMessage(STREAM_CUT + " (" + auth.redact(message) + ")")
+                .providerMessage(STREAM_CUT + " (" + secrets.redact(message) + ")")
                 .cause(e)
-                .build();
+                .build());
     }
 
     private ModelException ioFailure(IOException e) {
         boolean timeout = e instanceof InterruptedIOException;
+        if (timeout && !(e instanceof SocketTimeoutException) && !callTimeout.isZero()) {
+            // OkHttp's call timeout: the whole call's deadline passed. Trying again would wait as long.
+            return secrets.redact(ModelException.builder(Kind.TIMEOUT)
+                    .provider(provider)
+                    .providerMessage("no complete reply within the call deadline of " + describe(callTimeout))
+                    .retryable(false)
+                    .cause(e)
+                    .build());
+        }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return ModelException.builder(timeout ? Kind.TIMEOUT : Kind.NETWORK)
+        return secrets.redact(ModelException.builder(timeout ? Kind.TIMEOUT : Kind.NETWORK)
                 .provider(provider)
-                .providerMessage(auth.redact(message))
+                .providerMessage(secrets.redact(message))
                 .cause(e)
-                .build();
+                .build());
+    }
+
+    /** A duration as people write it: {@code 10 min}, {@code 30 s}, {@code 250 ms}. */
+    private static String describe(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 60_000 == 0) {
+            return ms / 60_000 + " min";
+        }
+        if (ms % 1_000 == 0) {
+            return ms / 1_000 + " s";
+        }
+        return ms + " ms";
     }
 
     private static RuntimeException rethrow(Throwable t) {
@@ -316,7 +445,7 @@ public final class HttpModelClient {
 
     @Override
     public String toString() {
-        return "HttpModelClient[" + provider + ", " + baseUrl() + ", " + auth + ", connectTimeout=" + connectTimeout
+        return "HttpModelClient[" + provider + ", " + Redaction.maskUrl(baseUrl()) + ", " + auth + ", connectTimeout=" + connectTimeout
                 + ", readTimeout=" + readTimeout + ", callTimeout=" + callTimeout + "]";
     }
 
@@ -326,11 +455,12 @@ public final class HttpModelClient {
         private final HttpUrl baseUrl;
         private Auth auth = Auth.none();
         private final Map<String, String> headers = new LinkedHashMap<>();
+        private final List<String> publicHeaders = new ArrayList<>();
         private HttpTransport transport = HttpTransport.shared();
         private Clock clock = Clock.systemUTC();
-        private Duration connectTimeout = Duration.ofSeconds(10);
-        private Duration readTimeout = Duration.ofMinutes(10);
-        private Duration callTimeout = Duration.ZERO;
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration readTimeout = DEFAULT_READ_TIMEOUT;
+        private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
 
         private Builder(String provider, String baseUrl) {
             if (provider == null || provider.isBlank()) {
@@ -342,7 +472,7 @@ public final class HttpModelClient {
             }
             HttpUrl parsed = HttpUrl.parse(baseUrl.strip());
             if (parsed == null) {
-                throw new IllegalArgumentException(provider + ": base URL '" + baseUrl
+                throw new IllegalArgumentException(provider + ": base URL '" + Redaction.maskUrl(baseUrl.strip())
                         + "' is not an http or https URL");
             }
             this.baseUrl = parsed;
@@ -360,18 +490,105 @@ public final class HttpModelClient {
         }
 
         /**
-         * Adds or replaces a header sent with every request.
+         * Adds or replaces a header sent with every request. Its value is treated as a secret:
+         * when it has at least 8 characters, it is redacted from every error the provider sends
+         * back.
          *
-         * @param name the header's name
-         * @param value its value
+         * @param name the header's name, an HTTP token
+         * @param value its value: no control character (tab aside) and no non-ASCII character
          * @return this builder
+         * @throws IllegalArgumentException naming the header (never quoting its value) when the
+         *     name or value cannot be sent
          */
         public Builder header(String name, String value) {
-            if (name == null || name.isBlank() || value == null) {
-                throw new IllegalArgumentException(provider + ": header name and value must not be null or blank");
-            }
+            checkHeader(provider, name, value);
             headers.put(name, value);
+            publicHeaders.remove(name);
             return this;
+        }
+
+        /** A header the provider requires (a version, say): checked like others, not a secret. */
+        Builder providerHeader(String name, String value) {
+            header(name, value);
+            publicHeaders.add(name);
+            return this;
+        }
+
+        private Secrets secrets() {
+            List<String> values = new ArrayList<>();
+            headers.forEach((name, value) -> {
+                if (!publicHeaders.contains(name)) {
+                    values.add(value);
+                }
+            });
+            String userInfo = baseUrl.encodedPassword();
+            if (!userInfo.isEmpty()) {
+                values.add(userInfo);
+                values.add(baseUrl.password());
+            }
+            if (!baseUrl.username().isEmpty()) {
+                values.add(baseUrl.encodedUsername());
+                values.add(baseUrl.username());
+            }
+            for (int i = 0; i < baseUrl.querySize(); i++) {
+                values.add(baseUrl.queryParameterValue(i));
+            }
+            return Secrets.of(auth.key(), values);
+        }
+
+        /**
+         * Checks that a header can be sent: a name made of HTTP token characters, a value without
+         * control characters (tab aside), DEL or non-ASCII characters.
+         *
+         * @param provider the provider's name, for the message
+         * @param name the header's name
+         * @param value its value
+         * @throws IllegalArgumentException naming the header, never quoting its value
+         */
+        static void checkHeader(String provider, String name, String value) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException(provider + ": a header name must not be null or blank");
+            }
+            for (int i = 0; i < name.length(); i++) {
+                char c = name.charAt(i);
+                if (!isTokenChar(c)) {
+                    throw new IllegalArgumentException(provider + ": header name '" + printable(name)
+                            + "' is not a valid HTTP header name: it may hold letters, digits and !#$%&'*+-.^_`|~ only");
+                }
+            }
+            if (value == null) {
+                throw new IllegalArgumentException(provider + ": header " + name + " must have a value, was null");
+            }
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                    throw new IllegalArgumentException(provider + ": the value of header " + name
+                            + " has a control character at index " + i + " (a stray newline?); the value is not shown");
+                }
+                if (c > 0x7e) {
+                    throw new IllegalArgumentException(provider + ": the value of header " + name
+                            + " has a non-ASCII character at index " + i + ", which HTTP headers cannot carry;"
+                            + " the value is not shown");
+                }
+            }
+        }
+
+        private static boolean isTokenChar(char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+        }
+
+        private static String printable(String s) {
+            StringBuilder sb = new StringBuilder(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c == 0x7f) {
+                    sb.append(String.format("\\u%04x", (int) c));
+                } else {
+                    sb.append(c);
+                }
+            }
+            return sb.toString();
         }
 
         /**
@@ -402,7 +619,8 @@ public final class HttpModelClient {
          * @param connect to open a connection (default 10 s)
          * @param read between two reads of the response, and for writing the request (default 10
          *     min: a non-streamed reply may take minutes to start)
-         * @param call for the whole call, body included (default none)
+         * @param call for the whole call, body included (default 10 min): a server that trickles
+         *     bytes cannot extend it
          * @return this builder
          */
         public Builder timeouts(Duration connect, Duration read, Duration call) {

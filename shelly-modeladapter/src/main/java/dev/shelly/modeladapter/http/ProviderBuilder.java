@@ -1,5 +1,6 @@
 package dev.shelly.modeladapter.http;
 
+import dev.shelly.chats.internal.Redaction;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
@@ -24,7 +25,13 @@ import java.util.function.UnaryOperator;
  * conventional environment variables (such as {@code ANTHROPIC_API_KEY} and
  * {@code ANTHROPIC_BASE_URL}), else the base URL falls back to the provider's default. The
  * environment lookup is replaceable ({@link #environment}) so tests never depend on the real
- * environment. {@link #toString()} never shows the key.
+ * environment. {@link #toString()} never shows the key, and masks the query and user-info of
+ * the base URL.
+ *
+ * <p>Every call has an overall deadline, {@link HttpModelClient#DEFAULT_CALL_TIMEOUT} (10
+ * minutes) unless {@link #callTimeout(Duration)} says otherwise: it covers connecting, sending,
+ * waiting and reading the whole reply, streamed or not, so a server that trickles bytes cannot
+ * hold a call longer.
  *
  * @param <B> the concrete builder type, returned by every setter
  */
@@ -39,9 +46,9 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     private Integer maxTokens;
     private Double temperature;
     private final Map<String, String> headers = new LinkedHashMap<>();
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration readTimeout = Duration.ofMinutes(10);
-    private Duration callTimeout = Duration.ZERO;
+    private Duration connectTimeout = HttpModelClient.DEFAULT_CONNECT_TIMEOUT;
+    private Duration readTimeout = HttpModelClient.DEFAULT_READ_TIMEOUT;
+    private Duration callTimeout = HttpModelClient.DEFAULT_CALL_TIMEOUT;
     private RetryPolicy retry = RetryPolicy.defaults();
     private RetryListener retryListener = RetryListener.NONE;
     private Sleeper sleeper = Sleeper.SYSTEM;
@@ -152,16 +159,17 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
 
     /**
      * Adds or replaces a header sent with every request (it wins over the provider's own
-     * headers of the same name).
+     * headers of the same name). Its value is treated as a secret: one of 8 characters or more
+     * is redacted from every error the provider sends back.
      *
-     * @param headerName the header's name
-     * @param value its value
+     * @param headerName the header's name, an HTTP token
+     * @param value its value: no control character (tab aside) and no non-ASCII character
      * @return this builder
+     * @throws IllegalArgumentException naming the header, never quoting its value, when the
+     *     name or the value cannot be sent
      */
     public B header(String headerName, String value) {
-        if (headerName == null || headerName.isBlank() || value == null) {
-            throw new IllegalArgumentException(name + ": header name must not be blank and its value not null");
-        }
+        HttpModelClient.Builder.checkHeader(name, headerName, value);
         headers.put(headerName, value);
         return self();
     }
@@ -203,9 +211,12 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     }
 
     /**
-     * Sets a deadline for each whole HTTP call, streaming included (default none).
+     * Sets the deadline of each whole HTTP call: connecting, sending, waiting and reading the
+     * whole reply, streamed or not (default {@link HttpModelClient#DEFAULT_CALL_TIMEOUT}, 10
+     * minutes). A server that trickles bytes cannot extend it; a call that reaches it fails with
+     * a {@code TIMEOUT} that is not retried.
      *
-     * @param value zero for none
+     * @param value zero for no deadline
      * @return this builder
      */
     public B callTimeout(Duration value) {
@@ -347,9 +358,26 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      */
     protected final Optional<String> resolveApiKey() {
         if (apiKey != null) {
-            return Optional.of(apiKey);
+            return Optional.of(checkKey(apiKey, "apiKey(...)"));
         }
-        return apiKeyVariable == null ? Optional.empty() : Optional.ofNullable(blankToNull(environment.apply(apiKeyVariable)));
+        if (apiKeyVariable == null) {
+            return Optional.empty();
+        }
+        String fromEnv = blankToNull(environment.apply(apiKeyVariable));
+        return fromEnv == null ? Optional.empty() : Optional.of(checkKey(fromEnv, "the environment variable " + apiKeyVariable));
+    }
+
+    /** Refuses a key HTTP cannot carry, naming where it came from and never quoting it. */
+    private String checkKey(String key, String source) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                throw new IllegalArgumentException(name + ": the API key from " + source + " has a "
+                        + (c > 0x7e ? "non-ASCII" : "control") + " character at index " + i
+                        + " (a stray newline or quote?); the key is not shown");
+            }
+        }
+        return key;
     }
 
     /**
@@ -385,6 +413,15 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     }
 
     /**
+     * The base URL as a {@code toString} may show it: query and user-info masked.
+     *
+     * @return the masked base URL
+     */
+    protected final String maskedBaseUrl() {
+        return Redaction.maskUrl(resolveBaseUrl());
+    }
+
+    /**
      * Assembles the completer: the HTTP client (shared pool, timeouts, auth, the provider's
      * headers overridden by the user's), the wire format, usage tracking and retries.
      *
@@ -401,7 +438,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
                 .timeouts(connectTimeout, readTimeout, callTimeout);
         providerHeaders.forEach((k, v) -> {
             if (headers.keySet().stream().noneMatch(k::equalsIgnoreCase)) {
-                client.header(k, v);
+                client.providerHeader(k, v);
             }
         });
         headers.forEach(client::header);
@@ -415,9 +452,9 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     @Override
     public String toString() {
         return getClass().getSimpleName() + "[name=" + name + ", model=" + model + ", baseUrl="
-                + (baseUrl != null ? baseUrl : "(environment or default)") + ", apiKey="
+                + (baseUrl != null ? Redaction.maskUrl(baseUrl) : "(environment or default)") + ", apiKey="
                 + (apiKey != null ? "****" : "(environment)") + ", maxTokens=" + maxTokens + ", temperature="
-                + temperature + ", headers=" + headers.keySet() + ", retry=" + retry + "]";
+                + temperature + ", headers=" + headers.keySet() + ", callTimeout=" + callTimeout + ", retry=" + retry + "]";
     }
 
     private static String blankToNull(String s) {

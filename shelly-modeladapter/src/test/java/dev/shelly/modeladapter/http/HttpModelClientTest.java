@@ -138,7 +138,29 @@ class HttpModelClientTest {
     void aDeclaredEventStreamIsNeverTakenForABody() {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body("{\"id\":1}").build());
         assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
-                .isInstanceOf(ModelException.class)
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
+                    assertThat(e.retryable()).isFalse();
+                })
+                .hasMessage("test: invalid response: the reply to a stream request is not an event stream: {\"id\":1}");
+    }
+
+    @Test
+    void aLastEventAfterForeignLinesStillMakesTheBodyAStream() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body("x-proxy-note\ndata: a").build());
+        List<SseEvent> events = new ArrayList<>();
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
+        assertThat(events).extracting(SseEvent::data).containsExactly("a");
+    }
+
+    @Test
+    void aStreamOfCommentsThatIsCutIsANetworkFailure() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body(": keep-alive\n\n: keep-alive\n\n").build());
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK))
                 .hasMessageContaining("the server closed the stream before the reply was complete");
     }
 
@@ -268,6 +290,146 @@ class HttpModelClientTest {
         assertThat(Auth.none().toString()).isEqualTo("Auth[none]");
         assertThatThrownBy(() -> Auth.bearer("abc\ndef")).hasMessageNotContaining("abc")
                 .hasMessage("Auth key for header Authorization contains a control or non-ASCII character (a stray newline?)");
+    }
+
+    private HttpModelClient deadlineClient(Duration deadline) {
+        return HttpModelClient.builder("test", server.url("/v1/").toString())
+                .timeouts(Duration.ofSeconds(5), Duration.ofSeconds(30), deadline)
+                .build();
+    }
+
+    private static MockResponse trickle(String body) {
+        return new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(body)
+                .throttleBody(1, 20, TimeUnit.MILLISECONDS).build();
+    }
+
+    @Test
+    void aTricklingServerIsCutOffAtTheCallDeadlineWhenPosting() {
+        server.enqueue(trickle("{\"x\":\"" + "a".repeat(10_000) + "\"}"));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> deadlineClient(Duration.ofMillis(400)).post("chat", new byte[] {'{', '}'}, mapper))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+                    assertThat(e.retryable()).as("a retry would wait as long").isFalse();
+                })
+                .hasMessage("test: timeout: no complete reply within the call deadline of 400 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void aTricklingStreamIsCutOffAtTheCallDeadline() {
+        server.enqueue(trickle(": " + "x".repeat(10_000) + "\n\n"));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> deadlineClient(Duration.ofMillis(400)).stream("s", new byte[] {'{', '}'}, mapper,
+                e -> false, e -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+                    assertThat(e.retryable()).isFalse();
+                })
+                .hasMessage("test: timeout: no complete reply within the call deadline of 400 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    @Test
+    void everyCallHasADeadlineByDefault() {
+        assertThat(HttpModelClient.DEFAULT_CALL_TIMEOUT).isEqualTo(Duration.ofMinutes(10));
+        assertThat(HttpModelClient.builder("test", "http://localhost/v1").build().toString())
+                .contains("connectTimeout=PT10S, readTimeout=PT10M, callTimeout=PT10M");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"text/html; charset=utf-8", "text/plain", ""})
+    void anHtmlPageInsteadOfAStreamIsAnInvalidResponse(String type) {
+        MockResponse.Builder page = new MockResponse.Builder().body("\n<!DOCTYPE html>\n<html><body>Sign in to "
+                + "the proxy</body></html>");
+        if (type.isEmpty()) {
+            page.removeHeader("Content-Type");
+        } else {
+            page.addHeader("Content-Type", type);
+        }
+        server.enqueue(page.build());
+        List<SseEvent> events = new ArrayList<>();
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
+                    assertThat(e.retryable()).isFalse();
+                })
+                .hasMessage("test: invalid response: the reply is an HTML page, not a model reply: <!DOCTYPE html> "
+                        + "<html><body>Sign in to the proxy</body></html>");
+        assertThat(events).isEmpty();
+    }
+
+    @Test
+    void aPlainTextBodyInsteadOfAStreamIsAnInvalidResponse() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/plain").body("Service unavailable\n")
+                .build());
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE))
+                .hasMessage("test: invalid response: the reply to a stream request is not an event stream: "
+                        + "Service unavailable");
+    }
+
+    @Test
+    void anEchoedKeyOrHeaderValueNeverReachesAnErrorOrAnExcerpt() {
+        HttpModelClient client = HttpModelClient.builder("test", server.url("/v1/").toString())
+                .auth(Auth.bearer(KEY)).header("x-org-token", "org-secret-value-42").build();
+        server.enqueue(new MockResponse.Builder().code(500).addHeader("request-id", "req " + KEY)
+                .body("bad key " + KEY + " and org-secret-value-42").build());
+        assertThatThrownBy(() -> client.post("chat", new byte[] {'{', '}'}, mapper))
+                .hasMessage("test: server (HTTP 500): bad key [redacted] and [redacted] [request req [redacted]]");
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/html").body("<p>" + KEY + "</p>").build());
+        assertThatThrownBy(() -> client.stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+                .hasMessage("test: invalid response: the reply is an HTML page, not a model reply: <p>[redacted]</p>");
+    }
+
+    @Test
+    void redactRemovesSecretsFromTheMessageCausesAndSuppressed() {
+        HttpModelClient client = HttpModelClient.builder("test", "https://u:url-password-1@h/v1?key=query-secret-9")
+                .auth(Auth.bearer(KEY)).build();
+        java.io.IOException cause = new java.io.IOException("token " + KEY);
+        cause.addSuppressed(new IllegalStateException("query-secret-9"));
+        ModelException original = ModelException.builder(Kind.INVALID_RESPONSE).provider("test")
+                .providerMessage("echo " + KEY + " url-password-1").requestId("r-" + KEY).cause(cause).build();
+        original.addSuppressed(new RuntimeException("suppressed " + KEY));
+        ModelException redacted = client.redact(original);
+        assertThat(redacted.kind()).isEqualTo(Kind.INVALID_RESPONSE);
+        assertThat(redacted.getMessage()).isEqualTo("test: invalid response: echo [redacted] [redacted] "
+                + "[request r-[redacted]]");
+        assertThat(redacted.getCause().getMessage()).isEqualTo("java.io.IOException: token [redacted]");
+        assertThat(redacted.getCause().getSuppressed()[0].getMessage())
+                .isEqualTo("java.lang.IllegalStateException: [redacted]");
+        assertThat(redacted.getSuppressed()[0].getMessage()).isEqualTo("java.lang.RuntimeException: suppressed [redacted]");
+        assertThat(redacted.getStackTrace()).isEqualTo(original.getStackTrace());
+        ModelException clean = ModelException.builder(Kind.NETWORK).providerMessage("nothing secret").build();
+        assertThat(client.redact(clean)).isSameAs(clean);
+    }
+
+    @Test
+    void toStringAndErrorsMaskTheBaseUrlsQueryAndUserInfo() {
+        HttpModelClient client = HttpModelClient.builder("test", "https://bob:pw-secret@host.example/v1?key=abc").build();
+        assertThat(client.toString()).contains("https://***@host.example/v1?***").doesNotContain("pw-secret", "abc");
+        assertThatThrownBy(() -> HttpModelClient.builder("test", "ftp://bob:pw-secret@host/x?key=abc"))
+                .hasMessage("test: base URL 'ftp://***@host/x?***' is not an http or https URL");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ab\ncd", "ab\rcd", "ab\u0000cd", "ab\u001bcd", "ab\u007fcd"})
+    void aHeaderValueWithAControlCharacterIsRefusedWhenSetNamingTheHeaderNotTheValue(String value) {
+        assertThatThrownBy(() -> HttpModelClient.builder("test", "http://localhost/v1").header("X-Token", value))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("test: the value of header X-Token has a control character at index 2 (a stray newline?);"
+                        + " the value is not shown");
+    }
+
+    @Test
+    void aHeaderThatHttpCannotCarryIsRefusedWhenSet() {
+        assertThatThrownBy(() -> HttpModelClient.builder("test", "http://localhost/v1").header("X-Token", "abé"))
+                .hasMessage("test: the value of header X-Token has a non-ASCII character at index 2, which HTTP headers"
+                        + " cannot carry; the value is not shown");
+        assertThatThrownBy(() -> HttpModelClient.builder("test", "http://localhost/v1").header("X Token\n", "v"))
+                .hasMessage("test: header name 'X Token\\u000a' is not a valid HTTP header name: it may hold letters,"
+                        + " digits and !#$%&'*+-.^_`|~ only");
+        assertThat(HttpModelClient.builder("test", "http://localhost/v1").header("X-Tab", "a\tb").build()).isNotNull();
     }
 
     @Test

@@ -144,7 +144,7 @@ public final class AnthropicCompleter implements Completer {
             headers.put("anthropic-version", version);
             Completer completer = assemble(format, Auth.header("x-api-key", requireApiKey()), headers);
             return new AnthropicCompleter(completer, "AnthropicCompleter[name=" + providerName() + ", model=" + model
-                    + ", baseUrl=" + resolveBaseUrl() + "]");
+                    + ", baseUrl=" + maskedBaseUrl() + "]");
         }
     }
 }

@@ -188,7 +188,7 @@ public final class OpenAiCompleter implements Completer {
             WireFormat format = wireFormat();
             Completer completer = assemble(format, key.map(Auth::bearer).orElse(Auth.none()), Map.of());
             return new OpenAiCompleter(completer, "OpenAiCompleter[name=" + providerName() + ", model=" + model
-                    + ", baseUrl=" + resolveBaseUrl() + "]");
+                    + ", baseUrl=" + maskedBaseUrl() + "]");
         }
     }
 }
