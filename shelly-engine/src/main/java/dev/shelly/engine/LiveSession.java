@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -46,6 +48,8 @@ final class LiveSession {
     private final ReentrantLock state = new ReentrantLock();
     private long version;
     private Usage usage;
+    /** The turns queued or running, of every handle. */
+    final Set<Future<?>> pending = ConcurrentHashMap.newKeySet();
     private volatile TurnState current;
     private volatile boolean closed;
 
@@ -214,6 +218,9 @@ final class LiveSession {
      */
     void shutdown() {
         closed = true;
+        for (Future<?> turn : pending.toArray(Future[]::new)) {
+            turn.cancel(true);
+        }
         for (Runnable never : turns.shutdownNow()) {
             if (never instanceof Future<?> f) {
                 f.cancel(false);

@@ -165,13 +165,16 @@ public final class Session implements AutoCloseable {
             @Override
             protected void done() {
                 pending.remove(this);
+                live.pending.remove(this);
             }
         };
         pending.add(turn);
+        live.pending.add(turn);
         try {
             live.execute(turn);
         } catch (RejectedExecutionException e) {
             pending.remove(turn);
+            live.pending.remove(turn);
             throw new IllegalStateException("session " + live.id + " is closed");
         }
         return turn;

@@ -4,9 +4,7 @@ import dev.shelly.chats.ShellyException;
 import dev.shelly.modeladapter.Usage;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
-import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
@@ -16,11 +14,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
@@ -40,15 +36,15 @@ import tools.jackson.databind.node.ObjectNode;
  * contract holds across threads, engines and processes that share the folder.
  *
  * <ul>
- *   <li><b>Holding</b> is an operating-system lock on {@code .<id>.lock} beside the session's
- *       file, taken when a lease opens and released when it closes; a killed process loses its
- *       locks at once. Waiting for another process polls the lock (every few milliseconds, up to
- *       the time given); waiting for another holder in the same JVM blocks without polling. The
- *       lock file is removed when its lease closes.
+ *   <li><b>Holding</b> is an operating-system lock, taken when a lease opens and released when it
+ *       closes, on the session's own byte of the folder's one lock file {@code .sessions.lock}
+ *       (never removed); a killed process loses its locks at once. Waiting for another process
+ *       polls the lock (every few milliseconds, up to the time given); waiting for another holder
+ *       in the same JVM blocks without polling.
  *   <li><b>A save</b> writes a temporary file {@code .<id>-<n>.tmp} in the folder, forces it to
  *       disk and renames it over {@code <id>.json} in one atomic step, so a crash leaves the old
  *       file or the new one, never half of one. The leftovers of saves that a crash cut short,
- *       and the lock files of killed holders, are removed when a store is made on the folder
+ *       are removed when a store is made on the folder
  *       (for sessions nobody holds at that moment).
  *   <li><b>The id is the file name.</b> The {@code id} written inside a file is informational: a
  *       file copied to {@code b.json} is session {@code b}, and its next save writes {@code b}
@@ -61,9 +57,8 @@ public final class FileSessionStore implements SessionStore {
     private static final Logger LOG = LoggerFactory.getLogger(FileSessionStore.class);
     private static final String SUFFIX = ".json";
     private static final String TMP_SUFFIX = ".tmp";
-    private static final String LOCK_SUFFIX = ".lock";
+    private static final String LOCK_FILE = ".sessions.lock";
     private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path dir;
     private final JsonMapper json;
@@ -71,7 +66,7 @@ public final class FileSessionStore implements SessionStore {
 
     /**
      * A store in a folder (created on the first save). Removes the temporary files of saves
-     * that a crash cut short, and stale lock files, for every session nobody holds now.
+     * that a crash cut short, for every session nobody holds now.
      *
      * @param dir the sessions folder
      * @param json the JSON mapper
@@ -103,13 +98,13 @@ public final class FileSessionStore implements SessionStore {
             throw new IllegalArgumentException("FileSessionStore.open wait for session '" + id
                     + "' must be zero or positive, was " + wait);
         }
-        Path lockFile = lockFile(id);
         long deadline = System.nanoTime() + toNanos(wait);
-        ProcessLocks.Entry entry = ProcessLocks.enter(lockFile);
+        LockFile file = LockFile.enter(lockFile());
+        LockFile.Permit permit = file.enterPermit(id);
         boolean permitted = false;
         try {
             try {
-                permitted = entry.permit.tryAcquire(toNanos(wait), TimeUnit.NANOSECONDS);
+                permitted = permit.semaphore.tryAcquire(toNanos(wait), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new CancellationException("interrupted while waiting for session '" + id + "'");
@@ -117,43 +112,27 @@ public final class FileSessionStore implements SessionStore {
             if (!permitted) {
                 throw busy(id, wait);
             }
-            return lockOnDisk(id, lockFile, entry, deadline, wait);
+            return new FileLease(id, file, permit, lockOnDisk(id, file, deadline, wait));
         } catch (RuntimeException | Error e) {
             if (permitted) {
-                entry.permit.release();
+                permit.semaphore.release();
             }
-            ProcessLocks.leave(lockFile);
+            file.leavePermit(id);
+            file.leave();
             throw e;
         }
     }
 
-    private FileLease lockOnDisk(String id, Path lockFile, ProcessLocks.Entry entry, long deadline, Duration wait) {
-        byte[] nonce = new byte[16];
-        RANDOM.nextBytes(nonce);
-        long pause = TimeUnit.MILLISECONDS.toNanos(2);
+    private FileLock lockOnDisk(String id, LockFile file, long deadline, Duration wait) {
+        long pause = TimeUnit.MILLISECONDS.toNanos(1);
         while (true) {
-            FileChannel channel = null;
-            FileLock lock = null;
             try {
                 Files.createDirectories(dir);
-                channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                        StandardOpenOption.WRITE);
-                lock = channel.tryLock();
+                FileLock lock = file.tryLock(id);
                 if (lock != null) {
-                    if (stillNamed(channel, lockFile, nonce)) {
-                        return new FileLease(id, lockFile, entry, channel, lock);
-                    }
-                    // The holder before us removed the file we locked: lock the one the name holds now.
-                    lock.release();
-                    channel.close();
-                    continue;
+                    return lock;
                 }
-                channel.close();
-            } catch (ClosedByInterruptException e) {
-                Thread.currentThread().interrupt();
-                throw new CancellationException("interrupted while waiting for session '" + id + "'");
             } catch (IOException e) {
-                closeQuietly(channel);
                 throw new ShellyException("cannot lock session '" + id + "' in " + dir + ": " + e.getMessage(), e);
             }
             long left = deadline - System.nanoTime();
@@ -167,24 +146,6 @@ public final class FileSessionStore implements SessionStore {
                 throw new CancellationException("interrupted while waiting for session '" + id + "'");
             }
             pause = Math.min(pause * 2, MAX_POLL_NANOS);
-        }
-    }
-
-    /**
-     * Whether the locked file is still the one the lock file's name refers to: a holder removes
-     * the lock file before it lets go, so a waiter that opened the old file must not count the
-     * lock it gets on it. A fresh nonce written through the channel and read back by name tells.
-     */
-    private static boolean stillNamed(FileChannel channel, Path lockFile, byte[] nonce) throws IOException {
-        channel.truncate(0);
-        ByteBuffer buffer = ByteBuffer.wrap(nonce);
-        while (buffer.hasRemaining()) {
-            channel.write(buffer, buffer.position());
-        }
-        try {
-            return Arrays.equals(Files.readAllBytes(lockFile), nonce);
-        } catch (NoSuchFileException e) {
-            return false;
         }
     }
 
@@ -300,7 +261,7 @@ public final class FileSessionStore implements SessionStore {
         }
     }
 
-    /** Removes the temporary files of cut-short saves and stale lock files of sessions nobody holds. */
+    /** Removes the temporary files of cut-short saves of sessions nobody holds. */
     private void removeLeftovers() {
         if (!Files.isDirectory(dir)) {
             return;
@@ -319,8 +280,6 @@ public final class FileSessionStore implements SessionStore {
                         tmps.add(p);
                         ids.add(n.substring(1, dash));
                     }
-                } else if (n.endsWith(LOCK_SUFFIX) && SessionIds.isValid(n.substring(1, n.length() - LOCK_SUFFIX.length()))) {
-                    ids.add(n.substring(1, n.length() - LOCK_SUFFIX.length()));
                 }
             });
         } catch (IOException e) {
@@ -358,8 +317,8 @@ public final class FileSessionStore implements SessionStore {
         return dir.resolve(id + SUFFIX);
     }
 
-    private Path lockFile(String id) {
-        return dir.resolve("." + id + LOCK_SUFFIX);
+    private Path lockFile() {
+        return dir.resolve(LOCK_FILE);
     }
 
     private static long toNanos(Duration d) {
@@ -370,38 +329,26 @@ public final class FileSessionStore implements SessionStore {
         }
     }
 
-    private static void closeQuietly(FileChannel channel) {
-        if (channel != null) {
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // nothing more to release
-            }
-        }
-    }
-
     @Override
     public String toString() {
         return "FileSessionStore[" + dir + "]";
     }
 
-    /** A held session: the OS lock on its lock file, and the version saved last. */
+    /** A held session: its permit in this JVM, its lock in the lock file, and the version saved last. */
     private final class FileLease implements Lease {
         private final String id;
-        private final Path lockFile;
-        private final ProcessLocks.Entry entry;
-        private final FileChannel channel;
+        private final LockFile file;
+        private final LockFile.Permit permit;
         private final FileLock lock;
         private final ReentrantLock guard = new ReentrantLock();
         private boolean closed;
         private long storedVersion;
         private boolean versionKnown;
 
-        FileLease(String id, Path lockFile, ProcessLocks.Entry entry, FileChannel channel, FileLock lock) {
+        FileLease(String id, LockFile file, LockFile.Permit permit, FileLock lock) {
             this.id = id;
-            this.lockFile = lockFile;
-            this.entry = entry;
-            this.channel = channel;
+            this.file = file;
+            this.permit = permit;
             this.lock = lock;
         }
 
@@ -477,23 +424,12 @@ public final class FileSessionStore implements SessionStore {
                     return;
                 }
                 closed = true;
-                try {
-                    // Removed while still locked: a waiter that opened this file sees it is gone and takes a new one.
-                    Files.deleteIfExists(lockFile);
-                } catch (IOException e) {
-                    LOG.debug("cannot remove the lock file {}: {}", lockFile, e.getMessage());
-                }
-                try {
-                    if (lock.isValid()) {
-                        lock.release();
-                    }
-                } catch (IOException e) {
-                    LOG.debug("releasing the lock of session '{}' failed: {}", id, e.getMessage());
-                } finally {
-                    closeQuietly(channel);
-                    entry.permit.release();
-                    ProcessLocks.leave(lockFile);
-                }
+                // Queued on the lock file's keeper ahead of any later attempt, so the next holder
+                // in this JVM (let in by the permit) and in other processes finds it free.
+                file.release(id, lock);
+                permit.semaphore.release();
+                file.leavePermit(id);
+                file.leave();
             } finally {
                 guard.unlock();
             }

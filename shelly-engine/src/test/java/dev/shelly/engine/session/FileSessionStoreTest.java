@@ -176,7 +176,7 @@ class FileSessionStoreTest {
         assertThat(last.version()).isEqualTo(versions);
         assertThat(last.messages()).extracting(Message::text).containsExactly("turn " + versions);
         assertThat(written).contains(true, false);
-        assertThat(files(dir)).containsExactly("s.json");
+        assertThat(files(dir)).containsExactly(".sessions.lock", "s.json");
     }
 
     @Test
@@ -184,7 +184,7 @@ class FileSessionStoreTest {
         FileSessionStore one = new FileSessionStore(dir, JSON);
         FileSessionStore two = new FileSessionStore(dir, JSON);
         SessionStore.Lease held = one.open("s", Duration.ZERO);
-        assertThat(files(dir)).containsExactly(".s.lock");
+        assertThat(files(dir)).containsExactly(".sessions.lock");
         long start = System.nanoTime();
         assertThatThrownBy(() -> two.open("s", Duration.ofMillis(200)))
                 .isInstanceOfSatisfying(SessionBusyException.class, e -> assertThat(e.id()).isEqualTo("s"))
@@ -208,8 +208,8 @@ class FileSessionStoreTest {
                         .hasMessage("the lease of session 's' is closed");
             }
         }
-        assertThat(files(dir)).as("lock files go with their leases").containsExactly("s.json");
-        assertThat(ProcessLocks.size()).isZero();
+        assertThat(files(dir)).containsExactly(".sessions.lock", "s.json");
+        assertThat(LockFile.openCount()).as("the lock file is closed when nothing is held").isZero();
     }
 
     @Test
@@ -221,15 +221,14 @@ class FileSessionStoreTest {
         Files.writeString(dir.resolve(".s1-123.tmp"), "{\"id\":\"s1\",\"mess");
         Files.writeString(dir.resolve(".s1-456.tmp"), "");
         Files.writeString(dir.resolve(".held-789.tmp"), "{");
-        Files.writeString(dir.resolve(".crashed.lock"), "");
         assertThat(store.ids()).containsExactly("s1");
         assertThat(store.read("s1").messages()).extracting(Message::text).containsExactly("first");
         try (SessionStore.Lease held = store.open("held", Duration.ZERO)) {
             new FileSessionStore(dir, JSON);
-            assertThat(files(dir)).containsExactly(".held-789.tmp", ".held.lock", "s1.json");
+            assertThat(files(dir)).containsExactly(".held-789.tmp", ".sessions.lock", "s1.json");
         }
         new FileSessionStore(dir, JSON);
-        assertThat(files(dir)).containsExactly("s1.json");
+        assertThat(files(dir)).containsExactly(".sessions.lock", "s1.json");
     }
 
     @Test
