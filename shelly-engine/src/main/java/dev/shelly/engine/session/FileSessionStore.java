@@ -39,8 +39,9 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>Holding</b> is an operating-system lock, taken when a lease opens and released when it
  *       closes, on the session's own byte of the folder's one lock file {@code .sessions.lock}
  *       (never removed); a killed process loses its locks at once. Waiting for another process
- *       polls the lock (every few milliseconds, up to the time given); waiting for another holder
- *       in the same JVM blocks without polling.
+ *       polls the lock (every 1 to 10 ms, up to the time given), which is not fair: a process
+ *       that opens and closes one session in a tight loop can keep another waiting until its
+ *       wait runs out. Waiting for another holder in the same JVM is fair and does not poll.
  *   <li><b>A save</b> writes a temporary file {@code .<id>-<n>.tmp} in the folder, forces it to
  *       disk and renames it over {@code <id>.json} in one atomic step, so a crash leaves the old
  *       file or the new one, never half of one. The leftovers of saves that a crash cut short,
@@ -58,7 +59,7 @@ public final class FileSessionStore implements SessionStore {
     private static final String SUFFIX = ".json";
     private static final String TMP_SUFFIX = ".tmp";
     private static final String LOCK_FILE = ".sessions.lock";
-    private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final Path dir;
     private final JsonMapper json;
