@@ -166,6 +166,7 @@ class SessionServiceTest {
                     try (Session s = engine.resume(id)) {
                         s.send("parent " + i);
                     }
+                    SessionTurnsProcess.pauseBetweenRequests();
                 }
                 assertThat(child.waitFor(120, TimeUnit.SECONDS)).as("child ended: %s", childOutput).isTrue();
             } finally {

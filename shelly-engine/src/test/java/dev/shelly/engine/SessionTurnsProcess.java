@@ -12,6 +12,15 @@ import java.time.Duration;
 public final class SessionTurnsProcess {
     private SessionTurnsProcess() {}
 
+    /** A client's pause between two requests, so the two processes take turns on the session. */
+    static void pauseBetweenRequests() {
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /**
      * Runs the turns.
      *
@@ -31,6 +40,7 @@ public final class SessionTurnsProcess {
                     session.send(prefix + i);
                     sent++;
                 }
+                pauseBetweenRequests();
             }
             System.out.println("sent " + sent);
         }
