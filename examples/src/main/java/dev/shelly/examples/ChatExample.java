@@ -103,7 +103,7 @@ public final class ChatExample implements Example {
     }
 
     private static Message turn(Session session, String text, ExampleRun run) {
-        Message reply = session.send(text);
+        Message reply = session.send(text).reply();
         run.view().finish();
         return reply;
     }

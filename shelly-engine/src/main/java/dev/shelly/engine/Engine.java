@@ -13,8 +13,14 @@ import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.engine.config.ToolboxRef;
+import dev.shelly.engine.session.FileSessionStore;
+import dev.shelly.engine.session.SessionBusyException;
+import dev.shelly.engine.session.SessionExistsException;
+import dev.shelly.engine.session.SessionIds;
+import dev.shelly.engine.session.SessionNotFoundException;
 import dev.shelly.engine.session.SessionRecord;
 import dev.shelly.engine.session.SessionStore;
+import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.skills.Skill;
@@ -26,8 +32,8 @@ import dev.shelly.tools.mcp.McpToolClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,6 +41,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -48,8 +56,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>{@code
  * try (Engine engine = Engine.open(Path.of("."))) {          // finds .shelly/config.yaml
  *     engine.events().subscribe(event -> log.info("{}", event));
- *     Session session = engine.newSession();
- *     System.out.println(session.send("What does this project do?").text());
+ *     try (Session session = engine.newSession()) {
+ *         System.out.println(session.send("What does this project do?").text());
+ *     }
  * }
  * }</pre>
  *
@@ -61,9 +70,21 @@ import tools.jackson.databind.json.JsonMapper;
  * call: unknown providers, toolboxes, tools, skills and agents, providers without a key, MCP
  * servers that do not start. {@link #close()} closes everything the engine opened, MCP
  * subprocesses included.
+ *
+ * <h2>Sessions</h2>
+ * The engine keeps one live conversation per session id: {@link #resume} of an id that is open
+ * returns another {@link Session} handle on it, so concurrent requests on one conversation queue
+ * their turns instead of overwriting each other. When its last handle closes, the conversation is
+ * let go ({@link #openSessions()} counts those still held). Saved sessions live in a
+ * {@link SessionStore} (by default files in {@code .shelly/sessions}); the store's lease keeps one
+ * session out of the hands of other engines and processes while it is open here: they wait up to
+ * {@link Builder#sessionWait} and then fail with {@link SessionBusyException}.
  */
 public final class Engine implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+
+    /** How long opening a session waits for another holder unless {@link Builder#sessionWait} says otherwise. */
+    public static final Duration DEFAULT_SESSION_WAIT = Duration.ofSeconds(10);
 
     /** The namespace of the built-in {@code state} toolbox: its tools are {@code shared_state_*}. */
     public static final String STATE_NAMESPACE = "shared";
@@ -83,7 +104,8 @@ public final class Engine implements AutoCloseable {
     private final List<Middleware> middleware;
     private final SessionStore sessions;
     private final Clock clock;
-    private final List<Session> openSessions = Collections.synchronizedList(new ArrayList<>());
+    private final Duration sessionWait;
+    private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
 
     private Engine(Builder b, List<McpToolClient> clients, Map<String, Supplier<ToolBox>> boxes,
             Map<String, Completer> models) {
@@ -100,8 +122,10 @@ public final class Engine implements AutoCloseable {
         this.mcpClients = clients;
         this.middleware = List.copyOf(b.middleware);
         this.clock = b.clock;
+        this.sessionWait = b.sessionWait;
         Path sessionsDir = b.sessionsDir != null ? b.sessionsDir : dir != null ? dir.sessionsDir() : null;
-        this.sessions = sessionsDir == null ? null : new SessionStore(sessionsDir, JsonMapper.builder().build());
+        this.sessions = b.sessionStore != null ? b.sessionStore
+                : sessionsDir == null ? null : new FileSessionStore(sessionsDir, JsonMapper.builder().build());
         for (AgentConfig agent : config.agents()) {
             registry.register(agent.name(), agent.description(), () -> buildAgent(agent, new Chat()));
         }
@@ -164,7 +188,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * The tokens every provider of this engine used.
+     * The tokens every completer of this engine used, those given in code included.
      *
      * @return the tracker
      */
@@ -220,37 +244,45 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * Starts a conversation with the entry agent.
+     * Starts a conversation with the entry agent under a new id (a UTC time and 128 random bits).
      *
-     * @return the session
+     * @return a handle on the session; close it when done
+     * @throws SessionBusyException when the store cannot hold the new session in time
      */
     public Session newSession() {
-        String entry = config.entryAgent().orElseThrow();
-        Session session = new Session(Session.newId(clock), entry, clock.instant(), buildAgent(agentConfig(entry), new Chat()),
-                sessions, clock, openSessions::remove);
-        openSessions.add(session);
-        return session;
+        return open(SessionIds.newId(clock), true);
     }
 
     /**
-     * Continues a saved conversation.
+     * Starts a conversation with the entry agent under an id of the caller's choosing, such as
+     * a conversation id of the application.
+     *
+     * @param id the session's id: 1 to 128 letters, digits, {@code '.'}, {@code '_'} and
+     *     {@code '-'}, starting with a letter or digit, without {@code ".."}
+     * @return a handle on the session; close it when done
+     * @throws IllegalArgumentException naming the parameter when the id is not valid
+     * @throws SessionExistsException when a session of that id is saved or open already
+     * @throws SessionBusyException when another engine or process holds that id
+     */
+    public Session newSession(String id) {
+        return open(SessionIds.check(id, "Engine.newSession id"), true);
+    }
+
+    /**
+     * Continues a conversation: a new handle on it when it is open in this engine, else the saved
+     * one, held for this engine until its last handle closes.
      *
      * @param id the session's id
-     * @return the session, holding the saved messages
-     * @throws ShellyException when sessions are not saved by this engine, or there is no such
-     *     session (the saved ones are listed)
+     * @return a handle on the session, holding the conversation so far; close it when done
+     * @throws IllegalArgumentException naming the parameter when the id is not valid
+     * @throws SessionNotFoundException when there is no such session (the message names only {@code id})
+     * @throws SessionBusyException when another engine or process holds it beyond
+     *     {@link Builder#sessionWait}
+     * @throws ShellyException when this engine saves no sessions and the id is not open, or the
+     *     session's agent is no longer configured
      */
     public Session resume(String id) {
-        SessionRecord saved = requireSessions().load(id);
-        if (!registry.contains(saved.entryAgent())) {
-            throw new ShellyException("session '" + id + "' was held with agent '" + saved.entryAgent()
-                    + "', which is no longer configured; configured agents: " + names(agentNames()));
-        }
-        Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()));
-        Session session = new Session(saved.id(), saved.entryAgent(), saved.created(), agent, sessions, clock,
-                openSessions::remove);
-        openSessions.add(session);
-        return session;
+        return open(SessionIds.check(id, "Engine.resume id"), false);
     }
 
     /**
@@ -262,18 +294,157 @@ public final class Engine implements AutoCloseable {
         return sessions == null ? List.of() : sessions.ids();
     }
 
-    private SessionStore requireSessions() {
-        if (sessions == null) {
-            throw new ShellyException("this engine saves no sessions: give it a .shelly folder or a sessions folder");
+    /**
+     * Deletes a saved session. An open session is not deleted: close its handles first.
+     *
+     * @param id the session's id
+     * @throws IllegalArgumentException naming the parameter when the id is not valid
+     * @throws SessionBusyException when the session is open in this engine, or held by another
+     *     engine or process beyond {@link Builder#sessionWait}
+     * @throws SessionNotFoundException when there is no such session
+     */
+    public void deleteSession(String id) {
+        SessionIds.check(id, "Engine.deleteSession id");
+        if (live.containsKey(id)) {
+            throw new SessionBusyException(id, "session '" + id + "' is open in this engine; close it before deleting it");
         }
-        return sessions;
+        if (sessions == null) {
+            throw new SessionNotFoundException(id);
+        }
+        sessions.delete(id, sessionWait);
+        LOG.info("session {} deleted", id);
     }
 
-    /** Closes the open sessions, the MCP clients (ending their subprocesses) and the event bus. */
+    /**
+     * How many sessions this engine holds open: those with a handle not yet closed.
+     *
+     * @return the count
+     */
+    public int openSessions() {
+        return live.size();
+    }
+
+    /** One id's entry in the live map: the live session once opened, and its open handles. */
+    private static final class Slot {
+        final ReentrantLock lock = new ReentrantLock();
+        LiveSession session;
+        int handles;
+        boolean gone;
+    }
+
+    private Session open(String id, boolean create) {
+        while (true) {
+            Slot slot = live.computeIfAbsent(id, k -> new Slot());
+            slot.lock.lock();
+            try {
+                if (slot.gone) {
+                    continue; // closed meanwhile; a fresh slot takes its place
+                }
+                if (slot.session == null) {
+                    try {
+                        slot.session = create ? create(id) : load(id);
+                    } catch (RuntimeException | Error e) {
+                        slot.gone = true;
+                        live.remove(id, slot);
+                        throw e;
+                    }
+                } else if (create) {
+                    throw new SessionExistsException(id);
+                }
+                slot.handles++;
+                return new Session(slot.session, () -> release(id, slot));
+            } finally {
+                slot.lock.unlock();
+            }
+        }
+    }
+
+    private void release(String id, Slot slot) {
+        LiveSession last;
+        slot.lock.lock();
+        try {
+            if (slot.gone || --slot.handles > 0) {
+                return;
+            }
+            slot.gone = true;
+            last = slot.session;
+        } finally {
+            slot.lock.unlock();
+        }
+        try {
+            last.shutdown();
+        } finally {
+            live.remove(id, slot);
+        }
+    }
+
+    private LiveSession create(String id) {
+        String entry = config.entryAgent().orElseThrow();
+        SessionStore.Lease lease = sessions == null ? null : sessions.open(id, sessionWait);
+        try {
+            if (lease != null && lease.load().isPresent()) {
+                throw new SessionExistsException(id);
+            }
+            LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat()),
+                    lease, clock, 0, Usage.ZERO);
+            LOG.info("session {} opened with agent '{}'", id, entry);
+            return session;
+        } catch (RuntimeException | Error e) {
+            if (lease != null) {
+                lease.close();
+            }
+            throw e;
+        }
+    }
+
+    private LiveSession load(String id) {
+        if (sessions == null) {
+            throw new ShellyException("this engine saves no sessions and session '" + id
+                    + "' is not open: give the engine a .shelly folder, a sessions folder or a session store");
+        }
+        SessionStore.Lease lease = sessions.open(id, sessionWait);
+        try {
+            SessionRecord saved = lease.load().orElseThrow(() -> new SessionNotFoundException(id));
+            if (!registry.contains(saved.entryAgent())) {
+                throw new ShellyException("session '" + id + "' was held with agent '" + saved.entryAgent()
+                        + "', which is no longer configured; configured agents: " + names(agentNames()));
+            }
+            Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()));
+            LiveSession session = new LiveSession(id, saved.entryAgent(), saved.created(), agent, lease, clock,
+                    saved.version(), saved.usage());
+            LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
+            return session;
+        } catch (RuntimeException | Error e) {
+            lease.close();
+            throw e;
+        }
+    }
+
+    /** Closes the open sessions (cancelling their turns), the MCP clients (ending their subprocesses) and the event bus. */
     @Override
     public void close() {
-        for (Session s : List.copyOf(openSessions)) {
-            s.close();
+        for (var entry : live.entrySet()) {
+            Slot slot = entry.getValue();
+            LiveSession session;
+            slot.lock.lock();
+            try {
+                if (slot.gone) {
+                    continue;
+                }
+                slot.gone = true;
+                session = slot.session;
+            } finally {
+                slot.lock.unlock();
+            }
+            try {
+                if (session != null) {
+                    session.shutdown();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("closing session {} failed: {}", entry.getKey(), e.toString());
+            } finally {
+                live.remove(entry.getKey(), slot);
+            }
         }
         for (McpToolClient client : mcpClients) {
             try {
@@ -365,6 +536,8 @@ public final class Engine implements AutoCloseable {
         private final List<Middleware> middleware = new ArrayList<>();
         private String projectContext;
         private Path sessionsDir;
+        private SessionStore sessionStore;
+        private Duration sessionWait = DEFAULT_SESSION_WAIT;
         private EventBus<AgentEvent> events;
         private UsageTracker usage = new UsageTracker();
         private Store store = new Store();
@@ -500,6 +673,32 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
+         * Keeps sessions in this store (a backend of your own, such as Redis) instead of files.
+         *
+         * @param value the store
+         * @return this builder
+         */
+        public Builder sessionStore(SessionStore value) {
+            this.sessionStore = requireNonNull(value, "Engine.Builder.sessionStore");
+            return this;
+        }
+
+        /**
+         * Sets how long opening a session waits while another engine or process holds it, before
+         * it fails with {@link SessionBusyException}; {@link #DEFAULT_SESSION_WAIT} unless set.
+         *
+         * @param value the wait; zero to fail at once
+         * @return this builder
+         */
+        public Builder sessionWait(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("Engine.Builder.sessionWait must be zero or positive, was " + value);
+            }
+            this.sessionWait = value;
+            return this;
+        }
+
+        /**
          * Publishes agent events on this bus instead of a new one.
          *
          * @param value the bus
@@ -579,7 +778,9 @@ public final class Engine implements AutoCloseable {
             for (int i = 0; i < config.providers().size(); i++) {
                 ProviderConfig p = config.providers().get(i);
                 Completer override = completerOverrides.get(p.name());
-                models.put(p.name(), override != null ? override : ProviderFactory.build(p, i, config, env, usage));
+                // A completer given in code does not know the engine's tracker: count its replies here.
+                models.put(p.name(), override != null ? new CountingCompleter(override, usage)
+                        : ProviderFactory.build(p, i, config, env, usage));
             }
             for (String name : completerOverrides.keySet()) {
                 if (!models.containsKey(name)) {

@@ -1,69 +1,60 @@
 package dev.shelly.engine;
 
-import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
 import dev.shelly.chats.ShellyException;
-import dev.shelly.engine.session.SessionRecord;
-import dev.shelly.engine.session.SessionStore;
-import java.security.SecureRandom;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.util.HexFormat;
+import dev.shelly.modeladapter.Usage;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A conversation with the engine's entry agent.
+ * A handle on a conversation with the engine's entry agent.
  *
- * <p>One turn runs at a time: inputs sent while a turn runs wait in a queue and run in the order
- * they were sent. After every turn — answered, failed or cancelled — the conversation is saved
- * (when the engine saves sessions), so it can be {@linkplain Engine#resume resumed} by id. A
- * turn is cancelled by {@link #cancel()}, by cancelling its {@link Future}, or by interrupting
- * the thread blocked in {@link #send}.
+ * <p><b>One live conversation per id.</b> An engine keeps one live conversation per session id:
+ * every {@link Engine#resume} (and the {@link Engine#newSession} that began it) returns a new
+ * handle on the same chat, the same turn queue and the same store lease. Turns sent through any
+ * handle run one at a time, in the order they were sent; none is lost. The conversation stays
+ * live while a handle is open; when the last handle closes, the engine lets it go (its turn
+ * thread ends, its store lease is released and other engines and processes may hold it).
+ *
+ * <p><b>Saved after every turn.</b> After every turn — answered, failed or cancelled — the
+ * conversation is saved (when the engine saves sessions), so it can be resumed by id.
+ *
+ * <p><b>A handle's own turns.</b> A handle's {@link #cancel()}, {@link #close()} and
+ * {@link #listen listeners} concern the turns sent through it, so one request of a service does
+ * not cancel, or hear, another request's turn on the same conversation. A turn is cancelled by
+ * {@link #cancel()}, by cancelling its {@link Future}, by interrupting the thread blocked in
+ * {@link #send}, or by {@link #close()}.
+ *
+ * <p><b>Logging.</b> While a turn runs, the logging MDC of its thread holds
+ * {@value #MDC_SESSION} (the session id) and {@value #MDC_TURN} (the turn id). Threads the agent
+ * starts (concurrent tool calls, delegated agents) inherit them when the slf4j binding's MDC is
+ * inheritable (slf4j's basic adapter is; logback's is not); the engine's own log lines on those
+ * threads carry them either way.
+ *
+ * <p>Handles are safe for use by many threads.
  */
 public final class Session implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Session.class);
-    private static final DateTimeFormatter ID_TIME = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC);
-    private static final SecureRandom RANDOM = new SecureRandom();
+    /** The MDC key of the session id while a turn runs. */
+    public static final String MDC_SESSION = "shelly.session";
+    /** The MDC key of the turn id while a turn runs. */
+    public static final String MDC_TURN = "shelly.turn";
 
-    private final String id;
-    private final String entryAgent;
-    private final Instant created;
-    private final Agent agent;
-    private final SessionStore store;
-    private final Clock clock;
-    private final Consumer<Session> onClose;
-    private final ExecutorService turns = Executors.newSingleThreadExecutor(
-            Thread.ofVirtual().name("shelly-session-turn").factory());
-    private final java.util.Set<Future<?>> pending = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final LiveSession live;
+    private final Runnable release;
+    private final Set<Future<?>> pending = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private volatile AgentListener listener = AgentListener.NONE;
 
-    Session(String id, String entryAgent, Instant created, Agent agent, SessionStore store, Clock clock,
-            Consumer<Session> onClose) {
-        this.id = id;
-        this.entryAgent = entryAgent;
-        this.created = created;
-        this.agent = agent;
-        this.store = store;
-        this.clock = clock;
-        this.onClose = onClose;
-    }
-
-    static String newId(Clock clock) {
-        byte[] bytes = new byte[3];
-        RANDOM.nextBytes(bytes);
-        return ID_TIME.format(clock.instant()) + "-" + HexFormat.of().formatHex(bytes);
+    Session(LiveSession live, Runnable release) {
+        this.live = live;
+        this.release = release;
     }
 
     /**
@@ -72,7 +63,7 @@ public final class Session implements AutoCloseable {
      * @return the id
      */
     public String id() {
-        return id;
+        return live.id;
     }
 
     /**
@@ -81,32 +72,48 @@ public final class Session implements AutoCloseable {
      * @return its name
      */
     public String entryAgent() {
-        return entryAgent;
+        return live.entryAgent;
     }
 
     /**
-     * The conversation so far, system prompt included.
+     * The conversation so far, system prompt included; the same chat for every handle of the
+     * session.
      *
      * @return the chat (thread-safe; read it, do not append to it while a turn runs)
      */
     public Chat chat() {
-        return agent.chat();
+        return live.agent.chat();
     }
 
     /**
-     * Tells a listener of this session's events too, synchronously, on the threads the agents run
-     * on (delegated children included), and in order: for a view that must show the events of a
-     * turn before the turn returns. The engine's {@link Engine#events() bus} still gets them all.
+     * The tokens the session used so far, over every turn and every engine that held it (when
+     * it is saved), delegated agents included.
+     *
+     * @return the totals
+     */
+    public Usage usage() {
+        return live.usage();
+    }
+
+    /**
+     * Tells a listener of the events of the turns sent through this handle, synchronously, on the
+     * threads the agents run on (delegated children included), and in order: for a view that
+     * must show the events of a turn before the turn returns. The engine's
+     * {@link Engine#events() bus} still gets every event.
      *
      * @param listener the listener; it should return quickly
-     * @return this session
+     * @return this handle
      */
     public Session listen(AgentListener listener) {
         if (listener == null) {
             throw new IllegalArgumentException("Session.listen listener must not be null");
         }
-        agent.setListener(agent.listener().andThen(listener));
+        this.listener = this.listener.andThen(listener);
         return this;
+    }
+
+    AgentListener listener() {
+        return listener;
     }
 
     /**
@@ -114,19 +121,20 @@ public final class Session implements AutoCloseable {
      * queued.
      *
      * @param text what the user says
-     * @return the agent's final answer
+     * @return the turn: the agent's final answer, the tokens the turn used, how long it took
      * @throws ShellyException the agent's failure (a model error, an agent error)
      * @throws CancellationException when the turn was cancelled or the waiting thread interrupted
      *     (the turn is then cancelled too)
+     * @throws IllegalStateException when the handle or the session is closed
      */
-    public Message send(String text) {
-        Future<Message> turn = submit(text);
+    public Turn send(String text) {
+        Future<Turn> turn = submit(text);
         try {
             return turn.get();
         } catch (InterruptedException e) {
             turn.cancel(true);
             Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted while waiting for the answer in session " + id);
+            throw new CancellationException("interrupted while waiting for the answer in session " + live.id);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof RuntimeException r) {
@@ -135,66 +143,44 @@ public final class Session implements AutoCloseable {
             if (cause instanceof Error err) {
                 throw err;
             }
-            throw new ShellyException("session " + id + ": the turn failed: " + cause, cause);
+            throw new ShellyException("session " + live.id + ": the turn failed: " + cause, cause);
         }
     }
 
     /**
-     * Queues a user message; the turn runs after those queued before it.
+     * Queues a user message; the turn runs after those queued before it, through any handle.
      *
      * @param text what the user says
-     * @return the turn's answer to come; cancelling it interrupts the turn
-     * @throws IllegalStateException when the session is closed
+     * @return the turn to come; cancelling it interrupts the turn
+     * @throws IllegalStateException when the handle or the session is closed
      */
-    public Future<Message> submit(String text) {
+    public Future<Turn> submit(String text) {
         if (text == null || text.isBlank()) {
-            throw new IllegalArgumentException("the text sent to session " + id + " must not be null or blank");
+            throw new IllegalArgumentException("the text sent to session " + live.id + " must not be null or blank");
         }
-        FutureTask<Message> turn = new FutureTask<>(() -> runTurn(text)) {
+        if (closed.get()) {
+            throw new IllegalStateException("session " + live.id + " is closed");
+        }
+        FutureTask<Turn> turn = new FutureTask<>(() -> live.runTurn(this, text)) {
             @Override
             protected void done() {
                 pending.remove(this);
+                live.pending.remove(this);
             }
         };
         pending.add(turn);
+        live.pending.add(turn);
         try {
-            turns.execute(turn);
+            live.execute(turn);
         } catch (RejectedExecutionException e) {
             pending.remove(turn);
-            throw new IllegalStateException("session " + id + " is closed");
+            live.pending.remove(turn);
+            throw new IllegalStateException("session " + live.id + " is closed");
         }
         return turn;
     }
 
-    private Message runTurn(String text) {
-        Message reply;
-        try {
-            reply = agent.run(text);
-        } catch (RuntimeException | Error failure) {
-            try {
-                saveAfterTurn();
-            } catch (RuntimeException e) {
-                failure.addSuppressed(e);
-            }
-            throw failure;
-        }
-        saveAfterTurn();
-        return reply;
-    }
-
-    /** Saves with the interrupt flag cleared meanwhile: an interrupted thread cannot write a file channel. */
-    private void saveAfterTurn() {
-        boolean interrupted = Thread.interrupted();
-        try {
-            save();
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** Cancels the running turn and every queued one. */
+    /** Cancels the running turn and every queued one that were sent through this handle. */
     public void cancel() {
         for (Future<?> f : pending.toArray(Future[]::new)) {
             f.cancel(true);
@@ -202,28 +188,33 @@ public final class Session implements AutoCloseable {
     }
 
     /**
-     * Saves the conversation now; a no-op when the engine saves no sessions.
+     * Saves the conversation now; a no-op when the engine saves no sessions. Saves from many
+     * threads are ordered: an older snapshot never replaces a newer one.
      *
-     * @throws ShellyException naming the file when it cannot be written
+     * @throws ShellyException naming the session when it cannot be written
+     * @throws IllegalStateException when the session is closed
      */
     public void save() {
-        if (store == null) {
-            return;
+        if (live.closed()) {
+            throw new IllegalStateException("session " + live.id + " is closed");
         }
-        store.save(new SessionRecord(id, entryAgent, created, clock.instant(), agent.chat().messages()));
-        LOG.debug("session {} saved ({} messages)", id, agent.chat().size());
+        live.save();
     }
 
-    /** Cancels what runs and is queued, and stops taking input. */
+    /**
+     * Cancels this handle's running and queued turns and lets the handle go; the engine lets the
+     * session go when its last handle closes. Closing twice is harmless.
+     */
     @Override
     public void close() {
-        cancel();
-        turns.shutdownNow();
-        onClose.accept(this);
+        if (closed.compareAndSet(false, true)) {
+            cancel();
+            release.run();
+        }
     }
 
     @Override
     public String toString() {
-        return "Session[" + id + ", agent=" + entryAgent + ", " + agent.chat().size() + " messages]";
+        return "Session[" + live.id + ", agent=" + live.entryAgent + ", " + live.agent.chat().size() + " messages]";
     }
 }

@@ -6,13 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
-import dev.shelly.chats.ShellyException;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.engine.config.ProviderKind;
+import dev.shelly.engine.session.SessionNotFoundException;
 import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
 import dev.shelly.tools.Tool;
@@ -55,7 +55,7 @@ class EngineTest {
             engine.events().subscribe(events::add);
             assertThat(engine.registry().list()).extracting(r -> r.name()).containsExactly("lead", "researcher");
             Session session = engine.newSession();
-            Message answer = session.send("How hot does water boil?");
+            Message answer = session.send("How hot does water boil?").reply();
             assertThat(answer.text()).isEqualTo("Done: ok");
             assertThat(answer.sender()).isEqualTo("lead");
             assertThat(engine.store().get("answer")).map(Object::toString).contains("100");
@@ -96,7 +96,7 @@ class EngineTest {
         try (Engine engine = Engine.builder().config(config).completer("m", model).sessionsDir(tmp).build()) {
             Session session = engine.newSession();
             id = session.id();
-            assertThat(id).matches("\\d{8}-\\d{6}-[0-9a-f]{6}");
+            assertThat(id).matches("\\d{8}-\\d{6}-[a-z2-7]{26}");
             assertThat(session.send("one").text()).isEqualTo("you said one");
             assertThat(engine.savedSessions()).containsExactly(id);
         }
@@ -107,8 +107,8 @@ class EngineTest {
             assertThat(resumed.send("two").text()).isEqualTo("then two after 4 messages");
             assertThat(engine.resume(id).chat().size()).isEqualTo(5);
             assertThatThrownBy(() -> engine.resume("nope"))
-                    .isInstanceOf(ShellyException.class)
-                    .hasMessage("no saved session 'nope' in " + tmp + "; saved sessions: " + id);
+                    .isInstanceOfSatisfying(SessionNotFoundException.class, e -> assertThat(e.id()).isEqualTo("nope"))
+                    .hasMessage("no saved session 'nope'");
         }
     }
 
@@ -122,7 +122,7 @@ class EngineTest {
         ScriptedCompleter model = ScriptedCompleter.of(echo, echo, echo, echo, echo);
         try (Engine engine = Engine.builder().config(config).completer("m", model).build()) {
             Session session = engine.newSession();
-            var futures = new java.util.ArrayList<java.util.concurrent.Future<Message>>();
+            var futures = new java.util.ArrayList<java.util.concurrent.Future<Turn>>();
             for (int i = 0; i < 5; i++) {
                 futures.add(session.submit("m" + i));
             }

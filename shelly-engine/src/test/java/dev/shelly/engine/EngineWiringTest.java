@@ -46,7 +46,7 @@ class EngineWiringTest {
                 Step.reply(chat -> chat.last().orElseThrow().toolResults().getFirst().text()));
         long pid;
         try (Engine engine = Engine.builder().dir(new ShellyDir(shelly)).environment(env::get).completer("m", model).build()) {
-            Message answer = engine.newSession().send("which process serves you?");
+            Message answer = engine.newSession().send("which process serves you?").reply();
             pid = Long.parseLong(answer.text());
             assertThat(ProcessHandle.of(pid)).hasValueSatisfying(p -> assertThat(p.isAlive()).isTrue());
             assertThat(model.requests().getFirst().toolNames()).containsExactly("pid");

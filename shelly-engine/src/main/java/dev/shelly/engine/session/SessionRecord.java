@@ -1,28 +1,80 @@
 package dev.shelly.engine.session;
 
 import dev.shelly.chats.Message;
+import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.Usage;
 import java.time.Instant;
 import java.util.List;
 
 /**
  * A saved conversation.
  *
- * @param id the session's id, also its file name
+ * @param id the session's id; a store keeps it under this id (a file store: its file name)
  * @param entryAgent the agent that answers in this session
  * @param created when the session began
  * @param updated when it was last saved
  * @param messages the conversation, system prompt included
+ * @param version how many times the session was saved: each save of a session carries a higher
+ *     version than the one before, and a store never lets a lower version replace a higher one
+ * @param usage the tokens every model call of the session used, delegated agents included
  */
-public record SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages) {
+public record SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages,
+        long version, Usage usage) {
     /** Validates and copies. */
     public SessionRecord {
-        SessionStore.checkId(id);
+        SessionIds.check(id, "SessionRecord.id");
         if (entryAgent == null || entryAgent.isBlank()) {
-            throw new IllegalArgumentException("SessionRecord.entryAgent must not be null or blank");
+            throw new IllegalArgumentException("SessionRecord.entryAgent of session '" + id + "' must not be null or blank");
         }
         if (created == null || updated == null) {
-            throw new IllegalArgumentException("SessionRecord timestamps must not be null");
+            throw new IllegalArgumentException("SessionRecord timestamps of session '" + id + "' must not be null");
+        }
+        if (messages == null) {
+            throw new IllegalArgumentException("SessionRecord.messages of session '" + id + "' must not be null");
+        }
+        if (version < 0) {
+            throw new IllegalArgumentException("SessionRecord.version of session '" + id + "' must not be negative, was "
+                    + version);
         }
         messages = List.copyOf(messages);
+        if (usage == null) {
+            usage = Usage.ZERO;
+        }
+    }
+
+    /**
+     * A record at version 0 whose usage is what its messages' replies report: a session saved
+     * before versions and totals were kept.
+     *
+     * @param id the session's id
+     * @param entryAgent the agent that answers in this session
+     * @param created when the session began
+     * @param updated when it was last saved
+     * @param messages the conversation
+     */
+    public SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages) {
+        this(id, entryAgent, created, updated, messages, 0, usageOf(messages));
+    }
+
+    /**
+     * The same record under another id (a file copied under a new name is the session of that name).
+     *
+     * @param newId the id
+     * @return the record
+     */
+    public SessionRecord withId(String newId) {
+        return new SessionRecord(newId, entryAgent, created, updated, messages, version, usage);
+    }
+
+    static Usage usageOf(List<Message> messages) {
+        Usage total = Usage.ZERO;
+        if (messages != null) {
+            for (Message m : messages) {
+                if (m != null) {
+                    total = total.plus(ReplyMetadata.usage(m).orElse(Usage.ZERO));
+                }
+            }
+        }
+        return total;
     }
 }

@@ -1,169 +1,118 @@
 package dev.shelly.engine.session;
 
-import dev.shelly.chats.ShellyException;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.time.Instant;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
+import java.util.Optional;
 
 /**
- * Saves sessions as JSON files, one per session, and reads them back.
+ * Where sessions are kept: the seam a backend (files, Redis, a database) implements. The engine
+ * uses nothing else, so any store that keeps this contract keeps every turn of every session.
  *
- * <p>A save writes a temporary file in the same folder, forces it to disk and renames it over
- * the old file in one atomic step, so a crash leaves either the previous file or the new one,
- * never half of one.
+ * <h2>The contract</h2>
+ * <ul>
+ *   <li><b>One holder per session.</b> {@link #open} hands out a {@link Lease}: while it is open
+ *       nobody else — no other engine, no other process — holds the same session. A second
+ *       {@code open} of the same id waits until the first lease is closed, at most for the time
+ *       it is given, and then throws {@link SessionBusyException}. A lease whose holder dies (a
+ *       killed process) must come free by itself: a file lock does, a Redis lease expires.
+ *   <li><b>Load after holding.</b> {@link Lease#load()} returns what the last holder saved, every
+ *       acknowledged save included. The engine loads only under a lease, so a session is never
+ *       continued from a stale copy.
+ *   <li><b>Saves in order.</b> {@link Lease#save} stores a record only when its
+ *       {@linkplain SessionRecord#version() version} is higher than the stored one, atomically
+ *       with the write; an older snapshot never replaces a newer one. A store whose lease can
+ *       lapse (a time-to-live) must also refuse a save when the lease was lost, with
+ *       {@link SessionBusyException}, rather than overwrite the turn of the next holder.
+ *   <li><b>All or nothing.</b> A save is atomic: a crash leaves the previous record or the new
+ *       one, never part of one, and never a record a later {@link Lease#load()} cannot read.
+ *       Leftovers of interrupted saves are cleaned up by the store, never read as sessions.
+ *   <li><b>The id is the key.</b> A record is stored and loaded under the id its lease was
+ *       opened with; a record that says another id inside is the session of the key it is
+ *       stored under.
+ *   <li><b>Errors name one session.</b> A missing session is {@link SessionNotFoundException};
+ *       no message of a store names a session other than the one asked for.
+ * </ul>
+ *
+ * <p>Implementations are safe for use by many threads.
  */
-public final class SessionStore {
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,127}");
-    private static final String SUFFIX = ".json";
-
-    private final Path dir;
-    private final JsonMapper json;
-    private final ChatJson codec;
+public interface SessionStore {
 
     /**
-     * A store in a folder, created on the first save.
+     * Holds a session for exclusive use, waiting for another holder to let go.
      *
-     * @param dir the sessions folder
-     * @param json the JSON mapper
+     * @param id the session's id (checked by {@link SessionIds#check})
+     * @param wait how long to wait for another holder; zero to try once
+     * @return the lease; close it to let others in
+     * @throws SessionBusyException when the session is still held after the wait
+     * @throws java.util.concurrent.CancellationException when the waiting thread is interrupted
+     *     (the interrupt flag stays set)
+     * @throws IllegalArgumentException when the id is not valid
      */
-    public SessionStore(Path dir, JsonMapper json) {
-        this.dir = dir;
-        this.json = json;
-        this.codec = new ChatJson(json);
-    }
+    Lease open(String id, Duration wait);
 
     /**
-     * The folder sessions are saved in.
+     * The ids of the saved sessions.
      *
-     * @return the folder
+     * @return the ids, sorted
      */
-    public Path dir() {
-        return dir;
-    }
+    List<String> ids();
 
     /**
-     * Saves a session atomically.
-     *
-     * @param session the session
-     * @throws ShellyException naming the file when it cannot be written
-     */
-    public void save(SessionRecord session) {
-        Path target = file(session.id());
-        ObjectNode root = json.createObjectNode();
-        root.put("id", session.id());
-        root.put("entry_agent", session.entryAgent());
-        root.put("created", session.created().toString());
-        root.put("updated", session.updated().toString());
-        root.set("messages", codec.encode(session.messages()));
-        byte[] bytes = json.writerWithDefaultPrettyPrinter().writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
-        Path tmp = null;
-        try {
-            Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, "." + session.id() + "-", ".tmp");
-            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE);
-                    OutputStream out = java.nio.channels.Channels.newOutputStream(channel)) {
-                out.write(bytes);
-                out.flush();
-                channel.force(true);
-            }
-            try {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
-            tmp = null;
-        } catch (IOException e) {
-            throw new ShellyException("cannot save session '" + session.id() + "' to " + target + ": " + e.getMessage(), e);
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException ignored) {
-                    // the temporary file is left behind; it is never read as a session
-                }
-            }
-        }
-    }
-
-    /**
-     * Reads a saved session.
+     * Deletes a saved session: holds it (waiting as {@link #open} does) and removes it.
      *
      * @param id the session's id
-     * @return the session
-     * @throws ShellyException when there is no such session (the known ids are listed) or its file
-     *     is not a valid session, naming the file
+     * @param wait how long to wait for another holder
+     * @throws SessionNotFoundException when there is no such session
+     * @throws SessionBusyException when the session is still held after the wait
      */
-    public SessionRecord load(String id) {
-        checkId(id);
-        Path file = file(id);
-        String text;
-        try {
-            text = Files.readString(file, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            List<String> known = ids();
-            throw new ShellyException("no saved session '" + id + "' in " + dir + "; "
-                    + (known.isEmpty() ? "there are none" : "saved sessions: " + String.join(", ", known)));
-        } catch (IOException e) {
-            throw new ShellyException("cannot read session file " + file + ": " + e.getMessage(), e);
-        }
-        try {
-            JsonNode root = json.readTree(text);
-            return new SessionRecord(root.path("id").asString(id), root.path("entry_agent").asString(),
-                    Instant.parse(root.path("created").asString()), Instant.parse(root.path("updated").asString()),
-                    codec.decode(root.get("messages"), file.toString()));
-        } catch (JacksonException | IllegalArgumentException | java.time.format.DateTimeParseException e) {
-            throw new ShellyException("session file " + file + " is not a valid session: " + e.getMessage(), e);
+    default void delete(String id, Duration wait) {
+        try (Lease lease = open(id, wait)) {
+            if (lease.load().isEmpty()) {
+                throw new SessionNotFoundException(id);
+            }
+            lease.delete();
         }
     }
 
-    /**
-     * The ids of the saved sessions, sorted.
-     *
-     * @return the ids
-     */
-    public List<String> ids() {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            List<String> ids = new ArrayList<>();
-            files.map(p -> p.getFileName().toString())
-                    .filter(n -> n.endsWith(SUFFIX) && !n.startsWith("."))
-                    .map(n -> n.substring(0, n.length() - SUFFIX.length()))
-                    .filter(n -> ID.matcher(n).matches())
-                    .forEach(ids::add);
-            ids.sort(null);
-            return ids;
-        } catch (IOException e) {
-            throw new ShellyException("cannot list sessions in " + dir + ": " + e.getMessage(), e);
-        }
-    }
+    /** One holder's exclusive hold on one session. Closing it twice is harmless. */
+    interface Lease extends AutoCloseable {
+        /**
+         * The session held.
+         *
+         * @return its id
+         */
+        String id();
 
-    private Path file(String id) {
-        return dir.resolve(id + SUFFIX);
-    }
+        /**
+         * What is saved under this id, as the last holder left it.
+         *
+         * @return the record (under this lease's id), or empty when nothing is saved yet
+         * @throws dev.shelly.chats.ShellyException naming the session when the saved form cannot be read
+         * @throws IllegalStateException when the lease is closed
+         */
+        Optional<SessionRecord> load();
 
-    static String checkId(String id) {
-        if (id == null || !ID.matcher(id).matches()) {
-            throw new IllegalArgumentException("invalid session id '" + id
-                    + "': use letters, digits, '.', '_' and '-' (up to 128), starting with a letter or digit");
-        }
-        return id;
+        /**
+         * Saves a record when it is newer than the saved one.
+         *
+         * @param record the record; its id must be this lease's
+         * @return true when it was written; false when a record of the same or a higher version
+         *     is saved already (the newer one stays)
+         * @throws dev.shelly.chats.ShellyException naming the session when it cannot be written
+         * @throws IllegalStateException when the lease is closed
+         * @throws IllegalArgumentException when the record is of another session
+         */
+        boolean save(SessionRecord record);
+
+        /**
+         * Removes the saved session; a no-op when nothing is saved.
+         *
+         * @throws IllegalStateException when the lease is closed
+         */
+        void delete();
+
+        /** Lets the session go. */
+        @Override
+        void close();
     }
 }
