@@ -224,7 +224,7 @@ public final class McpToolClient implements AutoCloseable {
             answer.cancel(true);
             throw e;
         } catch (ExecutionException e) {
-            log.trace("call of {} on {} failed", mcpName, label, e);
+            log.trace("call of {} on {} failed: {}", mcpName, label, scrub(String.valueOf(e.getCause())));
         }
         if (answer.isDone() && !answer.isCompletedExceptionally()) {
             return McpContent.toOutput(answer.join(), json);
@@ -232,10 +232,10 @@ public final class McpToolClient implements AutoCloseable {
         Throwable cause = answer.isCompletedExceptionally() ? failure(answer) : null;
         McpError refusal = cause == null ? null : find(cause, McpError.class);
         if (refusal != null) {
-            return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + refusal.getMessage());
+            return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + scrub(refusal.getMessage()));
         }
         if (cause != null && !ended.isDone()) {
-            return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + rootMessage(cause));
+            return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + scrub(rootMessage(cause)));
         }
         answer.cancel(true);
         return ToolOutput.error("MCP server '" + label + "' " + ended.join() + " while running tool '" + name + "'" + stderr());
@@ -254,7 +254,7 @@ public final class McpToolClient implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for MCP server '" + label + "' to " + what);
         } catch (ExecutionException e) {
-            log.trace("waiting for {} failed", label, e);
+            log.trace("waiting for {} failed: {}", label, scrub(String.valueOf(e.getCause())));
         }
         if (step.isDone() && !step.isCompletedExceptionally()) {
             return step.join();
@@ -266,8 +266,9 @@ public final class McpToolClient implements AutoCloseable {
                     + (neverStarted ? "" : " before it could " + what + stderr()));
         }
         Throwable cause = failure(step);
+        // The cause is not attached: the HTTP client's exceptions may quote the URL with its credentials.
         throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
-                + rootMessage(cause) + stderr(), cause);
+                + scrub(rootMessage(cause)) + stderr());
     }
 
     private String stderr() {
@@ -382,7 +383,7 @@ public final class McpToolClient implements AutoCloseable {
         try {
             client.closeGracefully().block(Duration.ofSeconds(5));
         } catch (RuntimeException e) {
-            log.debug("closing the MCP session with '{}': {}", label, e.toString());
+            log.debug("closing the MCP session with '{}': {}", label, scrub(e.toString()));
         }
     }
 
@@ -423,6 +424,11 @@ public final class McpToolClient implements AutoCloseable {
         return message == null || message.isBlank() ? root.getClass().getSimpleName() : message;
     }
 
+    /** Removes the credentials of an HTTP endpoint's URL from text a library produced. */
+    private String scrub(String text) {
+        return endpoint instanceof McpEndpoint.Http http ? UrlMask.scrub(text, http.url()) : text;
+    }
+
     private static String describe(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
@@ -430,7 +436,7 @@ public final class McpToolClient implements AutoCloseable {
     private static String defaultName(McpEndpoint endpoint) {
         String text = switch (endpoint) {
             case McpEndpoint.Stdio s -> String.join(" ", s.commandLine());
-            case McpEndpoint.Http h -> h.url().toString();
+            case McpEndpoint.Http h -> UrlMask.mask(h.url());
         };
         return text.length() <= 80 ? text : text.substring(0, 77) + "...";
     }
