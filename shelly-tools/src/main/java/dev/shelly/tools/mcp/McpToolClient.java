@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -54,8 +55,10 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A call never hangs an agent: when the server does not answer within the call timeout, has
  * exited (its last stderr lines are quoted) or the client was closed, the call returns an error
- * result at once. {@link #close()} ends the session and, for a subprocess, stops it and waits
- * until it is gone. Thread-safe.
+ * result at once. A call that times out, or whose thread is interrupted, is also cancelled on the
+ * server: the client sends {@code notifications/cancelled} with the request's id and a reason, so
+ * the server can stop working on it. {@link #close()} ends the session and, for a subprocess,
+ * stops it and waits until it is gone. Thread-safe.
  */
 public final class McpToolClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpToolClient.class);
@@ -77,6 +80,7 @@ public final class McpToolClient implements AutoCloseable {
     private final ReentrantLock listingLock = new ReentrantLock();
     private long appliedListing;
     private final ProcessTransport process;
+    private final TrackingTransport transport;
     private final McpAsyncClient client;
     private volatile McpSchema.InitializeResult initialized;
 
@@ -86,15 +90,14 @@ public final class McpToolClient implements AutoCloseable {
         this.prefix = b.toolNamePrefix;
         this.connectTimeout = b.connectTimeout;
         this.callTimeout = b.callTimeout;
-        McpClientTransport transport;
         if (endpoint instanceof McpEndpoint.Stdio stdio) {
             process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
             ended = process.ended();
-            transport = process;
+            transport = new TrackingTransport(process);
         } else {
             process = null;
             ended = new CompletableFuture<>();
-            transport = httpTransport((McpEndpoint.Http) endpoint);
+            transport = new TrackingTransport(httpTransport((McpEndpoint.Http) endpoint));
         }
         Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
         client = McpClient.async(transport)
@@ -212,16 +215,20 @@ public final class McpToolClient implements AutoCloseable {
             return ToolOutput.error("MCP server '" + label + "' " + ended.join() + ", so tool '" + name + "' cannot run" + stderr());
         }
         Map<String, Object> arguments = json.convertValue(input, MAP);
-        CompletableFuture<McpSchema.CallToolResult> answer =
-                client.callTool(new McpSchema.CallToolRequest(mcpName, arguments)).toFuture();
+        AtomicReference<Object> requestId = new AtomicReference<>();
+        CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments))
+                .contextWrite(TrackingTransport.context(requestId)).toFuture();
         try {
             CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             answer.cancel(true);
+            cancelOnServer(requestId.get(), name, "the client stopped waiting for tool '" + mcpName + "' after "
+                    + describe(callTimeout));
             return ToolOutput.error("MCP server '" + label + "' did not answer tool '" + name + "' within "
                     + describe(callTimeout) + "; the call was abandoned");
         } catch (InterruptedException e) {
             answer.cancel(true);
+            cancelOnServer(requestId.get(), name, "the caller of tool '" + mcpName + "' was interrupted");
             throw e;
         } catch (ExecutionException e) {
             log.trace("call of {} on {} failed: {}", mcpName, label, scrub(String.valueOf(e.getCause())));
@@ -239,6 +246,18 @@ public final class McpToolClient implements AutoCloseable {
         }
         answer.cancel(true);
         return ToolOutput.error("MCP server '" + label + "' " + ended.join() + " while running tool '" + name + "'" + stderr());
+    }
+
+    /**
+     * Tells the server to stop working on an abandoned call ({@code notifications/cancelled}),
+     * without waiting for the message to be sent.
+     */
+    private void cancelOnServer(Object requestId, String name, String reason) {
+        if (requestId == null || ended.isDone()) {
+            return;
+        }
+        transport.cancel(requestId, reason).subscribe(ignored -> { },
+                e -> log.debug("telling MCP server '{}' that tool '{}' was cancelled failed: {}", label, name, scrub(e.toString())));
     }
 
     /** Waits for a step of connecting, or for the server's end, within the timeout. */
