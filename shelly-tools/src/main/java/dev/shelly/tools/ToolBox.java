@@ -241,20 +241,41 @@ public final class ToolBox {
      * interrupted, the result says the call was cancelled, and the caller's interrupt flag is
      * left set.
      *
+     * <p>The result's text is cut to the tool's own limit, else {@link ToolResults#DEFAULT_MAX_CHARS}
+     * (see {@link ToolResults}).
+     *
      * @param call the model's tool call
      * @param context who is calling
      * @return the result, with {@code isError} set when the call failed
      */
     public ToolResult call(ToolCall call, ToolContext context) {
-        if (call == null || context == null) {
-            throw new IllegalArgumentException("ToolBox.call needs a call and a context");
+        return call(call, context, ToolResults.DEFAULT_MAX_CHARS);
+    }
+
+    /**
+     * Runs one call and answers it, as {@link #call(ToolCall, ToolContext)}, with the caller's
+     * limit on the result's size for tools without a limit of their own.
+     *
+     * @param call the model's tool call
+     * @param context who is calling
+     * @param maxResultChars the most characters of text the result keeps, unless the tool has
+     *     its own limit; at least 1
+     * @return the result, with {@code isError} set when the call failed
+     */
+    public ToolResult call(ToolCall call, ToolContext context, int maxResultChars) {
+        if (call == null) {
+            throw new IllegalArgumentException("ToolBox.call call must not be null");
         }
+        if (context == null) {
+            throw new IllegalArgumentException("ToolBox.call context must not be null");
+        }
+        ToolResults.checkLimit(maxResultChars, "ToolBox.call maxResultChars");
         Map<String, Tool> current = tools;
         Tool tool = current.get(call.name());
         if (tool == null) {
             return unknown(call, current.keySet());
         }
-        return call(tool, call, context);
+        return call(tool, call, context, maxResultChars);
     }
 
     /** The answer to a call of a tool nobody has. */
@@ -263,8 +284,13 @@ public final class ToolBox {
                 + (known.isEmpty() ? "none" : String.join(", ", known)));
     }
 
-    /** Parses the arguments of one call of a registered tool and runs it. */
-    static ToolResult call(Tool tool, ToolCall call, ToolContext context) {
+    /** Parses the arguments of one call of a registered tool, runs it and cuts its result to the limit. */
+    static ToolResult call(Tool tool, ToolCall call, ToolContext context, int maxResultChars) {
+        ToolResult result = parseAndRun(tool, call, context);
+        return ToolResults.truncate(result, tool.maxResultChars() > 0 ? tool.maxResultChars() : maxResultChars);
+    }
+
+    private static ToolResult parseAndRun(Tool tool, ToolCall call, ToolContext context) {
         JsonNode input;
         try {
             input = Json.MAPPER.readTree(call.arguments());
