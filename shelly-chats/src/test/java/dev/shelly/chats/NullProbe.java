@@ -21,7 +21,8 @@ import org.junit.jupiter.params.provider.Arguments;
 /**
  * Finds every public constructor and method of the given public types, and makes one test case
  * per reference-typed parameter: call it with null there (valid samples elsewhere) and expect an
- * IllegalArgumentException whose message names the parameter. Parameters documented as nullable
+ * IllegalArgumentException whose message names the parameter (in any case, so that
+ * {@code callTimeout} names {@code timeout}). Parameters documented as nullable
  * are listed by the test as {@code Type.member.parameter}.
  */
 final class NullProbe {
@@ -99,12 +100,13 @@ final class NullProbe {
         String name = params[slot].getName();
         assertThat(thrown).as("%s with null %s%s threw %s", member, name, element ? "[0]" : "", thrown)
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(thrown.getMessage()).as("%s with null %s%s", member, name, element ? "[0]" : "").contains(name);
+        assertThat(thrown.getMessage()).as("%s with null %s%s", member, name, element ? "[0]" : "").containsIgnoringCase(name);
     }
 
     private static Object sample(Parameter parameter, Samples samples, Executable member) {
         Supplier<Object> named = samples.byName().get(parameter.getName());
-        return named != null && !parameter.getType().isPrimitive() ? named.get() : sample(parameter.getType(), samples, member);
+        Object value = named == null ? null : named.get();
+        return parameter.getType().isInstance(value) ? value : sample(parameter.getType(), samples, member);
     }
 
     private static Object sample(Class<?> type, Samples samples, Executable member) {

@@ -87,6 +87,9 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
         if (handler == null) {
             throw new IllegalArgumentException("Tool.typed handler of '" + name + "' must not be null");
         }
+        if (inputType == null) {
+            throw new IllegalArgumentException("Tool.typed inputType of '" + name + "' must not be null");
+        }
         String schema = JsonSchemas.forRecord(inputType);
         ToolHandler binding = new TypedToolHandler<>(name, inputType, handler);
         return of(name, description, schema, new CheckedHandler(name, SchemaCheck.parse(schema), binding));
@@ -118,7 +121,7 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
     /**
      * A copy of this tool with a time limit per call.
      *
-     * @param limit how long one call may run
+     * @param limit how long one call may run, or null for no limit of its own
      * @return the new tool
      */
     public Tool withTimeout(Duration limit) {

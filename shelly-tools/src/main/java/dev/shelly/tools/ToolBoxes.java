@@ -33,7 +33,7 @@ public final class ToolBoxes {
         if (boxes == null) {
             throw new IllegalArgumentException("ToolBoxes.of boxes must not be null");
         }
-        return of(List.of(boxes.clone()));
+        return of(java.util.Arrays.asList(boxes.clone()));
     }
 
     /**
@@ -72,6 +72,7 @@ public final class ToolBoxes {
      * @return the tool, or empty
      */
     public Optional<Tool> get(String name) {
+        ToolBox.requireName(name, "ToolBoxes.get");
         for (ToolBox box : boxes) {
             Optional<Tool> tool = box.get(name);
             if (tool.isPresent()) {

@@ -65,12 +65,15 @@ public sealed interface McpEndpoint permits McpEndpoint.Stdio, McpEndpoint.Http 
         /**
          * A copy with these variables added to the child's environment.
          *
-         * @param more the variables
+         * @param variables the variables
          * @return the new endpoint
          */
-        public Stdio withEnv(Map<String, String> more) {
+        public Stdio withEnv(Map<String, String> variables) {
+            if (variables == null) {
+                throw new IllegalArgumentException("McpEndpoint.Stdio.withEnv variables must not be null");
+            }
             Map<String, String> all = new LinkedHashMap<>(env);
-            all.putAll(more);
+            all.putAll(variables);
             return new Stdio(command, args, all, workingDirectory, inheritEnvironment);
         }
 

@@ -592,7 +592,10 @@ public final class McpToolClient implements AutoCloseable {
         }
 
         private static Duration positive(Duration d, String what) {
-            if (d == null || d.isNegative() || d.isZero()) {
+            if (d == null) {
+                throw new IllegalArgumentException("McpToolClient " + what + " must not be null");
+            }
+            if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException("McpToolClient " + what + " must be positive, was " + d);
             }
             return d;
