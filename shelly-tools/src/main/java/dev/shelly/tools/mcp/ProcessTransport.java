@@ -92,7 +92,9 @@ final class ProcessTransport implements McpClientTransport {
     private final Scheduler writes = Schedulers.fromExecutor(writer);
     private volatile Process process;
     private volatile Thread stderrReader;
-    private volatile long lastStderrNanos;
+    private volatile Thread stdoutReader;
+    /** When either output stream last gave bytes. */
+    private volatile long lastOutputNanos;
     /** Every descendant of the server seen while it ran; dead ones are skipped when stopping. */
     private final Set<ProcessHandle> tree = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicBoolean treeRefreshPending = new AtomicBoolean();
@@ -152,7 +154,7 @@ final class ProcessTransport implements McpClientTransport {
         log.debug("MCP server '{}' started as process {}", label, started.pid());
         recordTree(started);
         stderrReader = Thread.ofVirtual().name("mcp-stderr-" + label).start(() -> readStderr(started));
-        Thread.ofVirtual().name("mcp-stdout-" + label).start(() -> readStdout(started, handler));
+        stdoutReader = Thread.ofVirtual().name("mcp-stdout-" + label).start(() -> readStdout(started, handler));
         started.onExit().thenAcceptAsync(this::processEnded,
                 runnable -> Thread.ofVirtual().name("mcp-exit-" + label).start(runnable));
         Thread.ofVirtual().name("mcp-tree-" + label).start(() -> watchTree(started));
@@ -196,6 +198,7 @@ final class ProcessTransport implements McpClientTransport {
             byte[] buffer = new byte[8192];
             int n;
             while ((n = in.read(buffer)) >= 0) {
+                lastOutputNanos = System.nanoTime();
                 int start = 0;
                 for (int i = 0; i < n; i++) {
                     if (buffer[i] != '\n') {
@@ -264,7 +267,7 @@ final class ProcessTransport implements McpClientTransport {
     }
 
     private void stderrLine(String raw) {
-        lastStderrNanos = System.nanoTime();
+        lastOutputNanos = System.nanoTime();
         String line = raw.stripTrailing();
         log.debug("MCP server '{}' stderr: {}", label, line);
         stderrLock.lock();
@@ -286,21 +289,23 @@ final class ProcessTransport implements McpClientTransport {
     }
 
     /**
-     * The process has exited: wait for its last stderr lines (until stderr ends, or has been quiet
-     * for {@link #STDERR_QUIET}, at most {@link #STDERR_DRAIN}), then say so.
+     * The process has exited: wait for its last messages on stdout and its last stderr lines
+     * (until both streams end, or have been quiet for {@link #STDERR_QUIET}, at most
+     * {@link #STDERR_DRAIN}), then say so. So an answer written just before the exit is still
+     * delivered before the exit is reported.
      */
     private void processEnded(Process p) {
         long exitNanos = System.nanoTime();
         long deadline = exitNanos + STDERR_DRAIN.toNanos();
         boolean interrupted = false;
-        while (stderrReader.isAlive()) {
+        while (stderrReader.isAlive() || stdoutReader.isAlive()) {
             long now = System.nanoTime();
-            long quietSince = Math.max(exitNanos, lastStderrNanos);
+            long quietSince = Math.max(exitNanos, lastOutputNanos);
             if (now - quietSince >= STDERR_QUIET.toNanos() || now - deadline >= 0) {
                 break;
             }
             try {
-                stderrReader.join(Duration.ofMillis(10));
+                (stderrReader.isAlive() ? stderrReader : stdoutReader).join(Duration.ofMillis(10));
             } catch (InterruptedException e) {
                 interrupted = true;
                 break;
@@ -436,7 +441,9 @@ final class ProcessTransport implements McpClientTransport {
                     }
                     descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
                     if (!gone(p, descendants)) {
-                        log.warn("MCP server '{}' did not exit after SIGTERM within {} ms; killing it", label, grace.toMillis());
+                        log.warn("MCP server '{}' {} after SIGTERM within {} ms; killing {}", label,
+                                exited ? "left processes that did not exit" : "did not exit", grace.toMillis(),
+                                exited ? "them" : "it");
                     }
                 }
             }

@@ -67,4 +67,21 @@ class CrashedServerTest {
         }
         assertThat(child.isAlive()).isFalse();
     }
+
+    /** A server that answers a call and exits at once: the answer wins over the exit. */
+    @org.junit.jupiter.api.RepeatedTest(5)
+    void anAnswerWrittenJustBeforeTheExitIsDelivered() {
+        String script = "read -r line; " + ID
+                + "printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"protocolVersion\":\"2025-06-18\","
+                + "\"capabilities\":{\"tools\":{}},\"serverInfo\":{\"name\":\"oneshot\",\"version\":\"1\"}}}\\n' \"$id\"; "
+                + "read -r line; read -r line; " + ID
+                + "printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"tools\":[{\"name\":\"t\",\"inputSchema\":{\"type\":\"object\"}}]}}\\n' \"$id\"; "
+                + "read -r line; " + ID
+                + "printf '{\"jsonrpc\":\"2.0\",\"id\":%s,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"done\"}]}}\\n' \"$id\"; "
+                + "exit 0";
+        McpEndpoint.Stdio oneshot = new McpEndpoint.Stdio("sh", List.of("-c", script), Map.of(), null, false);
+        try (McpToolClient client = McpToolClient.builder(oneshot).name("oneshot").connect()) {
+            assertThat(call(client)).isEqualTo(ToolResult.of("c1", "done"));
+        }
+    }
 }
