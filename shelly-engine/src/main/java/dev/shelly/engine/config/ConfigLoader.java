@@ -54,7 +54,7 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  *     instructions: Be brief.
  *     provider: claude
  *     toolboxes: [files, { name: state, tools: [shared_state_get] }]
- *     options: { max_iterations: 20, max_delegation_depth: 2 }
+ *     options: { max_iterations: 20, max_delegation_depth: 2, max_tool_result_chars: 100000 }
  * entry_agent: assistant
  * }</pre>
  */
@@ -68,7 +68,7 @@ public final class ConfigLoader {
     private static final Set<String> AGENT = Set.of("name", "description", "instructions", "provider", "toolboxes",
             "skills", "options");
     private static final Set<String> TOOLBOX = Set.of("name", "tools");
-    private static final Set<String> OPTIONS = Set.of("max_iterations", "max_delegation_depth");
+    private static final Set<String> OPTIONS = Set.of("max_iterations", "max_delegation_depth", "max_tool_result_chars");
 
     /** The largest configuration read: 1 MiB. */
     public static final int MAX_BYTES = 1024 * 1024;
@@ -270,6 +270,7 @@ public final class ConfigLoader {
             Map<String, ConfigNode> o = v.mapping(OPTIONS);
             ConfigNode.present(o, "max_iterations").ifPresent(x -> b.maxIterations(x.nonNegativeInt()));
             ConfigNode.present(o, "max_delegation_depth").ifPresent(x -> b.maxDelegationDepth(x.nonNegativeInt()));
+            ConfigNode.present(o, "max_tool_result_chars").ifPresent(x -> b.maxToolResultChars(x.positiveInt()));
         });
         return b.build();
     }

@@ -72,4 +72,26 @@ class ConfigLimitsTest {
         EngineConfig config = ConfigLoader.load(file, ENV).check(null, Set.of());
         assertThat(config.agents().getFirst().instructions()).isEqualTo(instructions);
     }
+
+    @Test
+    void anAgentsToolResultLimitIsReadFromItsOptions() throws Exception {
+        Path file = write("""
+                providers:
+                  - name: p
+                    kind: openai
+                    model: gpt-5
+                agents:
+                  - name: a
+                    options: { max_tool_result_chars: 20000 }
+                  - name: b
+                entry_agent: a
+                """);
+        EngineConfig config = ConfigLoader.load(file, ENV).check(null, Set.of());
+        assertThat(config.agents().get(0).maxToolResultChars()).isEqualTo(20000);
+        assertThat(config.agents().get(1).maxToolResultChars()).isNull();
+        Path zero = write("agents: [{ name: a, options: { max_tool_result_chars: 0 } }]\n");
+        assertThatThrownBy(() -> ConfigLoader.load(zero, ENV))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(zero + ":1: agents[0].options.max_tool_result_chars: expected a positive whole number, got 0");
+    }
 }
