@@ -64,6 +64,8 @@ public final class McpToolClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpToolClient.class);
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
     private static final Duration MARGIN = Duration.ofSeconds(5);
+    /** How long a call still waits for its answer once the server's end is reported. */
+    private static final Duration ANSWER_AFTER_EXIT = Duration.ofMillis(250);
 
     private final McpEndpoint endpoint;
     private final String label;
@@ -232,6 +234,17 @@ public final class McpToolClient implements AutoCloseable {
             throw e;
         } catch (ExecutionException e) {
             log.trace("call of {} on {} failed: {}", mcpName, label, scrub(String.valueOf(e.getCause())));
+        }
+        if (!answer.isDone() && ended.isDone() && !closed.get()) {
+            // The server's last answer may still be on its way through the SDK when its exit is reported.
+            try {
+                answer.get(TimeUnit.NANOSECONDS.convert(ANSWER_AFTER_EXIT), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException | CancellationException e) {
+                log.trace("no answer of {} from {} after its end", mcpName, label);
+            } catch (InterruptedException e) {
+                answer.cancel(true);
+                throw e;
+            }
         }
         if (answer.isDone() && !answer.isCompletedExceptionally()) {
             return McpContent.toOutput(answer.join(), json);
