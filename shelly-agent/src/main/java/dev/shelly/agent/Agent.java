@@ -10,6 +10,7 @@ import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
+import dev.shelly.tools.ToolResults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -122,6 +123,7 @@ public final class Agent implements Runner {
     private final List<Middleware> middleware;
     private final List<ToolBox> toolboxes;
     private final Duration cancelGrace;
+    private final int maxToolResultChars;
     private final Set<String> stopTools;
     private final boolean systemPromptInChat;
     private final Chat chat;
@@ -154,6 +156,7 @@ public final class Agent implements Runner {
         this.middleware = List.copyOf(b.middleware);
         this.toolboxes = List.copyOf(b.toolboxes);
         this.cancelGrace = b.cancelGrace;
+        this.maxToolResultChars = b.maxToolResultChars;
         this.stopTools = Set.copyOf(b.stopTools);
         this.systemPromptInChat = b.systemPromptInChat;
         this.chat = b.chat == null ? new Chat() : b.chat;
@@ -480,6 +483,15 @@ public final class Agent implements Runner {
         return cancelGrace;
     }
 
+    /**
+     * The most characters of text a tool result keeps, for tools without a limit of their own.
+     *
+     * @return the limit; {@link ToolResults#DEFAULT_MAX_CHARS} unless the builder set one
+     */
+    public int maxToolResultChars() {
+        return maxToolResultChars;
+    }
+
     static Duration since(long startNanos) {
         return Duration.ofNanos(System.nanoTime() - startNanos);
     }
@@ -651,6 +663,7 @@ public final class Agent implements Runner {
         private final List<Middleware> middleware = new ArrayList<>();
         private final List<ToolBox> toolboxes = new ArrayList<>();
         private Duration cancelGrace = DEFAULT_CANCEL_GRACE;
+        private int maxToolResultChars = ToolResults.DEFAULT_MAX_CHARS;
         private final Set<String> stopTools = new LinkedHashSet<>();
         private boolean systemPromptInChat = true;
         private Chat chat;
@@ -857,6 +870,23 @@ public final class Agent implements Runner {
                 throw new IllegalArgumentException("Agent '" + name + "' cancelGrace must not be null or negative");
             }
             this.cancelGrace = value;
+            return this;
+        }
+
+        /**
+         * The most characters of text one tool result keeps; the rest is cut, and a note the
+         * model reads says how much and how to ask for less (see {@link ToolResults}). A tool's
+         * own limit ({@link dev.shelly.tools.Tool#withMaxResultChars}) wins. Default
+         * {@link ToolResults#DEFAULT_MAX_CHARS}.
+         *
+         * @param value the limit; at least 1
+         * @return this builder
+         */
+        public Builder maxToolResultChars(int value) {
+            if (value < 1) {
+                throw new IllegalArgumentException("Agent '" + name + "' maxToolResultChars must be at least 1, was " + value);
+            }
+            this.maxToolResultChars = value;
             return this;
         }
 

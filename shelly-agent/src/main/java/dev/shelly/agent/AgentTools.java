@@ -86,12 +86,12 @@ final class AgentTools {
         try {
             for (ToolBox box : boxes) {
                 if (box.contains(call.name())) {
-                    return box.call(call, context);
+                    return box.call(call, context, agent.maxToolResultChars());
                 }
             }
             for (ToolDefinition d : builtins) {
                 if (d.name().equals(call.name())) {
-                    return builtinBox(d.name()).call(call, context);
+                    return builtinBox(d.name()).call(call, context, agent.maxToolResultChars());
                 }
             }
             return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names());

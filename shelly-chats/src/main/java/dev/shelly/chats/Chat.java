@@ -2,6 +2,7 @@ package dev.shelly.chats;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
@@ -31,7 +32,7 @@ public final class Chat {
      * @param initial the first messages
      */
     public Chat(List<Message> initial) {
-        messages.addAll(Checks.copyOf(initial, "Chat messages"));
+        messages.addAll(Checks.copyOf(initial, "Chat initial"));
     }
 
     /**
@@ -41,7 +42,7 @@ public final class Chat {
      * @return the chat
      */
     public static Chat of(Message... initial) {
-        return new Chat(List.of(Checks.requireNonNull(initial, "Chat messages")));
+        return new Chat(Arrays.asList(Checks.requireNonNull(initial, "Chat.of initial")));
     }
 
     /**
@@ -51,7 +52,7 @@ public final class Chat {
      * @return the chat's size after the append
      */
     public int append(Message... more) {
-        return append(List.of(Checks.requireNonNull(more, "Chat.append messages")));
+        return append(Arrays.asList(Checks.requireNonNull(more, "Chat.append more")));
     }
 
     /**
@@ -61,7 +62,7 @@ public final class Chat {
      * @return the chat's size after the append
      */
     public int append(List<Message> more) {
-        List<Message> checked = Checks.copyOf(more, "Chat.append messages");
+        List<Message> checked = Checks.copyOf(more, "Chat.append more");
         lock.writeLock().lock();
         try {
             messages.addAll(checked);

@@ -68,7 +68,7 @@ public record Image(String url, byte[] data, String mediaType) implements Part {
      * @throws IllegalArgumentException if the text is not valid base64
      */
     public static Image ofBase64(String base64, String mediaType) {
-        Checks.requireText(base64, "Image.data");
+        Checks.requireText(base64, "Image.ofBase64 base64");
         byte[] bytes;
         try {
             bytes = Base64.getDecoder().decode(base64.strip());

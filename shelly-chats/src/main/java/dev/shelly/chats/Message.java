@@ -1,6 +1,7 @@
 package dev.shelly.chats;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +63,7 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      * @return the message
      */
     public static Message of(String sender, Role role, Part... parts) {
-        return new Message(sender, role, List.of(Checks.requireNonNull(parts, "Message.parts")));
+        return new Message(sender, role, Arrays.asList(Checks.requireNonNull(parts, "Message.of parts")));
     }
 
     /**
@@ -140,6 +141,7 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      * @return the matching parts
      */
     public <T extends Part> List<T> parts(Class<T> type) {
+        Checks.requireNonNull(type, "Message.parts type");
         List<T> found = new ArrayList<>();
         for (Part part : parts) {
             if (type.isInstance(part)) {
@@ -156,6 +158,7 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      * @return the value, or empty when absent
      */
     public Optional<Object> meta(String key) {
+        Checks.requireNonNull(key, "Message.meta key");
         return Optional.ofNullable(metadata.get(key));
     }
 
@@ -168,6 +171,8 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      * @return the value, or empty when absent or of another type
      */
     public <T> Optional<T> meta(String key, Class<T> type) {
+        Checks.requireNonNull(key, "Message.meta key");
+        Checks.requireNonNull(type, "Message.meta type");
         Object value = metadata.get(key);
         return type.isInstance(value) ? Optional.of(type.cast(value)) : Optional.empty();
     }
@@ -180,8 +185,8 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      * @return the new message
      */
     public Message withMeta(String key, Object value) {
-        Checks.requireText(key, "Message.metadata key");
-        Checks.requireNonNull(value, "Message.metadata['" + key + "']");
+        Checks.requireText(key, "Message.withMeta key");
+        Checks.requireNonNull(value, "Message.withMeta value of '" + key + "'");
         Map<String, Object> copy = new LinkedHashMap<>(metadata);
         copy.put(key, value);
         return new Message(sender, role, parts, copy);
@@ -194,6 +199,7 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      * @return the new message
      */
     public Message withSender(String newSender) {
+        Checks.requireText(newSender, "Message.withSender newSender");
         return new Message(newSender, role, parts, metadata);
     }
 

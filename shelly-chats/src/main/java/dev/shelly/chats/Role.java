@@ -39,7 +39,7 @@ public enum Role {
      */
     public static Role parse(String name) {
         if (name == null) {
-            throw new IllegalArgumentException("role must not be null; expected one of system, user, assistant, tool");
+            throw new IllegalArgumentException("Role.parse name (the role) must not be null; expected one of system, user, assistant, tool");
         }
         String key = name.strip().toLowerCase(Locale.ROOT);
         for (Role role : values()) {

@@ -39,6 +39,7 @@ public record Thinking(String text, String signature, boolean redacted) implemen
      * @return the part
      */
     public static Thinking redacted(String data) {
+        Checks.requireText(data, "Thinking.redacted data");
         return new Thinking("", data, true);
     }
 

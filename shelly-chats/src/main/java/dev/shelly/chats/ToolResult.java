@@ -46,7 +46,7 @@ public record ToolResult(String toolCallId, List<Part> content, boolean isError)
      * @return the result
      */
     public static ToolResult error(String toolCallId, String message) {
-        return new ToolResult(toolCallId, List.of(new Text(Checks.requireNonNull(message, "ToolResult.text"))), true);
+        return new ToolResult(toolCallId, List.of(new Text(Checks.requireNonNull(message, "ToolResult.error message"))), true);
     }
 
     /**

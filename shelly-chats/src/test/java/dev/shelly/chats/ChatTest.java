@@ -70,13 +70,14 @@ class ChatTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Chat.since offset must not be negative, was -1");
         assertThatThrownBy(() -> chat.append((Message) null))
-                .isInstanceOf(NullPointerException.class);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Chat.append more[0] must not be null");
         List<Message> withNull = new ArrayList<>();
         withNull.add(msg("a", "2"));
         withNull.add(null);
         assertThatThrownBy(() -> chat.append(withNull))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Chat.append messages[1] must not be null");
+                .hasMessage("Chat.append more[1] must not be null");
         assertThat(chat.size()).as("a rejected append adds nothing").isEqualTo(1);
     }
 

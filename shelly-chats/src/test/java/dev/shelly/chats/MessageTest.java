@@ -110,10 +110,10 @@ class MessageTest {
                 .hasMessage("Message.parts[0] must not be null");
         assertThatThrownBy(() -> Message.user("x").withMeta("k", null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Message.metadata['k'] must not be null");
+                .hasMessage("Message.withMeta value of 'k' must not be null");
         assertThatThrownBy(() -> Message.user("x").withMeta("", 1))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Message.metadata key must not be null or blank");
+                .hasMessage("Message.withMeta key must not be null or blank");
     }
 
     @Test

@@ -157,7 +157,7 @@ class PartTest {
         assertThat(r.redacted()).isTrue();
         assertThatThrownBy(() -> Thinking.redacted(""))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Thinking.signature must not be null or blank");
+                .hasMessage("Thinking.redacted data must not be null or blank");
     }
 
     @Test

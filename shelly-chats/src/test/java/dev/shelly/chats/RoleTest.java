@@ -31,6 +31,6 @@ class RoleTest {
                 .hasMessage("unknown role 'developer'; expected one of system, user, assistant, tool");
         assertThatThrownBy(() -> Role.parse(null))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("role must not be null");
+                .hasMessage("Role.parse name (the role) must not be null; expected one of system, user, assistant, tool");
     }
 }

@@ -487,6 +487,9 @@ public final class Engine implements AutoCloseable {
         if (a.maxDelegationDepth() != null) {
             b.maxDelegationDepth(a.maxDelegationDepth());
         }
+        if (a.maxToolResultChars() != null) {
+            b.maxToolResultChars(a.maxToolResultChars());
+        }
         if (!middleware.isEmpty()) {
             b.middleware(middleware.toArray(Middleware[]::new));
         }

@@ -35,11 +35,13 @@ import java.util.Map;
  * @param dir the absolute path of the skill's folder, or null for a skill made in code
  * @param license the license's name or the name of a bundled license file, or null
  * @param compatibility the environment the skill needs (products, packages, network), or null
- * @param allowedTools the tools the skill expects to use, in order; empty when not given
+ * @param allowedTools the tools the skill expects to use, in order; empty when not given (null
+ *     is taken as empty)
  * @param metadata further key-value pairs from the frontmatter's {@code metadata} mapping, with
- *     values as written
+ *     values as written (null is taken as empty)
  * @param frontmatter every frontmatter field as written, standard or not: scalars as their text,
- *     sequences as lists and mappings as maps; empty when the file has no frontmatter
+ *     sequences as lists and mappings as maps; empty when the file has no frontmatter (null is
+ *     taken as empty)
  */
 public record Skill(String name, String description, String content, Path dir, String license,
         String compatibility, List<String> allowedTools, Map<String, String> metadata,

@@ -35,9 +35,17 @@ import org.snakeyaml.engine.v2.schema.CoreSchema;
  *
  * <p>The frontmatter is read as a node tree, not bound to Java types, so every scalar keeps the
  * text it was written with ({@code version: 1.10} stays {@code "1.10"}).
+ *
+ * <p>A {@code SKILL.md} over {@value #MAX_BYTES} bytes (1 MiB) is refused before it is read, and
+ * frontmatter whose collections nest more than {@value #MAX_DEPTH} levels deep is refused while
+ * parsing, so a broken or hostile file fails fast with a {@link SkillException}.
  */
 final class SkillFile {
     static final String FILE_NAME = "SKILL.md";
+    /** The largest {@code SKILL.md} read: 1 MiB. */
+    static final int MAX_BYTES = 1024 * 1024;
+    /** How deeply collections may nest in frontmatter. */
+    static final int MAX_DEPTH = 50;
     private static final String FENCE = "---";
 
     private SkillFile() {}
@@ -107,6 +115,11 @@ final class SkillFile {
 
     private static String read(Path file) {
         try {
+            long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw new SkillException(file, "invalid " + file + ": the file is too large (" + size
+                        + " bytes); a " + FILE_NAME + " may be at most " + MAX_BYTES + " bytes (1 MiB)", null);
+            }
             byte[] bytes = Files.readAllBytes(file);
             return StandardCharsets.UTF_8.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -181,13 +194,20 @@ final class SkillFile {
                 .setSchema(new CoreSchema())
                 .setLabel(file.toString())
                 .setMaxAliasesForCollections(20)
+                // One buffer for the whole text: with the default small one, a long scalar is
+                // copied again for every chunk read, which takes time quadratic in its length.
+                .setBufferSize(yaml.length() + 1)
+                .setCodePointLimit(MAX_BYTES + 1)
                 .build();
         try {
             // Composer, ParserImpl and StreamReader are what Compose uses inside; unlike Compose's
             // package they are exported by the org.snakeyaml.engine module, so this works on the
             // module path too.
-            return new Composer(settings, new ParserImpl(settings, new StreamReader(settings, new StringReader(yaml))))
-                    .getSingleNode().orElse(null);
+            ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, new StringReader(yaml)));
+            return new Composer(settings, new DepthLimitedParser(parser, MAX_DEPTH)).getSingleNode().orElse(null);
+        } catch (DepthLimitedParser.TooDeep e) {
+            String where = e.line() > 0 ? "frontmatter line " + (e.line() + 1) + ": " : "frontmatter: ";
+            throw invalid(file, where + e.getMessage() + "; at most " + MAX_DEPTH + " are allowed");
         } catch (MarkedYamlEngineException e) {
             String where = e.getProblemMark()
                     .map(m -> "frontmatter line " + (m.getLine() + 2) + ", column " + (m.getColumn() + 1) + ": ")

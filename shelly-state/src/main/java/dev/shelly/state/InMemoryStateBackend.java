@@ -26,6 +26,7 @@ public final class InMemoryStateBackend implements StateBackend {
 
     @Override
     public Optional<Entry> get(String key) {
+        requireKey(key, "get");
         lock.readLock().lock();
         try {
             return Optional.ofNullable(entries.get(key));
@@ -54,6 +55,12 @@ public final class InMemoryStateBackend implements StateBackend {
         }
     }
 
+    private static void requireKey(String key, String method) {
+        if (key == null) {
+            throw new IllegalArgumentException("InMemoryStateBackend." + method + " key must not be null");
+        }
+    }
+
     @Override
     public long put(String key, JsonNode value) {
         long version;
@@ -70,6 +77,10 @@ public final class InMemoryStateBackend implements StateBackend {
 
     @Override
     public boolean compareAndSet(String key, long expectedVersion, JsonNode value) {
+        requireKey(key, "compareAndSet");
+        if (value == null) {
+            throw new IllegalArgumentException("InMemoryStateBackend.compareAndSet value must not be null");
+        }
         lock.writeLock().lock();
         try {
             Entry current = entries.get(key);
@@ -87,6 +98,7 @@ public final class InMemoryStateBackend implements StateBackend {
 
     @Override
     public boolean remove(String key) {
+        requireKey(key, "remove");
         lock.writeLock().lock();
         try {
             if (entries.remove(key) == null) {

@@ -12,8 +12,10 @@ import java.util.regex.Pattern;
  * @param definition name, description and input schema, as sent to the model
  * @param handler runs the tool
  * @param timeout how long one call may run before it is stopped, or null for no limit of its own
+ * @param maxResultChars the most characters of text a result may keep (see {@link ToolResults}),
+ *     or 0 to take the caller's limit (an agent's, else {@link ToolResults#DEFAULT_MAX_CHARS})
  */
-public record Tool(ToolDefinition definition, ToolHandler handler, Duration timeout) {
+public record Tool(ToolDefinition definition, ToolHandler handler, Duration timeout, int maxResultChars) {
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
@@ -37,6 +39,21 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
         if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
             throw new IllegalArgumentException("Tool.timeout of '" + definition.name() + "' must be positive, was " + timeout);
         }
+        if (maxResultChars < 0) {
+            throw new IllegalArgumentException("Tool.maxResultChars of '" + definition.name()
+                    + "' must be at least 1 (or 0 for the caller's limit), was " + maxResultChars);
+        }
+    }
+
+    /**
+     * A tool that takes the caller's limit on its results' size.
+     *
+     * @param definition name, description and input schema, as sent to the model
+     * @param handler runs the tool
+     * @param timeout how long one call may run before it is stopped, or null for no limit of its own
+     */
+    public Tool(ToolDefinition definition, ToolHandler handler, Duration timeout) {
+        this(definition, handler, timeout, 0);
     }
 
     private static void requireObjectSchema(ToolDefinition definition) {
@@ -94,6 +111,9 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
         if (handler == null) {
             throw new IllegalArgumentException("Tool.typed handler of '" + name + "' must not be null");
         }
+        if (inputType == null) {
+            throw new IllegalArgumentException("Tool.typed inputType of '" + name + "' must not be null");
+        }
         String schema = JsonSchemas.forRecord(inputType);
         ToolHandler binding = new TypedToolHandler<>(name, inputType, handler);
         return of(name, description, schema, new CheckedHandler(name, SchemaCheck.parse(schema), binding));
@@ -119,17 +139,30 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("the input schema of tool '" + name() + "' " + e.getMessage(), e);
         }
-        return new Tool(definition, new CheckedHandler(name(), check, handler), timeout);
+        return new Tool(definition, new CheckedHandler(name(), check, handler), timeout, maxResultChars);
     }
 
     /**
      * A copy of this tool with a time limit per call.
      *
-     * @param limit how long one call may run
+     * @param limit how long one call may run, or null for no limit of its own
      * @return the new tool
      */
     public Tool withTimeout(Duration limit) {
-        return new Tool(definition, handler, limit);
+        return new Tool(definition, handler, limit, maxResultChars);
+    }
+
+    /**
+     * A copy of this tool whose results keep at most this many characters of text, whatever the
+     * caller's limit; the rest is cut with a note the model reads (see {@link ToolResults}).
+     *
+     * @param limit the most characters; at least 1
+     * @return the new tool
+     * @throws IllegalArgumentException when the limit is below 1
+     */
+    public Tool withMaxResultChars(int limit) {
+        return new Tool(definition, handler, timeout,
+                ToolResults.checkLimit(limit, "Tool.maxResultChars of '" + definition.name() + "'"));
     }
 
     /**

@@ -58,36 +58,36 @@ public final class ToolBox {
     /**
      * A toolbox holding the given tools.
      *
-     * @param initial the tools
+     * @param tools the tools
      * @return the toolbox
      */
-    public static ToolBox of(Tool... initial) {
+    public static ToolBox of(Tool... tools) {
         ToolBox box = new ToolBox();
-        box.register(initial);
+        box.register(tools);
         return box;
     }
 
     /**
      * Adds tools. All or none are added.
      *
-     * @param more the tools
+     * @param tools the tools
      * @return this toolbox
      * @throws IllegalArgumentException when a name is already registered or given twice
      */
-    public ToolBox register(Tool... more) {
-        if (more == null) {
+    public ToolBox register(Tool... tools) {
+        if (tools == null) {
             throw new IllegalArgumentException("ToolBox.register tools must not be null");
         }
-        List<Tool> given = checked(Arrays.asList(more.clone()), "ToolBox.register");
+        List<Tool> given = checked(Arrays.asList(tools.clone()), "ToolBox.register");
         registration.lock();
         try {
-            Map<String, Tool> next = new LinkedHashMap<>(tools);
+            Map<String, Tool> next = new LinkedHashMap<>(this.tools);
             for (Tool tool : given) {
                 if (next.putIfAbsent(tool.name(), tool) != null) {
                     throw new IllegalArgumentException("a tool named '" + tool.name() + "' is already registered");
                 }
             }
-            tools = Collections.unmodifiableMap(next);
+            this.tools = Collections.unmodifiableMap(next);
         } finally {
             registration.unlock();
         }
@@ -98,23 +98,23 @@ public final class ToolBox {
     /**
      * Replaces every tool at once: calls made afterwards see only the new tools.
      *
-     * @param replacement the new tools, in the order to list them
+     * @param tools the new tools, in the order to list them
      * @return this toolbox
      * @throws IllegalArgumentException when a name is given twice; the toolbox is then unchanged
      */
-    public ToolBox replaceAll(Collection<Tool> replacement) {
-        if (replacement == null) {
+    public ToolBox replaceAll(Collection<Tool> tools) {
+        if (tools == null) {
             throw new IllegalArgumentException("ToolBox.replaceAll tools must not be null");
         }
         Map<String, Tool> next = new LinkedHashMap<>();
-        for (Tool tool : checked(new ArrayList<>(replacement), "ToolBox.replaceAll")) {
+        for (Tool tool : checked(new ArrayList<>(tools), "ToolBox.replaceAll")) {
             if (next.putIfAbsent(tool.name(), tool) != null) {
                 throw new IllegalArgumentException("ToolBox.replaceAll got two tools named '" + tool.name() + "'");
             }
         }
         registration.lock();
         try {
-            tools = Collections.unmodifiableMap(next);
+            this.tools = Collections.unmodifiableMap(next);
         } finally {
             registration.unlock();
         }
@@ -129,6 +129,7 @@ public final class ToolBox {
      * @return true when a tool of that name was registered
      */
     public boolean remove(String name) {
+        requireName(name, "ToolBox.remove");
         registration.lock();
         try {
             if (!tools.containsKey(name)) {
@@ -165,12 +166,21 @@ public final class ToolBox {
      * @return true when it was registered
      */
     public boolean removeListener(Listener listener) {
+        if (listener == null) {
+            throw new IllegalArgumentException("ToolBox.removeListener listener must not be null");
+        }
         return listeners.remove(listener);
     }
 
     private void changed() {
         for (Listener listener : listeners) {
             listener.toolsChanged(this);
+        }
+    }
+
+    static void requireName(String name, String where) {
+        if (name == null) {
+            throw new IllegalArgumentException(where + " name must not be null");
         }
     }
 
@@ -190,6 +200,7 @@ public final class ToolBox {
      * @return the tool, or empty
      */
     public Optional<Tool> get(String name) {
+        requireName(name, "ToolBox.get");
         return Optional.ofNullable(tools.get(name));
     }
 
@@ -200,6 +211,7 @@ public final class ToolBox {
      * @return true when present
      */
     public boolean contains(String name) {
+        requireName(name, "ToolBox.contains");
         return tools.containsKey(name);
     }
 
@@ -241,20 +253,41 @@ public final class ToolBox {
      * interrupted, the result says the call was cancelled, and the caller's interrupt flag is
      * left set.
      *
+     * <p>The result's text is cut to the tool's own limit, else {@link ToolResults#DEFAULT_MAX_CHARS}
+     * (see {@link ToolResults}).
+     *
      * @param call the model's tool call
      * @param context who is calling
      * @return the result, with {@code isError} set when the call failed
      */
     public ToolResult call(ToolCall call, ToolContext context) {
-        if (call == null || context == null) {
-            throw new IllegalArgumentException("ToolBox.call needs a call and a context");
+        return call(call, context, ToolResults.DEFAULT_MAX_CHARS);
+    }
+
+    /**
+     * Runs one call and answers it, as {@link #call(ToolCall, ToolContext)}, with the caller's
+     * limit on the result's size for tools without a limit of their own.
+     *
+     * @param call the model's tool call
+     * @param context who is calling
+     * @param maxResultChars the most characters of text the result keeps, unless the tool has
+     *     its own limit; at least 1
+     * @return the result, with {@code isError} set when the call failed
+     */
+    public ToolResult call(ToolCall call, ToolContext context, int maxResultChars) {
+        if (call == null) {
+            throw new IllegalArgumentException("ToolBox.call call must not be null");
         }
+        if (context == null) {
+            throw new IllegalArgumentException("ToolBox.call context must not be null");
+        }
+        ToolResults.checkLimit(maxResultChars, "ToolBox.call maxResultChars");
         Map<String, Tool> current = tools;
         Tool tool = current.get(call.name());
         if (tool == null) {
             return unknown(call, current.keySet());
         }
-        return call(tool, call, context);
+        return call(tool, call, context, maxResultChars);
     }
 
     /** The answer to a call of a tool nobody has. */
@@ -263,8 +296,13 @@ public final class ToolBox {
                 + (known.isEmpty() ? "none" : String.join(", ", known)));
     }
 
-    /** Parses the arguments of one call of a registered tool and runs it. */
-    static ToolResult call(Tool tool, ToolCall call, ToolContext context) {
+    /** Parses the arguments of one call of a registered tool, runs it and cuts its result to the limit. */
+    static ToolResult call(Tool tool, ToolCall call, ToolContext context, int maxResultChars) {
+        ToolResult result = parseAndRun(tool, call, context);
+        return ToolResults.truncate(result, tool.maxResultChars() > 0 ? tool.maxResultChars() : maxResultChars);
+    }
+
+    private static ToolResult parseAndRun(Tool tool, ToolCall call, ToolContext context) {
         JsonNode input;
         try {
             input = Json.MAPPER.readTree(call.arguments());

@@ -33,7 +33,7 @@ public final class ToolBoxes {
         if (boxes == null) {
             throw new IllegalArgumentException("ToolBoxes.of boxes must not be null");
         }
-        return of(List.of(boxes.clone()));
+        return of(java.util.Arrays.asList(boxes.clone()));
     }
 
     /**
@@ -72,6 +72,7 @@ public final class ToolBoxes {
      * @return the tool, or empty
      */
     public Optional<Tool> get(String name) {
+        ToolBox.requireName(name, "ToolBoxes.get");
         for (ToolBox box : boxes) {
             Optional<Tool> tool = box.get(name);
             if (tool.isPresent()) {
@@ -121,13 +122,30 @@ public final class ToolBoxes {
      * @return the result
      */
     public ToolResult call(ToolCall call, ToolContext context) {
-        if (call == null || context == null) {
-            throw new IllegalArgumentException("ToolBoxes.call needs a call and a context");
+        return call(call, context, ToolResults.DEFAULT_MAX_CHARS);
+    }
+
+    /**
+     * Runs one call as {@link #call(ToolCall, ToolContext)}, with the caller's limit on the
+     * result's size for tools without a limit of their own (see {@link ToolResults}).
+     *
+     * @param call the model's tool call
+     * @param context who is calling
+     * @param maxResultChars the most characters of text the result keeps; at least 1
+     * @return the result
+     */
+    public ToolResult call(ToolCall call, ToolContext context, int maxResultChars) {
+        if (call == null) {
+            throw new IllegalArgumentException("ToolBoxes.call call must not be null");
         }
+        if (context == null) {
+            throw new IllegalArgumentException("ToolBoxes.call context must not be null");
+        }
+        ToolResults.checkLimit(maxResultChars, "ToolBoxes.call maxResultChars");
         for (ToolBox box : boxes) {
             Optional<Tool> tool = box.get(call.name());
             if (tool.isPresent()) {
-                return ToolBox.call(tool.get(), call, context);
+                return ToolBox.call(tool.get(), call, context, maxResultChars);
             }
         }
         return ToolBox.unknown(call, visible().keySet());

@@ -71,6 +71,14 @@ public record ToolOutput(List<Part> content, boolean isError) {
      * @return the output
      */
     public static ToolOutput of(Part... parts) {
+        if (parts == null) {
+            throw new IllegalArgumentException("ToolOutput.of parts must not be null");
+        }
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i] == null) {
+                throw new IllegalArgumentException("ToolOutput.of parts[" + i + "] must not be null");
+            }
+        }
         return new ToolOutput(List.of(parts), false);
     }
 

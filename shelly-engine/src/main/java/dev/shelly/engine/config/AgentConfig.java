@@ -18,9 +18,12 @@ import java.util.List;
  *     agent default ({@value Agent#DEFAULT_MAX_ITERATIONS})
  * @param maxDelegationDepth how deep it may delegate (0: not at all), or null for the agent default
  *     ({@value Agent#DEFAULT_MAX_DELEGATION_DEPTH})
+ * @param maxToolResultChars the most characters of text a tool result keeps, or null for the
+ *     agent default (100,000)
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
-        List<ToolboxRef> toolboxes, List<String> skills, Integer maxIterations, Integer maxDelegationDepth) {
+        List<ToolboxRef> toolboxes, List<String> skills, Integer maxIterations, Integer maxDelegationDepth,
+        Integer maxToolResultChars) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -37,6 +40,9 @@ public record AgentConfig(String name, String description, String instructions, 
         }
         if (maxDelegationDepth != null && maxDelegationDepth < 0) {
             throw new IllegalArgumentException("AgentConfig.maxDelegationDepth of '" + name + "' must not be negative");
+        }
+        if (maxToolResultChars != null && maxToolResultChars < 1) {
+            throw new IllegalArgumentException("AgentConfig.maxToolResultChars of '" + name + "' must be at least 1");
         }
     }
 
@@ -60,6 +66,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private List<String> skills;
         private Integer maxIterations;
         private Integer maxDelegationDepth;
+        private Integer maxToolResultChars;
 
         private Builder(String name) {
             this.name = name;
@@ -157,13 +164,24 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Sets the size limit of tool results.
+         *
+         * @param value the most characters of text a tool result keeps; at least 1
+         * @return this builder
+         */
+        public Builder maxToolResultChars(int value) {
+            this.maxToolResultChars = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration.
          *
          * @return the configuration
          */
         public AgentConfig build() {
             return new AgentConfig(name, description, instructions, provider, toolboxes, skills, maxIterations,
-                    maxDelegationDepth);
+                    maxDelegationDepth, maxToolResultChars);
         }
     }
 }

@@ -32,6 +32,11 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * {@code ${VAR:-default}} in any value are replaced from the environment. Every error is a
  * {@link ConfigException} naming the file, the line, the field's path and what was expected.
  *
+ * <p>Hostile or broken files fail fast with a {@code ConfigException} too: a file (or text) over
+ * {@value #MAX_BYTES} bytes (1 MiB) is refused before it is read, and collections nested more than
+ * {@value #MAX_DEPTH} levels deep are refused while parsing, so neither a deep document nor a huge
+ * scalar can overflow the stack or take long to parse.
+ *
  * <pre>{@code
  * providers:
  *   - name: claude
@@ -50,7 +55,7 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  *     instructions: Be brief.
  *     provider: claude
  *     toolboxes: [files, { name: state, tools: [shared_state_get] }]
- *     options: { max_iterations: 20, max_delegation_depth: 2 }
+ *     options: { max_iterations: 20, max_delegation_depth: 2, max_tool_result_chars: 100000 }
  * entry_agent: assistant
  * }</pre>
  *
@@ -70,7 +75,12 @@ public final class ConfigLoader {
     private static final Set<String> AGENT = Set.of("name", "description", "instructions", "provider", "toolboxes",
             "skills", "options");
     private static final Set<String> TOOLBOX = Set.of("name", "tools");
-    private static final Set<String> OPTIONS = Set.of("max_iterations", "max_delegation_depth");
+    private static final Set<String> OPTIONS = Set.of("max_iterations", "max_delegation_depth", "max_tool_result_chars");
+
+    /** The largest configuration read: 1 MiB. */
+    public static final int MAX_BYTES = 1024 * 1024;
+    /** How deeply collections may nest in a configuration. */
+    public static final int MAX_DEPTH = 50;
 
     private ConfigLoader() {}
 
@@ -94,8 +104,18 @@ public final class ConfigLoader {
      * @throws ConfigException when the file cannot be read or is wrong
      */
     public static EngineConfig load(Path file, Function<String, String> env) {
+        if (file == null) {
+            throw new IllegalArgumentException("ConfigLoader.load file must not be null");
+        }
+        if (env == null) {
+            throw new IllegalArgumentException("ConfigLoader.load env must not be null");
+        }
         String text;
         try {
+            long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw tooLarge(file.toString(), size + " bytes");
+            }
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new ConfigException(file.toString(), 0, "", "cannot read the file: " + e.getClass().getSimpleName()
@@ -114,13 +134,30 @@ public final class ConfigLoader {
      * @throws ConfigException when the text is wrong
      */
     public static EngineConfig parse(String yaml, String fileName, Function<String, String> env) {
+        if (yaml == null) {
+            throw new IllegalArgumentException("ConfigLoader.parse yaml must not be null");
+        }
+        if (fileName == null) {
+            throw new IllegalArgumentException("ConfigLoader.parse fileName must not be null");
+        }
+        if (env == null) {
+            throw new IllegalArgumentException("ConfigLoader.parse env must not be null");
+        }
+        if (yaml.length() > MAX_BYTES) {
+            throw tooLarge(fileName, yaml.length() + " characters");
+        }
         Optional<Node> root;
         try {
             // What Compose does inside, through packages the org.snakeyaml.engine module exports
             // (Compose's own package is not exported), so this works on the module path too.
-            LoadSettings settings = LoadSettings.builder().setLabel(fileName).build();
-            root = new Composer(settings, new ParserImpl(settings, new StreamReader(settings, new StringReader(yaml))))
-                    .getSingleNode();
+            // One buffer for the whole text: with the default small buffer, a long scalar is
+            // copied again for every chunk read, which takes time quadratic in its length.
+            LoadSettings settings = LoadSettings.builder().setLabel(fileName).setBufferSize(yaml.length() + 1)
+                    .setCodePointLimit(MAX_BYTES + 1).build();
+            ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, new StringReader(yaml)));
+            root = new Composer(settings, new DepthLimitedParser(parser, MAX_DEPTH)).getSingleNode();
+        } catch (DepthLimitedParser.TooDeep e) {
+            throw new ConfigException(fileName, e.line(), "", e.getMessage() + "; at most " + MAX_DEPTH + " are allowed");
         } catch (MarkedYamlEngineException e) {
             int line = e.getProblemMark().map(m -> m.getLine() + 1).orElse(0);
             throw new ConfigException(fileName, line, "", "not valid YAML: " + e.getProblem());
@@ -148,6 +185,11 @@ public final class ConfigLoader {
         }
         String entry = ConfigNode.present(fields, "entry_agent").map(ConfigNode::nonBlank).orElse(null);
         return new EngineConfig(providers, servers, agents, entry, fileName, lines);
+    }
+
+    private static ConfigException tooLarge(String fileName, String size) {
+        return new ConfigException(fileName, 0, "", "the file is too large (" + size + "); a configuration may be at most "
+                + MAX_BYTES + " bytes (1 MiB)");
     }
 
     private static ProviderConfig provider(ConfigNode node) {
@@ -235,6 +277,7 @@ public final class ConfigLoader {
             Map<String, ConfigNode> o = v.mapping(OPTIONS);
             ConfigNode.present(o, "max_iterations").ifPresent(x -> b.maxIterations(iterations(x)));
             ConfigNode.present(o, "max_delegation_depth").ifPresent(x -> b.maxDelegationDepth(x.nonNegativeInt()));
+            ConfigNode.present(o, "max_tool_result_chars").ifPresent(x -> b.maxToolResultChars(x.positiveInt()));
         });
         return b.build();
     }

@@ -46,6 +46,9 @@ public final class InMemoryTaskBackend implements TaskBackend {
 
     @Override
     public Optional<Task> get(String id) {
+        if (id == null) {
+            throw new IllegalArgumentException("InMemoryTaskBackend.get id must not be null");
+        }
         lock.readLock().lock();
         try {
             return Optional.ofNullable(tasks.get(id));
@@ -66,7 +69,13 @@ public final class InMemoryTaskBackend implements TaskBackend {
 
     @Override
     public boolean replace(Task expected, Task next) {
-        if (expected == null || next == null || !expected.id().equals(next.id())) {
+        if (expected == null) {
+            throw new IllegalArgumentException("InMemoryTaskBackend.replace expected must not be null");
+        }
+        if (next == null) {
+            throw new IllegalArgumentException("InMemoryTaskBackend.replace next must not be null");
+        }
+        if (!expected.id().equals(next.id())) {
             throw new IllegalArgumentException("InMemoryTaskBackend.replace needs two tasks with the same id, got "
                     + (expected == null ? null : expected.id()) + " and " + (next == null ? null : next.id()));
         }

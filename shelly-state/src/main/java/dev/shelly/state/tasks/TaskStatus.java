@@ -52,6 +52,10 @@ public enum TaskStatus {
      * @throws IllegalArgumentException when no status has that name; the message lists them
      */
     public static TaskStatus fromWireName(String name) {
+        if (name == null) {
+            throw new IllegalArgumentException("TaskStatus.fromWireName name must not be null; use one of: "
+                    + String.join(", ", java.util.Arrays.stream(values()).map(TaskStatus::wireName).toList()));
+        }
         for (TaskStatus s : values()) {
             if (s.wireName.equals(name)) {
                 return s;
@@ -81,6 +85,9 @@ public enum TaskStatus {
      * @return true when the move is legal
      */
     public boolean canMoveTo(TaskStatus next) {
+        if (next == null) {
+            throw new IllegalArgumentException("TaskStatus.canMoveTo next must not be null");
+        }
         return successors().contains(next);
     }
 

@@ -65,12 +65,15 @@ public sealed interface McpEndpoint permits McpEndpoint.Stdio, McpEndpoint.Http 
         /**
          * A copy with these variables added to the child's environment.
          *
-         * @param more the variables
+         * @param variables the variables
          * @return the new endpoint
          */
-        public Stdio withEnv(Map<String, String> more) {
+        public Stdio withEnv(Map<String, String> variables) {
+            if (variables == null) {
+                throw new IllegalArgumentException("McpEndpoint.Stdio.withEnv variables must not be null");
+            }
             Map<String, String> all = new LinkedHashMap<>(env);
-            all.putAll(more);
+            all.putAll(variables);
             return new Stdio(command, args, all, workingDirectory, inheritEnvironment);
         }
 
@@ -126,10 +129,10 @@ public sealed interface McpEndpoint permits McpEndpoint.Stdio, McpEndpoint.Http 
                 throw new IllegalArgumentException("McpEndpoint.Http.url must not be null");
             }
             if (!"http".equalsIgnoreCase(url.getScheme()) && !"https".equalsIgnoreCase(url.getScheme())) {
-                throw new IllegalArgumentException("McpEndpoint.Http.url must be an http or https URL, got " + url);
+                throw new IllegalArgumentException("McpEndpoint.Http.url must be an http or https URL, got " + UrlMask.mask(url));
             }
             if (url.getHost() == null) {
-                throw new IllegalArgumentException("McpEndpoint.Http.url has no host: " + url);
+                throw new IllegalArgumentException("McpEndpoint.Http.url has no host: " + UrlMask.mask(url));
             }
             if (headers == null) {
                 throw new IllegalArgumentException("McpEndpoint.Http.headers must not be null");
@@ -157,10 +160,13 @@ public sealed interface McpEndpoint permits McpEndpoint.Stdio, McpEndpoint.Http 
             return new Http(url, all);
         }
 
-        /** Shows the URL but never header values, which may hold credentials. */
+        /**
+         * Shows the URL with its user-info, query values and token-like path segments masked
+         * ({@code ***}), and header names but never their values: all may hold credentials.
+         */
         @Override
         public String toString() {
-            return "http:" + url + (headers.isEmpty() ? "" : " (headers: " + String.join(", ", headers.keySet()) + ")");
+            return "http:" + UrlMask.mask(url) + (headers.isEmpty() ? "" : " (headers: " + String.join(", ", headers.keySet()) + ")");
         }
     }
 
@@ -180,11 +186,20 @@ public sealed interface McpEndpoint permits McpEndpoint.Stdio, McpEndpoint.Http 
      *
      * @param url the MCP endpoint, e.g. {@code http://127.0.0.1:3001/mcp}
      * @return the endpoint, without extra headers
+     * @throws IllegalArgumentException when the URL is null or not a valid http(s) URL; the
+     *     message never quotes the URL's query or user-info
      */
     static Http http(String url) {
-        if (url == null) {
-            throw new IllegalArgumentException("McpEndpoint.http url must not be null");
+        if (url == null || url.isBlank()) {
+            throw new IllegalArgumentException("McpEndpoint.http url must not be null or blank");
         }
-        return new Http(URI.create(url), Map.of());
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("McpEndpoint.http url is not a valid URL: " + e.getReason()
+                    + " at index " + e.getIndex());
+        }
+        return new Http(uri, Map.of());
     }
 }

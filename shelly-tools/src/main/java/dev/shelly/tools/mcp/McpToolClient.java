@@ -26,6 +26,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -54,13 +55,17 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>A call never hangs an agent: when the server does not answer within the call timeout, has
  * exited (its last stderr lines are quoted) or the client was closed, the call returns an error
- * result at once. {@link #close()} ends the session and, for a subprocess, stops it and waits
- * until it is gone. Thread-safe.
+ * result at once. A call that times out, or whose thread is interrupted, is also cancelled on the
+ * server: the client sends {@code notifications/cancelled} with the request's id and a reason, so
+ * the server can stop working on it. {@link #close()} ends the session and, for a subprocess,
+ * stops it and waits until it is gone. Thread-safe.
  */
 public final class McpToolClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpToolClient.class);
     private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
     private static final Duration MARGIN = Duration.ofSeconds(5);
+    /** How long a call still waits for its answer once the server's end is reported. */
+    private static final Duration ANSWER_AFTER_EXIT = Duration.ofMillis(250);
 
     private final McpEndpoint endpoint;
     private final String label;
@@ -77,6 +82,7 @@ public final class McpToolClient implements AutoCloseable {
     private final ReentrantLock listingLock = new ReentrantLock();
     private long appliedListing;
     private final ProcessTransport process;
+    private final TrackingTransport transport;
     private final McpAsyncClient client;
     private volatile McpSchema.InitializeResult initialized;
 
@@ -86,15 +92,14 @@ public final class McpToolClient implements AutoCloseable {
         this.prefix = b.toolNamePrefix;
         this.connectTimeout = b.connectTimeout;
         this.callTimeout = b.callTimeout;
-        McpClientTransport transport;
         if (endpoint instanceof McpEndpoint.Stdio stdio) {
             process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
             ended = process.ended();
-            transport = process;
+            transport = new TrackingTransport(process);
         } else {
             process = null;
             ended = new CompletableFuture<>();
-            transport = httpTransport((McpEndpoint.Http) endpoint);
+            transport = new TrackingTransport(httpTransport((McpEndpoint.Http) endpoint));
         }
         Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
         client = McpClient.async(transport)
@@ -212,19 +217,34 @@ public final class McpToolClient implements AutoCloseable {
             return ToolOutput.error("MCP server '" + label + "' " + ended.join() + ", so tool '" + name + "' cannot run" + stderr());
         }
         Map<String, Object> arguments = json.convertValue(input, MAP);
-        CompletableFuture<McpSchema.CallToolResult> answer =
-                client.callTool(new McpSchema.CallToolRequest(mcpName, arguments)).toFuture();
+        AtomicReference<Object> requestId = new AtomicReference<>();
+        CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments))
+                .contextWrite(TrackingTransport.context(requestId)).toFuture();
         try {
             CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             answer.cancel(true);
+            cancelOnServer(requestId.get(), name, "the client stopped waiting for tool '" + mcpName + "' after "
+                    + describe(callTimeout));
             return ToolOutput.error("MCP server '" + label + "' did not answer tool '" + name + "' within "
                     + describe(callTimeout) + "; the call was abandoned");
         } catch (InterruptedException e) {
             answer.cancel(true);
+            cancelOnServer(requestId.get(), name, "the caller of tool '" + mcpName + "' was interrupted");
             throw e;
         } catch (ExecutionException e) {
-            log.trace("call of {} on {} failed", mcpName, label, e);
+            log.trace("call of {} on {} failed: {}", mcpName, label, scrub(String.valueOf(e.getCause())));
+        }
+        if (!answer.isDone() && ended.isDone() && !closed.get()) {
+            // The server's last answer may still be on its way through the SDK when its exit is reported.
+            try {
+                answer.get(TimeUnit.NANOSECONDS.convert(ANSWER_AFTER_EXIT), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException | CancellationException e) {
+                log.trace("no answer of {} from {} after its end", mcpName, label);
+            } catch (InterruptedException e) {
+                answer.cancel(true);
+                throw e;
+            }
         }
         if (answer.isDone() && !answer.isCompletedExceptionally()) {
             return McpContent.toOutput(answer.join(), json);
@@ -232,13 +252,25 @@ public final class McpToolClient implements AutoCloseable {
         Throwable cause = answer.isCompletedExceptionally() ? failure(answer) : null;
         McpError refusal = cause == null ? null : find(cause, McpError.class);
         if (refusal != null) {
-            return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + refusal.getMessage());
+            return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + scrub(refusal.getMessage()));
         }
         if (cause != null && !ended.isDone()) {
-            return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + rootMessage(cause));
+            return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + scrub(rootMessage(cause)));
         }
         answer.cancel(true);
         return ToolOutput.error("MCP server '" + label + "' " + ended.join() + " while running tool '" + name + "'" + stderr());
+    }
+
+    /**
+     * Tells the server to stop working on an abandoned call ({@code notifications/cancelled}),
+     * without waiting for the message to be sent.
+     */
+    private void cancelOnServer(Object requestId, String name, String reason) {
+        if (requestId == null || ended.isDone()) {
+            return;
+        }
+        transport.cancel(requestId, reason).subscribe(ignored -> { },
+                e -> log.debug("telling MCP server '{}' that tool '{}' was cancelled failed: {}", label, name, scrub(e.toString())));
     }
 
     /** Waits for a step of connecting, or for the server's end, within the timeout. */
@@ -254,7 +286,7 @@ public final class McpToolClient implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new CancellationException("interrupted while waiting for MCP server '" + label + "' to " + what);
         } catch (ExecutionException e) {
-            log.trace("waiting for {} failed", label, e);
+            log.trace("waiting for {} failed: {}", label, scrub(String.valueOf(e.getCause())));
         }
         if (step.isDone() && !step.isCompletedExceptionally()) {
             return step.join();
@@ -266,8 +298,9 @@ public final class McpToolClient implements AutoCloseable {
                     + (neverStarted ? "" : " before it could " + what + stderr()));
         }
         Throwable cause = failure(step);
+        // The cause is not attached: the HTTP client's exceptions may quote the URL with its credentials.
         throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
-                + rootMessage(cause) + stderr(), cause);
+                + scrub(rootMessage(cause)) + stderr());
     }
 
     private String stderr() {
@@ -382,7 +415,7 @@ public final class McpToolClient implements AutoCloseable {
         try {
             client.closeGracefully().block(Duration.ofSeconds(5));
         } catch (RuntimeException e) {
-            log.debug("closing the MCP session with '{}': {}", label, e.toString());
+            log.debug("closing the MCP session with '{}': {}", label, scrub(e.toString()));
         }
     }
 
@@ -423,6 +456,11 @@ public final class McpToolClient implements AutoCloseable {
         return message == null || message.isBlank() ? root.getClass().getSimpleName() : message;
     }
 
+    /** Removes the credentials of an HTTP endpoint's URL from text a library produced. */
+    private String scrub(String text) {
+        return endpoint instanceof McpEndpoint.Http http ? UrlMask.scrub(text, http.url()) : text;
+    }
+
     private static String describe(Duration d) {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
@@ -430,7 +468,7 @@ public final class McpToolClient implements AutoCloseable {
     private static String defaultName(McpEndpoint endpoint) {
         String text = switch (endpoint) {
             case McpEndpoint.Stdio s -> String.join(" ", s.commandLine());
-            case McpEndpoint.Http h -> h.url().toString();
+            case McpEndpoint.Http h -> UrlMask.mask(h.url());
         };
         return text.length() <= 80 ? text : text.substring(0, 77) + "...";
     }
@@ -567,7 +605,10 @@ public final class McpToolClient implements AutoCloseable {
         }
 
         private static Duration positive(Duration d, String what) {
-            if (d == null || d.isNegative() || d.isZero()) {
+            if (d == null) {
+                throw new IllegalArgumentException("McpToolClient " + what + " must not be null");
+            }
+            if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException("McpToolClient " + what + " must be positive, was " + d);
             }
             return d;

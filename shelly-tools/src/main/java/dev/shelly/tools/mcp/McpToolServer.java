@@ -424,6 +424,9 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder instructions(String text) {
+            if (text == null) {
+                throw new IllegalArgumentException("McpToolServer instructions text must not be null");
+            }
             this.instructions = text;
             return this;
         }
@@ -450,6 +453,9 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder allowedOrigins(String... origins) {
+            if (origins == null) {
+                throw new IllegalArgumentException("McpToolServer allowedOrigins origins must not be null");
+            }
             for (String origin : origins) {
                 if (origin == null || origin.isBlank()) {
                     throw new IllegalArgumentException("McpToolServer allowedOrigins must not hold null or blank");
@@ -494,7 +500,10 @@ public final class McpToolServer implements AutoCloseable {
         }
 
         private static Duration positive(Duration d, String what) {
-            if (d == null || d.isNegative() || d.isZero()) {
+            if (d == null) {
+                throw new IllegalArgumentException("McpToolServer " + what + " must not be null");
+            }
+            if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException("McpToolServer " + what + " must be positive, was " + d);
             }
             return d;

@@ -41,6 +41,12 @@ import reactor.core.scheduler.Schedulers;
  * reading after a stray non-JSON line on stdout, keeps the last lines of stderr for error
  * messages, reports the process's end at once through {@link #ended()}, and stops the process
  * in bounded time: stdin is closed, then the process tree gets SIGTERM, then SIGKILL.
+ *
+ * <p>The end is noticed by watching the process itself ({@link Process#onExit()}), not the end of
+ * its stdout: a crashed server whose child still holds its stdout open is reported within tens of
+ * milliseconds. The process tree is recorded while the server runs (at start, after every message
+ * in either direction, and every {@link #TREE_REFRESH}), so that {@link #terminate()} also kills
+ * descendants that a crashed server left behind, which no longer appear among its descendants.
  */
 final class ProcessTransport implements McpClientTransport {
     private static final Logger log = LoggerFactory.getLogger(ProcessTransport.class);
@@ -56,6 +62,13 @@ final class ProcessTransport implements McpClientTransport {
     private static final Duration EXIT_REPORT = Duration.ofSeconds(5);
     /** How long an exited server's stderr may stay open (held by a child it left behind) before its end is reported without it. */
     private static final Duration STDERR_DRAIN = Duration.ofSeconds(2);
+    /**
+     * After the process exits, how long stderr may stay quiet before its end is reported without
+     * waiting for its end of file (a child it left behind may hold stderr open).
+     */
+    private static final Duration STDERR_QUIET = Duration.ofMillis(50);
+    /** How often the record of the server's process tree is refreshed while it runs. */
+    static final Duration TREE_REFRESH = Duration.ofSeconds(1);
     /** What happened to a server this client stopped. */
     static final String CLOSED = "was disconnected (the client was closed)";
     private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
@@ -79,6 +92,12 @@ final class ProcessTransport implements McpClientTransport {
     private final Scheduler writes = Schedulers.fromExecutor(writer);
     private volatile Process process;
     private volatile Thread stderrReader;
+    private volatile Thread stdoutReader;
+    /** When either output stream last gave bytes. */
+    private volatile long lastOutputNanos;
+    /** Every descendant of the server seen while it ran; dead ones are skipped when stopping. */
+    private final Set<ProcessHandle> tree = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean treeRefreshPending = new AtomicBoolean();
 
     ProcessTransport(McpEndpoint.Stdio endpoint, McpJsonMapper mapper, String label, Duration grace,
             Consumer<String> stderrListener) {
@@ -133,8 +152,43 @@ final class ProcessTransport implements McpClientTransport {
         }
         process = started;
         log.debug("MCP server '{}' started as process {}", label, started.pid());
+        recordTree(started);
         stderrReader = Thread.ofVirtual().name("mcp-stderr-" + label).start(() -> readStderr(started));
-        Thread.ofVirtual().name("mcp-stdout-" + label).start(() -> readStdout(started, handler));
+        stdoutReader = Thread.ofVirtual().name("mcp-stdout-" + label).start(() -> readStdout(started, handler));
+        started.onExit().thenAcceptAsync(this::processEnded,
+                runnable -> Thread.ofVirtual().name("mcp-exit-" + label).start(runnable));
+        Thread.ofVirtual().name("mcp-tree-" + label).start(() -> watchTree(started));
+    }
+
+    /** Refreshes the record of the process tree every {@link #TREE_REFRESH} until the process exits. */
+    private void watchTree(Process p) {
+        try {
+            while (!p.waitFor(TREE_REFRESH.toMillis(), TimeUnit.MILLISECONDS)) {
+                recordTree(p);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Adds the process's current descendants to the record. */
+    private void recordTree(Process p) {
+        try {
+            p.descendants().forEach(tree::add);
+        } catch (RuntimeException e) {
+            log.debug("listing the processes of MCP server '{}': {}", label, e.toString());
+        }
+    }
+
+    /** Refreshes the record of the process tree soon, on another thread; requests made meanwhile are merged. */
+    private void recordTreeSoon() {
+        Process p = process;
+        if (p != null && p.isAlive() && treeRefreshPending.compareAndSet(false, true)) {
+            Thread.ofVirtual().start(() -> {
+                treeRefreshPending.set(false);
+                recordTree(p);
+            });
+        }
     }
 
     private void readStdout(Process p, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
@@ -144,6 +198,7 @@ final class ProcessTransport implements McpClientTransport {
             byte[] buffer = new byte[8192];
             int n;
             while ((n = in.read(buffer)) >= 0) {
+                lastOutputNanos = System.nanoTime();
                 int start = 0;
                 for (int i = 0; i < n; i++) {
                     if (buffer[i] != '\n') {
@@ -171,7 +226,7 @@ final class ProcessTransport implements McpClientTransport {
                 log.debug("reading from MCP server '{}' stopped: {}", label, e.toString());
             }
         }
-        processEnded(p);
+        log.debug("MCP server '{}' closed its stdout", label);
     }
 
     private void deliver(String line, Function<Mono<McpSchema.JSONRPCMessage>, Mono<McpSchema.JSONRPCMessage>> handler) {
@@ -179,6 +234,7 @@ final class ProcessTransport implements McpClientTransport {
         if (text.isEmpty()) {
             return;
         }
+        recordTreeSoon();
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(mapper, text);
@@ -211,6 +267,7 @@ final class ProcessTransport implements McpClientTransport {
     }
 
     private void stderrLine(String raw) {
+        lastOutputNanos = System.nanoTime();
         String line = raw.stripTrailing();
         log.debug("MCP server '{}' stderr: {}", label, line);
         stderrLock.lock();
@@ -231,16 +288,27 @@ final class ProcessTransport implements McpClientTransport {
         }
     }
 
-    /** Stdout is at its end: wait for the process to exit and its last stderr lines, then say so. */
+    /**
+     * The process has exited: wait for its last messages on stdout and its last stderr lines
+     * (until both streams end, or have been quiet for {@link #STDERR_QUIET}, at most
+     * {@link #STDERR_DRAIN}), then say so. So an answer written just before the exit is still
+     * delivered before the exit is reported.
+     */
     private void processEnded(Process p) {
+        long exitNanos = System.nanoTime();
+        long deadline = exitNanos + STDERR_DRAIN.toNanos();
         boolean interrupted = false;
-        while (true) {
-            try {
-                p.waitFor();
-                stderrReader.join(STDERR_DRAIN);
+        while (stderrReader.isAlive() || stdoutReader.isAlive()) {
+            long now = System.nanoTime();
+            long quietSince = Math.max(exitNanos, lastOutputNanos);
+            if (now - quietSince >= STDERR_QUIET.toNanos() || now - deadline >= 0) {
                 break;
+            }
+            try {
+                (stderrReader.isAlive() ? stderrReader : stdoutReader).join(Duration.ofMillis(10));
             } catch (InterruptedException e) {
                 interrupted = true;
+                break;
             }
         }
         ended.complete(terminating.get() ? CLOSED : "exited with code " + p.exitValue());
@@ -270,6 +338,7 @@ final class ProcessTransport implements McpClientTransport {
         if (p == null || terminating.get() || ended.isDone()) {
             throw new McpTransportException("MCP server '" + label + "' " + ended.getNow("is not running"));
         }
+        recordTreeSoon();
         byte[] json;
         try {
             json = mapper.writeValueAsBytes(message);
@@ -355,24 +424,34 @@ final class ProcessTransport implements McpClientTransport {
             if (p == null) {
                 return;
             }
-            List<ProcessHandle> descendants = p.descendants().toList();
+            recordTree(p);
+            List<ProcessHandle> descendants = tree.stream().filter(ProcessHandle::isAlive).toList();
             try {
                 p.getOutputStream().close();
             } catch (IOException e) {
                 log.debug("closing stdin of MCP server '{}': {}", label, e.toString());
             }
-            if (!interrupted && !exited(p)) {
-                log.debug("MCP server '{}' did not exit after its stdin closed; sending SIGTERM", label);
-                p.destroy();
-                descendants.forEach(ProcessHandle::destroy);
-                if (!exited(p)) {
-                    log.warn("MCP server '{}' did not exit after SIGTERM within {} ms; killing it", label, grace.toMillis());
+            if (!interrupted) {
+                boolean exited = exited(p);
+                if (!exited || descendants.stream().anyMatch(ProcessHandle::isAlive)) {
+                    log.debug("MCP server '{}' {} after its stdin closed; sending SIGTERM", label,
+                            exited ? "left processes behind" : "did not exit");
+                    if (!exited) {
+                        p.destroy();
+                    }
+                    descendants.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroy);
+                    if (!gone(p, descendants)) {
+                        log.warn("MCP server '{}' {} after SIGTERM within {} ms; killing {}", label,
+                                exited ? "left processes that did not exit" : "did not exit", grace.toMillis(),
+                                exited ? "them" : "it");
+                    }
                 }
             }
             kill(p, descendants);
         } catch (InterruptedException e) {
             interrupted = true;
             Process p = process;
+            tree.forEach(ProcessHandle::destroyForcibly);
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
         } finally {
@@ -394,6 +473,24 @@ final class ProcessTransport implements McpClientTransport {
                 Thread.sleep(10);
             }
         }
+    }
+
+    /** Waits, up to the grace period, until the process and the descendants are gone. */
+    private boolean gone(Process p, List<ProcessHandle> descendants) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.NANOSECONDS.convert(grace);
+        if (!p.waitFor(TimeUnit.NANOSECONDS.convert(grace), TimeUnit.NANOSECONDS)) {
+            return false;
+        }
+        for (ProcessHandle child : descendants) {
+            try {
+                child.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                return false;
+            } catch (ExecutionException e) {
+                log.debug("waiting for a process of MCP server '{}': {}", label, e.toString());
+            }
+        }
+        return true;
     }
 
     private boolean exited(Process p) throws InterruptedException {

@@ -1,0 +1,65 @@
+package dev.shelly.engine.config;
+
+import org.snakeyaml.engine.v2.events.Event;
+import org.snakeyaml.engine.v2.parser.Parser;
+
+/**
+ * A YAML event stream that refuses collections nested deeper than a limit, so that composing a
+ * document (which recurses once per level) cannot overflow the stack: snakeyaml-engine has no
+ * nesting limit of its own. The parser beneath is a state machine and does not recurse.
+ */
+final class DepthLimitedParser implements Parser {
+    /** Thrown at the first collection over the limit. */
+    static final class TooDeep extends RuntimeException {
+        private final int line;
+
+        TooDeep(int line, int limit) {
+            super("collections are nested more than " + limit + " levels deep", null, false, false);
+            this.line = line;
+        }
+
+        /** The 1-based line of the collection, or 0 when unknown. */
+        int line() {
+            return line;
+        }
+    }
+
+    private final Parser parser;
+    private final int limit;
+    private int depth;
+
+    DepthLimitedParser(Parser parser, int limit) {
+        this.parser = parser;
+        this.limit = limit;
+    }
+
+    @Override
+    public boolean checkEvent(Event.ID choice) {
+        return parser.checkEvent(choice);
+    }
+
+    @Override
+    public Event peekEvent() {
+        return parser.peekEvent();
+    }
+
+    @Override
+    public boolean hasNext() {
+        return parser.hasNext();
+    }
+
+    @Override
+    public Event next() {
+        Event event = parser.next();
+        switch (event.getEventId()) {
+            case MappingStart, SequenceStart -> {
+                if (++depth > limit) {
+                    throw new TooDeep(event.getStartMark().map(m -> m.getLine() + 1).orElse(0), limit);
+                }
+            }
+            case MappingEnd, SequenceEnd -> depth--;
+            default -> { }
+        }
+        return event;
+    }
+}
