@@ -26,6 +26,9 @@ import java.util.stream.Collectors;
  * memory unless another backend is given.
  */
 public final class TaskBoard {
+    /** How many pending tasks {@link #claimNext} reads at a time before trying to claim one. */
+    private static final int CLAIM_BATCH = 32;
+
     private final TaskBackend backend;
     private final Clock clock;
 
@@ -158,7 +161,7 @@ public final class TaskBoard {
     public Optional<Task> claimNext(String agent) {
         requireText(agent, "claiming agent");
         while (true) {
-            List<Task> pending = list(TaskStatus.PENDING, null);
+            List<Task> pending = backend.withStatus(TaskStatus.PENDING, CLAIM_BATCH);
             if (pending.isEmpty()) {
                 return Optional.empty();
             }
@@ -169,6 +172,35 @@ public final class TaskBoard {
                 }
             }
         }
+    }
+
+    /**
+     * Gives back every task an agent holds: each of its in_progress tasks becomes pending again,
+     * its assignee cleared, so that other agents can claim it. This is the recovery policy for an
+     * agent (or a whole process of agents) that stopped while holding claims: until it is
+     * called, such tasks stay visible as in_progress with that agent as assignee, and nothing is
+     * lost. Safe while the agent still runs: a task it finishes first is not given back, and a
+     * task given back can no longer be completed by it.
+     *
+     * @param agent the agent whose claims to release
+     * @return the tasks given back, as they are now (pending), in creation order
+     */
+    public List<Task> releaseClaimsOf(String agent) {
+        requireText(agent, "agent whose claims to release");
+        List<Task> released = new ArrayList<>();
+        for (Task held : list(TaskStatus.IN_PROGRESS, agent)) {
+            Task current = held;
+            while (current.status() == TaskStatus.IN_PROGRESS && agent.equals(current.assignee())) {
+                Task next = new Task(current.id(), current.title(), current.description(), TaskStatus.PENDING, null,
+                        current.createdBy(), current.result(), current.createdAt(), now());
+                if (backend.replace(current, next)) {
+                    released.add(next);
+                    break;
+                }
+                current = require(current.id());
+            }
+        }
+        return Collections.unmodifiableList(released);
     }
 
     private Task claimed(Task pending, String agent) {

@@ -18,14 +18,25 @@ import org.junit.jupiter.api.RepeatedTest;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
-/** Many virtual threads writing, updating and watching one store at once. */
-class StoreContentionTest {
+/**
+ * Many virtual threads writing, updating and watching one store at once, on any
+ * {@link StateBackend}: every backend runs it. Published in the test jar.
+ */
+public abstract class StoreContentionContract {
+    /**
+     * A new, empty backend for one test; each call must return a backend that shares nothing
+     * with the others.
+     *
+     * @return the backend
+     */
+    protected abstract StateBackend newBackend();
+
     private static final int THREADS = 64;
     private static final Duration HANG_GUARD = Duration.ofSeconds(60);
 
     @RepeatedTest(20)
     void concurrentUpdatesLoseNoIncrement() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         int perThread = 100;
         CountDownLatch start = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -52,7 +63,7 @@ class StoreContentionTest {
 
     @RepeatedTest(20)
     void everyWatcherWakesWithTheValueOfItsKey() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         int keys = 16;
         int watchersPerKey = 8;
         CountDownLatch start = new CountDownLatch(1);
@@ -93,7 +104,7 @@ class StoreContentionTest {
 
     @RepeatedTest(20)
     void oneWriteWakesEveryWaiterOfThatKey() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Optional<JsonNode>>> watchers = new ArrayList<>();
             CountDownLatch started = new CountDownLatch(THREADS);
@@ -115,7 +126,7 @@ class StoreContentionTest {
     void snapshotsAreConsistentWhileWritersRun() throws Exception {
         // The writer always sets "a" before "b", so at every moment a >= b; a snapshot must show that too.
         // Platform threads: readers that spin need preemption, or they could starve the writer of carriers.
-        Store store = new Store();
+        Store store = new Store(newBackend());
         store.setJson("a", "0");
         store.setJson("b", "0");
         int rounds = 20_000;
@@ -151,7 +162,7 @@ class StoreContentionTest {
 
     @RepeatedTest(10)
     void agentsSettingThroughToolsConcurrentlyEachLandTheirKey() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         ToolBox tools = store.tools("team");
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<String>> results = new ArrayList<>();
