@@ -14,7 +14,11 @@ import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.engine.config.ToolboxRef;
 import dev.shelly.engine.session.SessionRecord;
+import dev.shelly.engine.config.RedisConfig;
 import dev.shelly.engine.session.SessionStore;
+import dev.shelly.engine.spi.SharedBackends;
+import dev.shelly.engine.spi.SharedBackendsProvider;
+import dev.shelly.modeladapter.RateLimiter;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.skills.Skill;
@@ -33,6 +37,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
@@ -75,6 +80,7 @@ public final class Engine implements AutoCloseable {
     private final UsageTracker usage;
     private final Store store;
     private final TaskBoard tasks;
+    private final SharedBackends shared;
     private final List<Skill> skills;
     private final String projectContext;
     private final Map<String, Completer> completers;
@@ -85,14 +91,15 @@ public final class Engine implements AutoCloseable {
     private final Clock clock;
     private final List<Session> openSessions = Collections.synchronizedList(new ArrayList<>());
 
-    private Engine(Builder b, List<McpToolClient> clients, Map<String, Supplier<ToolBox>> boxes,
+    private Engine(Builder b, Backends backends, List<McpToolClient> clients, Map<String, Supplier<ToolBox>> boxes,
             Map<String, Completer> models) {
         this.config = b.config;
         this.dir = b.dir;
         this.events = b.events != null ? b.events : new EventBus<>();
         this.usage = b.usage;
-        this.store = b.store;
-        this.tasks = b.tasks;
+        this.store = backends.store();
+        this.tasks = backends.tasks();
+        this.shared = backends.shared();
         this.skills = b.skills;
         this.projectContext = b.projectContext;
         this.completers = models;
@@ -283,7 +290,17 @@ public final class Engine implements AutoCloseable {
             }
         }
         events.close();
+        if (shared != null) {
+            try {
+                shared.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing the shared backends failed: {}", e.toString());
+            }
+        }
     }
+
+    /** The blackboard and board the engine runs on, and the shared backends they may live in. */
+    private record Backends(Store store, TaskBoard tasks, SharedBackends shared) {}
 
     private AgentConfig agentConfig(String name) {
         for (AgentConfig a : config.agents()) {
@@ -367,8 +384,8 @@ public final class Engine implements AutoCloseable {
         private Path sessionsDir;
         private EventBus<AgentEvent> events;
         private UsageTracker usage = new UsageTracker();
-        private Store store = new Store();
-        private TaskBoard tasks = new TaskBoard();
+        private Store store;
+        private TaskBoard tasks;
         private List<Skill> skills = List.of();
         private Clock clock = Clock.systemUTC();
 
@@ -522,7 +539,8 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * Uses this store behind the {@code state} toolbox.
+         * Uses this store behind the {@code state} toolbox, instead of one in memory (or in Redis,
+         * when the configuration has a {@code redis:} section).
          *
          * @param value the store
          * @return this builder
@@ -533,7 +551,8 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * Uses this board behind the {@code tasks} toolbox.
+         * Uses this board behind the {@code tasks} toolbox, instead of one in memory (or in Redis,
+         * when the configuration has a {@code redis:} section).
          *
          * @param value the board
          * @return this builder
@@ -575,11 +594,57 @@ public final class Engine implements AutoCloseable {
             if (projectContext == null) {
                 projectContext = dir == null ? "" : dir.projectContext();
             }
+            SharedBackends shared = config.redis().map(this::openShared).orElse(null);
+            try {
+                return build(shared);
+            } catch (RuntimeException e) {
+                if (shared != null) {
+                    try {
+                        shared.close();
+                    } catch (RuntimeException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+                throw e;
+            }
+        }
+
+        /**
+         * Opens the backends of the {@code redis:} section through the provider that
+         * {@code shelly-redis} registers; the engine does not depend on that module.
+         */
+        private SharedBackends openShared(RedisConfig redis) {
+            List<SharedBackendsProvider> found = new ArrayList<>();
+            ServiceLoader.load(SharedBackendsProvider.class, Engine.class.getClassLoader()).forEach(found::add);
+            if (found.isEmpty()) {
+                throw config.errorAt("redis", "the redis section needs dev.shelly:shelly-redis on the class path "
+                        + "(no " + SharedBackendsProvider.class.getName() + " was found)");
+            }
+            if (found.size() > 1) {
+                throw config.errorAt("redis", "more than one " + SharedBackendsProvider.class.getName()
+                        + " is on the class path: " + found.stream().map(f -> f.getClass().getName()).toList());
+            }
+            try {
+                return found.getFirst().open(redis);
+            } catch (ShellyException | IllegalArgumentException e) {
+                ConfigException error = config.errorAt("redis.url", "cannot open Redis at " + redis.safeUrl() + ": "
+                        + e.getMessage());
+                error.initCause(e);
+                throw error;
+            }
+        }
+
+        private Engine build(SharedBackends shared) {
+            Store useStore = store != null ? store : shared != null ? new Store(shared.state()) : new Store();
+            TaskBoard useTasks = tasks != null ? tasks
+                    : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
             Map<String, Completer> models = new LinkedHashMap<>();
             for (int i = 0; i < config.providers().size(); i++) {
                 ProviderConfig p = config.providers().get(i);
                 Completer override = completerOverrides.get(p.name());
-                models.put(p.name(), override != null ? override : ProviderFactory.build(p, i, config, env, usage));
+                models.put(p.name(), override != null ? override
+                        : ProviderFactory.build(p, i, config, env, usage,
+                                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit)));
             }
             for (String name : completerOverrides.keySet()) {
                 if (!models.containsKey(name)) {
@@ -591,8 +656,8 @@ public final class Engine implements AutoCloseable {
             List<McpToolClient> clients = new ArrayList<>();
             Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
             try {
-                ToolBox stateTools = store.tools(STATE_NAMESPACE);
-                ToolBox taskTools = tasks.tools();
+                ToolBox stateTools = useStore.tools(STATE_NAMESPACE);
+                ToolBox taskTools = useTasks.tools();
                 boxes.put("state", () -> stateTools);
                 boxes.put("tasks", () -> taskTools);
                 extraToolboxes.forEach((name, box) -> boxes.put(name, () -> box));
@@ -604,7 +669,7 @@ public final class Engine implements AutoCloseable {
                     boxes.put(server.name(), client::toolBox);
                 }
                 checkToolSelections(boxes);
-                return new Engine(this, clients, boxes, models);
+                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models);
             } catch (RuntimeException e) {
                 for (McpToolClient c : clients) {
                     try {
