@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 /**
@@ -27,7 +28,7 @@ import java.util.stream.Collectors;
  */
 public final class TaskBoard {
     /** How many pending tasks {@link #claimNext} reads at a time before trying to claim one. */
-    private static final int CLAIM_BATCH = 32;
+    private static final int CLAIM_BATCH = 16;
 
     private final TaskBackend backend;
     private final Clock clock;
@@ -153,7 +154,9 @@ public final class TaskBoard {
 
     /**
      * Claims the oldest pending task for an agent. Atomic like {@link #claim}: no two agents get
-     * the same task, and empty means there was no pending task left.
+     * the same task, and empty means there was no pending task left. An agent that loses the
+     * oldest task to another at the same moment takes one of the next pending tasks, not
+     * necessarily the next oldest.
      *
      * @param agent the claiming agent's name
      * @return the claimed task, or empty when no task is pending
@@ -165,10 +168,18 @@ public final class TaskBoard {
             if (pending.isEmpty()) {
                 return Optional.empty();
             }
-            for (Task current : pending) {
+            // The oldest first; an agent that loses it to another tries the rest from a random
+            // point, so that concurrent claimers spread out instead of all racing for the next one.
+            int n = pending.size();
+            int offset = 0;
+            for (int k = 0; k < n; k++) {
+                Task current = pending.get(k == 0 ? 0 : 1 + (offset + k - 1) % (n - 1));
                 Task claimed = claimed(current, agent);
                 if (backend.replace(current, claimed)) {
                     return Optional.of(claimed);
+                }
+                if (k == 0 && n > 1) {
+                    offset = ThreadLocalRandom.current().nextInt(n - 1);
                 }
             }
         }
