@@ -20,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,6 +53,7 @@ final class RedisConnection implements AutoCloseable {
     private final StatefulRedisPubSubConnection<String, String> pubsub;
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
     private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
+    private final ReentrantLock subscriptions = new ReentrantLock();
 
     private RedisConnection(RedisClient client, RedisConfig config, StatefulRedisConnection<String, String> connection,
             StatefulRedisPubSubConnection<String, String> pubsub) {
@@ -162,38 +164,56 @@ final class RedisConnection implements AutoCloseable {
         }
     }
 
-    /** Listens on a channel; returns once the server confirmed the subscription. */
+    /**
+     * Listens on a channel; returns once the server confirmed the subscription. Listening and
+     * stopping are serialised, so that a channel closed and opened again at the same moment is
+     * never left unsubscribed.
+     */
     void listen(String channel, Listener listener) {
-        listeners.compute(channel, (k, list) -> {
-            List<Listener> l = list == null ? new CopyOnWriteArrayList<>() : list;
-            l.add(listener);
-            return l;
-        });
+        subscriptions.lock();
         try {
-            pubsub.sync().subscribe(channel);
-        } catch (RedisCommandTimeoutException e) {
-            stopListening(channel, listener);
-            throw new RedisUnavailableException("Redis at " + config.safeUrl() + " did not answer within "
-                    + seconds(config.timeout()) + " while subscribing to " + channel, e);
-        } catch (RedisException e) {
-            stopListening(channel, listener);
-            throw new RedisUnavailableException("Redis at " + config.safeUrl() + " failed while subscribing to "
-                    + channel + ": " + rootMessage(e), e);
+            listeners.computeIfAbsent(channel, k -> new CopyOnWriteArrayList<>()).add(listener);
+            try {
+                pubsub.sync().subscribe(channel);
+            } catch (RedisCommandTimeoutException e) {
+                remove(channel, listener);
+                throw new RedisUnavailableException("Redis at " + config.safeUrl() + " did not answer within "
+                        + seconds(config.timeout()) + " while subscribing to " + channel, e);
+            } catch (RedisException e) {
+                remove(channel, listener);
+                throw new RedisUnavailableException("Redis at " + config.safeUrl() + " failed while subscribing to "
+                        + channel + ": " + rootMessage(e), e);
+            }
+        } finally {
+            subscriptions.unlock();
         }
     }
 
     /** Stops a listener; unsubscribes the channel when it was the last one. */
     void stopListening(String channel, Listener listener) {
-        boolean[] last = {false};
-        listeners.computeIfPresent(channel, (k, list) -> {
-            list.remove(listener);
-            last[0] = list.isEmpty();
-            return list.isEmpty() ? null : list;
-        });
-        if (last[0] && pubsub.isOpen()) {
-            confirmed.remove(channel);
-            pubsub.async().unsubscribe(channel);
+        subscriptions.lock();
+        try {
+            if (remove(channel, listener) && pubsub.isOpen()) {
+                confirmed.remove(channel);
+                pubsub.async().unsubscribe(channel);
+            }
+        } finally {
+            subscriptions.unlock();
         }
+    }
+
+    /** Removes a listener; true when the channel has none left. */
+    private boolean remove(String channel, Listener listener) {
+        List<Listener> list = listeners.get(channel);
+        if (list == null) {
+            return false;
+        }
+        list.remove(listener);
+        if (list.isEmpty()) {
+            listeners.remove(channel);
+            return true;
+        }
+        return false;
     }
 
     @Override

@@ -92,6 +92,24 @@ class RedisOutageTest {
         }
     }
 
+    @Test
+    void aBackendClosedAndOpenedAgainUnderTheSameNameStillWakesItsWatchers() throws Exception {
+        String name = SharedRedis.freshName();
+        for (int round = 0; round < 20; round++) {
+            SharedRedis.backends().stateBackend(name).close();
+            RedisStateBackend reopened = SharedRedis.backends().stateBackend(name);
+            try (RedisBackends writer = RedisBackends.builder(SharedRedis.server().url()).keyPrefix("test:").build()) {
+                Store store = new Store(reopened);
+                String key = "k" + round;
+                FutureTask<Optional<JsonNode>> watcher = start(() -> store.watch(key, Duration.ofSeconds(30)));
+                new Store(writer.stateBackend(name)).setJson(key, "1");
+                assertThat(watcher.get(30, TimeUnit.SECONDS)).contains(JsonNodeFactory.instance.numberNode(1));
+            } finally {
+                reopened.close();
+            }
+        }
+    }
+
     private static void awaitWrite(Runnable write) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
