@@ -20,7 +20,7 @@ class ModuleDependencyTest {
 
     private static final Set<String> LIBRARIES = Set.of(
             "shelly-chats", "shelly-modeladapter", "shelly-providers", "shelly-tools", "shelly-skills",
-            "shelly-agent", "shelly-state", "shelly-engine");
+            "shelly-agent", "shelly-state", "shelly-engine", "shelly-redis");
 
     /** Each module and the Shelly modules it may use. */
     static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
@@ -33,6 +33,9 @@ class ModuleDependencyTest {
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
                     "shelly-tools", "shelly-skills", "shelly-agent", "shelly-state")),
+            // Redis backends for state's and the model adapter's SPIs; the engine only for its SPI
+            // (dev.shelly.engine.spi), which the engine finds with ServiceLoader: never the reverse.
+            Map.entry("shelly-redis", Set.of("shelly-state", "shelly-modeladapter", "shelly-engine")),
             Map.entry("examples", LIBRARIES),
             Map.entry("benchmarks", LIBRARIES),
             Map.entry("shelly-bom", Set.of()),

@@ -20,6 +20,8 @@ public final class Examples {
                 new ConcurrentExample(),
                 new MiddlewareExample(),
                 new StateExample(),
+                new TasksExample(),
+                new RedisTasksExample(),
                 new McpExample(),
                 new ChatExample(),
                 new PipelineExample(),

@@ -158,6 +158,9 @@ class FakeProviderTest {
             if (WorkflowExamplesTest.WORKFLOWS.contains(example.name())) {
                 continue;   // a call per member, or a coordinator that needs JSON: WorkflowExamplesTest covers them
             }
+            if (example.name().equals("tasks") || example.name().equals("redis-tasks")) {
+                continue;   // a planner and workers, a call each: tasksOverTheWire covers them
+            }
             ChatCompletionsFake fake = new ChatCompletionsFake(body -> text("Done."));
             server.setDispatcher(fake);
 
@@ -209,6 +212,40 @@ class FakeProviderTest {
         assertThat(ChatCompletionsFake.toolNames(child)).first().isEqualTo("search_notes");
         assertThat(fake.bodies().getLast().at("/messages/3/content").asString())
                 .isEqualTo("[{\"agent\":\"researcher\",\"result\":\"Virtual threads make waiting cheap.\"}]");
+    }
+
+    @Test
+    void tasksOverTheWireArePlannedClaimedAndCompletedThroughTheTaskTools() {
+        ChatCompletionsFake fake = new ChatCompletionsFake(body -> {
+            JsonNode messages = body.get("messages");
+            JsonNode last = messages.get(messages.size() - 1);
+            boolean answered = last.path("role").asString().equals("tool");
+            if (ChatCompletionsFake.systemPrompt(body).startsWith("You are planner.")) {
+                return answered ? text("Planned.")
+                        : call("tasks_create", "{\"title\":\"Write the notes\",\"description\":\"Two lines.\"}");
+            }
+            String result = answered ? last.path("content").asString() : "";
+            if (!answered || result.contains("\"status\":\"completed\"")) {
+                return call("tasks_claim", "{}");
+            }
+            if (result.contains("\"status\":\"in_progress\"")) {
+                return call("tasks_update", "{\"id\":\"" + json(result).path("id").asString()
+                        + "\",\"status\":\"completed\",\"result\":\"The notes.\"}");
+            }
+            return text("Nothing left.");
+        });
+        server.setDispatcher(fake);
+
+        Runs.Result r = Runs.run(local(), "tasks");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        assertThat(r.lines()).contains("  → tasks_create {\"title\":\"Write the notes\",\"description\":\"Two lines.\"}",
+                "  → tasks_update {\"id\":\"task-1\",\"status\":\"completed\",\"result\":\"The notes.\"}");
+        assertThat(r.lines()).anyMatch(l -> l.matches("\\[board] task-1 completed by worker-[12]: Write the notes"));
+        assertThat(r.lines()).contains("[board] 1 of 1 tasks completed");
+        assertThat(fake.bodies()).filteredOn(b -> ChatCompletionsFake.toolNames(b).contains("tasks_claim"))
+                .as("every agent is offered the board's tools").hasSize(fake.bodies().size());
     }
 
     @Test

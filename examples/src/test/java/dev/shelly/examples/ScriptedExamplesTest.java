@@ -126,6 +126,37 @@ class ScriptedExamplesTest {
     }
 
     @Test
+    void tasksArePlannedThenClaimedAndFinishedByTwoWorkersEachExactlyOnce() {
+        Runs.Result r = run("tasks");
+
+        // The planner's four tool calls run concurrently, so the ids come in any order.
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("Created task-")).singleElement()
+                .satisfies(l -> assertThat(l).contains("task-1", "task-2", "task-3", "task-4"));
+        assertThat(r.lines().stream().filter(l -> l.equals("  → tasks_claim")).count())
+                .as("four claims that got a task and one empty claim per worker").isEqualTo(6);
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("  → tasks_update ")).hasSize(4);
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("  ← tasks_claim failed: no pending task to claim"))
+                .hasSize(2);
+        List<String> board = r.lines().stream().filter(l -> l.startsWith("[board] task-")).sorted().toList();
+        assertThat(board).hasSize(4).allMatch(l -> l.matches("\\[board] task-\\d completed by worker-[12]: .+"));
+        assertThat(r.lines().getLast()).isEqualTo("[board] 4 of 4 tasks completed");
+    }
+
+    @Test
+    @Timeout(180)
+    void redisTasksShareOneBoardBetweenThePlannerAndTwoWorkerProcesses() {
+        Runs.Result r = run("redis-tasks");
+
+        assertThat(r.lines()).anyMatch(l -> l.startsWith("[redis] started redis-server on port ")
+                || l.startsWith("Created task-"));
+        List<String> finished = r.lines().stream().filter(l -> l.startsWith("[worker process] p")).toList();
+        assertThat(finished).hasSize(4).allMatch(l -> l.matches("\\[worker process] p[12]-w[12] finished .+"));
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("[board] task-")).hasSize(4)
+                .allMatch(l -> l.matches("\\[board] task-\\d completed by p[12]-w[12]: .+"));
+        assertThat(r.lines().getLast()).isEqualTo("[board] 4 of 4 tasks completed");
+    }
+
+    @Test
     void stateTravelsThroughTheStore() {
         Runs.Result r = run("state");
 

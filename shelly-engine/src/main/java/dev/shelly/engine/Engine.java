@@ -19,8 +19,12 @@ import dev.shelly.engine.session.SessionExistsException;
 import dev.shelly.engine.session.SessionIds;
 import dev.shelly.engine.session.SessionNotFoundException;
 import dev.shelly.engine.session.SessionRecord;
+import dev.shelly.engine.config.RedisConfig;
 import dev.shelly.engine.session.SessionStore;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.engine.spi.SharedBackends;
+import dev.shelly.engine.spi.SharedBackendsProvider;
+import dev.shelly.modeladapter.RateLimiter;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.skills.Skill;
@@ -39,6 +43,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -96,6 +101,7 @@ public final class Engine implements AutoCloseable {
     private final UsageTracker usage;
     private final Store store;
     private final TaskBoard tasks;
+    private final SharedBackends shared;
     private final List<Skill> skills;
     private final String projectContext;
     private final Map<String, Completer> completers;
@@ -107,14 +113,15 @@ public final class Engine implements AutoCloseable {
     private final Duration sessionWait;
     private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
 
-    private Engine(Builder b, List<McpToolClient> clients, Map<String, Supplier<ToolBox>> boxes,
+    private Engine(Builder b, Backends backends, List<McpToolClient> clients, Map<String, Supplier<ToolBox>> boxes,
             Map<String, Completer> models) {
         this.config = b.config;
         this.dir = b.dir;
         this.events = b.events != null ? b.events : new EventBus<>();
         this.usage = b.usage;
-        this.store = b.store;
-        this.tasks = b.tasks;
+        this.store = backends.store();
+        this.tasks = backends.tasks();
+        this.shared = backends.shared();
         this.skills = b.skills;
         this.projectContext = b.projectContext;
         this.completers = models;
@@ -454,7 +461,17 @@ public final class Engine implements AutoCloseable {
             }
         }
         events.close();
+        if (shared != null) {
+            try {
+                shared.close();
+            } catch (RuntimeException e) {
+                LOG.warn("closing the shared backends failed: {}", e.toString());
+            }
+        }
     }
+
+    /** The blackboard and board the engine runs on, and the shared backends they may live in. */
+    private record Backends(Store store, TaskBoard tasks, SharedBackends shared) {}
 
     private AgentConfig agentConfig(String name) {
         for (AgentConfig a : config.agents()) {
@@ -543,8 +560,8 @@ public final class Engine implements AutoCloseable {
         private Duration sessionWait = DEFAULT_SESSION_WAIT;
         private EventBus<AgentEvent> events;
         private UsageTracker usage = new UsageTracker();
-        private Store store = new Store();
-        private TaskBoard tasks = new TaskBoard();
+        private Store store;
+        private TaskBoard tasks;
         private List<Skill> skills = List.of();
         private Clock clock = Clock.systemUTC();
 
@@ -724,7 +741,8 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * Uses this store behind the {@code state} toolbox.
+         * Uses this store behind the {@code state} toolbox, instead of one in memory (or in Redis,
+         * when the configuration has a {@code redis:} section).
          *
          * @param value the store
          * @return this builder
@@ -735,7 +753,8 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * Uses this board behind the {@code tasks} toolbox.
+         * Uses this board behind the {@code tasks} toolbox, instead of one in memory (or in Redis,
+         * when the configuration has a {@code redis:} section).
          *
          * @param value the board
          * @return this builder
@@ -777,13 +796,58 @@ public final class Engine implements AutoCloseable {
             if (projectContext == null) {
                 projectContext = dir == null ? "" : dir.projectContext();
             }
+            SharedBackends shared = config.redis().map(this::openShared).orElse(null);
+            try {
+                return build(shared);
+            } catch (RuntimeException e) {
+                if (shared != null) {
+                    try {
+                        shared.close();
+                    } catch (RuntimeException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+                throw e;
+            }
+        }
+
+        /**
+         * Opens the backends of the {@code redis:} section through the provider that
+         * {@code shelly-redis} registers; the engine does not depend on that module.
+         */
+        private SharedBackends openShared(RedisConfig redis) {
+            List<SharedBackendsProvider> found = new ArrayList<>();
+            ServiceLoader.load(SharedBackendsProvider.class, Engine.class.getClassLoader()).forEach(found::add);
+            if (found.isEmpty()) {
+                throw config.errorAt("redis", "the redis section needs dev.shelly:shelly-redis on the class path "
+                        + "(no " + SharedBackendsProvider.class.getName() + " was found)");
+            }
+            if (found.size() > 1) {
+                throw config.errorAt("redis", "more than one " + SharedBackendsProvider.class.getName()
+                        + " is on the class path: " + found.stream().map(f -> f.getClass().getName()).toList());
+            }
+            try {
+                return found.getFirst().open(redis);
+            } catch (ShellyException | IllegalArgumentException e) {
+                ConfigException error = config.errorAt("redis.url", "cannot open Redis at " + redis.safeUrl() + ": "
+                        + e.getMessage());
+                error.initCause(e);
+                throw error;
+            }
+        }
+
+        private Engine build(SharedBackends shared) {
+            Store useStore = store != null ? store : shared != null ? new Store(shared.state()) : new Store();
+            TaskBoard useTasks = tasks != null ? tasks
+                    : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
             Map<String, Completer> models = new LinkedHashMap<>();
             for (int i = 0; i < config.providers().size(); i++) {
                 ProviderConfig p = config.providers().get(i);
                 Completer override = completerOverrides.get(p.name());
                 // A completer given in code does not know the engine's tracker: count its replies here.
                 models.put(p.name(), override != null ? new CountingCompleter(override, usage)
-                        : ProviderFactory.build(p, i, config, env, usage));
+                        : ProviderFactory.build(p, i, config, env, usage,
+                                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit)));
             }
             for (String name : completerOverrides.keySet()) {
                 if (!models.containsKey(name)) {
@@ -795,8 +859,8 @@ public final class Engine implements AutoCloseable {
             List<McpToolClient> clients = new ArrayList<>();
             Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
             try {
-                ToolBox stateTools = store.tools(STATE_NAMESPACE);
-                ToolBox taskTools = tasks.tools();
+                ToolBox stateTools = useStore.tools(STATE_NAMESPACE);
+                ToolBox taskTools = useTasks.tools();
                 boxes.put("state", () -> stateTools);
                 boxes.put("tasks", () -> taskTools);
                 extraToolboxes.forEach((name, box) -> boxes.put(name, () -> box));
@@ -808,7 +872,7 @@ public final class Engine implements AutoCloseable {
                     boxes.put(server.name(), client::toolBox);
                 }
                 checkToolSelections(boxes);
-                return new Engine(this, clients, boxes, models);
+                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models);
             } catch (RuntimeException e) {
                 for (McpToolClient c : clients) {
                     try {

@@ -4,7 +4,9 @@ import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.RateLimitedCompleter;
+import dev.shelly.modeladapter.RateLimiter;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.modeladapter.http.ProviderBuilder;
@@ -16,7 +18,7 @@ final class ProviderFactory {
     private ProviderFactory() {}
 
     static Completer build(ProviderConfig p, int index, EngineConfig config, Function<String, String> env,
-            UsageTracker usage) {
+            UsageTracker usage, Function<RateLimit, RateLimiter> limiters) {
         String at = "providers[" + index + "]";
         ProviderBuilder<?> b = Providers.builder(p.kind().configName())
                 .name(p.name())
@@ -54,6 +56,10 @@ final class ProviderFactory {
             error.initCause(e);
             throw error;
         }
-        return p.requestsPerMinute() == null ? completer : RateLimitedCompleter.of(completer, p.requestsPerMinute());
+        if (p.requestsPerMinute() == null) {
+            return completer;
+        }
+        RateLimit limit = new RateLimit(p.requestsPerMinute(), p.tokensPerMinute() == null ? 0 : p.tokensPerMinute());
+        return RateLimitedCompleter.of(completer, limiters.apply(limit));
     }
 }

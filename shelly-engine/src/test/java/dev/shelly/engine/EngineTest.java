@@ -309,4 +309,19 @@ class EngineTest {
                 .hasMessage(shelly.resolve("config.yaml") + ":4: agents[0].skills[0]: unknown skill 'reveiw'; no skills "
                         + "are loaded (put them in .shelly/skills/<name>/SKILL.md)");
     }
+
+    @Test
+    void aRedisSectionWithoutShellyRedisOnTheClassPathFailsNamingTheModule(@TempDir Path tmp) throws Exception {
+        Path shelly = java.nio.file.Files.createDirectories(tmp.resolve(".shelly"));
+        java.nio.file.Files.writeString(shelly.resolve("config.yaml"), """
+                providers: [{ name: m, kind: openai, model: x, api_key: k }]
+                agents: [{ name: a }]
+                redis:
+                  url: redis://localhost:1
+                """);
+        assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).build())
+                .isInstanceOf(dev.shelly.engine.config.ConfigException.class)
+                .hasMessageEndingWith("config.yaml:4: redis: the redis section needs dev.shelly:shelly-redis on the class "
+                        + "path (no dev.shelly.engine.spi.SharedBackendsProvider was found)");
+    }
 }

@@ -3,16 +3,17 @@ package dev.shelly.modeladapter;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * A completer that starts at most a given number of requests per minute, spacing them evenly,
- * so that many agents sharing one provider stay under its rate limit instead of collecting
- * 429s.
+ * A completer that starts a request only when its {@link RateLimiter} allows, so that many
+ * agents sharing one provider stay under its rate limit instead of collecting 429s.
+ *
+ * <p>By default the limiter counts in this JVM ({@link RateLimiter#inProcess}); give a shared
+ * one (such as {@code shelly-redis}'s) to make every instance of a service count together. After
+ * each reply, the tokens its {@link Usage} reports are charged to the limiter.
  *
  * <p>Callers take the next free start time in arrival order and wait for it; the wait answers
  * interrupts (a {@link CancellationException}, the interrupt flag kept). Nothing is held while
@@ -20,42 +21,32 @@ import java.util.function.LongSupplier;
  */
 public final class RateLimitedCompleter implements Completer {
     private final Completer delegate;
-    private final long intervalNanos;
-    private final LongSupplier nanoClock;
-    private final Sleeper sleeper;
-    private final ReentrantLock lock = new ReentrantLock();
-    private long nextStart = Long.MIN_VALUE;
+    private final RateLimiter limiter;
 
-    private RateLimitedCompleter(Completer delegate, int requestsPerMinute, LongSupplier nanoClock, Sleeper sleeper) {
+    private RateLimitedCompleter(Completer delegate, RateLimiter limiter) {
         if (delegate == null) {
             throw new IllegalArgumentException("RateLimitedCompleter needs a completer to limit");
         }
-        if (requestsPerMinute < 1) {
-            throw new IllegalArgumentException("RateLimitedCompleter requestsPerMinute must be at least 1, was "
-                    + requestsPerMinute);
-        }
-        if (nanoClock == null || sleeper == null) {
-            throw new IllegalArgumentException("RateLimitedCompleter needs a clock and a sleeper");
+        if (limiter == null) {
+            throw new IllegalArgumentException("RateLimitedCompleter needs a rate limiter");
         }
         this.delegate = delegate;
-        this.intervalNanos = Duration.ofMinutes(1).toNanos() / requestsPerMinute;
-        this.nanoClock = nanoClock;
-        this.sleeper = sleeper;
+        this.limiter = limiter;
     }
 
     /**
-     * Limits a completer.
+     * Limits a completer with an in-process limiter.
      *
      * @param delegate the completer
      * @param requestsPerMinute how many requests may start per minute
      * @return the limited completer
      */
     public static RateLimitedCompleter of(Completer delegate, int requestsPerMinute) {
-        return new RateLimitedCompleter(delegate, requestsPerMinute, System::nanoTime, Sleeper.SYSTEM);
+        return new RateLimitedCompleter(delegate, RateLimiter.inProcess(requestsPerMinuteOf(requestsPerMinute)));
     }
 
     /**
-     * Limits a completer with a given clock and sleeper, for tests.
+     * Limits a completer with an in-process limiter on a given clock and sleeper, for tests.
      *
      * @param delegate the completer
      * @param requestsPerMinute how many requests may start per minute
@@ -65,44 +56,59 @@ public final class RateLimitedCompleter implements Completer {
      */
     public static RateLimitedCompleter of(Completer delegate, int requestsPerMinute, LongSupplier nanoClock,
             Sleeper sleeper) {
-        return new RateLimitedCompleter(delegate, requestsPerMinute, nanoClock, sleeper);
+        return new RateLimitedCompleter(delegate,
+                RateLimiter.inProcess(requestsPerMinuteOf(requestsPerMinute), nanoClock, sleeper));
+    }
+
+    /**
+     * Limits a completer with a limiter: an in-process one, or one shared by several processes.
+     *
+     * @param delegate the completer
+     * @param limiter decides when each request may start
+     * @return the limited completer
+     */
+    public static RateLimitedCompleter of(Completer delegate, RateLimiter limiter) {
+        return new RateLimitedCompleter(delegate, limiter);
+    }
+
+    private static RateLimit requestsPerMinuteOf(int requestsPerMinute) {
+        if (requestsPerMinute < 1) {
+            throw new IllegalArgumentException("RateLimitedCompleter requestsPerMinute must be at least 1, was "
+                    + requestsPerMinute);
+        }
+        return RateLimit.requestsPerMinute(requestsPerMinute);
     }
 
     @Override
     public Message complete(Chat chat, List<ToolDefinition> tools) {
         awaitTurn();
-        return delegate.complete(chat, tools);
+        return charged(delegate.complete(chat, tools));
     }
 
     @Override
     public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
         awaitTurn();
-        return delegate.complete(chat, tools, listener);
+        return charged(delegate.complete(chat, tools, listener));
+    }
+
+    private Message charged(Message reply) {
+        if (reply != null) {
+            ReplyMetadata.usage(reply).ifPresent(u -> limiter.charge(u.totalTokens()));
+        }
+        return reply;
     }
 
     private void awaitTurn() {
-        long start;
-        lock.lock();
         try {
-            long now = nanoClock.getAsLong();
-            start = nextStart == Long.MIN_VALUE || nextStart - now < 0 ? now : nextStart;
-            nextStart = start + intervalNanos;
-        } finally {
-            lock.unlock();
-        }
-        long wait = start - nanoClock.getAsLong();
-        if (wait > 0) {
-            try {
-                sleeper.sleep(Duration.ofNanos(wait));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CancellationException("interrupted while waiting for a rate-limit slot");
-            }
+            limiter.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for a rate-limit slot");
         }
     }
 
     @Override
     public String toString() {
-        return "RateLimitedCompleter[" + Duration.ofMinutes(1).toNanos() / intervalNanos + "/min, " + delegate + "]";
+        return "RateLimitedCompleter[" + limiter + ", " + delegate + "]";
     }
 }

@@ -80,4 +80,38 @@ class RateLimitedCompleterTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("RateLimitedCompleter requestsPerMinute must be at least 1, was 0");
     }
+
+    @Test
+    void tokensChargedByRepliesHoldBackLaterRequestsOnceAMinuteOfBudgetIsUsed() {
+        AtomicLong now = new AtomicLong(0);
+        List<Duration> waits = new ArrayList<>();
+        Sleeper fake = d -> {
+            waits.add(d);
+            now.addAndGet(d.toNanos());
+        };
+        // 60 000 requests/min (1 ms apart) and 600 tokens/min (100 ms per token).
+        RateLimiter limiter = RateLimiter.inProcess(new RateLimit(60_000, 600), now::get, fake);
+        Completer heavy = (chat, tools) -> Message.text("m", Role.ASSISTANT, "ok")
+                .withMeta(ReplyMetadata.USAGE, Usage.of(500, 100));
+        Completer limited = RateLimitedCompleter.of(heavy, limiter);
+        limited.complete(new Chat(), List.of());
+        assertThat(waits).as("the first request uses the minute's budget of 600 tokens").isEmpty();
+        limited.complete(new Chat(), List.of());
+        assertThat(waits).as("600 more tokens are due only 60 s after the first ones")
+                .containsExactly(Duration.ofMillis(1));
+        waits.clear();
+        limited.complete(new Chat(), List.of());
+        assertThat(waits).as("1200 tokens charged: the third waits until the first minute's 600 have drained")
+                .containsExactly(Duration.ofSeconds(60).minusMillis(1));
+    }
+
+    @Test
+    void badLimitsAreNamed() {
+        assertThatThrownBy(() -> new RateLimit(10, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RateLimit tokensPerMinute must be 0 (no limit) or more, was -1");
+        assertThatThrownBy(() -> RateLimit.requestsPerMinute(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RateLimit requestsPerMinute must be at least 1, was 0");
+    }
 }

@@ -57,6 +57,9 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  *     toolboxes: [files, { name: state, tools: [shared_state_get] }]
  *     options: { max_iterations: 20, max_delegation_depth: 2, max_tool_result_chars: 100000 }
  * entry_agent: assistant
+ * redis:                             # optional: state, tasks and rate limits shared in Redis
+ *   url: redis://:${REDIS_PASSWORD}@localhost:6379
+ *   key_prefix: "shelly:"
  * }</pre>
  *
  * <p>An agent's {@code options} are optional: {@code max_iterations} is a positive whole number
@@ -66,11 +69,12 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * delegates to work alone; 0 turns delegation off).
  */
 public final class ConfigLoader {
-    private static final Set<String> TOP = Set.of("providers", "mcp_servers", "agents", "entry_agent");
+    private static final Set<String> TOP = Set.of("providers", "mcp_servers", "agents", "entry_agent", "redis");
     private static final Set<String> PROVIDER = Set.of("name", "kind", "model", "base_url", "api_key", "max_tokens",
             "temperature", "timeout", "headers", "retry", "rate_limit");
     private static final Set<String> RETRY = Set.of("max_attempts", "initial_delay", "max_delay");
-    private static final Set<String> RATE_LIMIT = Set.of("requests_per_minute");
+    private static final Set<String> RATE_LIMIT = Set.of("requests_per_minute", "tokens_per_minute");
+    private static final Set<String> REDIS = Set.of("url", "key_prefix", "tls", "timeout");
     private static final Set<String> MCP = Set.of("name", "command", "args", "env", "working_dir", "url", "headers");
     private static final Set<String> AGENT = Set.of("name", "description", "instructions", "provider", "toolboxes",
             "skills", "options");
@@ -184,7 +188,8 @@ public final class ConfigLoader {
             agents.add(agent(a));
         }
         String entry = ConfigNode.present(fields, "entry_agent").map(ConfigNode::nonBlank).orElse(null);
-        return new EngineConfig(providers, servers, agents, entry, fileName, lines);
+        RedisConfig redis = ConfigNode.present(fields, "redis").map(ConfigLoader::redis).orElse(null);
+        return new EngineConfig(providers, servers, agents, entry, redis, fileName, lines);
     }
 
     private static ConfigException tooLarge(String fileName, String size) {
@@ -213,8 +218,23 @@ public final class ConfigLoader {
         ConfigNode.present(f, "rate_limit").ifPresent(v -> {
             Map<String, ConfigNode> r = v.mapping(RATE_LIMIT);
             b.requestsPerMinute(ConfigNode.required(v, r, "requests_per_minute").positiveInt());
+            ConfigNode.present(r, "tokens_per_minute").ifPresent(t -> b.tokensPerMinute(t.positiveInt()));
         });
         return b.build();
+    }
+
+    private static RedisConfig redis(ConfigNode node) {
+        Map<String, ConfigNode> f = node.mapping(REDIS);
+        ConfigNode urlNode = ConfigNode.required(node, f, "url");
+        String url = urlNode.nonBlank().strip();
+        String problem = RedisConfig.problemWith(url);
+        if (problem != null) {
+            throw urlNode.error(problem);
+        }
+        String prefix = ConfigNode.present(f, "key_prefix").map(ConfigNode::string).orElse(RedisConfig.DEFAULT_KEY_PREFIX);
+        boolean tls = ConfigNode.present(f, "tls").map(ConfigNode::bool).orElse(url.startsWith("rediss://"));
+        var timeout = ConfigNode.present(f, "timeout").map(ConfigNode::duration).orElse(RedisConfig.DEFAULT_TIMEOUT);
+        return new RedisConfig(url, prefix, tls, timeout);
     }
 
     private static RetryConfig retry(ConfigNode node) {

@@ -152,6 +152,18 @@ final class ConfigNode {
         }
     }
 
+    /** A scalar true or false. */
+    boolean bool() {
+        String value = string().strip();
+        if (value.equals("true")) {
+            return true;
+        }
+        if (value.equals("false")) {
+            return false;
+        }
+        throw error("expected true or false, got '" + value + "'");
+    }
+
     String nonBlank() {
         String value = string();
         if (value.isBlank()) {

@@ -25,15 +25,17 @@ public final class EngineConfig {
     private final List<McpServerConfig> mcpServers;
     private final List<AgentConfig> agents;
     private final String entryAgent;
+    private final RedisConfig redis;
     private final String file;
     private final Map<String, Integer> lines;
 
     EngineConfig(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
-            String entryAgent, String file, Map<String, Integer> lines) {
+            String entryAgent, RedisConfig redis, String file, Map<String, Integer> lines) {
         this.providers = List.copyOf(providers);
         this.mcpServers = List.copyOf(mcpServers);
         this.agents = List.copyOf(agents);
         this.entryAgent = entryAgent;
+        this.redis = redis;
         this.file = file;
         this.lines = Map.copyOf(lines);
     }
@@ -84,6 +86,15 @@ public final class EngineConfig {
             return Optional.of(entryAgent);
         }
         return agents.size() == 1 ? Optional.of(agents.getFirst().name()) : Optional.empty();
+    }
+
+    /**
+     * The {@code redis:} section: where state, tasks and rate limits are shared.
+     *
+     * @return the section, or empty when everything stays in this process
+     */
+    public Optional<RedisConfig> redis() {
+        return Optional.ofNullable(redis);
     }
 
     /**
@@ -237,6 +248,7 @@ public final class EngineConfig {
         private final List<McpServerConfig> mcpServers = new ArrayList<>();
         private final List<AgentConfig> agents = new ArrayList<>();
         private String entryAgent;
+        private RedisConfig redis;
 
         private Builder() {}
 
@@ -285,12 +297,23 @@ public final class EngineConfig {
         }
 
         /**
+         * Shares state, tasks and rate limits in Redis (needs {@code shelly-redis} on the class path).
+         *
+         * @param value the Redis settings
+         * @return this builder
+         */
+        public Builder redis(RedisConfig value) {
+            this.redis = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration (not yet checked: see {@link EngineConfig#check(Set, Set)}).
          *
          * @return the configuration
          */
         public EngineConfig build() {
-            return new EngineConfig(providers, mcpServers, agents, entryAgent, null, Map.of());
+            return new EngineConfig(providers, mcpServers, agents, entryAgent, redis, null, Map.of());
         }
     }
 }

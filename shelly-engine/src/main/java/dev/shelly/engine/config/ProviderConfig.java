@@ -24,10 +24,12 @@ import java.util.Map;
  * @param headers extra HTTP headers sent with every request
  * @param retry how transient failures are retried
  * @param requestsPerMinute a client-side rate limit, or null for none
+ * @param tokensPerMinute a client-side limit on tokens per minute, or null for none; it takes a
+ *     requests-per-minute limit too
  */
 public record ProviderConfig(String name, ProviderKind kind, String model, String baseUrl, String apiKey,
         Integer maxTokens, Double temperature, Duration timeout, Map<String, String> headers, RetryConfig retry,
-        Integer requestsPerMinute) {
+        Integer requestsPerMinute, Long tokensPerMinute) {
 
     /** Validates and copies. */
     public ProviderConfig {
@@ -45,6 +47,10 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         }
         if (requestsPerMinute != null && requestsPerMinute <= 0) {
             throw new IllegalArgumentException("ProviderConfig.requestsPerMinute of '" + name + "' must be positive");
+        }
+        if (tokensPerMinute != null && (tokensPerMinute <= 0 || requestsPerMinute == null)) {
+            throw new IllegalArgumentException("ProviderConfig.tokensPerMinute of '" + name
+                    + "' must be positive and come with a requestsPerMinute limit");
         }
         headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         retry = retry == null ? RetryConfig.DEFAULT : retry;
@@ -67,7 +73,8 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         return "ProviderConfig[name=" + name + ", kind=" + kind + ", model=" + model + ", baseUrl=" + baseUrl
                 + ", apiKey=" + (apiKey == null ? "(from environment)" : "***") + ", maxTokens=" + maxTokens
                 + ", temperature=" + temperature + ", timeout=" + timeout + ", headers=" + headers.keySet()
-                + ", retry=" + retry + ", requestsPerMinute=" + requestsPerMinute + "]";
+                + ", retry=" + retry + ", requestsPerMinute=" + requestsPerMinute
+                + ", tokensPerMinute=" + tokensPerMinute + "]";
     }
 
     /** Collects the optional settings of a provider. */
@@ -83,6 +90,7 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         private final Map<String, String> headers = new LinkedHashMap<>();
         private RetryConfig retry;
         private Integer requestsPerMinute;
+        private Long tokensPerMinute;
 
         private Builder(String name, ProviderKind kind, String model) {
             this.name = name;
@@ -180,13 +188,24 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         }
 
         /**
+         * Limits tokens per minute on the client side (with {@link #requestsPerMinute}).
+         *
+         * @param value tokens per minute
+         * @return this builder
+         */
+        public Builder tokensPerMinute(long value) {
+            this.tokensPerMinute = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration.
          *
          * @return the configuration
          */
         public ProviderConfig build() {
             return new ProviderConfig(name, kind, model, baseUrl, apiKey, maxTokens, temperature, timeout, headers,
-                    retry, requestsPerMinute);
+                    retry, requestsPerMinute, tokensPerMinute);
         }
     }
 }

@@ -361,4 +361,57 @@ class ConfigLoaderTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("agents[0].provider: unknown provider 'q'; expected one of: p");
     }
+
+    @Test
+    void aRedisSectionIsReadWithItsPasswordFromTheEnvironmentAndNeverPrinted() {
+        EngineConfig c = ConfigLoader.parse("""
+                providers: [{ name: p, kind: openai, model: m, rate_limit: { requests_per_minute: 60, tokens_per_minute: 90000 } }]
+                agents: [{ name: a }]
+                redis:
+                  url: redis://:${REDIS_PASSWORD}@cache.internal:6380/2
+                  key_prefix: "orders:"
+                  timeout: 2s
+                """, "config.yaml", Map.of("REDIS_PASSWORD", "s3cret")::get);
+        RedisConfig redis = c.redis().orElseThrow();
+        assertThat(redis.url()).isEqualTo("redis://:s3cret@cache.internal:6380/2");
+        assertThat(redis.keyPrefix()).isEqualTo("orders:");
+        assertThat(redis.tls()).isFalse();
+        assertThat(redis.timeout()).isEqualTo(java.time.Duration.ofSeconds(2));
+        assertThat(redis.toString()).doesNotContain("s3cret")
+                .isEqualTo("RedisConfig[url=redis://cache.internal:6380, keyPrefix=orders:, tls=false, timeout=PT2S]");
+        assertThat(c.providers().getFirst().tokensPerMinute()).isEqualTo(90000L);
+        RedisConfig defaults = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                redis: { url: "rediss://h" }
+                """, "config.yaml", ENV).redis().orElseThrow();
+        assertThat(defaults).isEqualTo(new RedisConfig("rediss://h", "shelly:", true, java.time.Duration.ofSeconds(5)));
+        assertThat(ConfigLoader.parse("agents: [{ name: a }]", "config.yaml", ENV).redis()).isEmpty();
+    }
+
+    @Test
+    void redisErrorsNameFileLineAndFieldWithoutThePassword() {
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  url: http://user:pw@h:1
+                """)).hasMessage("config.yaml:3: redis.url: must start with redis:// or rediss://, got 'http://'");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  key_prefix: x
+                """)).hasMessage("config.yaml:3: redis: missing required field 'url'");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  url: redis://h
+                  tls: yes
+                """)).hasMessage("config.yaml:4: redis.tls: expected true or false, got 'yes'");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  url: redis://h
+                  password: x
+                """)).hasMessage("config.yaml:4: redis.password: unknown field 'password'; expected one of "
+                        + "key_prefix, timeout, tls, url");
+    }
 }

@@ -17,7 +17,8 @@ import java.util.Optional;
  *   <li>{@link #replace} is a compare-and-set: it stores {@code next} only when the stored task
  *       {@linkplain Task#equals equals} {@code expected}, decided atomically with the write. Of
  *       many concurrent calls with the same {@code expected}, at most one succeeds.</li>
- *   <li>{@link #all()} returns the tasks in the order they were inserted.</li>
+ *   <li>{@link #all()} returns the tasks in the order they were inserted, and
+ *       {@link #withStatus} the first of them with a status, in the same order.</li>
  *   <li>Tasks are never removed by the board.</li>
  *   <li>Every successful {@code insert} and {@code replace} raises the
  *       {@linkplain Watchable#revision() revision} after it is visible to readers, which wakes
@@ -64,4 +65,21 @@ public interface TaskBackend extends Watchable {
      * @return true when stored
      */
     boolean replace(Task expected, Task next);
+
+    /**
+     * The first tasks with a status, in insertion order: what {@link TaskBoard#claimNext} reads,
+     * so that a backend can answer from an index instead of reading every task. The default
+     * filters {@link #all()}.
+     *
+     * @param status the status
+     * @param limit the most tasks to return, at least 1
+     * @return up to {@code limit} tasks, in insertion order
+     */
+    default List<Task> withStatus(TaskStatus status, int limit) {
+        if (status == null || limit < 1) {
+            throw new IllegalArgumentException("TaskBackend.withStatus needs a status and a limit of at least 1, got "
+                    + status + " and " + limit);
+        }
+        return all().stream().filter(t -> t.status() == status).limit(limit).toList();
+    }
 }

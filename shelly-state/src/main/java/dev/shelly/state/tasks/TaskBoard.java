@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 /**
@@ -26,6 +27,9 @@ import java.util.stream.Collectors;
  * memory unless another backend is given.
  */
 public final class TaskBoard {
+    /** How many pending tasks {@link #claimNext} reads at a time before trying to claim one. */
+    private static final int CLAIM_BATCH = 16;
+
     private final TaskBackend backend;
     private final Clock clock;
 
@@ -150,7 +154,9 @@ public final class TaskBoard {
 
     /**
      * Claims the oldest pending task for an agent. Atomic like {@link #claim}: no two agents get
-     * the same task, and empty means there was no pending task left.
+     * the same task, and empty means there was no pending task left. An agent that loses the
+     * oldest task to another at the same moment takes one of the next pending tasks, not
+     * necessarily the next oldest.
      *
      * @param agent the claiming agent's name
      * @return the claimed task, or empty when no task is pending
@@ -158,17 +164,54 @@ public final class TaskBoard {
     public Optional<Task> claimNext(String agent) {
         requireText(agent, "claiming agent");
         while (true) {
-            List<Task> pending = list(TaskStatus.PENDING, null);
+            List<Task> pending = backend.withStatus(TaskStatus.PENDING, CLAIM_BATCH);
             if (pending.isEmpty()) {
                 return Optional.empty();
             }
-            for (Task current : pending) {
+            // The oldest first; an agent that loses it to another tries the rest from a random
+            // point, so that concurrent claimers spread out instead of all racing for the next one.
+            int n = pending.size();
+            int offset = 0;
+            for (int k = 0; k < n; k++) {
+                Task current = pending.get(k == 0 ? 0 : 1 + (offset + k - 1) % (n - 1));
                 Task claimed = claimed(current, agent);
                 if (backend.replace(current, claimed)) {
                     return Optional.of(claimed);
                 }
+                if (k == 0 && n > 1) {
+                    offset = ThreadLocalRandom.current().nextInt(n - 1);
+                }
             }
         }
+    }
+
+    /**
+     * Gives back every task an agent holds: each of its in_progress tasks becomes pending again,
+     * its assignee cleared, so that other agents can claim it. This is the recovery policy for an
+     * agent (or a whole process of agents) that stopped while holding claims: until it is
+     * called, such tasks stay visible as in_progress with that agent as assignee, and nothing is
+     * lost. Safe while the agent still runs: a task it finishes first is not given back, and a
+     * task given back can no longer be completed by it.
+     *
+     * @param agent the agent whose claims to release
+     * @return the tasks given back, as they are now (pending), in creation order
+     */
+    public List<Task> releaseClaimsOf(String agent) {
+        requireText(agent, "agent whose claims to release");
+        List<Task> released = new ArrayList<>();
+        for (Task held : list(TaskStatus.IN_PROGRESS, agent)) {
+            Task current = held;
+            while (current.status() == TaskStatus.IN_PROGRESS && agent.equals(current.assignee())) {
+                Task next = new Task(current.id(), current.title(), current.description(), TaskStatus.PENDING, null,
+                        current.createdBy(), current.result(), current.createdAt(), now());
+                if (backend.replace(current, next)) {
+                    released.add(next);
+                    break;
+                }
+                current = require(current.id());
+            }
+        }
+        return Collections.unmodifiableList(released);
     }
 
     private Task claimed(Task pending, String agent) {

@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * reading also yields the thread: the board reads the clock between reading a task and writing it
  * back, so contention tests get a wide window in which a lost update would show.
  */
-final class TickingClock extends Clock {
-    static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+public final class TickingClock extends Clock {
+    public static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
     private final AtomicLong readings = new AtomicLong();
 
     @Override
@@ -32,7 +32,7 @@ final class TickingClock extends Clock {
     }
 
     /** The instant of the n-th reading, from 0. */
-    static Instant at(int n) {
+    public static Instant at(int n) {
         return START.plusSeconds(n);
     }
 }

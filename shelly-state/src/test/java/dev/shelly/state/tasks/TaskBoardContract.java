@@ -21,8 +21,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.Test;
 
-class TaskBoardTest {
-    private final TaskBoard board = new TaskBoard(new InMemoryTaskBackend(), new TickingClock());
+/** What a {@link TaskBoard} promises, on any {@link TaskBackend}: every backend runs it. Published in the test jar. */
+public abstract class TaskBoardContract {
+    /**
+     * A new, empty backend for one test; each call must return a backend that shares nothing
+     * with the others.
+     *
+     * @return the backend
+     */
+    protected abstract TaskBackend newBackend();
+
+    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock());
 
     @Test
     void createsPendingTasksWithSequentialIdsAndTimestamps() {
@@ -39,7 +48,7 @@ class TaskBoardTest {
     @Test
     void timestampsAreTruncatedToMilliseconds() {
         Clock fine = Clock.fixed(Instant.parse("2026-03-04T05:06:07.123456789Z"), ZoneOffset.UTC);
-        Task t = new TaskBoard(new InMemoryTaskBackend(), fine).create("t", "");
+        Task t = new TaskBoard(newBackend(), fine).create("t", "");
         assertThat(t.createdAt()).isEqualTo(Instant.parse("2026-03-04T05:06:07.123Z"));
     }
 
@@ -213,6 +222,51 @@ class TaskBoardTest {
         assertThatThrownBy(() -> watcher.result().get(30, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(InterruptedException.class);
+    }
+
+    @Test
+    void releaseClaimsOfGivesBackOnlyThatAgentsUnfinishedClaims() {
+        for (int i = 0; i < 5; i++) {
+            board.create("t" + i, "");
+        }
+        board.claim("task-1", "gone");
+        board.claim("task-2", "alive");
+        board.claim("task-3", "gone");
+        board.claim("task-4", "gone");
+        board.update("task-4", COMPLETED, "done", "gone");
+        assertThat(board.list(IN_PROGRESS, "gone")).extracting(Task::id)
+                .as("until released, the claims stay visible as the agent's")
+                .containsExactly("task-1", "task-3");
+        assertThat(board.releaseClaimsOf("gone")).extracting(Task::id, Task::status, Task::assignee)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("task-1", PENDING, null),
+                        org.assertj.core.groups.Tuple.tuple("task-3", PENDING, null));
+        assertThat(board.get("task-2").orElseThrow().assignee()).isEqualTo("alive");
+        assertThat(board.get("task-4").orElseThrow().status()).isEqualTo(COMPLETED);
+        assertThat(board.releaseClaimsOf("gone")).isEmpty();
+        assertRefused(() -> board.update("task-1", COMPLETED, "late", "gone"), PENDING, COMPLETED,
+                "cannot move task task-1 from pending to completed; from pending a task can move to "
+                        + "in_progress (by claiming it), cancelled");
+        assertThat(board.claimNext("other").map(Task::id)).contains("task-1");
+    }
+
+    @Test
+    void withStatusAnswersTheFirstTasksOfAStatusInCreationOrder() {
+        TaskBackend backend = newBackend();
+        TaskBoard own = new TaskBoard(backend, new TickingClock());
+        for (int i = 0; i < 40; i++) {
+            own.create("t" + i, "");
+        }
+        for (int i = 1; i <= 35; i += 2) {
+            own.claim("task-" + i, "w");
+        }
+        assertThat(backend.withStatus(PENDING, 3)).extracting(Task::id).containsExactly("task-2", "task-4", "task-6");
+        assertThat(backend.withStatus(IN_PROGRESS, 100)).hasSize(18).first().extracting(Task::id).isEqualTo("task-1");
+        assertThat(backend.withStatus(COMPLETED, 1)).isEmpty();
+        for (int i = 0; i < 22; i++) {
+            assertThat(own.claimNext("x")).as("claim %d", i).isPresent();
+        }
+        assertThat(own.claimNext("x")).isEmpty();
+        assertThat(backend.withStatus(PENDING, 5)).isEmpty();
     }
 
     private static void assertRefused(Runnable call, TaskStatus current, TaskStatus requested, String message) {

@@ -14,7 +14,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 import tools.jackson.databind.node.ObjectNode;
 
-class StoreTest {
+/** What a {@link Store} promises, on any {@link StateBackend}: every backend runs it. Published in the test jar. */
+public abstract class StoreContract {
+    /**
+     * A new, empty backend for one test; each call must return a backend that shares nothing
+     * with the others.
+     *
+     * @return the backend
+     */
+    protected abstract StateBackend newBackend();
+
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
     private static JsonNode json(String text) {
@@ -23,7 +32,7 @@ class StoreTest {
 
     @Test
     void setGetDeleteKeysAndSnapshot() {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         assertThat(store.get("a")).isEmpty();
         store.set("b", json("{\"x\":[1,null,\"s\"]}"));
         store.setJson("a", "\"plain\"");
@@ -44,7 +53,7 @@ class StoreTest {
 
     @Test
     void setReplacesTheValue() {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         store.setJson("k", "1");
         store.setJson("k", "{\"v\":2}");
         assertThat(store.get("k")).contains(json("{\"v\":2}"));
@@ -53,7 +62,7 @@ class StoreTest {
 
     @Test
     void callersCannotChangeStoredStateThroughNodesTheyHold() {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         ObjectNode written = (ObjectNode) json("{\"list\":[1,2],\"inner\":{\"a\":1}}");
         store.set("k", written);
         written.put("added", true);
@@ -71,7 +80,7 @@ class StoreTest {
 
     @Test
     void updateAppliesAFunctionOfTheCurrentValue() {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         assertThat(store.update("n", v -> NODES.numberNode(v == null ? 1 : v.intValue() + 1))).isEqualTo(NODES.numberNode(1));
         assertThat(store.update("n", v -> NODES.numberNode(v.intValue() + 1))).isEqualTo(NODES.numberNode(2));
         assertThat(store.get("n")).contains(NODES.numberNode(2));
@@ -79,7 +88,7 @@ class StoreTest {
 
     @Test
     void badArgumentsNameWhatIsWrong() {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         assertThatThrownBy(() -> store.set("k", null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("value for key 'k' must not be null; store JSON null as NullNode, or delete the key");
@@ -109,7 +118,7 @@ class StoreTest {
 
     @Test
     void watchReturnsAtOnceWhenTheKeyIsPresent() throws InterruptedException {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         store.setJson("k", "[1]");
         assertThat(store.watch("k", Duration.ZERO)).contains(json("[1]"));
         assertThat(store.watch("k", Duration.ofDays(1))).contains(json("[1]"));
@@ -117,7 +126,7 @@ class StoreTest {
 
     @Test
     void watchReturnsEmptyWhenTheTimeoutPasses() throws InterruptedException {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         assertThat(store.watch("k", Duration.ZERO)).isEmpty();
         assertThat(store.watch("k", Duration.ofMillis(-5))).isEmpty();
         store.setJson("other", "1");
@@ -126,7 +135,7 @@ class StoreTest {
 
     @Test
     void watchWakesWhenTheKeyIsWrittenNotOnOtherKeys() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         Waiting.Blocked<Optional<JsonNode>> watcher = Waiting.start(() -> store.watch("findings", Duration.ofMinutes(1)));
         store.setJson("noise", "0");
         store.delete("noise");
@@ -137,7 +146,7 @@ class StoreTest {
 
     @Test
     void watchAnswersAnInterruptPromptly() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         Waiting.Blocked<Optional<JsonNode>> watcher = Waiting.start(() -> store.watch("never", Duration.ofDays(1)));
         watcher.thread().interrupt();
         assertThatThrownBy(() -> watcher.result().get(30, TimeUnit.SECONDS))
@@ -147,7 +156,7 @@ class StoreTest {
 
     @Test
     void anAlreadyInterruptedWatcherThrowsAtOnceUnlessTheKeyIsThere() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         store.setJson("here", "true");
         Thread.currentThread().interrupt();
         try {

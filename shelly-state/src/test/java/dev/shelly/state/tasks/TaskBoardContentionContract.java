@@ -21,12 +21,23 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.RepeatedTest;
 
-/** Many virtual threads creating, claiming, finishing and watching tasks on one board at once. */
-class TaskBoardContentionTest {
+/**
+ * Many virtual threads creating, claiming, finishing and watching tasks on one board at once, on
+ * any {@link TaskBackend}: every backend runs it. Published in the test jar.
+ */
+public abstract class TaskBoardContentionContract {
+    /**
+     * A new, empty backend for one test; each call must return a backend that shares nothing
+     * with the others.
+     *
+     * @return the backend
+     */
+    protected abstract TaskBackend newBackend();
+
     private static final int THREADS = 64;
     private static final long GUARD_SECONDS = 60;
 
-    private final TaskBoard board = new TaskBoard(new InMemoryTaskBackend(), new TickingClock());
+    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock());
 
     @RepeatedTest(20)
     void exactlyOneOfManyConcurrentClaimersWins() throws Exception {

@@ -18,15 +18,37 @@ import org.junit.jupiter.api.RepeatedTest;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
-/** Many virtual threads writing, updating and watching one store at once. */
-class StoreContentionTest {
+/**
+ * Many virtual threads writing, updating and watching one store at once, on any
+ * {@link StateBackend}: every backend runs it. Published in the test jar.
+ */
+public abstract class StoreContentionContract {
+    /**
+     * A new, empty backend for one test; each call must return a backend that shares nothing
+     * with the others.
+     *
+     * @return the backend
+     */
+    protected abstract StateBackend newBackend();
+
+    /**
+     * How many rounds a long test runs, given how many it runs in memory: a backend whose every
+     * step is a network round trip (Redis) may run fewer, keeping the same threads and checks.
+     *
+     * @param inMemory the rounds in memory
+     * @return the rounds on this backend
+     */
+    protected int rounds(int inMemory) {
+        return inMemory;
+    }
+
     private static final int THREADS = 64;
     private static final Duration HANG_GUARD = Duration.ofSeconds(60);
 
     @RepeatedTest(20)
     void concurrentUpdatesLoseNoIncrement() throws Exception {
-        Store store = new Store();
-        int perThread = 100;
+        Store store = new Store(newBackend());
+        int perThread = rounds(100);
         CountDownLatch start = new CountDownLatch(1);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<?>> done = new ArrayList<>();
@@ -52,7 +74,7 @@ class StoreContentionTest {
 
     @RepeatedTest(20)
     void everyWatcherWakesWithTheValueOfItsKey() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         int keys = 16;
         int watchersPerKey = 8;
         CountDownLatch start = new CountDownLatch(1);
@@ -93,7 +115,7 @@ class StoreContentionTest {
 
     @RepeatedTest(20)
     void oneWriteWakesEveryWaiterOfThatKey() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Optional<JsonNode>>> watchers = new ArrayList<>();
             CountDownLatch started = new CountDownLatch(THREADS);
@@ -115,10 +137,10 @@ class StoreContentionTest {
     void snapshotsAreConsistentWhileWritersRun() throws Exception {
         // The writer always sets "a" before "b", so at every moment a >= b; a snapshot must show that too.
         // Platform threads: readers that spin need preemption, or they could starve the writer of carriers.
-        Store store = new Store();
+        Store store = new Store(newBackend());
         store.setJson("a", "0");
         store.setJson("b", "0");
-        int rounds = 20_000;
+        int rounds = rounds(20_000);
         try (ExecutorService pool = Executors.newFixedThreadPool(3)) {
             CountDownLatch start = new CountDownLatch(1);
             Future<?> writer = pool.submit(() -> {
@@ -151,7 +173,7 @@ class StoreContentionTest {
 
     @RepeatedTest(10)
     void agentsSettingThroughToolsConcurrentlyEachLandTheirKey() throws Exception {
-        Store store = new Store();
+        Store store = new Store(newBackend());
         ToolBox tools = store.tools("team");
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<String>> results = new ArrayList<>();

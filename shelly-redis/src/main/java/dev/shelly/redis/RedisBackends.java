@@ -1,0 +1,251 @@
+package dev.shelly.redis;
+
+import dev.shelly.engine.config.RedisConfig;
+import dev.shelly.engine.spi.SharedBackends;
+import dev.shelly.modeladapter.RateLimit;
+import dev.shelly.state.StateBackend;
+import dev.shelly.state.tasks.TaskBackend;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import java.time.Duration;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One Redis server and the Shelly backends that live in it: {@link RedisStateBackend} for a
+ * {@link dev.shelly.state.Store}, {@link RedisTaskBackend} for a {@link dev.shelly.state.tasks.TaskBoard},
+ * and {@link RedisRateLimiter} for a {@link dev.shelly.modeladapter.RateLimitedCompleter}. Every
+ * process that opens the same server with the same key prefix shares them.
+ *
+ * <pre>{@code
+ * try (RedisBackends redis = RedisBackends.builder("redis://localhost:6379").keyPrefix("orders:").build()) {
+ *     Store store = new Store(redis.stateBackend("blackboard"));
+ *     TaskBoard board = new TaskBoard(redis.taskBackend("board"), Clock.systemUTC());
+ *     Completer limited = RateLimitedCompleter.of(claude, redis.rateLimiter("claude", new RateLimit(50, 40_000)));
+ * }
+ * }</pre>
+ *
+ * <p>It holds two connections (Lettuce's: thread-safe, pipelined, reconnecting on their own): one
+ * for commands and scripts, one for the pub/sub messages that wake watchers. Every command fails
+ * with a {@link RedisUnavailableException} after the timeout, never later; while the server is
+ * away, commands wait for the reconnect up to that timeout. Thread-safe. It is also the engine's
+ * {@link SharedBackends} for a {@code redis:} section ({@link #state()}, {@link #tasks()}).
+ */
+public final class RedisBackends implements SharedBackends {
+    private final RedisConnection redis;
+    private final ReentrantLock lock = new ReentrantLock();
+    private RedisStateBackend engineState;
+    private RedisTaskBackend engineTasks;
+
+    private RedisBackends(RedisConnection redis) {
+        this.redis = redis;
+    }
+
+    /**
+     * Starts the settings for a server.
+     *
+     * @param url {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS
+     * @return a builder
+     */
+    public static Builder builder(String url) {
+        return new Builder(url);
+    }
+
+    /**
+     * Opens the server a {@code redis:} configuration section names.
+     *
+     * @param config the section
+     * @return the open backends
+     * @throws RedisUnavailableException when the server cannot be reached within the timeout
+     */
+    public static RedisBackends open(RedisConfig config) {
+        return builder(config.url()).keyPrefix(config.keyPrefix()).tls(config.tls()).timeout(config.timeout()).build();
+    }
+
+    /**
+     * A blackboard backend: the entries of one named store. Backends of the same name share entries.
+     *
+     * @param name the store's name: letters, digits, '_', '-', '.' or ':'
+     * @return the backend; close it to stop listening for its changes
+     */
+    public RedisStateBackend stateBackend(String name) {
+        return new RedisStateBackend(redis, redis.prefix() + checkName(name, "stateBackend") + ":");
+    }
+
+    /**
+     * A task backend: the tasks of one named board. Backends of the same name share tasks.
+     *
+     * @param name the board's name: letters, digits, '_', '-', '.' or ':'
+     * @return the backend; close it to stop listening for its changes
+     */
+    public RedisTaskBackend taskBackend(String name) {
+        return new RedisTaskBackend(redis, redis.prefix() + checkName(name, "taskBackend") + ":");
+    }
+
+    /**
+     * A rate limiter that every limiter of the same name on this server shares. All of them
+     * must be given the same limit.
+     *
+     * @param name usually the provider's name: letters, digits, '_', '-', '.' or ':'
+     * @param limit the limit
+     * @return the limiter
+     */
+    @Override
+    public RedisRateLimiter rateLimiter(String name, RateLimit limit) {
+        if (limit == null) {
+            throw new IllegalArgumentException("RedisBackends.rateLimiter limit must not be null");
+        }
+        return new RedisRateLimiter(redis, redis.prefix() + "ratelimit:" + checkName(name, "rateLimiter") + ":", limit);
+    }
+
+    /**
+     * The engine's blackboard backend: {@code stateBackend("state")}, made once.
+     *
+     * @return the backend
+     */
+    @Override
+    public StateBackend state() {
+        lock.lock();
+        try {
+            if (engineState == null) {
+                engineState = stateBackend("state");
+            }
+            return engineState;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The engine's task backend: {@code taskBackend("tasks")}, made once.
+     *
+     * @return the backend
+     */
+    @Override
+    public TaskBackend tasks() {
+        lock.lock();
+        try {
+            if (engineTasks == null) {
+                engineTasks = taskBackend("tasks");
+            }
+            return engineTasks;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Whether the server answers a PING within the timeout.
+     *
+     * @return true when it does
+     */
+    public boolean ping() {
+        try {
+            return "PONG".equals(redis.call("PING", c -> c.ping()));
+        } catch (RedisUnavailableException e) {
+            return false;
+        }
+    }
+
+    /** Closes both connections; every backend made here stops working. */
+    @Override
+    public void close() {
+        redis.close();
+    }
+
+    @Override
+    public String toString() {
+        return "RedisBackends[" + redis + "]";
+    }
+
+    private static String checkName(String name, String method) {
+        if (name == null || !name.matches("[A-Za-z0-9_.:-]{1,100}")) {
+            throw new IllegalArgumentException("RedisBackends." + method + " name must be 1 to 100 letters, digits, "
+                    + "'_', '-', '.' or ':', was " + (name == null ? "null" : "'" + name + "'"));
+        }
+        return name;
+    }
+
+    /** The connection settings; {@link #build()} connects. */
+    public static final class Builder {
+        private final String url;
+        private String keyPrefix = RedisConfig.DEFAULT_KEY_PREFIX;
+        private Boolean tls;
+        private Duration timeout = RedisConfig.DEFAULT_TIMEOUT;
+
+        private Builder(String url) {
+            if (url == null || url.isBlank()) {
+                throw new IllegalArgumentException("RedisBackends url must not be null or blank");
+            }
+            this.url = url.strip();
+        }
+
+        /**
+         * Sets the text every key and channel starts with (default {@code shelly:}), so that
+         * several applications can share one server.
+         *
+         * @param value the prefix; may be empty
+         * @return this builder
+         */
+        public Builder keyPrefix(String value) {
+            if (value == null) {
+                throw new IllegalArgumentException("RedisBackends keyPrefix must not be null; use \"\" for none");
+            }
+            this.keyPrefix = value;
+            return this;
+        }
+
+        /**
+         * Connects with TLS or not (default: TLS for {@code rediss://}).
+         *
+         * @param value whether to use TLS
+         * @return this builder
+         */
+        public Builder tls(boolean value) {
+            this.tls = value;
+            return this;
+        }
+
+        /**
+         * Sets how long connecting and each command may take (default 5 s).
+         *
+         * @param value a positive duration
+         * @return this builder
+         */
+        public Builder timeout(Duration value) {
+            if (value == null || value.isZero() || value.isNegative()) {
+                throw new IllegalArgumentException("RedisBackends timeout must be positive, was " + value);
+            }
+            this.timeout = value;
+            return this;
+        }
+
+        /**
+         * Connects to the server.
+         *
+         * @return the open backends
+         * @throws IllegalArgumentException when the URL is wrong (the message never repeats its password)
+         * @throws RedisUnavailableException when the server cannot be reached within the timeout
+         */
+        public RedisBackends build() {
+            RedisConfig config;
+            try {
+                config = new RedisConfig(url, keyPrefix, tls != null ? tls : url.startsWith("rediss://"), timeout);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(e.getMessage().replace("RedisConfig.url", "RedisBackends url"));
+            }
+            RedisURI uri = RedisURI.create(config.url());
+            uri.setTimeout(timeout);
+            uri.setSsl(config.tls());
+            RedisClient client = RedisClient.create(uri);
+            client.setOptions(ClientOptions.builder()
+                    .autoReconnect(true)
+                    .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                    .timeoutOptions(TimeoutOptions.enabled(timeout))
+                    .build());
+            return new RedisBackends(RedisConnection.open(client, config));
+        }
+    }
+}

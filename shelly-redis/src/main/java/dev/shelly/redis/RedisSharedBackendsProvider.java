@@ -1,0 +1,22 @@
+package dev.shelly.redis;
+
+import dev.shelly.engine.config.RedisConfig;
+import dev.shelly.engine.spi.SharedBackends;
+import dev.shelly.engine.spi.SharedBackendsProvider;
+
+/**
+ * What makes a {@code redis:} section of {@code .shelly/config.yaml} work: the engine finds this
+ * class with {@link java.util.ServiceLoader} (it is registered in
+ * {@code META-INF/services/dev.shelly.engine.spi.SharedBackendsProvider}) and opens
+ * {@link RedisBackends} with it. Not for direct use.
+ */
+public final class RedisSharedBackendsProvider implements SharedBackendsProvider {
+
+    /** Made by the {@link java.util.ServiceLoader}. */
+    public RedisSharedBackendsProvider() {}
+
+    @Override
+    public SharedBackends open(RedisConfig config) {
+        return RedisBackends.open(config);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.shelly.redis;
+
+import dev.shelly.modeladapter.RateLimit;
+import dev.shelly.state.tasks.Task;
+import dev.shelly.state.tasks.TaskBoard;
+import dev.shelly.state.tasks.TaskStatus;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The other JVM of {@link CrossProcessTest}: connects, prints {@code READY}, waits for a line on
+ * stdin, then works.
+ *
+ * <ul>
+ *   <li>{@code work <url> <prefix> <board> <jvm> <threads> <pauseMillis>}: threads named
+ *       {@code <jvm>-<n>} claim tasks until none is pending, completing each with its name as the
+ *       result, and print {@code CLAIM <id> <agent>} for each claim.</li>
+ *   <li>{@code limit <url> <prefix> <name> <requestsPerMinute> <count>}: takes {@code count}
+ *       rate-limit slots and prints {@code SLOT <startMicros>} for each.</li>
+ * </ul>
+ */
+public final class BoardWorkerMain {
+    private BoardWorkerMain() {}
+
+    /**
+     * Runs one mode.
+     *
+     * @param args see the class comment
+     * @throws Exception when the work fails; the exit code is then not 0
+     */
+    public static void main(String[] args) throws Exception {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        try (RedisBackends redis = RedisBackends.builder(args[1]).keyPrefix(args[2]).build()) {
+            if (args[0].equals("work")) {
+                TaskBoard board = new TaskBoard(redis.taskBackend(args[3]), Clock.systemUTC());
+                int threads = Integer.parseInt(args[5]);
+                long pause = Long.parseLong(args[6]);
+                ready(out);
+                List<Thread> workers = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    String agent = args[4] + "-" + t;
+                    workers.add(Thread.ofPlatform().start(() -> work(board, agent, pause, out)));
+                }
+                for (Thread w : workers) {
+                    w.join();
+                }
+            } else {
+                RedisRateLimiter limiter = redis.rateLimiter(args[3], RateLimit.requestsPerMinute(Integer.parseInt(args[4])));
+                int count = Integer.parseInt(args[5]);
+                ready(out);
+                for (int i = 0; i < count; i++) {
+                    out.println("SLOT " + limiter.reserve().startMicros());
+                }
+            }
+        }
+        out.println("EXIT");
+    }
+
+    private static void ready(PrintStream out) throws Exception {
+        out.println("READY");
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+    }
+
+    private static void work(TaskBoard board, String agent, long pause, PrintStream out) {
+        while (true) {
+            Optional<Task> claimed = board.claimNext(agent);
+            if (claimed.isEmpty()) {
+                return;
+            }
+            out.println("CLAIM " + claimed.get().id() + " " + agent);
+            if (pause > 0) {
+                try {
+                    Thread.sleep(pause);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            board.update(claimed.get().id(), TaskStatus.COMPLETED, agent, agent);
+        }
+    }
+}

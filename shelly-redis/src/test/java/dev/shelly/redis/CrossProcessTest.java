@@ -1,0 +1,193 @@
+package dev.shelly.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.shelly.state.tasks.Task;
+import dev.shelly.state.tasks.TaskBoard;
+import dev.shelly.state.tasks.TaskStatus;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Several JVMs against one redis-server: they drain one board, one of them killed mid-run; and
+ * they share one rate limit.
+ */
+class CrossProcessTest {
+    private static final int TASKS = 1_000;
+
+    @Test
+    void jvmsDrainASharedBoardEachTaskClaimedOnceAndAKilledJvmsClaimsAreReleasedAndRedone() throws Exception {
+        String name = SharedRedis.freshName();
+        TaskBoard board = new TaskBoard(SharedRedis.backends().taskBackend(name), Clock.systemUTC());
+        for (int i = 0; i < TASKS; i++) {
+            board.create("work " + i, "");
+        }
+        Child a = Child.launch("work", SharedRedis.server().url(), "test:", name, "A", "4", "2");
+        Child b = Child.launch("work", SharedRedis.server().url(), "test:", name, "B", "4", "0");
+        a.awaitReady();
+        b.awaitReady();
+        a.go();
+        b.go();
+        a.awaitLines(l -> l.startsWith("CLAIM "), 100);
+        a.kill();
+        b.awaitExit();
+
+        List<Task> all = board.list();
+        assertThat(all).hasSize(TASKS);
+        assertThat(board.list(TaskStatus.PENDING, null)).as("nothing lost: every task claimed").isEmpty();
+        List<Task> held = board.list(TaskStatus.IN_PROGRESS, null);
+        assertThat(held).as("the killed JVM's unfinished claims stay visible as its own")
+                .isNotEmpty().allSatisfy(t -> assertThat(t.assignee()).startsWith("A-"));
+
+        List<Task> released = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            released.addAll(board.releaseClaimsOf("A-" + t));
+        }
+        assertThat(released).extracting(Task::id).containsExactlyInAnyOrderElementsOf(held.stream().map(Task::id).toList());
+        // The recovery policy: whoever notices the dead JVM releases its agents' claims; here the
+        // test's own JVM then drains them.
+        List<String> redone = new ArrayList<>();
+        for (var next = board.claimNext("C-0"); next.isPresent(); next = board.claimNext("C-0")) {
+            redone.add(next.get().id());
+            board.update(next.get().id(), TaskStatus.COMPLETED, "C-0", "C-0");
+        }
+        assertThat(redone).containsExactlyInAnyOrderElementsOf(released.stream().map(Task::id).toList());
+
+        assertThat(board.list(TaskStatus.COMPLETED, null)).hasSize(TASKS);
+        Map<String, List<String>> claims = new HashMap<>();
+        redone.forEach(id -> claims.computeIfAbsent(id, k -> new ArrayList<>()).add("C-0"));
+        for (Child child : List.of(a, b)) {
+            for (String line : child.lines) {
+                if (line.startsWith("CLAIM ")) {
+                    String[] p = line.split(" ");
+                    claims.computeIfAbsent(p[1], k -> new ArrayList<>()).add(p[2]);
+                }
+            }
+        }
+        var releasedIds = released.stream().map(Task::id).collect(Collectors.toSet());
+        for (Task t : board.list()) {
+            List<String> by = claims.getOrDefault(t.id(), List.of());
+            List<String> outsideA = by.stream().filter(agent -> !agent.startsWith("A-")).toList();
+            if (releasedIds.contains(t.id())) {
+                assertThat(outsideA).as("released %s was claimed again exactly once", t.id()).hasSize(1);
+                assertThat(t.result()).startsWith("C-");
+            } else {
+                assertThat(by).as("claims of %s", t.id()).hasSize(1);
+                assertThat(t.result()).isEqualTo(by.getFirst());
+            }
+        }
+        assertThat(claims.values().stream().flatMap(List::stream).filter(x -> x.startsWith("B-")).count())
+                .as("both JVMs did work").isPositive();
+    }
+
+    @Test
+    void twoJvmsSharingARateLimitStayUnderItTogether() throws Exception {
+        String name = SharedRedis.freshName();
+        Child one = Child.launch("limit", SharedRedis.server().url(), "test:", name, "60000", "300");
+        Child two = Child.launch("limit", SharedRedis.server().url(), "test:", name, "60000", "300");
+        one.awaitReady();
+        two.awaitReady();
+        one.go();
+        two.go();
+        one.awaitExit();
+        two.awaitExit();
+        List<Long> starts = new ArrayList<>();
+        for (Child child : List.of(one, two)) {
+            child.lines.stream().filter(l -> l.startsWith("SLOT ")).forEach(l -> starts.add(Long.parseLong(l.substring(5))));
+        }
+        List<Long> sorted = starts.stream().sorted().toList();
+        assertThat(sorted).hasSize(600);
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(sorted.get(i) - sorted.get(i - 1)).as("gap before start %d", i).isGreaterThanOrEqualTo(1000);
+        }
+    }
+
+    /** A JVM running {@link BoardWorkerMain} on the test class path. */
+    private static final class Child {
+        final Process process;
+        final List<String> lines = new CopyOnWriteArrayList<>();
+        final CountDownLatch ready = new CountDownLatch(1);
+        final Thread reader;
+
+        private Child(Process process) {
+            this.process = process;
+            this.reader = Thread.ofPlatform().start(() -> {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        lines.add(line);
+                        if (line.equals("READY")) {
+                            ready.countDown();
+                        }
+                    }
+                } catch (IOException e) {
+                    // the process was killed
+                }
+            });
+        }
+
+        static Child launch(String... args) throws IOException {
+            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                    BoardWorkerMain.class.getName()));
+            command.addAll(List.of(args));
+            return new Child(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
+        }
+
+        void awaitReady() throws InterruptedException {
+            if (!ready.await(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("the child JVM did not get ready: " + lines);
+            }
+        }
+
+        void go() throws IOException {
+            OutputStream in = process.getOutputStream();
+            in.write("go\n".getBytes(StandardCharsets.UTF_8));
+            in.flush();
+        }
+
+        void awaitLines(java.util.function.Predicate<String> which, int count) throws InterruptedException {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (lines.stream().filter(which).count() < count) {
+                if (!process.isAlive() || System.nanoTime() > deadline) {
+                    throw new AssertionError("the child printed " + lines.size() + " lines and "
+                            + (process.isAlive() ? "is still running" : "exited"));
+                }
+                Thread.sleep(5);
+            }
+        }
+
+        void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+            reader.join(TimeUnit.SECONDS.toMillis(30));
+        }
+
+        void awaitExit() throws InterruptedException {
+            if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new AssertionError("the child JVM did not finish within 60 s");
+            }
+            reader.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(process.exitValue()).as("exit code; output: %s", lines.size() > 20 ? lines.subList(lines.size() - 20,
+                    lines.size()) : lines).isZero();
+            assertThat(lines).contains("EXIT");
+        }
+    }
+}

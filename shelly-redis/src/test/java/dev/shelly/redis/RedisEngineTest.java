@@ -1,0 +1,82 @@
+package dev.shelly.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.engine.Engine;
+import dev.shelly.engine.ShellyDir;
+import dev.shelly.engine.config.ConfigException;
+import dev.shelly.engine.config.RedisConfig;
+import dev.shelly.modeladapter.scripted.ScriptedCompleter;
+import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.state.tasks.Task;
+import dev.shelly.state.tasks.TaskStatus;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/** A redis: section in config.yaml puts two engines' state and tasks in one Redis, found through ServiceLoader. */
+class RedisEngineTest {
+
+    private static Path project(Path dir, String url, String prefix) throws Exception {
+        Path shelly = Files.createDirectories(dir.resolve(".shelly"));
+        Files.writeString(shelly.resolve("config.yaml"), """
+                providers:
+                  - name: m
+                    kind: openai
+                    model: x
+                    api_key: k
+                    rate_limit: { requests_per_minute: 600, tokens_per_minute: 100000 }
+                agents:
+                  - name: worker
+                    toolboxes: [tasks, state]
+                redis:
+                  url: ${REDIS_URL}
+                  key_prefix: "%s"
+                  timeout: 2s
+                """.formatted(prefix));
+        return shelly;
+    }
+
+    @Test
+    void twoEnginesWithTheSameRedisSectionShareTheBoardAndTheBlackboard(@TempDir Path a, @TempDir Path b) throws Exception {
+        String prefix = SharedRedis.freshName() + ":";
+        Map<String, String> env = Map.of("REDIS_URL", SharedRedis.server().url());
+        try (Engine one = Engine.builder().dir(new ShellyDir(project(a, "", prefix))).environment(env::get)
+                        .completer("m", ScriptedCompleter.of(Step.toolCall("tasks_claim", "{}"), Step.reply("claimed")))
+                        .build();
+                Engine two = Engine.builder().dir(new ShellyDir(project(b, "", prefix))).environment(env::get).build()) {
+            Task created = two.tasks().create("shared work", "", "app");
+            two.store().setJson("note", "\"hello\"");
+
+            assertThat(one.newSession().send("take a task").text()).isEqualTo("claimed");
+
+            Task claimed = two.tasks().get(created.id()).orElseThrow();
+            assertThat(claimed.status()).isEqualTo(TaskStatus.IN_PROGRESS);
+            assertThat(claimed.assignee()).isEqualTo("worker");
+            assertThat(one.store().get("note")).contains(JsonNodeFactory.instance.stringNode("hello"));
+            assertThat(two.store().watch("note", Duration.ZERO)).isPresent();
+        }
+    }
+
+    @Test
+    void anUnreachableServerFailsTheBuildAtRedisUrlWithoutThePassword(@TempDir Path dir) throws Exception {
+        int port;
+        try (var socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        Map<String, String> env = Map.of("REDIS_URL", "redis://:hunter2@127.0.0.1:" + port);
+        Path shelly = project(dir, "", "x:");
+        assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).environment(env::get).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("config.yaml:11: redis.url: cannot open Redis at redis://127.0.0.1:" + port
+                        + ": cannot connect to Redis at redis://127.0.0.1:" + port + " within 2 s: ")
+                .hasMessageNotContaining("hunter2");
+        assertThat(new RedisConfig("redis://:hunter2@h:1", "p:", false, Duration.ofSeconds(1)).toString())
+                .doesNotContain("hunter2");
+    }
+}

@@ -1,0 +1,132 @@
+package dev.shelly.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.state.Store;
+import dev.shelly.state.tasks.Task;
+import dev.shelly.state.tasks.TaskBoard;
+import dev.shelly.state.tasks.TaskStatus;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+
+/** Redis unreachable, stopped mid-use and started again: clear errors within the timeout, nothing corrupted. */
+class RedisOutageTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(1);
+
+    @Test
+    void aServerThatIsNotThereFailsTheBuildQuicklyWithoutThePassword() throws Exception {
+        int port;
+        try (var socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        String url = "redis://:hunter2@127.0.0.1:" + port;
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> RedisBackends.builder(url).timeout(TIMEOUT).build())
+                .isInstanceOf(RedisUnavailableException.class)
+                .hasMessageStartingWith("cannot connect to Redis at redis://127.0.0.1:" + port + " within 1 s: ")
+                .hasMessageNotContaining("hunter2");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
+        assertThatThrownBy(() -> RedisBackends.builder("http://:hunter2@h:1").build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RedisBackends url must start with redis:// or rediss://, got 'http://'");
+    }
+
+    @Test
+    void aStoppedServerGivesClearErrorsWithinTheTimeoutAndARestartedOneCarriesOn(@TempDir Path data) throws Exception {
+        try (RedisServer server = RedisServer.start(data);
+                RedisBackends redis = RedisBackends.builder(server.url()).keyPrefix("outage:").timeout(TIMEOUT).build();
+                RedisBackends other = RedisBackends.builder(server.url()).keyPrefix("outage:").timeout(TIMEOUT).build()) {
+            Store store = new Store(redis.stateBackend("s"));
+            TaskBoard board = new TaskBoard(redis.taskBackend("b"), Clock.systemUTC());
+            store.setJson("kept", "1");
+            Task first = board.create("first", "");
+            board.claim(first.id(), "w1");
+            FutureTask<Optional<JsonNode>> watcher = start(() -> store.watch("after", Duration.ofSeconds(60)));
+
+            server.stop();
+            long before = System.nanoTime();
+            assertThatThrownBy(() -> store.setJson("lost", "2"))
+                    .isInstanceOf(RedisUnavailableException.class)
+                    .hasMessage("Redis at " + server.url() + " did not answer within 1 s while writing key 'lost' of outage:s:");
+            assertThatThrownBy(() -> board.claimNext("w2"))
+                    .isInstanceOf(RedisUnavailableException.class)
+                    .hasMessageStartingWith("Redis at " + server.url() + " did not answer within 1 s while ");
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).as("two calls, each bounded by the timeout")
+                    .isLessThan(Duration.ofSeconds(6));
+            assertThat(watcher.isDone()).as("a watcher keeps waiting through the outage").isFalse();
+
+            server.restart();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                try {
+                    store.setJson("back", "3");
+                    break;
+                } catch (RedisUnavailableException e) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                }
+            }
+            assertThat(store.get("kept")).contains(JsonNodeFactory.instance.numberNode(1));
+            assertThat(store.get("lost")).as("a write that failed did not land").isEmpty();
+            assertThat(board.get(first.id()).orElseThrow().assignee()).isEqualTo("w1");
+            Task second = board.create("second", "");
+            assertThat(second.id()).isEqualTo("task-2");
+            assertThat(board.claimNext("w2")).contains(board.get("task-2").orElseThrow());
+            assertThat(board.list(TaskStatus.PENDING, null)).isEmpty();
+
+            // The watcher's subscription came back with the server: a write from another process wakes it.
+            Store elsewhere = new Store(other.stateBackend("s"));
+            awaitWrite(() -> elsewhere.setJson("after", "4"));
+            assertThat(watcher.get(30, TimeUnit.SECONDS)).contains(JsonNodeFactory.instance.numberNode(4));
+        }
+    }
+
+    @Test
+    void aBackendClosedAndOpenedAgainUnderTheSameNameStillWakesItsWatchers() throws Exception {
+        String name = SharedRedis.freshName();
+        for (int round = 0; round < 20; round++) {
+            SharedRedis.backends().stateBackend(name).close();
+            RedisStateBackend reopened = SharedRedis.backends().stateBackend(name);
+            try (RedisBackends writer = RedisBackends.builder(SharedRedis.server().url()).keyPrefix("test:").build()) {
+                Store store = new Store(reopened);
+                String key = "k" + round;
+                FutureTask<Optional<JsonNode>> watcher = start(() -> store.watch(key, Duration.ofSeconds(30)));
+                new Store(writer.stateBackend(name)).setJson(key, "1");
+                assertThat(watcher.get(30, TimeUnit.SECONDS)).contains(JsonNodeFactory.instance.numberNode(1));
+            } finally {
+                reopened.close();
+            }
+        }
+    }
+
+    private static void awaitWrite(Runnable write) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                write.run();
+                return;
+            } catch (RedisUnavailableException e) {
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static <T> FutureTask<T> start(Callable<T> call) {
+        FutureTask<T> task = new FutureTask<>(call);
+        Thread.ofVirtual().start(task);
+        return task;
+    }
+}

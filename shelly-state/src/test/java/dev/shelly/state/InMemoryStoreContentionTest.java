@@ -1,0 +1,9 @@
+package dev.shelly.state;
+
+/** Runs {@link StoreContentionContract} on {@link InMemoryStateBackend}. */
+class InMemoryStoreContentionTest extends StoreContentionContract {
+    @Override
+    protected StateBackend newBackend() {
+        return new InMemoryStateBackend();
+    }
+}
