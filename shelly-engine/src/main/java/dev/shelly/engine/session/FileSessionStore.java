@@ -1,9 +1,11 @@
 package dev.shelly.engine.session;
 
 import dev.shelly.chats.ShellyException;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.math.BigDecimal;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -51,7 +53,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       file copied to {@code b.json} is session {@code b}, and its next save writes {@code b}
  *       inside. Copying a file is how a conversation is forked.
  *   <li>Files saved before versions were kept load as version 0, their usage the sum of the
- *       usage their replies carry.
+ *       usage their replies carry. Files saved before costs were kept load with a zero cost.
  * </ul>
  */
 public final class FileSessionStore implements SessionStore {
@@ -202,12 +204,16 @@ public final class FileSessionStore implements SessionStore {
             JsonNode root = json.readTree(text);
             var messages = codec.decode(root.get("messages"), file.toString());
             JsonNode usage = root.get("usage");
+            JsonNode cost = root.get("cost");
             return Optional.of(new SessionRecord(id, root.path("entry_agent").asString(),
                     Instant.parse(root.path("created").asString()), Instant.parse(root.path("updated").asString()),
                     messages, root.path("version").asLong(0),
                     usage == null || !usage.isObject() ? SessionRecord.usageOf(messages)
                             : new Usage(usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(),
-                                    usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong())));
+                                    usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()),
+                    cost == null || !cost.isObject() ? Cost.ZERO
+                            : new Cost(new BigDecimal(cost.path("usd").asString("0")),
+                                    cost.path("unpriced_tokens").asLong())));
         } catch (JacksonException | IllegalArgumentException | java.time.format.DateTimeParseException e) {
             throw new ShellyException("session file " + file + " is not a valid session: " + e.getMessage(), e);
         }
@@ -226,6 +232,9 @@ public final class FileSessionStore implements SessionStore {
                 .put("output_tokens", session.usage().outputTokens())
                 .put("cache_read_tokens", session.usage().cacheReadTokens())
                 .put("cache_write_tokens", session.usage().cacheWriteTokens());
+        root.putObject("cost")
+                .put("usd", session.cost().usd().toPlainString())
+                .put("unpriced_tokens", session.cost().unpricedTokens());
         root.set("messages", codec.encode(session.messages()));
         byte[] bytes = json.writerWithDefaultPrettyPrinter().writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
         Path tmp = null;

@@ -12,9 +12,11 @@ import dev.shelly.chats.Text;
 import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
+import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -86,7 +88,7 @@ class FileSessionStoreTest {
         try (SessionStore.Lease lease = store.open("s1", Duration.ZERO)) {
             assertThat(lease.load()).isEmpty();
             assertThat(lease.save(new SessionRecord("s1", "lead", T0, T0.plusSeconds(5), conversation(), 3,
-                    new Usage(1, 2, 3, 4)))).isTrue();
+                    new Usage(1, 2, 3, 4), new Cost(new BigDecimal("0.000123450"), 17)))).isTrue();
         }
         SessionRecord loaded;
         try (SessionStore.Lease lease = store.open("s1", Duration.ZERO)) {
@@ -98,6 +100,7 @@ class FileSessionStoreTest {
         assertThat(loaded.updated()).isEqualTo(T0.plusSeconds(5));
         assertThat(loaded.version()).isEqualTo(3);
         assertThat(loaded.usage()).isEqualTo(new Usage(1, 2, 3, 4));
+        assertThat(loaded.cost()).isEqualTo(new Cost(new BigDecimal("0.000123450"), 17));
         List<Message> expected = conversation();
         assertThat(loaded.messages()).hasSize(expected.size());
         for (int i = 0; i < 4; i++) {
@@ -137,6 +140,7 @@ class FileSessionStoreTest {
         SessionRecord old = store.read("old");
         assertThat(old.version()).isZero();
         assertThat(old.usage()).isEqualTo(Usage.of(7, 3));
+        assertThat(old.cost()).isEqualTo(Cost.ZERO);
         assertThat(old.messages()).extracting(Message::text).containsExactly("hi", "hello");
         try (SessionStore.Lease lease = store.open("old", Duration.ZERO)) {
             assertThat(lease.save(old.withId("old"))).as("the same version again is not newer").isFalse();
