@@ -8,7 +8,6 @@ import dev.shelly.chats.Text;
 import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
 import java.util.ArrayList;
@@ -24,9 +23,12 @@ import tools.jackson.databind.node.ObjectNode;
  * Messages to and from JSON, as sessions store them.
  *
  * <p>Every built-in part round-trips exactly, images as base64, thinking with its signature.
- * Metadata keeps JSON values (text, numbers, booleans, lists, maps), {@link Usage} and
- * {@link StopReason}; any other value is stored as its text. Parts of an application's own kinds
- * come back as {@link OpaquePart}.
+ * Metadata keeps JSON values (text, numbers, booleans, lists, maps); a {@link Usage} is written
+ * as an object of its four counts and a {@link StopReason} as its name, and both read back as
+ * those plain values (replies carry no usage or stop reason since the typed model call, but
+ * sessions saved before it still load, their {@code usage} and {@code stop_reason} keys as plain
+ * values); any other value is stored as its text. Parts of an application's own kinds come back
+ * as {@link OpaquePart}.
  */
 public final class ChatJson {
     private final JsonMapper json;
@@ -176,26 +178,13 @@ public final class ChatJson {
         if (metadata != null && metadata.isObject()) {
             for (String key : metadata.propertyNames()) {
                 JsonNode v = metadata.get(key);
-                Object value = switch (key) {
-                    case ReplyMetadata.USAGE -> new Usage(v.path("input_tokens").asLong(), v.path("output_tokens").asLong(),
-                            v.path("cache_read_tokens").asLong(), v.path("cache_write_tokens").asLong());
-                    case ReplyMetadata.STOP_REASON -> stopReason(v.asString());
-                    default -> decodeValue(v);
-                };
+                Object value = decodeValue(v);
                 if (value != null) {
                     meta.put(key, value);
                 }
             }
         }
         return new Message(required(n, "sender").asString(), Role.parse(required(n, "role").asString()), parts, meta);
-    }
-
-    private static StopReason stopReason(String name) {
-        try {
-            return StopReason.valueOf(name);
-        } catch (IllegalArgumentException e) {
-            return StopReason.OTHER;
-        }
     }
 
     private Part decodePart(JsonNode p) {

@@ -13,7 +13,6 @@ import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Cost;
-import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
 import java.math.BigDecimal;
@@ -55,8 +54,8 @@ class FileSessionStoreTest {
                                 Thinking.redacted("opaque-data"), new Text("Checking."),
                                 new ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}"),
                                 new ToolCall("call_2", "get_time", "{}"))
-                        .withMeta(ReplyMetadata.USAGE, new Usage(120, 30, 1000, 5))
-                        .withMeta(ReplyMetadata.STOP_REASON, StopReason.TOOL_USE)
+                        .withMeta("usage", new Usage(120, 30, 1000, 5))
+                        .withMeta("stop_reason", StopReason.TOOL_USE)
                         .withMeta("model", "claude-x")
                         .withMeta("latency_ms", 412L)
                         .withMeta("tags", List.of("a", "b"))
@@ -109,8 +108,9 @@ class FileSessionStoreTest {
             assertThat(loaded.messages().get(i).role()).isEqualTo(expected.get(i).role());
         }
         Message reply = loaded.messages().get(2);
-        assertThat(ReplyMetadata.usage(reply)).contains(new Usage(120, 30, 1000, 5));
-        assertThat(ReplyMetadata.stopReason(reply)).contains(StopReason.TOOL_USE);
+        assertThat(reply.meta("usage")).contains(Map.of("input_tokens", 120, "output_tokens", 30,
+                "cache_read_tokens", 1000, "cache_write_tokens", 5));
+        assertThat(reply.meta("stop_reason")).contains("TOOL_USE");
         assertThat(reply.meta("model")).contains("claude-x");
         assertThat(reply.meta("latency_ms")).contains(412);
         assertThat(reply.meta("tags")).contains(List.of("a", "b"));
