@@ -21,6 +21,8 @@ import dev.shelly.engine.session.SessionNotFoundException;
 import dev.shelly.engine.session.SessionRecord;
 import dev.shelly.engine.config.RedisConfig;
 import dev.shelly.engine.session.SessionStore;
+import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.engine.spi.SharedBackends;
 import dev.shelly.engine.spi.SharedBackendsProvider;
@@ -99,6 +101,7 @@ public final class Engine implements AutoCloseable {
     private final Registry registry = new Registry();
     private final EventBus<AgentEvent> events;
     private final UsageTracker usage;
+    private final PriceTable prices;
     private final Store store;
     private final TaskBoard tasks;
     private final SharedBackends shared;
@@ -119,6 +122,7 @@ public final class Engine implements AutoCloseable {
         this.dir = b.dir;
         this.events = b.events != null ? b.events : new EventBus<>();
         this.usage = b.usage;
+        this.prices = PriceTable.defaults().withAll(b.config.prices()).withAll(b.prices);
         this.store = backends.store();
         this.tasks = backends.tasks();
         this.shared = backends.shared();
@@ -201,6 +205,17 @@ public final class Engine implements AutoCloseable {
      */
     public UsageTracker usage() {
         return usage;
+    }
+
+    /**
+     * The prices that turn the agents' usage into cost: {@link PriceTable#defaults()}, then the
+     * configuration's {@code prices:}, then {@link Builder#prices(PriceTable)}, each laid over the
+     * one before.
+     *
+     * @return the price table
+     */
+    public PriceTable prices() {
+        return prices;
     }
 
     /**
@@ -393,7 +408,7 @@ public final class Engine implements AutoCloseable {
                 throw new SessionExistsException(id);
             }
             LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat()),
-                    lease, clock, 0, Usage.ZERO);
+                    lease, clock, 0, Usage.ZERO, Cost.ZERO);
             LOG.info("session {} opened with agent '{}'", id, entry);
             return session;
         } catch (RuntimeException | Error e) {
@@ -418,7 +433,7 @@ public final class Engine implements AutoCloseable {
             }
             Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()));
             LiveSession session = new LiveSession(id, saved.entryAgent(), saved.created(), agent, lease, clock,
-                    saved.version(), saved.usage());
+                    saved.version(), saved.usage(), saved.cost());
             LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
             return session;
         } catch (RuntimeException | Error e) {
@@ -497,7 +512,11 @@ public final class Engine implements AutoCloseable {
                 .skills(skillsOf(a))
                 .registry(registry)
                 .chat(chat)
+                .prices(prices)
                 .listener(events::publish);
+        if (a.promptCaching() != null) {
+            b.promptCaching(a.promptCaching());
+        }
         if (a.maxIterations() != null) {
             b.maxIterations(a.maxIterations());
         }
@@ -560,6 +579,7 @@ public final class Engine implements AutoCloseable {
         private Duration sessionWait = DEFAULT_SESSION_WAIT;
         private EventBus<AgentEvent> events;
         private UsageTracker usage = new UsageTracker();
+        private PriceTable prices = PriceTable.empty();
         private Store store;
         private TaskBoard tasks;
         private List<Skill> skills = List.of();
@@ -726,6 +746,18 @@ public final class Engine implements AutoCloseable {
          */
         public Builder events(EventBus<AgentEvent> value) {
             this.events = value;
+            return this;
+        }
+
+        /**
+         * Prices models beyond (or instead of) the shipped list and the configuration's
+         * {@code prices:}; these win over both.
+         *
+         * @param value the prices
+         * @return this builder
+         */
+        public Builder prices(PriceTable value) {
+            this.prices = requireNonNull(value, "Engine.Builder.prices");
             return this;
         }
 
