@@ -4,7 +4,6 @@ import static dev.shelly.providers.internal.WireSupport.count;
 import static dev.shelly.providers.internal.WireSupport.invalid;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -15,6 +14,9 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
@@ -67,8 +69,10 @@ final class AnthropicFormat implements WireFormat {
     private record WireMessage(String role, List<Part> parts) {}
 
     @Override
-    public byte[] request(Chat chat, List<ToolDefinition> tools, boolean stream) {
-        List<Message> messages = chat.messages();
+    public byte[] request(ModelRequest request, boolean stream) {
+        List<Message> messages = request.messages();
+        List<ToolDefinition> tools = request.tools();
+        ModelOptions options = request.options();
         StringBuilder system = new StringBuilder();
         List<WireMessage> wire = new ArrayList<>(messages.size());
         for (Message m : messages) {
@@ -101,10 +105,10 @@ final class AnthropicFormat implements WireFormat {
         return WireSupport.write(4096, gen -> {
             gen.writeStartObject();
             gen.writeStringProperty("model", model);
-            gen.writeNumberProperty("max_tokens", maxTokens);
-            if (temperature.isPresent()) {
+            gen.writeNumberProperty("max_tokens", options.maxTokens() != null ? options.maxTokens() : maxTokens);
+            if (options.temperature() != null || temperature.isPresent()) {
                 gen.writeName("temperature");
-                gen.writeNumber(temperature.getAsDouble());
+                gen.writeNumber(options.temperature() != null ? options.temperature() : temperature.getAsDouble());
             }
             if (thinkingBudget.isPresent()) {
                 gen.writeName("thinking");
@@ -263,7 +267,7 @@ final class AnthropicFormat implements WireFormat {
     // ---- reply --------------------------------------------------------------------------
 
     @Override
-    public Message reply(byte[] body) {
+    public ModelResponse reply(byte[] body, ModelRequest request) {
         JsonNode root = WireSupport.parseObject(provider, body, "the reply");
         if ("error".equals(text(root, "type"))) {
             throw streamError(root);
@@ -381,7 +385,7 @@ final class AnthropicFormat implements WireFormat {
     // ---- streaming ----------------------------------------------------------------------
 
     @Override
-    public StreamDecoder decoder(StreamListener listener) {
+    public StreamDecoder decoder(ModelRequest request, StreamListener listener) {
         return new AnthropicStreamDecoder(this, listener);
     }
 

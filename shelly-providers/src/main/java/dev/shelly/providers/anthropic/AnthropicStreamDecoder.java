@@ -171,7 +171,7 @@ final class AnthropicStreamDecoder implements StreamDecoder {
     }
 
     @Override
-    public Message finish() {
+    public dev.shelly.modeladapter.ModelResponse finish() {
         if (!started) {
             throw invalid(format.provider(), "the stream held no message_start event", null);
         }

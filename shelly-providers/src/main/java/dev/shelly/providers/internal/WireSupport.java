@@ -6,12 +6,10 @@ import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.ModelException;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -231,33 +229,20 @@ public final class WireSupport {
     }
 
     /**
-     * Builds a reply with its metadata in a fixed order: provider, model, response id, stop
-     * reason, the provider's stop reason, usage. Null values are left out.
+     * Builds a response around a reply from sender {@code provider}.
      *
      * @param provider the provider's name
      * @param parts the content
      * @param model the model the provider reports
      * @param id the provider's id of the reply
-     * @param stop the neutral stop reason
+     * @param stop the neutral stop reason, or null to derive it from the parts
      * @param providerStop the provider's own stop reason
      * @param usage the usage, or null when the provider sent none
-     * @return the message from sender {@code provider}
+     * @return the response
      */
-    public static Message reply(String provider, List<Part> parts, String model, String id, StopReason stop,
+    public static ModelResponse reply(String provider, List<Part> parts, String model, String id, StopReason stop,
             String providerStop, Usage usage) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put(ReplyMetadata.PROVIDER, provider);
-        putIfNotNull(meta, ReplyMetadata.MODEL, model);
-        putIfNotNull(meta, ReplyMetadata.RESPONSE_ID, id);
-        putIfNotNull(meta, ReplyMetadata.STOP_REASON, stop);
-        putIfNotNull(meta, ReplyMetadata.PROVIDER_STOP_REASON, providerStop);
-        putIfNotNull(meta, ReplyMetadata.USAGE, usage);
-        return new Message(provider, Role.ASSISTANT, parts, meta);
-    }
-
-    private static void putIfNotNull(Map<String, Object> meta, String key, Object value) {
-        if (value != null) {
-            meta.put(key, value);
-        }
+        return new ModelResponse(new Message(provider, Role.ASSISTANT, parts), usage, stop, providerStop, model, id,
+                provider);
     }
 }

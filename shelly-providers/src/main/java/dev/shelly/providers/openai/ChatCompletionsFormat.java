@@ -4,7 +4,6 @@ import static dev.shelly.providers.internal.WireSupport.count;
 import static dev.shelly.providers.internal.WireSupport.invalid;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -15,6 +14,9 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
@@ -73,8 +75,10 @@ final class ChatCompletionsFormat implements WireFormat {
     // ---- request ------------------------------------------------------------------------
 
     @Override
-    public byte[] request(Chat chat, List<ToolDefinition> tools, boolean stream) {
-        List<Message> messages = chat.messages();
+    public byte[] request(ModelRequest request, boolean stream) {
+        List<Message> messages = request.messages();
+        List<ToolDefinition> tools = request.tools();
+        ModelOptions options = request.options();
         return WireSupport.write(4096, gen -> {
             gen.writeStartObject();
             gen.writeStringProperty("model", model);
@@ -98,12 +102,13 @@ final class ChatCompletionsFormat implements WireFormat {
                 }
                 gen.writeEndArray();
             }
-            if (maxTokens.isPresent()) {
-                gen.writeNumberProperty(maxTokensField, maxTokens.getAsInt());
+            if (options.maxTokens() != null || maxTokens.isPresent()) {
+                gen.writeNumberProperty(maxTokensField,
+                        options.maxTokens() != null ? options.maxTokens() : maxTokens.getAsInt());
             }
-            if (temperature.isPresent()) {
+            if (options.temperature() != null || temperature.isPresent()) {
                 gen.writeName("temperature");
-                gen.writeNumber(temperature.getAsDouble());
+                gen.writeNumber(options.temperature() != null ? options.temperature() : temperature.getAsDouble());
             }
             if (reasoningEffort != null) {
                 gen.writeStringProperty("reasoning_effort", reasoningEffort);
@@ -243,7 +248,7 @@ final class ChatCompletionsFormat implements WireFormat {
     // ---- reply --------------------------------------------------------------------------
 
     @Override
-    public Message reply(byte[] body) {
+    public ModelResponse reply(byte[] body, ModelRequest request) {
         JsonNode root = WireSupport.parseObject(provider, body, "the reply");
         if (root.hasNonNull("error")) {
             throw inStreamError(root);
@@ -369,7 +374,8 @@ final class ChatCompletionsFormat implements WireFormat {
         Long total = count(usage, "total_tokens");
         long cached = orZero(count(usage.path("prompt_tokens_details"), "cached_tokens"));
         long output = total != null && total > prompt + completion ? total - prompt : completion;
-        return new Usage(Math.max(0, prompt - cached), output, Math.min(cached, prompt), 0);
+        long reasoning = orZero(count(usage.path("completion_tokens_details"), "reasoning_tokens"));
+        return new Usage(Math.max(0, prompt - cached), output, Math.min(cached, prompt), 0, Math.min(reasoning, output));
     }
 
     private static long orZero(Long v) {
@@ -379,7 +385,7 @@ final class ChatCompletionsFormat implements WireFormat {
     // ---- streaming ----------------------------------------------------------------------
 
     @Override
-    public StreamDecoder decoder(StreamListener listener) {
+    public StreamDecoder decoder(ModelRequest request, StreamListener listener) {
         return new ChatCompletionsStreamDecoder(this, listener);
     }
 

@@ -212,7 +212,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
     }
 
     @Override
-    public Message finish() {
+    public dev.shelly.modeladapter.ModelResponse finish() {
         if (!sawChunk) {
             throw invalid(format.provider(), "the stream ended without a single chunk", null);
         }

@@ -1,9 +1,8 @@
 package dev.shelly.providers.openai;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.Auth;
 import dev.shelly.modeladapter.http.ProviderBuilder;
@@ -117,13 +116,13 @@ public final class OpenAiCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        return delegate.complete(chat, tools);
+    public ModelResponse complete(ModelRequest request) {
+        return delegate.complete(request);
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
-        return delegate.complete(chat, tools, listener);
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
+        return delegate.complete(request, listener);
     }
 
     @Override
