@@ -4,6 +4,8 @@ import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -103,11 +105,11 @@ public final class LlmCoordinator implements Coordinator {
     }
 
     private Message ask(Chat chat) {
-        Message answer = completer.complete(chat, List.of());
-        if (answer == null) {
+        ModelResponse response = completer.complete(ModelRequest.of(chat.messages()));
+        if (response == null) {
             throw new IllegalStateException("the coordinator's completer returned null instead of a reply");
         }
-        return answer;
+        return response.message();
     }
 
     /**
