@@ -138,7 +138,7 @@ public final class Engine implements AutoCloseable {
         this.sessions = b.sessionStore != null ? b.sessionStore
                 : sessionsDir == null ? null : new FileSessionStore(sessionsDir, JsonMapper.builder().build());
         for (AgentConfig agent : config.agents()) {
-            registry.register(agent.name(), agent.description(), () -> buildAgent(agent, new Chat()));
+            registry.register(agent.name(), agent.description(), () -> buildAgent(agent, new Chat(), false));
         }
     }
 
@@ -262,7 +262,7 @@ public final class Engine implements AutoCloseable {
      * @throws IllegalArgumentException naming the configured agents when there is no such agent
      */
     public Agent agent(String name) {
-        return buildAgent(agentConfig(name), new Chat());
+        return buildAgent(agentConfig(name), new Chat(), true);
     }
 
     /**
@@ -407,8 +407,8 @@ public final class Engine implements AutoCloseable {
             if (lease != null && lease.load().isPresent()) {
                 throw new SessionExistsException(id);
             }
-            LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat()),
-                    lease, clock, 0, Usage.ZERO, Cost.ZERO);
+            LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat(), false),
+                    lease, clock, 0, Usage.ZERO, Cost.ZERO, events::publish);
             LOG.info("session {} opened with agent '{}'", id, entry);
             return session;
         } catch (RuntimeException | Error e) {
@@ -431,9 +431,9 @@ public final class Engine implements AutoCloseable {
                 throw new ShellyException("session '" + id + "' was held with agent '" + saved.entryAgent()
                         + "', which is no longer configured; configured agents: " + names(agentNames()));
             }
-            Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()));
+            Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()), false);
             LiveSession session = new LiveSession(id, saved.entryAgent(), saved.created(), agent, lease, clock,
-                    saved.version(), saved.usage(), saved.cost());
+                    saved.version(), saved.usage(), saved.cost(), events::publish);
             LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
             return session;
         } catch (RuntimeException | Error e) {
@@ -503,7 +503,13 @@ public final class Engine implements AutoCloseable {
         return names;
     }
 
-    private Agent buildAgent(AgentConfig a, Chat chat) {
+    /**
+     * An agent of the configuration. Only an agent handed to the application publishes to the bus
+     * itself: a session's agent publishes through its turn's run context, and an agent the
+     * registry spawns for a delegation inherits its parent run's listener, so every event reaches
+     * the bus once.
+     */
+    private Agent buildAgent(AgentConfig a, Chat chat, boolean publishes) {
         Agent.Builder b = Agent.builder(a.name())
                 .description(a.description())
                 .instructions(a.instructions())
@@ -512,8 +518,10 @@ public final class Engine implements AutoCloseable {
                 .skills(skillsOf(a))
                 .registry(registry)
                 .chat(chat)
-                .prices(prices)
-                .listener(events::publish);
+                .prices(prices);
+        if (publishes) {
+            b.listener(events::publish);
+        }
         if (a.promptCaching() != null) {
             b.promptCaching(a.promptCaching());
         }

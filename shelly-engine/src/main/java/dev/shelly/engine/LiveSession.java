@@ -61,8 +61,11 @@ final class LiveSession {
     private volatile TurnState current;
     private volatile boolean closed;
 
+    private final AgentListener bus;
+
     LiveSession(String id, String entryAgent, Instant created, Agent agent, SessionStore.Lease lease, Clock clock,
-            long version, Usage usage, Cost cost) {
+            long version, Usage usage, Cost cost, AgentListener bus) {
+        this.bus = bus;
         this.id = id;
         this.entryAgent = entryAgent;
         this.created = created;
@@ -89,7 +92,7 @@ final class LiveSession {
     /** Runs one turn on the session's turn thread, with the session and turn ids in the MDC. */
     Turn runTurn(Session owner, String text, RunValues values) {
         TurnState turn = new TurnState(newTurnId(), owner);
-        RunContext run = RunContext.builder().sessionId(id).values(values).listener(this::observe).build();
+        RunContext run = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe)).build();
         current = turn;
         MDC.put(Session.MDC_SESSION, id);
         MDC.put(Session.MDC_TURN, turn.id);

@@ -17,13 +17,20 @@ public record Cost(BigDecimal usd, long unpricedTokens) {
     /** Nothing spent, nothing unpriced. */
     public static final Cost ZERO = new Cost(BigDecimal.ZERO, 0);
 
-    /** Validates the figures. */
+    /**
+     * Validates the figures and normalises the dollars to their plain value ({@code 0.0140}
+     * becomes {@code 0.014}), so two costs of the same amount are equal.
+     */
     public Cost {
         if (usd == null) {
             throw new IllegalArgumentException("Cost.usd must not be null");
         }
         if (usd.signum() < 0) {
             throw new IllegalArgumentException("Cost.usd must be zero or more, was " + usd.toPlainString());
+        }
+        usd = usd.stripTrailingZeros();
+        if (usd.scale() < 0) {
+            usd = usd.setScale(0);
         }
         if (unpricedTokens < 0) {
             throw new IllegalArgumentException("Cost.unpricedTokens must be zero or more, was " + unpricedTokens);

@@ -45,6 +45,9 @@ class PriceTableTest {
         assertThat(cost.usd()).isEqualByComparingTo("0.021");
         assertThat(cost.unpricedTokens()).isZero();
         assertThat(cost.complete()).isTrue();
+        assertThat(cost).isEqualTo(new Cost(new BigDecimal("0.0210000"), 0));
+        assertThat(cost.usd().toPlainString()).isEqualTo("0.021");
+        assertThat(new Cost(new BigDecimal("200"), 0).usd().toPlainString()).isEqualTo("200");
         Cost tiny = table.cost("claude-sonnet-4-5", Usage.of(1, 0));
         assertThat(tiny.usd()).isEqualByComparingTo("0.000003");
         assertThat(tiny.plus(tiny).plus(tiny).usd()).isEqualByComparingTo("0.000009");
