@@ -137,9 +137,11 @@ class FakeProviderTest {
         assertThat(request.getHeaders().get("x-api-key")).isEqualTo("sk-ant-test-42");
         JsonNode body = json(request.getBody().utf8());
         assertThat(body.get("model").asString()).isEqualTo("claude-sonnet-4-5");
-        assertThat(body.get("system").asString()).startsWith("You are weather-bot.");
+        assertThat(body.at("/system/0/text").asString()).startsWith("You are weather-bot.");
+        assertThat(body.at("/system/0/cache_control").toString()).as("agents cache their prompt by default")
+                .isEqualTo("{\"type\":\"ephemeral\"}");
         assertThat(body.get("messages")).isEqualTo(json("[{\"role\":\"user\",\"content\":[{\"type\":\"text\","
-                + "\"text\":\"What's the weather in Paris and in Tokyo?\"}]}]"));
+                + "\"text\":\"What's the weather in Paris and in Tokyo?\",\"cache_control\":{\"type\":\"ephemeral\"}}]}]"));
         assertThat(body.at("/tools/0/name").asString()).isEqualTo("get_weather");
     }
 
