@@ -207,7 +207,7 @@ public final class Agent implements Runner {
      */
     @Override
     public Message run() {
-        return execute(List.of(), RunContext.root());
+        return execute(List.of(), RunContext.root(), null).reply;
     }
 
     /**
@@ -225,7 +225,7 @@ public final class Agent implements Runner {
      */
     @Override
     public Message run(RunContext context) {
-        return execute(List.of(), requireContext(context));
+        return execute(List.of(), requireContext(context), null).reply;
     }
 
     /**
@@ -249,7 +249,7 @@ public final class Agent implements Runner {
      * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage, RunContext context) {
-        return execute(List.of(userInput(userMessage)), requireContext(context));
+        return execute(List.of(userInput(userMessage)), requireContext(context), null).reply;
     }
 
     /**
@@ -274,7 +274,70 @@ public final class Agent implements Runner {
         if (input == null) {
             throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
         }
-        return execute(List.copyOf(input), requireContext(context));
+        return execute(List.copyOf(input), requireContext(context), null).reply;
+    }
+
+    /**
+     * Appends a user message and runs until the model's final answer fits a record: the answer
+     * is asked for in the record's JSON schema (the provider's structured output where it has
+     * one), then validated and bound. Tools work as in any run. An answer that does not fit
+     * gets one corrective user turn (sender {@value StructuredOutput#SENDER}; it counts against
+     * the iteration limit); the final reply stays in the chat.
+     *
+     * <pre>{@code
+     * record Verdict(boolean approve, String reason) {}
+     * Verdict v = agent.run("Review this change: ...", Verdict.class);
+     * }</pre>
+     *
+     * @param userMessage what the user says; not blank
+     * @param type the record to answer with
+     * @param <T> the record type
+     * @return the bound record
+     * @throws StructuredOutputException when the answer still does not fit after a corrective
+     *     turn, or the model refused or was cut off
+     */
+    public <T extends Record> T run(String userMessage, Class<T> type) {
+        return run(userMessage, type, RunContext.root());
+    }
+
+    /**
+     * Appends a user message and runs inside a caller's scope until the answer fits a record;
+     * see {@link #run(String, Class)}.
+     *
+     * @param userMessage what the user says; not blank
+     * @param type the record to answer with
+     * @param context the caller's scope
+     * @param <T> the record type
+     * @return the bound record
+     */
+    public <T extends Record> T run(String userMessage, Class<T> type, RunContext context) {
+        return run(List.of(userInput(userMessage)), type, context);
+    }
+
+    /**
+     * Appends input messages and runs inside a caller's scope until the answer fits a record;
+     * see {@link #run(String, Class)}.
+     *
+     * @param input the messages to append, in order
+     * @param type the record to answer with
+     * @param context the caller's scope
+     * @param <T> the record type
+     * @return the bound record
+     */
+    public <T extends Record> T run(List<Message> input, Class<T> type, RunContext context) {
+        if (input == null) {
+            throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
+        }
+        if (type == null) {
+            throw new IllegalArgumentException("Agent.run type of '" + name + "' must not be null");
+        }
+        StructuredOutput<T> out = StructuredOutput.of(type);
+        Run run = execute(List.copyOf(input), requireContext(context), out);
+        if (run.structured == null) {
+            throw new StructuredOutputException(name, type, run.reply.text(),
+                    List.of("the run ended without a final answer to bind (a stop tool or a middleware ended it)"), false);
+        }
+        return type.cast(run.structured);
     }
 
     private Message userInput(String userMessage) {
@@ -291,7 +354,7 @@ public final class Agent implements Runner {
         return context;
     }
 
-    private Message execute(List<Message> input, RunContext caller) {
+    private Run execute(List<Message> input, RunContext caller, StructuredOutput<?> out) {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("agent '" + name + "' is already running; an agent runs one run() at a time");
         }
@@ -305,14 +368,15 @@ public final class Agent implements Runner {
                 ToolTurn.run(run, 0, pending, tools, null);
             }
             prepare(input, run);
-            Message reply = middleware.isEmpty() ? loop(run, tools)
-                    : Middleware.apply(Runner.around(this, c -> loop(run, tools)), middleware).run(run.context);
+            Message reply = middleware.isEmpty() ? loop(run, tools, out)
+                    : Middleware.apply(Runner.around(this, c -> loop(run, tools, out)), middleware).run(run.context);
             if (reply == null) {
                 throw new IllegalStateException("the middleware of agent '" + name + "' returned null instead of a message");
             }
+            run.reply = reply;
             run.emit(new AgentEvent.AgentFinished(run.source, reply, since(start), run.context.usage(),
                     run.context.cost()));
-            return reply;
+            return run;
         } catch (RuntimeException | Error e) {
             run.emit(new AgentEvent.AgentFailed(run.source, e, since(start)));
             throw e;
@@ -400,12 +464,13 @@ public final class Agent implements Runner {
         return List.of(all);
     }
 
-    private Message loop(Run run, AgentTools tools) {
+    private Message loop(Run run, AgentTools tools, StructuredOutput<?> out) {
         RunContext ctx = run.context;
         List<ModelCallHook> hooks = ctx.modelCallHooks();
         AgentEvent.Source src = run.source;
         StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
-        ModelOptions runOptions = options;
+        ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
+        boolean corrected = false;
         Message prompt = null;
         for (int iteration = 1; maxIterations == UNLIMITED || iteration <= maxIterations; iteration++) {
             if (Thread.currentThread().isInterrupted()) {
@@ -448,7 +513,21 @@ public final class Agent implements Runner {
             }
             List<ToolCall> calls = reply.toolCalls();
             if (calls.isEmpty()) {
-                return reply;
+                if (out == null) {
+                    return reply;
+                }
+                StructuredOutput.Binding<?> binding = out.bind(response);
+                if (binding instanceof StructuredOutput.Binding.Bound<?> bound) {
+                    run.structured = bound.value();
+                    return reply;
+                }
+                StructuredOutput.Binding.Mismatch<?> mismatch = (StructuredOutput.Binding.Mismatch<?>) binding;
+                if (!mismatch.correctable() || corrected) {
+                    throw new StructuredOutputException(name, out.type(), mismatch.answer(), mismatch.problems(), corrected);
+                }
+                corrected = true;
+                run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
+                continue;
             }
             Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? null : request.tools());
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
