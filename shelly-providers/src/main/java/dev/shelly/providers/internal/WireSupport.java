@@ -161,9 +161,10 @@ public final class WireSupport {
      * @param gen the generator, inside the tool's object
      * @param tool the tool
      * @param schemaField the schema's field name: {@code input_schema} or {@code parameters}
+     * @param memo remembers the schemas already checked
      */
-    public static void writeToolFields(JsonGenerator gen, ToolDefinition tool, String schemaField) {
-        if (!isJsonObject(tool.inputSchema())) {
+    public static void writeToolFields(JsonGenerator gen, ToolDefinition tool, String schemaField, JsonObjectMemo memo) {
+        if (!memo.isJsonObject(tool.inputSchema())) {
             throw new IllegalArgumentException("tool '" + tool.name() + "': inputSchema is not a JSON object");
         }
         gen.writeStringProperty("name", tool.name());
@@ -172,6 +173,34 @@ public final class WireSupport {
         }
         gen.writeName(schemaField);
         gen.writeRawValue(tool.inputSchema().strip());
+    }
+
+    /**
+     * An option the provider cannot take: a failure of kind {@code INVALID_REQUEST}, never
+     * retried, raised before any HTTP.
+     *
+     * @param provider the provider's name
+     * @param message what cannot be sent, and what can
+     * @return the exception
+     */
+    public static ModelException refusal(String provider, String message) {
+        return ModelException.builder(ModelException.Kind.INVALID_REQUEST).provider(provider)
+                .providerMessage(message).build();
+    }
+
+    /**
+     * Checks that a JSON response format's schema is one JSON object.
+     *
+     * @param provider the provider's name
+     * @param format the format
+     * @param memo remembers the schemas already checked
+     * @throws ModelException of kind {@code INVALID_REQUEST} when it is not
+     */
+    public static void checkSchema(String provider, dev.shelly.modeladapter.ResponseFormat.JsonSchema format,
+            JsonObjectMemo memo) {
+        if (!memo.isJsonObject(format.schema())) {
+            throw refusal(provider, "ResponseFormat.jsonSchema '" + format.name() + "': the schema is not a JSON object");
+        }
     }
 
     /**
