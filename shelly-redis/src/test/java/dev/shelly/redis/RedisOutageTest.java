@@ -51,7 +51,9 @@ class RedisOutageTest {
             store.setJson("kept", "1");
             Task first = board.create("first", "");
             board.claim(first.id(), "w1");
-            FutureTask<Optional<JsonNode>> watcher = start(() -> store.watch("after", Duration.ofSeconds(60)));
+            FutureTask<Optional<JsonNode>> watcher = new FutureTask<>(() -> store.watch("after", Duration.ofSeconds(60)));
+            Thread watching = Thread.ofVirtual().start(watcher);
+            awaitParkedInAwaitChange(watching);
 
             server.stop();
             long before = System.nanoTime();
@@ -107,6 +109,17 @@ class RedisOutageTest {
             } finally {
                 reopened.close();
             }
+        }
+    }
+
+    /** Waits until a watcher has read once and sleeps for a change, so that it is not reading when the server stops. */
+    private static void awaitParkedInAwaitChange(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (java.util.Arrays.stream(thread.getStackTrace()).noneMatch(f -> f.getMethodName().equals("awaitChange"))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the watcher never started waiting for a change");
+            }
+            Thread.sleep(5);
         }
     }
 
