@@ -45,7 +45,12 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <h2>The run</h2>
- * {@link #run()} applies the middleware (the first is outermost) around the ReAct loop:
+ * An agent never changes after {@link Builder#build()}. Each run enters its own
+ * {@link RunContext} from the caller's scope ({@link #run(String, RunContext)}; the overloads
+ * without one use {@link RunContext#root()}): run id, session, the application's values,
+ * depth, registry, listener and hooks. {@link #run()} first answers the calls of a
+ * {@linkplain RunPausedException paused} turn, if the chat ends with one, then applies the
+ * middleware (the first is outermost) around the ReAct loop:
  * <ol>
  *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}),
  *       unless it keeps its prompt {@linkplain Builder#systemPromptInChat out of the chat}. The
@@ -58,9 +63,16 @@ import org.slf4j.LoggerFactory;
  *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
  *       it {@linkplain #canDelegate() can delegate} (a tool name is looked up in that order; the
  *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). The
- *       reply gets the agent's name as sender and is appended to the chat.
- *   <li>A reply without tool calls is the final answer and is returned. Otherwise the calls run
- *       concurrently, each on its own virtual thread, and their results are appended as one
+ *       request passes through the {@linkplain ModelCallHook model-call hooks} (the context's,
+ *       then the agent's) and carries the agent's {@linkplain Builder#options options}, prompt
+ *       caching included; the response passes back through them in reverse. The reply gets the
+ *       agent's name as sender and is appended to the chat; its usage and cost are added to the
+ *       run's context.
+ *   <li>A reply without tool calls is the final answer and is returned (in a structured run,
+ *       {@link #run(String, Class)}, once it binds to the record). Otherwise the
+ *       {@linkplain ToolCallHook tool-call hooks} decide about every call, then a lone call runs
+ *       on the run's own thread and two or more concurrently, each on its own virtual thread;
+ *       their results are appended as one
  *       {@link Role#TOOL} message (sender: the agent's name) holding one result per call, in
  *       the order of the calls; then the loop asks again, unless the reply called one of the
  *       {@linkplain Builder#stopAtTools stop tools}: then that tool message ends the run.
@@ -72,7 +84,8 @@ import org.slf4j.LoggerFactory;
  * <h2>Delegation</h2>
  * An agent with a registry delegates by default: a top-level agent may delegate
  * ({@link #DEFAULT_MAX_DELEGATION_DEPTH} level deep unless set), and the children it spawns work
- * alone. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
+ * alone. A child runs in its parent run's delegation scope, one level deeper; a child built
+ * without a registry delegates through its parent's. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
  * registry holds no other agent) is neither offered {@code list_agents} and {@code delegate} nor
  * told about other agents in its system prompt. A limit is an absolute depth, and every agent's
  * own limit counts: for two levels, both the top agent and the agents it delegates to need a
@@ -83,8 +96,10 @@ import org.slf4j.LoggerFactory;
  * promptly: the model call is abandoned, running tool calls and delegated children are
  * interrupted, and the run throws a {@link CancellationException} with the interrupt flag set.
  * Every tool call already in the chat still gets exactly one result: a cancelled one where the
- * call did not finish. A tool that ignores its interrupt is abandoned after the
- * {@linkplain Builder#cancelGrace grace}.
+ * call did not finish. Tools (two or more in a turn) and children that ignore their interrupt are
+ * abandoned after the {@linkplain Builder#cancelGrace grace}; a lone tool call runs on the run's
+ * own thread and holds the run until it returns (give such a tool
+ * {@link dev.shelly.tools.Tool#withTimeout}).
  *
  * <h2>Threads</h2>
  * An agent is not meant to be shared: it runs one {@link #run()} at a time (a second concurrent
@@ -92,7 +107,10 @@ import org.slf4j.LoggerFactory;
  * thread-safe and may be shared with others.
  */
 public final class Agent implements Runner {
-    /** How long cancelled tool calls and children may take to stop, unless the builder or the run's context says otherwise. */
+    /**
+     * How long cancelled tool calls and children may take to stop, unless the builder or the
+     * run's context says otherwise.
+     */
     public static final Duration DEFAULT_CANCEL_GRACE = FanOut.DEFAULT_GRACE;
 
     /**
