@@ -45,7 +45,12 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <h2>The run</h2>
- * {@link #run()} applies the middleware (the first is outermost) around the ReAct loop:
+ * An agent never changes after {@link Builder#build()}. Each run enters its own
+ * {@link RunContext} from the caller's scope ({@link #run(String, RunContext)}; the overloads
+ * without one use {@link RunContext#root()}): run id, session, the application's values,
+ * depth, registry, listener and hooks. {@link #run()} first answers the calls of a
+ * {@linkplain RunPausedException paused} turn, if the chat ends with one, then applies the
+ * middleware (the first is outermost) around the ReAct loop:
  * <ol>
  *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}),
  *       unless it keeps its prompt {@linkplain Builder#systemPromptInChat out of the chat}. The
@@ -58,9 +63,16 @@ import org.slf4j.LoggerFactory;
  *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
  *       it {@linkplain #canDelegate() can delegate} (a tool name is looked up in that order; the
  *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). The
- *       reply gets the agent's name as sender and is appended to the chat.
- *   <li>A reply without tool calls is the final answer and is returned. Otherwise the calls run
- *       concurrently, each on its own virtual thread, and their results are appended as one
+ *       request passes through the {@linkplain ModelCallHook model-call hooks} (the context's,
+ *       then the agent's) and carries the agent's {@linkplain Builder#options options}, prompt
+ *       caching included; the response passes back through them in reverse. The reply gets the
+ *       agent's name as sender and is appended to the chat; its usage and cost are added to the
+ *       run's context.
+ *   <li>A reply without tool calls is the final answer and is returned (in a structured run,
+ *       {@link #run(String, Class)}, once it binds to the record). Otherwise the
+ *       {@linkplain ToolCallHook tool-call hooks} decide about every call, then a lone call runs
+ *       on the run's own thread and two or more concurrently, each on its own virtual thread;
+ *       their results are appended as one
  *       {@link Role#TOOL} message (sender: the agent's name) holding one result per call, in
  *       the order of the calls; then the loop asks again, unless the reply called one of the
  *       {@linkplain Builder#stopAtTools stop tools}: then that tool message ends the run.
@@ -72,7 +84,8 @@ import org.slf4j.LoggerFactory;
  * <h2>Delegation</h2>
  * An agent with a registry delegates by default: a top-level agent may delegate
  * ({@link #DEFAULT_MAX_DELEGATION_DEPTH} level deep unless set), and the children it spawns work
- * alone. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
+ * alone. A child runs in its parent run's delegation scope, one level deeper; a child built
+ * without a registry delegates through its parent's. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
  * registry holds no other agent) is neither offered {@code list_agents} and {@code delegate} nor
  * told about other agents in its system prompt. A limit is an absolute depth, and every agent's
  * own limit counts: for two levels, both the top agent and the agents it delegates to need a
@@ -83,8 +96,10 @@ import org.slf4j.LoggerFactory;
  * promptly: the model call is abandoned, running tool calls and delegated children are
  * interrupted, and the run throws a {@link CancellationException} with the interrupt flag set.
  * Every tool call already in the chat still gets exactly one result: a cancelled one where the
- * call did not finish. A tool that ignores its interrupt is abandoned after the
- * {@linkplain Builder#cancelGrace grace}.
+ * call did not finish. Tools (two or more in a turn) and children that ignore their interrupt are
+ * abandoned after the {@linkplain Builder#cancelGrace grace}; a lone tool call runs on the run's
+ * own thread and holds the run until it returns (give such a tool
+ * {@link dev.shelly.tools.Tool#withTimeout}).
  *
  * <h2>Threads</h2>
  * An agent is not meant to be shared: it runs one {@link #run()} at a time (a second concurrent
@@ -92,7 +107,10 @@ import org.slf4j.LoggerFactory;
  * thread-safe and may be shared with others.
  */
 public final class Agent implements Runner {
-    /** How long cancelled tool calls and children may take to stop, unless the builder or the run's context says otherwise. */
+    /**
+     * How long cancelled tool calls and children may take to stop, unless the builder or the
+     * run's context says otherwise.
+     */
     public static final Duration DEFAULT_CANCEL_GRACE = FanOut.DEFAULT_GRACE;
 
     /**
@@ -207,7 +225,7 @@ public final class Agent implements Runner {
      */
     @Override
     public Message run() {
-        return execute(List.of(), RunContext.root());
+        return execute(List.of(), RunContext.root(), null).reply;
     }
 
     /**
@@ -225,7 +243,7 @@ public final class Agent implements Runner {
      */
     @Override
     public Message run(RunContext context) {
-        return execute(List.of(), requireContext(context));
+        return execute(List.of(), requireContext(context), null).reply;
     }
 
     /**
@@ -249,7 +267,7 @@ public final class Agent implements Runner {
      * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage, RunContext context) {
-        return execute(List.of(userInput(userMessage)), requireContext(context));
+        return execute(List.of(userInput(userMessage)), requireContext(context), null).reply;
     }
 
     /**
@@ -274,7 +292,70 @@ public final class Agent implements Runner {
         if (input == null) {
             throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
         }
-        return execute(List.copyOf(input), requireContext(context));
+        return execute(List.copyOf(input), requireContext(context), null).reply;
+    }
+
+    /**
+     * Appends a user message and runs until the model's final answer fits a record: the answer
+     * is asked for in the record's JSON schema (the provider's structured output where it has
+     * one), then validated and bound. Tools work as in any run. An answer that does not fit
+     * gets one corrective user turn (sender {@value StructuredOutput#SENDER}; it counts against
+     * the iteration limit); the final reply stays in the chat.
+     *
+     * <pre>{@code
+     * record Verdict(boolean approve, String reason) {}
+     * Verdict v = agent.run("Review this change: ...", Verdict.class);
+     * }</pre>
+     *
+     * @param userMessage what the user says; not blank
+     * @param type the record to answer with
+     * @param <T> the record type
+     * @return the bound record
+     * @throws StructuredOutputException when the answer still does not fit after a corrective
+     *     turn, or the model refused or was cut off
+     */
+    public <T extends Record> T run(String userMessage, Class<T> type) {
+        return run(userMessage, type, RunContext.root());
+    }
+
+    /**
+     * Appends a user message and runs inside a caller's scope until the answer fits a record;
+     * see {@link #run(String, Class)}.
+     *
+     * @param userMessage what the user says; not blank
+     * @param type the record to answer with
+     * @param context the caller's scope
+     * @param <T> the record type
+     * @return the bound record
+     */
+    public <T extends Record> T run(String userMessage, Class<T> type, RunContext context) {
+        return run(List.of(userInput(userMessage)), type, context);
+    }
+
+    /**
+     * Appends input messages and runs inside a caller's scope until the answer fits a record;
+     * see {@link #run(String, Class)}.
+     *
+     * @param input the messages to append, in order
+     * @param type the record to answer with
+     * @param context the caller's scope
+     * @param <T> the record type
+     * @return the bound record
+     */
+    public <T extends Record> T run(List<Message> input, Class<T> type, RunContext context) {
+        if (input == null) {
+            throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
+        }
+        if (type == null) {
+            throw new IllegalArgumentException("Agent.run type of '" + name + "' must not be null");
+        }
+        StructuredOutput<T> out = StructuredOutput.of(type);
+        Run run = execute(List.copyOf(input), requireContext(context), out);
+        if (run.structured == null) {
+            throw new StructuredOutputException(name, type, run.reply.text(),
+                    List.of("the run ended without a final answer to bind (a stop tool or a middleware ended it)"), false);
+        }
+        return type.cast(run.structured);
     }
 
     private Message userInput(String userMessage) {
@@ -291,7 +372,7 @@ public final class Agent implements Runner {
         return context;
     }
 
-    private Message execute(List<Message> input, RunContext caller) {
+    private Run execute(List<Message> input, RunContext caller, StructuredOutput<?> out) {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("agent '" + name + "' is already running; an agent runs one run() at a time");
         }
@@ -305,14 +386,15 @@ public final class Agent implements Runner {
                 ToolTurn.run(run, 0, pending, tools, null);
             }
             prepare(input, run);
-            Message reply = middleware.isEmpty() ? loop(run, tools)
-                    : Middleware.apply(Runner.around(this, c -> loop(run, tools)), middleware).run(run.context);
+            Message reply = middleware.isEmpty() ? loop(run, tools, out)
+                    : Middleware.apply(Runner.around(this, c -> loop(run, tools, out)), middleware).run(run.context);
             if (reply == null) {
                 throw new IllegalStateException("the middleware of agent '" + name + "' returned null instead of a message");
             }
+            run.reply = reply;
             run.emit(new AgentEvent.AgentFinished(run.source, reply, since(start), run.context.usage(),
                     run.context.cost()));
-            return reply;
+            return run;
         } catch (RuntimeException | Error e) {
             run.emit(new AgentEvent.AgentFailed(run.source, e, since(start)));
             throw e;
@@ -400,12 +482,13 @@ public final class Agent implements Runner {
         return List.of(all);
     }
 
-    private Message loop(Run run, AgentTools tools) {
+    private Message loop(Run run, AgentTools tools, StructuredOutput<?> out) {
         RunContext ctx = run.context;
         List<ModelCallHook> hooks = ctx.modelCallHooks();
         AgentEvent.Source src = run.source;
         StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
-        ModelOptions runOptions = options;
+        ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
+        boolean corrected = false;
         Message prompt = null;
         for (int iteration = 1; maxIterations == UNLIMITED || iteration <= maxIterations; iteration++) {
             if (Thread.currentThread().isInterrupted()) {
@@ -448,7 +531,21 @@ public final class Agent implements Runner {
             }
             List<ToolCall> calls = reply.toolCalls();
             if (calls.isEmpty()) {
-                return reply;
+                if (out == null) {
+                    return reply;
+                }
+                StructuredOutput.Binding<?> binding = out.bind(response);
+                if (binding instanceof StructuredOutput.Binding.Bound<?> bound) {
+                    run.structured = bound.value();
+                    return reply;
+                }
+                StructuredOutput.Binding.Mismatch<?> mismatch = (StructuredOutput.Binding.Mismatch<?>) binding;
+                if (!mismatch.correctable() || corrected) {
+                    throw new StructuredOutputException(name, out.type(), mismatch.answer(), mismatch.problems(), corrected);
+                }
+                corrected = true;
+                run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
+                continue;
             }
             Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? null : request.tools());
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {

@@ -133,15 +133,16 @@ public sealed interface AgentEvent {
     record StreamDelta(Source source, Delta delta) implements AgentEvent {}
 
     /**
-     * A tool call begins.
+     * A tool call begins (after the tool-call hooks allowed it).
      *
      * @param source the agent
-     * @param call the call
+     * @param call the call as the tool gets it: with a hook's rewritten arguments
      */
     record ToolCallStarted(Source source, ToolCall call) implements AgentEvent {}
 
     /**
-     * A tool call ended: done, failed or cancelled.
+     * A tool call ended: done, failed or cancelled; or it was refused (denied by a hook, or not
+     * offered in the turn), then without a {@link ToolCallStarted} and with a zero duration.
      *
      * @param source the agent
      * @param call the call

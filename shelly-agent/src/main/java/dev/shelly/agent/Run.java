@@ -25,6 +25,10 @@ final class Run {
     final boolean observed;
     private final boolean canDelegate;
     private ToolContext toolContext;
+    /** The run's final message, once it has one. */
+    Message reply;
+    /** The bound record of a structured run, once it has one. */
+    Object structured;
 
     Run(Agent agent, RunContext context) {
         this.agent = agent;

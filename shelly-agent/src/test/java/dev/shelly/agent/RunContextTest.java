@@ -4,6 +4,11 @@ import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Message;
+import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.Price;
+import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ToolChoice;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
@@ -11,6 +16,7 @@ import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolOutput;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -126,6 +132,40 @@ class RunContextTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("worker", Usage.of(100, 10)),
                         org.assertj.core.groups.Tuple.tuple("lead", Usage.of(150, 15)));
         assertThat(scope.cost().unpricedTokens()).isEqualTo(165); // the scripted model has no price
+    }
+
+    @Test
+    void costComesFromThePriceTableByTheResponsesModel() {
+        Agent a = Agent.builder("a")
+                .completer(ScriptedCompleter.of(Step.reply("done").withUsage(new Usage(1_000_000, 100_000, 2_000_000, 0))
+                        .withModel("my-model-2026-01-01")))
+                .prices(PriceTable.empty().with("my-model", Price.of(0.5, 1.5, 0.05, 0.6)))
+                .build();
+        RunContext scope = RunContext.root();
+
+        a.run("go", scope);
+
+        assertThat(scope.cost().usd()).isEqualByComparingTo(new BigDecimal("0.75")); // 0.5 + 0.15 + 0.1
+        assertThat(scope.cost().complete()).isTrue();
+    }
+
+    @Test
+    void promptCachingIsOnByDefaultAndCanBeTurnedOffOrOverridden() {
+        ScriptedCompleter on = ScriptedCompleter.of(Step.reply("x"));
+        ScriptedCompleter off = ScriptedCompleter.of(Step.reply("x"));
+        ScriptedCompleter explicit = ScriptedCompleter.of(Step.reply("x"));
+        CacheHints prefixOnly = new CacheHints(true, false, null);
+
+        Agent.builder("a").completer(on).build().run("go");
+        Agent.builder("a").completer(off).promptCaching(false).build().run("go");
+        Agent.builder("a").completer(explicit).options(ModelOptions.NONE.withCache(prefixOnly).withToolChoice(ToolChoice.NONE))
+                .build().run("go");
+
+        assertThat(on.requests().getFirst().options().cache()).isEqualTo(CacheHints.ON);
+        assertThat(off.requests().getFirst().options().cache()).isNull();
+        assertThat(explicit.requests().getFirst().options().cache()).isEqualTo(prefixOnly);
+        assertThat(explicit.requests().getFirst().options().toolChoice()).isEqualTo(ToolChoice.NONE);
+        assertThat(on.requests().getFirst().request().conversationId()).startsWith("chat-");
     }
 
     @Test

@@ -17,7 +17,7 @@ package dev.shelly.tools;
 public record ToolContext(String agent, String parent, int depth, String runId, String parentRunId,
         String sessionId, RunValues values) {
 
-    /** Validates the fields; a null {@code values} becomes {@link RunValues#EMPTY}. */
+    /** Validates the fields; only the parent and the three ids may be null. */
     public ToolContext {
         if (agent == null || agent.isBlank()) {
             throw new IllegalArgumentException("ToolContext.agent must not be null or blank");
@@ -29,7 +29,7 @@ public record ToolContext(String agent, String parent, int depth, String runId, 
             throw new IllegalArgumentException("ToolContext.depth must not be negative, was " + depth);
         }
         if (values == null) {
-            values = RunValues.EMPTY;
+            throw new IllegalArgumentException("ToolContext.values must not be null; use RunValues.EMPTY");
         }
     }
 

@@ -49,6 +49,7 @@ class RunValuesTest {
         assertThat(c.parentRunId()).isNull();
         assertThat(c.sessionId()).isNull();
         assertThat(c.values()).isSameAs(RunValues.EMPTY);
-        assertThat(new ToolContext("a", null, 0, "run_1", null, "s", null).values()).isSameAs(RunValues.EMPTY);
+        assertThatThrownBy(() -> new ToolContext("a", null, 0, "run_1", null, "s", null))
+                .hasMessage("ToolContext.values must not be null; use RunValues.EMPTY");
     }
 }
