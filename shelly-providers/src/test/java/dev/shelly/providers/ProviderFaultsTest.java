@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.ProviderBuilder;

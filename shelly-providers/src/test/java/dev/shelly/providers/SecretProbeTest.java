@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.http.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;

@@ -9,7 +9,6 @@ import dev.shelly.modeladapter.http.Auth;
 import dev.shelly.modeladapter.http.ProviderBuilder;
 import dev.shelly.modeladapter.http.WireFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**

@@ -3,13 +3,11 @@ package dev.shelly.providers.anthropic;
 import static dev.shelly.providers.internal.WireSupport.invalid;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Thinking;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
-import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.http.SseEvent;
 import dev.shelly.modeladapter.http.StreamDecoder;
 import dev.shelly.providers.internal.WireSupport;

@@ -8,7 +8,6 @@ import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.Auth;
 import dev.shelly.modeladapter.http.ProviderBuilder;
 import dev.shelly.modeladapter.http.WireFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
