@@ -104,6 +104,9 @@ public final class RunValues {
             throw new IllegalArgumentException("RunValues.with value of '" + key.name() + "' must be a "
                     + key.type().getName() + ", was a " + value.getClass().getName());
         }
+        if (values.isEmpty()) {
+            return new RunValues(Map.of(key, value)); // the common case: a run adding itself to no values
+        }
         Map<Key<?>, Object> next = new LinkedHashMap<>(values);
         next.put(key, value);
         return new RunValues(Collections.unmodifiableMap(next));
