@@ -1,6 +1,7 @@
 package dev.shelly.engine.config;
 
 import dev.shelly.agent.Agent;
+import dev.shelly.skills.internal.DepthLimitedParser;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
