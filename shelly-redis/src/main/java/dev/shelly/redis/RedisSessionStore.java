@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -113,6 +114,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
     private final ChangeSignal released = new ChangeSignal();
     private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService watchdog;
+    private volatile boolean closed;
     private final RedisConnection.Listener listener = new RedisConnection.Listener() {
         @Override
         public void message(String payload) {
@@ -153,6 +155,9 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
         if (wait == null || wait.isNegative()) {
             throw new IllegalArgumentException("RedisSessionStore.open wait for session '" + id
                     + "' must be zero or positive, was " + wait);
+        }
+        if (closed) {
+            throw new IllegalStateException("RedisSessionStore " + base + " is closed: it renews no lease");
         }
         long deadline = System.nanoTime() + toNanos(wait);
         String token = newToken();
@@ -205,6 +210,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
     /** Stops renewing leases and listening for releases. Leases still open expire by themselves. */
     @Override
     public void close() {
+        closed = true;
         watchdog.shutdownNow();
         redis.stopListening(channel(), listener);
     }
@@ -214,18 +220,25 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
         return "RedisSessionStore[" + redis + ", " + base + "]";
     }
 
+    /** Renews every open lease, all at once: one slow answer must not let the others lapse. */
     private void renewAll() {
-        for (RedisLease lease : held) {
-            try {
-                Long renewed = redis.script(RENEW, "renewing the lease of session '" + lease.id + "' of " + base,
-                        ScriptOutputType.INTEGER, new String[] {leaseKey(lease.id)}, lease.token, ttlMillis);
-                if (renewed == 0 && held.remove(lease)) {
-                    LOG.warn("session {}: its lease of {} ms expired before it was renewed; its saves will be refused",
-                            lease.id, ttl.toMillis());
-                }
-            } catch (RuntimeException e) {
-                LOG.warn("session {}: cannot renew its lease: {}", lease.id, e.getMessage());
+        try (ExecutorService renewals = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (RedisLease lease : held) {
+                renewals.execute(() -> renew(lease));
             }
+        }
+    }
+
+    private void renew(RedisLease lease) {
+        try {
+            Long renewed = redis.script(RENEW, "renewing the lease of session '" + lease.id + "' of " + base,
+                    ScriptOutputType.INTEGER, new String[] {leaseKey(lease.id)}, lease.token, ttlMillis);
+            if (renewed == 0 && held.remove(lease)) {
+                LOG.warn("session {}: its lease of {} ms expired before it was renewed; its saves will be refused",
+                        lease.id, ttl.toMillis());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("session {}: cannot renew its lease: {}", lease.id, e.getMessage());
         }
     }
 

@@ -126,6 +126,13 @@ class RedisSessionLeaseTest {
                     .isInstanceOf(ShellyException.class)
                     .hasMessageStartingWith("session 's-1' in " + prefix + "chats: is not a valid session: ");
         }
+        try (RedisBackends redis = backends(prefix, Duration.ofSeconds(10))) {
+            RedisSessionStore closed = redis.sessionStore("chats");
+            closed.close();
+            assertThatThrownBy(() -> closed.open("s-1", Duration.ZERO))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("RedisSessionStore " + prefix + "chats: is closed: it renews no lease");
+        }
         assertThatThrownBy(() -> RedisBackends.builder("redis://h").sessionLease(Duration.ofMillis(99)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("RedisBackends sessionLease must be at least 100 ms, was PT0.099S");
