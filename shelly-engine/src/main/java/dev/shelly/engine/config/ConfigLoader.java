@@ -58,7 +58,7 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  *     toolboxes: [files, { name: state, tools: [shared_state_get] }]
  *     options: { max_iterations: 20, max_delegation_depth: 2, max_tool_result_chars: 100000 }
  * entry_agent: assistant
- * redis:                             # optional: state, tasks and rate limits shared in Redis
+ * redis:                             # optional: state, tasks, sessions and rate limits shared in Redis
  *   url: redis://:${REDIS_PASSWORD}@localhost:6379
  *   key_prefix: "shelly:"
  * }</pre>
