@@ -33,8 +33,9 @@ class ModuleDependencyTest {
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
                     "shelly-tools", "shelly-skills", "shelly-agent", "shelly-state")),
-            // Redis backends for state's and the model adapter's SPIs; the engine only for its SPI
-            // (dev.shelly.engine.spi), which the engine finds with ServiceLoader: never the reverse.
+            // Redis backends for state's and the model adapter's SPIs; the engine only for its SPIs
+            // (dev.shelly.engine.spi, which the engine finds with ServiceLoader, and the session
+            // store of dev.shelly.engine.session): never the reverse.
             Map.entry("shelly-redis", Set.of("shelly-state", "shelly-modeladapter", "shelly-engine")),
             Map.entry("examples", LIBRARIES),
             Map.entry("benchmarks", LIBRARIES),

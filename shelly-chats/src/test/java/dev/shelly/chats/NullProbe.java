@@ -24,17 +24,19 @@ import org.junit.jupiter.params.provider.Arguments;
  * IllegalArgumentException whose message names the parameter (in any case, so that
  * {@code callTimeout} names {@code timeout}). Parameters documented as nullable
  * are listed by the test as {@code Type.member.parameter}.
+ *
+ * <p>Shared with the other modules' null-input tests through this module's test jar.
  */
-final class NullProbe {
+public final class NullProbe {
     private NullProbe() {}
 
     /**
      * Valid arguments: by parameter name first (for parameters whose type says too little, such
      * as JSON text or base64), else by type; instance methods are called on the sample of their type.
      */
-    record Samples(Map<Class<?>, Supplier<Object>> byType, Map<String, Supplier<Object>> byName) {}
+    public record Samples(Map<Class<?>, Supplier<Object>> byType, Map<String, Supplier<Object>> byName) {}
 
-    static List<Arguments> cases(List<Class<?>> types, Samples samples, Set<String> nullable) {
+    public static List<Arguments> cases(List<Class<?>> types, Samples samples, Set<String> nullable) {
         List<Arguments> cases = new ArrayList<>();
         for (Class<?> type : types) {
             List<Executable> members = new ArrayList<>(Arrays.asList(type.getConstructors()));

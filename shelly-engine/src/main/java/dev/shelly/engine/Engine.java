@@ -83,7 +83,8 @@ import tools.jackson.databind.json.JsonMapper;
  * returns another {@link Session} handle on it, so concurrent requests on one conversation queue
  * their turns instead of overwriting each other. When its last handle closes, the conversation is
  * let go ({@link #openSessions()} counts those still held). Saved sessions live in a
- * {@link SessionStore} (by default files in {@code .shelly/sessions}); the store's lease keeps one
+ * {@link SessionStore} (by default files in {@code .shelly/sessions}, in Redis when the
+ * configuration has a {@code redis:} section); the store's lease keeps one
  * session out of the hands of other engines and processes while it is open here: they wait up to
  * {@link Builder#sessionWait} and then fail with {@link SessionBusyException}.
  */
@@ -134,8 +135,10 @@ public final class Engine implements AutoCloseable {
         this.middleware = List.copyOf(b.middleware);
         this.clock = b.clock;
         this.sessionWait = b.sessionWait;
+        // A store or folder given in code wins over the redis: section, which wins over .shelly/sessions.
         Path sessionsDir = b.sessionsDir != null ? b.sessionsDir : dir != null ? dir.sessionsDir() : null;
         this.sessions = b.sessionStore != null ? b.sessionStore
+                : b.sessionsDir == null && shared != null ? shared.sessions()
                 : sessionsDir == null ? null : new FileSessionStore(sessionsDir, JsonMapper.builder().build());
         for (AgentConfig agent : config.agents()) {
             registry.register(agent.name(), agent.description(), () -> buildAgent(agent, new Chat(), false));
@@ -710,7 +713,8 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * Saves sessions in this folder instead of {@code .shelly/sessions}.
+         * Saves sessions in this folder instead of {@code .shelly/sessions} (or Redis, when the
+         * configuration has a {@code redis:} section).
          *
          * @param value the folder
          * @return this builder
@@ -721,7 +725,8 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * Keeps sessions in this store (a backend of your own, such as Redis) instead of files.
+         * Keeps sessions in this store (a backend of your own) instead of files, or Redis when the
+         * configuration has a {@code redis:} section.
          *
          * @param value the store
          * @return this builder

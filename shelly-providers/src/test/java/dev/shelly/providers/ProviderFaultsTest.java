@@ -256,7 +256,7 @@ class ProviderFaultsTest {
     @Test
     void toStringsMaskTheQueryAndUserInfoOfTheBaseUrl() {
         ProviderBuilder<?> b = builder("openai").baseUrl("https://bob:pw-secret@proxy.example/v1?api-key=q-secret");
-        assertThat(b.toString()).contains("baseUrl=https://***@proxy.example/v1?***").doesNotContain("secret");
-        assertThat(b.build().toString()).contains("baseUrl=https://***@proxy.example/v1?***").doesNotContain("secret");
+        assertThat(b.toString()).contains("baseUrl=https://***@proxy.example/v1?api-key=***").doesNotContain("secret");
+        assertThat(b.build().toString()).contains("baseUrl=https://***@proxy.example/v1?api-key=***").doesNotContain("secret");
     }
 }

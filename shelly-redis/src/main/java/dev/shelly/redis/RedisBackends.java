@@ -1,6 +1,7 @@
 package dev.shelly.redis;
 
 import dev.shelly.engine.config.RedisConfig;
+import dev.shelly.engine.session.SessionStore;
 import dev.shelly.engine.spi.SharedBackends;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.state.StateBackend;
@@ -11,19 +12,23 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One Redis server and the Shelly backends that live in it: {@link RedisStateBackend} for a
  * {@link dev.shelly.state.Store}, {@link RedisTaskBackend} for a {@link dev.shelly.state.tasks.TaskBoard},
- * and {@link RedisRateLimiter} for a {@link dev.shelly.modeladapter.RateLimitedCompleter}. Every
- * process that opens the same server with the same key prefix shares them.
+ * {@link RedisSessionStore} for an engine's sessions, and {@link RedisRateLimiter} for a
+ * {@link dev.shelly.modeladapter.RateLimitedCompleter}. Every process that opens the same server
+ * with the same key prefix shares them.
  *
  * <pre>{@code
  * try (RedisBackends redis = RedisBackends.builder("redis://localhost:6379").keyPrefix("orders:").build()) {
  *     Store store = new Store(redis.stateBackend("blackboard"));
  *     TaskBoard board = new TaskBoard(redis.taskBackend("board"), Clock.systemUTC());
  *     Completer limited = RateLimitedCompleter.of(claude, redis.rateLimiter("claude", new RateLimit(50, 40_000)));
+ *     Engine engine = Engine.builder().dir(ShellyDir.require(Path.of("."))).sessionStore(redis.sessionStore("sessions")).build();
  * }
  * }</pre>
  *
@@ -31,16 +36,24 @@ import java.util.concurrent.locks.ReentrantLock;
  * for commands and scripts, one for the pub/sub messages that wake watchers. Every command fails
  * with a {@link RedisUnavailableException} after the timeout, never later; while the server is
  * away, commands wait for the reconnect up to that timeout. Thread-safe. It is also the engine's
- * {@link SharedBackends} for a {@code redis:} section ({@link #state()}, {@link #tasks()}).
+ * {@link SharedBackends} for a {@code redis:} section ({@link #state()}, {@link #tasks()},
+ * {@link #sessions()}).
  */
 public final class RedisBackends implements SharedBackends {
+    /** How long a session's lease lives without renewal unless {@link Builder#sessionLease} says otherwise. */
+    public static final Duration DEFAULT_SESSION_LEASE = Duration.ofSeconds(15);
+
     private final RedisConnection redis;
     private final ReentrantLock lock = new ReentrantLock();
     private RedisStateBackend engineState;
     private RedisTaskBackend engineTasks;
+    private RedisSessionStore engineSessions;
+    private final List<RedisSessionStore> sessionStores = new ArrayList<>();
+    private final Duration sessionLease;
 
-    private RedisBackends(RedisConnection redis) {
+    private RedisBackends(RedisConnection redis, Duration sessionLease) {
         this.redis = redis;
+        this.sessionLease = sessionLease;
     }
 
     /**
@@ -82,6 +95,26 @@ public final class RedisBackends implements SharedBackends {
      */
     public RedisTaskBackend taskBackend(String name) {
         return new RedisTaskBackend(redis, redis.prefix() + checkName(name, "taskBackend") + ":");
+    }
+
+    /**
+     * A session store: the sessions of one name. Stores of the same name share sessions, and
+     * hold them one holder at a time across every process.
+     *
+     * @param name the store's name: letters, digits, '_', '-', '.' or ':'
+     * @return the store; it is closed with these backends (or close it earlier to stop its
+     *     lease watchdog)
+     */
+    public RedisSessionStore sessionStore(String name) {
+        RedisSessionStore store = new RedisSessionStore(redis, redis.prefix() + checkName(name, "sessionStore") + ":",
+                sessionLease);
+        lock.lock();
+        try {
+            sessionStores.add(store);
+        } finally {
+            lock.unlock();
+        }
+        return store;
     }
 
     /**
@@ -137,6 +170,24 @@ public final class RedisBackends implements SharedBackends {
     }
 
     /**
+     * The engine's session store: {@code sessionStore("sessions")}, made once.
+     *
+     * @return the store
+     */
+    @Override
+    public SessionStore sessions() {
+        lock.lock();
+        try {
+            if (engineSessions == null) {
+                engineSessions = sessionStore("sessions");
+            }
+            return engineSessions;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Whether the server answers a PING within the timeout.
      *
      * @return true when it does
@@ -149,10 +200,31 @@ public final class RedisBackends implements SharedBackends {
         }
     }
 
-    /** Closes both connections; every backend made here stops working. */
+    /**
+     * Stops the session stores' lease watchdogs and closes both connections; every backend made
+     * here stops working. Leases still open expire by themselves.
+     */
     @Override
     public void close() {
-        redis.close();
+        List<RedisSessionStore> stores;
+        lock.lock();
+        try {
+            stores = List.copyOf(sessionStores);
+            sessionStores.clear();
+        } finally {
+            lock.unlock();
+        }
+        try {
+            for (RedisSessionStore store : stores) {
+                try {
+                    store.close();
+                } catch (RuntimeException e) {
+                    // the connection is closed next anyway
+                }
+            }
+        } finally {
+            redis.close();
+        }
     }
 
     @Override
@@ -174,6 +246,7 @@ public final class RedisBackends implements SharedBackends {
         private String keyPrefix = RedisConfig.DEFAULT_KEY_PREFIX;
         private Boolean tls;
         private Duration timeout = RedisConfig.DEFAULT_TIMEOUT;
+        private Duration sessionLease = DEFAULT_SESSION_LEASE;
 
         private Builder(String url) {
             if (url == null || url.isBlank()) {
@@ -223,6 +296,23 @@ public final class RedisBackends implements SharedBackends {
         }
 
         /**
+         * Sets how long a session's lease lives without being renewed (default 15 s): how soon a
+         * session held by a process that died comes free. A lease open in a live process is
+         * renewed every third of it; a holder cut off from Redis longer than this loses the
+         * session, and its later saves are refused.
+         *
+         * @param value at least 100 ms
+         * @return this builder
+         */
+        public Builder sessionLease(Duration value) {
+            if (value == null || value.compareTo(Duration.ofMillis(100)) < 0) {
+                throw new IllegalArgumentException("RedisBackends sessionLease must be at least 100 ms, was " + value);
+            }
+            this.sessionLease = value;
+            return this;
+        }
+
+        /**
          * Connects to the server.
          *
          * @return the open backends
@@ -245,7 +335,7 @@ public final class RedisBackends implements SharedBackends {
                     .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
                     .timeoutOptions(TimeoutOptions.enabled(timeout))
                     .build());
-            return new RedisBackends(RedisConnection.open(client, config));
+            return new RedisBackends(RedisConnection.open(client, config), sessionLease);
         }
     }
 }

@@ -3,10 +3,14 @@ package dev.shelly.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
 import dev.shelly.engine.Engine;
+import dev.shelly.engine.Session;
 import dev.shelly.engine.ShellyDir;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.RedisConfig;
+import dev.shelly.engine.session.SessionNotFoundException;
 import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
 import dev.shelly.state.tasks.Task;
@@ -14,12 +18,18 @@ import dev.shelly.state.tasks.TaskStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.node.JsonNodeFactory;
 
-/** A redis: section in config.yaml puts two engines' state and tasks in one Redis, found through ServiceLoader. */
+/** A redis: section in config.yaml puts two engines' state, tasks and sessions in one Redis, found through ServiceLoader. */
 class RedisEngineTest {
 
     private static Path project(Path dir, String url, String prefix) throws Exception {
@@ -61,6 +71,50 @@ class RedisEngineTest {
             assertThat(one.store().get("note")).contains(JsonNodeFactory.instance.stringNode("hello"));
             assertThat(two.store().watch("note", Duration.ZERO)).isPresent();
         }
+    }
+
+    @Test
+    void twoEnginesWithTheSameRedisSectionShareSessionsAndLoseNoTurn(@TempDir Path a, @TempDir Path b) throws Exception {
+        String prefix = SharedRedis.freshName() + ":";
+        Map<String, String> env = Map.of("REDIS_URL", SharedRedis.server().url());
+        int turns = 20;
+        try (Engine one = Engine.builder().dir(new ShellyDir(project(a, "", prefix))).environment(env::get)
+                        .completer("m", SessionWorkerMain.echo()).build();
+                Engine two = Engine.builder().dir(new ShellyDir(project(b, "", prefix))).environment(env::get)
+                        .completer("m", SessionWorkerMain.echo()).build();
+                ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            try (Session s = one.newSession("conversation-1")) {
+                s.send("hello");
+            }
+            assertThat(two.savedSessions()).containsExactly("conversation-1");
+            List<Future<?>> sent = new ArrayList<>();
+            for (int i = 0; i < turns; i++) {
+                Engine engine = i % 2 == 0 ? one : two;
+                String text = "turn " + i;
+                sent.add(pool.submit(() -> {
+                    try (Session s = engine.resume("conversation-1")) {
+                        assertThat(s.send(text).text()).isEqualTo("re: " + text);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : sent) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+            try (Session s = two.resume("conversation-1")) {
+                List<String> stored = s.chat().messages().stream().filter(m -> m.role() == Role.USER)
+                        .map(Message::text).toList();
+                System.out.printf("two engines on Redis: %d turns sent, %d stored%n", turns, stored.size() - 1);
+                assertThat(stored).hasSize(turns + 1).contains("turn 0", "turn " + (turns - 1));
+            }
+            assertThatThrownBy(() -> one.resume("nope"))
+                    .isInstanceOf(SessionNotFoundException.class)
+                    .hasMessage("no saved session 'nope'");
+            one.deleteSession("conversation-1");
+            assertThat(two.savedSessions()).isEmpty();
+        }
+        assertThat(a.resolve(".shelly/sessions")).as("no session files: they are in Redis").doesNotExist();
+        assertThat(b.resolve(".shelly/sessions")).doesNotExist();
     }
 
     @Test

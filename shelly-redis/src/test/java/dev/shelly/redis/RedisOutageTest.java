@@ -3,6 +3,10 @@ package dev.shelly.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.chats.Message;
+import dev.shelly.engine.session.SessionRecord;
+import dev.shelly.engine.session.SessionStore;
+import dev.shelly.modeladapter.Usage;
 import dev.shelly.state.Store;
 import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBoard;
@@ -10,6 +14,8 @@ import dev.shelly.state.tasks.TaskStatus;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.FutureTask;
@@ -91,6 +97,47 @@ class RedisOutageTest {
             Store elsewhere = new Store(other.stateBackend("s"));
             awaitWrite(() -> elsewhere.setJson("after", "4"));
             assertThat(watcher.get(30, TimeUnit.SECONDS)).contains(JsonNodeFactory.instance.numberNode(4));
+        }
+    }
+
+    @Test
+    void sessionsFailClearlyWithinTheTimeoutWhileTheServerIsAwayAndLoseNothingAcknowledged(@TempDir Path data)
+            throws Exception {
+        try (RedisServer server = RedisServer.start(data);
+                RedisBackends redis = RedisBackends.builder(server.url()).keyPrefix("outage:").timeout(TIMEOUT)
+                        .sessionLease(Duration.ofSeconds(60)).build()) {
+            SessionStore sessions = redis.sessions();
+            SessionStore.Lease lease = sessions.open("s", Duration.ZERO);
+            SessionRecord first = new SessionRecord("s", "a", Instant.EPOCH, Instant.EPOCH, List.of(Message.user("one")),
+                    1, Usage.ZERO);
+            assertThat(lease.save(first)).isTrue();
+
+            server.stop();
+            long before = System.nanoTime();
+            assertThatThrownBy(() -> lease.save(new SessionRecord("s", "a", Instant.EPOCH, Instant.EPOCH,
+                    List.of(Message.user("one"), Message.user("lost")), 2, Usage.ZERO)))
+                    .isInstanceOf(RedisUnavailableException.class)
+                    .hasMessage("Redis at " + server.url() + " did not answer within 1 s while saving session 's' of "
+                            + "outage:sessions:");
+            assertThatThrownBy(() -> sessions.open("t", Duration.ofSeconds(30)))
+                    .isInstanceOf(RedisUnavailableException.class)
+                    .hasMessage("Redis at " + server.url() + " did not answer within 1 s while taking the lease of "
+                            + "session 't' of outage:sessions:");
+            assertThatThrownBy(sessions::ids)
+                    .isInstanceOf(RedisUnavailableException.class)
+                    .hasMessage("Redis at " + server.url() + " did not answer within 1 s while listing the sessions of "
+                            + "outage:sessions:");
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).as("three calls, each bounded by the timeout")
+                    .isLessThan(Duration.ofSeconds(9));
+
+            server.restart();
+            awaitWrite(() -> assertThat(lease.save(new SessionRecord("s", "a", Instant.EPOCH, Instant.EPOCH,
+                    List.of(Message.user("one"), Message.user("two")), 2, Usage.ZERO))).isTrue());
+            lease.close();
+            try (SessionStore.Lease again = sessions.open("s", Duration.ofSeconds(5))) {
+                assertThat(again.load().orElseThrow().messages()).extracting(Message::text).containsExactly("one", "two");
+            }
+            assertThat(sessions.ids()).containsExactly("s");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.shelly.skills;
 
+import dev.shelly.skills.internal.DepthLimitedParser;
 import java.io.IOException;
 import java.io.StringReader;
 import java.nio.charset.CharacterCodingException;

@@ -3,9 +3,10 @@ package dev.shelly.engine.config;
 import dev.shelly.agent.Agent;
 import dev.shelly.modeladapter.Price;
 import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.skills.internal.DepthLimitedParser;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +64,7 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * entry_agent: assistant
  * prices:                            # optional: US dollars per million tokens, over the shipped list
  *   my-model: { input: 0.5, output: 1.5, cache_read: 0.05, cache_write: 0.6 }
- * redis:                             # optional: state, tasks and rate limits shared in Redis
+ * redis:                             # optional: state, tasks, sessions and rate limits shared in Redis
  *   url: redis://:${REDIS_PASSWORD}@localhost:6379
  *   key_prefix: "shelly:"
  * }</pre>

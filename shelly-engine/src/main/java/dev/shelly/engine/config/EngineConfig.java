@@ -92,7 +92,7 @@ public final class EngineConfig {
     }
 
     /**
-     * The {@code redis:} section: where state, tasks and rate limits are shared.
+     * The {@code redis:} section: where state, tasks, sessions and rate limits are shared.
      *
      * @return the section, or empty when everything stays in this process
      */
@@ -310,7 +310,7 @@ public final class EngineConfig {
         }
 
         /**
-         * Shares state, tasks and rate limits in Redis (needs {@code shelly-redis} on the class path).
+         * Shares state, tasks, sessions and rate limits in Redis (needs {@code shelly-redis} on the class path).
          *
          * @param value the Redis settings
          * @return this builder

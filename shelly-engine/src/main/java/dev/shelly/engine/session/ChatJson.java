@@ -9,7 +9,9 @@ import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +22,8 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * Messages to and from JSON, as sessions store them.
+ * Messages and whole sessions to and from JSON, as session stores keep them (the file store and
+ * the Redis store write the same JSON).
  *
  * <p>Every built-in part round-trips exactly, images as base64, thinking with its signature.
  * Metadata keeps JSON values (text, numbers, booleans, lists, maps); a {@link Usage} is written
@@ -142,6 +145,61 @@ public final class ChatJson {
             }
             default -> json.getNodeFactory().stringNode(v.toString());
         };
+    }
+
+    /**
+     * Encodes a whole session as its stores keep it: {@code id}, {@code entry_agent},
+     * {@code created}, {@code updated}, {@code version}, {@code usage}, {@code cost}
+     * ({@code usd} as a decimal string, {@code unpriced_tokens}) and {@code messages}.
+     *
+     * @param session the session
+     * @return a JSON object
+     */
+    public ObjectNode encodeRecord(SessionRecord session) {
+        ObjectNode root = json.createObjectNode();
+        root.put("id", session.id());
+        root.put("entry_agent", session.entryAgent());
+        root.put("created", session.created().toString());
+        root.put("updated", session.updated().toString());
+        root.put("version", session.version());
+        root.putObject("usage")
+                .put("input_tokens", session.usage().inputTokens())
+                .put("output_tokens", session.usage().outputTokens())
+                .put("cache_read_tokens", session.usage().cacheReadTokens())
+                .put("cache_write_tokens", session.usage().cacheWriteTokens());
+        root.putObject("cost")
+                .put("usd", session.cost().usd().toPlainString())
+                .put("unpriced_tokens", session.cost().unpricedTokens());
+        root.set("messages", encode(session.messages()));
+        return root;
+    }
+
+    /**
+     * Decodes a session written by {@link #encodeRecord}. The {@code id} inside is not read: a
+     * session is the one of the key it is stored under. A session saved before versions were
+     * kept loads as version 0, its usage the sum of the usage its replies carry; one saved before
+     * costs were kept loads with a zero cost.
+     *
+     * @param id the id it is stored under
+     * @param root the JSON object
+     * @param where names the source in error messages, e.g. a file
+     * @return the session
+     * @throws IllegalArgumentException naming the source and the offending message (a malformed
+     *     or negative cost included)
+     * @throws java.time.format.DateTimeParseException when a timestamp is not an instant
+     */
+    public SessionRecord decodeRecord(String id, JsonNode root, String where) {
+        List<Message> messages = decode(root.get("messages"), where);
+        JsonNode usage = root.get("usage");
+        JsonNode cost = root.get("cost");
+        return new SessionRecord(id, root.path("entry_agent").asString(),
+                Instant.parse(root.path("created").asString()), Instant.parse(root.path("updated").asString()),
+                messages, root.path("version").asLong(0),
+                usage == null || !usage.isObject() ? SessionRecord.usageOf(messages)
+                        : new Usage(usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(),
+                                usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()),
+                cost == null || !cost.isObject() ? Cost.ZERO
+                        : new Cost(new BigDecimal(cost.path("usd").asString("0")), cost.path("unpriced_tokens").asLong()));
     }
 
     /**

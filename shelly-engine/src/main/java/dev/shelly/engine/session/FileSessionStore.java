@@ -1,11 +1,8 @@
 package dev.shelly.engine.session;
 
 import dev.shelly.chats.ShellyException;
-import dev.shelly.modeladapter.Cost;
-import dev.shelly.modeladapter.Usage;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.math.BigDecimal;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -17,7 +14,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +25,6 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -201,19 +196,7 @@ public final class FileSessionStore implements SessionStore {
             throw new ShellyException("cannot read session file " + file + ": " + e.getMessage(), e);
         }
         try {
-            JsonNode root = json.readTree(text);
-            var messages = codec.decode(root.get("messages"), file.toString());
-            JsonNode usage = root.get("usage");
-            JsonNode cost = root.get("cost");
-            return Optional.of(new SessionRecord(id, root.path("entry_agent").asString(),
-                    Instant.parse(root.path("created").asString()), Instant.parse(root.path("updated").asString()),
-                    messages, root.path("version").asLong(0),
-                    usage == null || !usage.isObject() ? SessionRecord.usageOf(messages)
-                            : new Usage(usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(),
-                                    usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()),
-                    cost == null || !cost.isObject() ? Cost.ZERO
-                            : new Cost(new BigDecimal(cost.path("usd").asString("0")),
-                                    cost.path("unpriced_tokens").asLong())));
+            return Optional.of(codec.decodeRecord(id, json.readTree(text), file.toString()));
         } catch (JacksonException | IllegalArgumentException | java.time.format.DateTimeParseException e) {
             throw new ShellyException("session file " + file + " is not a valid session: " + e.getMessage(), e);
         }
@@ -221,21 +204,7 @@ public final class FileSessionStore implements SessionStore {
 
     private void write(SessionRecord session) {
         Path target = file(session.id());
-        ObjectNode root = json.createObjectNode();
-        root.put("id", session.id());
-        root.put("entry_agent", session.entryAgent());
-        root.put("created", session.created().toString());
-        root.put("updated", session.updated().toString());
-        root.put("version", session.version());
-        root.putObject("usage")
-                .put("input_tokens", session.usage().inputTokens())
-                .put("output_tokens", session.usage().outputTokens())
-                .put("cache_read_tokens", session.usage().cacheReadTokens())
-                .put("cache_write_tokens", session.usage().cacheWriteTokens());
-        root.putObject("cost")
-                .put("usd", session.cost().usd().toPlainString())
-                .put("unpriced_tokens", session.cost().unpricedTokens());
-        root.set("messages", codec.encode(session.messages()));
+        ObjectNode root = codec.encodeRecord(session);
         byte[] bytes = json.writerWithDefaultPrettyPrinter().writeValueAsString(root).getBytes(StandardCharsets.UTF_8);
         Path tmp = null;
         // An interrupted thread cannot write a file channel: the save runs with the flag cleared.

@@ -1,5 +1,6 @@
 package dev.shelly.engine.spi;
 
+import dev.shelly.engine.session.SessionStore;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.RateLimiter;
 import dev.shelly.state.StateBackend;
@@ -8,7 +9,7 @@ import dev.shelly.state.tasks.TaskBackend;
 /**
  * Backends that several engine instances share, opened from the {@code redis:} section of the
  * configuration by a {@link SharedBackendsProvider}: the blackboard's entries, the task board's
- * tasks and the providers' rate limits. The engine closes it when it closes.
+ * tasks, the sessions and the providers' rate limits. The engine closes it when it closes.
  */
 public interface SharedBackends extends AutoCloseable {
 
@@ -25,6 +26,15 @@ public interface SharedBackends extends AutoCloseable {
      * @return the backend
      */
     TaskBackend tasks();
+
+    /**
+     * Where the engine keeps its sessions: a store that keeps the {@link SessionStore} contract
+     * across every engine and process sharing these backends (one holder per session, versioned
+     * saves, a lease that comes free by itself when its holder dies).
+     *
+     * @return the store, the same one on every call
+     */
+    SessionStore sessions();
 
     /**
      * A rate limiter that every instance naming the same provider shares.

@@ -407,9 +407,9 @@ class HttpModelClientTest {
     @Test
     void toStringAndErrorsMaskTheBaseUrlsQueryAndUserInfo() {
         HttpModelClient client = HttpModelClient.builder("test", "https://bob:pw-secret@host.example/v1?key=abc").build();
-        assertThat(client.toString()).contains("https://***@host.example/v1?***").doesNotContain("pw-secret", "abc");
+        assertThat(client.toString()).contains("https://***@host.example/v1?key=***").doesNotContain("pw-secret", "abc");
         assertThatThrownBy(() -> HttpModelClient.builder("test", "ftp://bob:pw-secret@host/x?key=abc"))
-                .hasMessage("test: base URL 'ftp://***@host/x?***' is not an http or https URL");
+                .hasMessage("test: base URL 'ftp://***@host/x?key=***' is not an http or https URL");
     }
 
     @ParameterizedTest

@@ -1,5 +1,6 @@
 package dev.shelly.tools.mcp;
 
+import dev.shelly.chats.internal.Redaction;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -129,10 +130,10 @@ public sealed interface McpEndpoint permits McpEndpoint.Stdio, McpEndpoint.Http 
                 throw new IllegalArgumentException("McpEndpoint.Http.url must not be null");
             }
             if (!"http".equalsIgnoreCase(url.getScheme()) && !"https".equalsIgnoreCase(url.getScheme())) {
-                throw new IllegalArgumentException("McpEndpoint.Http.url must be an http or https URL, got " + UrlMask.mask(url));
+                throw new IllegalArgumentException("McpEndpoint.Http.url must be an http or https URL, got " + Redaction.maskUrl(url));
             }
             if (url.getHost() == null) {
-                throw new IllegalArgumentException("McpEndpoint.Http.url has no host: " + UrlMask.mask(url));
+                throw new IllegalArgumentException("McpEndpoint.Http.url has no host: " + Redaction.maskUrl(url));
             }
             if (headers == null) {
                 throw new IllegalArgumentException("McpEndpoint.Http.headers must not be null");
@@ -166,7 +167,7 @@ public sealed interface McpEndpoint permits McpEndpoint.Stdio, McpEndpoint.Http 
          */
         @Override
         public String toString() {
-            return "http:" + UrlMask.mask(url) + (headers.isEmpty() ? "" : " (headers: " + String.join(", ", headers.keySet()) + ")");
+            return "http:" + Redaction.maskUrl(url) + (headers.isEmpty() ? "" : " (headers: " + String.join(", ", headers.keySet()) + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.shelly.tools.mcp;
 
+import dev.shelly.chats.internal.Redaction;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
@@ -458,7 +459,7 @@ public final class McpToolClient implements AutoCloseable {
 
     /** Removes the credentials of an HTTP endpoint's URL from text a library produced. */
     private String scrub(String text) {
-        return endpoint instanceof McpEndpoint.Http http ? UrlMask.scrub(text, http.url()) : text;
+        return endpoint instanceof McpEndpoint.Http http ? Redaction.scrub(text, http.url()) : text;
     }
 
     private static String describe(Duration d) {
@@ -468,7 +469,7 @@ public final class McpToolClient implements AutoCloseable {
     private static String defaultName(McpEndpoint endpoint) {
         String text = switch (endpoint) {
             case McpEndpoint.Stdio s -> String.join(" ", s.commandLine());
-            case McpEndpoint.Http h -> UrlMask.mask(h.url());
+            case McpEndpoint.Http h -> Redaction.maskUrl(h.url());
         };
         return text.length() <= 80 ? text : text.substring(0, 77) + "...";
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.chats.internal.Redaction;
 import dev.shelly.tools.ToolContext;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -21,12 +22,12 @@ class UrlCredentialsTest {
 
     @Test
     void theMaskHidesUserInfoQueryValuesFragmentsAndTokenLikePathSegments() {
-        assertThat(UrlMask.mask(URI.create("https://alice:" + PASSWORD + "@mcp.example.com:8443/v1/mcp?token=" + TOKEN
+        assertThat(Redaction.maskUrl(URI.create("https://alice:" + PASSWORD + "@mcp.example.com:8443/v1/mcp?token=" + TOKEN
                 + "&debug&x=1#frag"))).isEqualTo("https://***@mcp.example.com:8443/v1/mcp?token=***&debug&x=***#***");
-        assertThat(UrlMask.mask(URI.create("https://hooks.example.com/mcp/" + PATH_TOKEN + "/tools")))
+        assertThat(Redaction.maskUrl(URI.create("https://hooks.example.com/mcp/" + PATH_TOKEN + "/tools")))
                 .isEqualTo("https://hooks.example.com/mcp/***/tools");
-        assertThat(UrlMask.mask(URI.create("http://127.0.0.1:3001/mcp"))).isEqualTo("http://127.0.0.1:3001/mcp");
-        assertThat(UrlMask.mask(URI.create("http://localhost/servers/filesystem-and-more")))
+        assertThat(Redaction.maskUrl(URI.create("http://127.0.0.1:3001/mcp"))).isEqualTo("http://127.0.0.1:3001/mcp");
+        assertThat(Redaction.maskUrl(URI.create("http://localhost/servers/filesystem-and-more")))
                 .as("a long segment without digits is a name, not a token")
                 .isEqualTo("http://localhost/servers/filesystem-and-more");
     }
@@ -35,7 +36,7 @@ class UrlCredentialsTest {
     void scrubbingRemovesTheSecretsWhereverALibraryQuotesThem() {
         URI url = URI.create("https://bob:" + PASSWORD + "@h.example.com/a/" + PATH_TOKEN + "?token=" + TOKEN + "&v=1");
         String text = "failed: " + url + " / token=" + TOKEN + " / " + PATH_TOKEN + " / user bob:" + PASSWORD + " v1";
-        String scrubbed = UrlMask.scrub(text, url);
+        String scrubbed = Redaction.scrub(text, url);
         assertThat(scrubbed).doesNotContain(TOKEN, PASSWORD, PATH_TOKEN).contains("v1")
                 .startsWith("failed: https://***@h.example.com/a/***?token=***&v=***");
     }

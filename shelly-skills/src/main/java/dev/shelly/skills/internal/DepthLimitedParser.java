@@ -1,4 +1,4 @@
-package dev.shelly.skills;
+package dev.shelly.skills.internal;
 
 import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.parser.Parser;
@@ -7,10 +7,12 @@ import org.snakeyaml.engine.v2.parser.Parser;
  * A YAML event stream that refuses collections nested deeper than a limit, so that composing a
  * document (which recurses once per level) cannot overflow the stack: snakeyaml-engine has no
  * nesting limit of its own. The parser beneath is a state machine and does not recurse.
+ *
+ * <p>Used for SKILL.md frontmatter here and for {@code .shelly/config.yaml} in the engine.
  */
-final class DepthLimitedParser implements Parser {
+public final class DepthLimitedParser implements Parser {
     /** Thrown at the first collection over the limit. */
-    static final class TooDeep extends RuntimeException {
+    public static final class TooDeep extends RuntimeException {
         private final int line;
 
         TooDeep(int line, int limit) {
@@ -18,8 +20,12 @@ final class DepthLimitedParser implements Parser {
             this.line = line;
         }
 
-        /** The 1-based line of the collection, or 0 when unknown. */
-        int line() {
+        /**
+         * The 1-based line of the collection.
+         *
+         * @return the line, or 0 when unknown
+         */
+        public int line() {
             return line;
         }
     }
@@ -28,7 +34,13 @@ final class DepthLimitedParser implements Parser {
     private final int limit;
     private int depth;
 
-    DepthLimitedParser(Parser parser, int limit) {
+    /**
+     * Wraps a parser.
+     *
+     * @param parser the parser whose events are passed on
+     * @param limit the deepest nesting of collections allowed
+     */
+    public DepthLimitedParser(Parser parser, int limit) {
         this.parser = parser;
         this.limit = limit;
     }

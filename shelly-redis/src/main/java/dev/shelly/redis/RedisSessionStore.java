@@ -1,0 +1,390 @@
+package dev.shelly.redis;
+
+import dev.shelly.chats.ShellyException;
+import dev.shelly.engine.session.ChatJson;
+import dev.shelly.engine.session.SessionBusyException;
+import dev.shelly.engine.session.SessionIds;
+import dev.shelly.engine.session.SessionRecord;
+import dev.shelly.engine.session.SessionStore;
+import dev.shelly.state.ChangeSignal;
+import io.lettuce.core.ScriptOutputType;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A {@link SessionStore} in Redis: the sessions of every engine and process that opens the same
+ * name on the same server, with the file store's guarantee that no acknowledged turn is lost.
+ * Made by {@link RedisBackends#sessionStore(String)}; the engine's {@code redis:} section uses
+ * {@link RedisBackends#sessions()}.
+ *
+ * <p>Layout, under {@code <prefix><name>:}: a hash {@code session:<id>} with the fields
+ * {@code version} and {@code json} (the same JSON a {@link dev.shelly.engine.session.FileSessionStore}
+ * writes to {@code <id>.json}, through {@link ChatJson}), a string {@code lease:<id>} holding the
+ * random token of the lease's holder, a set {@code ids} of the saved sessions, and the pub/sub
+ * channel {@code released}.
+ *
+ * <ul>
+ *   <li><b>Holding</b> is {@code SET lease:<id> <token> NX PX <ttl>}, with a token of 128 random
+ *       bits per lease. While the lease is open, a watchdog thread renews it every third of its
+ *       time to live (a compare-token script). A holder that dies stops renewing: its lease
+ *       expires and the session comes free by itself. Closing deletes the key when it still holds
+ *       this lease's token, and publishes the id on {@code released}.
+ *   <li><b>Waiting</b> for another holder sleeps until a release is published, the other lease's
+ *       time to live runs out, or a coarse fallback of {@value #FALLBACK_MILLIS} ms passes
+ *       (a message lost to a reconnect), then tries again; after {@code wait} it fails with
+ *       {@link SessionBusyException}. It is not fair: any waiter may win.
+ *   <li><b>Load, save and delete</b> are one Lua script each that first checks that the lease key
+ *       still holds this lease's token. A save writes only a higher version than the stored one,
+ *       in the same atomic step, and renews the lease. When the lease lapsed (its holder was cut
+ *       off from Redis longer than the time to live, and someone else may hold the session now),
+ *       they fail with {@link SessionBusyException} and write nothing: a late holder never
+ *       overwrites the next holder's turn.
+ * </ul>
+ *
+ * <p>Thread-safe. Every call fails with {@link RedisUnavailableException} after the timeout of its
+ * {@link RedisBackends}; a failed save may still have landed (a reload shows it). Closing a lease
+ * while Redis is away logs a warning; the lease then comes free when it expires.
+ */
+public final class RedisSessionStore implements SessionStore, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RedisSessionStore.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final ChatJson CODEC = new ChatJson(JSON);
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** How long a waiter sleeps at most before it tries again without having heard of a release. */
+    static final long FALLBACK_MILLIS = 1000;
+    private static final long ACQUIRED = -10;
+
+    private static final LuaScript ACQUIRE = LuaScript.of("""
+            if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return -10 end
+            return redis.call('PTTL', KEYS[1])
+            """);
+    private static final LuaScript RENEW = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+            redis.call('PEXPIRE', KEYS[1], ARGV[2])
+            return 1
+            """);
+    private static final LuaScript RELEASE = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+            redis.call('DEL', KEYS[1])
+            redis.call('PUBLISH', ARGV[2], ARGV[3])
+            return 1
+            """);
+    private static final LuaScript LOAD = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+            local json = redis.call('HGET', KEYS[2], 'json')
+            if not json then return {1} end
+            return {1, json}
+            """);
+    private static final LuaScript SAVE = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+            local cur = redis.call('HGET', KEYS[2], 'version')
+            if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
+            redis.call('HSET', KEYS[2], 'version', ARGV[2], 'json', ARGV[3])
+            redis.call('SADD', KEYS[3], ARGV[4])
+            redis.call('PEXPIRE', KEYS[1], ARGV[5])
+            return 1
+            """);
+    private static final LuaScript DELETE = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+            redis.call('DEL', KEYS[2])
+            redis.call('SREM', KEYS[3], ARGV[2])
+            return 1
+            """);
+
+    private final RedisConnection redis;
+    private final String base;
+    private final Duration ttl;
+    private final String ttlMillis;
+    private final ChangeSignal released = new ChangeSignal();
+    private final Set<RedisLease> held = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService watchdog;
+    private volatile boolean closed;
+    private final RedisConnection.Listener listener = new RedisConnection.Listener() {
+        @Override
+        public void message(String payload) {
+            released.bump();
+        }
+
+        @Override
+        public void resubscribed() {
+            released.bump();
+        }
+    };
+
+    RedisSessionStore(RedisConnection redis, String base, Duration ttl) {
+        this.redis = redis;
+        this.base = base;
+        this.ttl = ttl;
+        this.ttlMillis = Long.toString(ttl.toMillis());
+        redis.listen(channel(), listener);
+        this.watchdog = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("shelly-redis-session-leases").factory());
+        long period = Math.max(1, ttl.toMillis() / 3);
+        watchdog.scheduleWithFixedDelay(this::renewAll, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * How long a lease lives without being renewed: how soon a session comes free after its
+     * holder died.
+     *
+     * @return the time to live
+     */
+    public Duration leaseTtl() {
+        return ttl;
+    }
+
+    @Override
+    public Lease open(String id, Duration wait) {
+        SessionIds.check(id, "RedisSessionStore.open id");
+        if (wait == null || wait.isNegative()) {
+            throw new IllegalArgumentException("RedisSessionStore.open wait for session '" + id
+                    + "' must be zero or positive, was " + wait);
+        }
+        if (closed) {
+            throw new IllegalStateException("RedisSessionStore " + base + " is closed: it renews no lease");
+        }
+        long deadline = System.nanoTime() + toNanos(wait);
+        String token = newToken();
+        String[] keys = {leaseKey(id)};
+        while (true) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new CancellationException("interrupted while waiting for session '" + id + "'");
+            }
+            long seen = released.revision();
+            Long answer = redis.script(ACQUIRE, "taking the lease of session '" + id + "' of " + base,
+                    ScriptOutputType.INTEGER, keys, token, ttlMillis);
+            if (answer == ACQUIRED) {
+                RedisLease lease = new RedisLease(id, token);
+                held.add(lease);
+                return lease;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new SessionBusyException(id, "session '" + id + "' is held by another engine or process"
+                        + (wait.isZero() ? "" : " and did not come free within " + wait.toMillis() + " ms"));
+            }
+            // -2: the other lease ended between SET and PTTL; try again at once.
+            long pause = answer == -2 ? 0
+                    : Math.min(left, TimeUnit.MILLISECONDS.toNanos(answer > 0 ? Math.min(answer + 1, FALLBACK_MILLIS)
+                            : FALLBACK_MILLIS));
+            if (pause > 0) {
+                try {
+                    released.awaitChange(seen, Duration.ofNanos(pause));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CancellationException("interrupted while waiting for session '" + id + "'");
+                }
+            }
+        }
+    }
+
+    @Override
+    public List<String> ids() {
+        Set<String> members = redis.call("listing the sessions of " + base, c -> c.smembers(base + "ids"));
+        List<String> ids = new ArrayList<>(members.size());
+        for (String id : members) {
+            if (SessionIds.isValid(id)) {
+                ids.add(id);
+            }
+        }
+        ids.sort(null);
+        return ids;
+    }
+
+    /** Stops renewing leases and listening for releases. Leases still open expire by themselves. */
+    @Override
+    public void close() {
+        closed = true;
+        watchdog.shutdownNow();
+        redis.stopListening(channel(), listener);
+    }
+
+    @Override
+    public String toString() {
+        return "RedisSessionStore[" + redis + ", " + base + "]";
+    }
+
+    /** Renews every open lease, all at once: one slow answer must not let the others lapse. */
+    private void renewAll() {
+        try (ExecutorService renewals = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (RedisLease lease : held) {
+                renewals.execute(() -> renew(lease));
+            }
+        }
+    }
+
+    private void renew(RedisLease lease) {
+        try {
+            Long renewed = redis.script(RENEW, "renewing the lease of session '" + lease.id + "' of " + base,
+                    ScriptOutputType.INTEGER, new String[] {leaseKey(lease.id)}, lease.token, ttlMillis);
+            if (renewed == 0 && held.remove(lease)) {
+                LOG.warn("session {}: its lease of {} ms expired before it was renewed; its saves will be refused",
+                        lease.id, ttl.toMillis());
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("session {}: cannot renew its lease: {}", lease.id, e.getMessage());
+        }
+    }
+
+    private String channel() {
+        return base + "released";
+    }
+
+    private String leaseKey(String id) {
+        return base + "lease:" + id;
+    }
+
+    private String sessionKey(String id) {
+        return base + "session:" + id;
+    }
+
+    private static String newToken() {
+        byte[] bytes = new byte[16];
+        RANDOM.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static long toNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** A held session: its token in {@code lease:<id>}, renewed by the watchdog until closed. */
+    private final class RedisLease implements Lease {
+        private final String id;
+        private final String token;
+        private final String[] keys;
+        private final ReentrantLock guard = new ReentrantLock();
+        private boolean closed;
+
+        RedisLease(String id, String token) {
+            this.id = id;
+            this.token = token;
+            this.keys = new String[] {leaseKey(id), sessionKey(id), base + "ids"};
+        }
+
+        @Override
+        public String id() {
+            return id;
+        }
+
+        @Override
+        public Optional<SessionRecord> load() {
+            guard.lock();
+            try {
+                requireOpen();
+                List<Object> answer = redis.script(LOAD, "loading session '" + id + "' of " + base,
+                        ScriptOutputType.MULTI, keys, token);
+                if (((Long) answer.get(0)) == 0) {
+                    throw lost("loaded");
+                }
+                if (answer.size() < 2) {
+                    return Optional.empty();
+                }
+                String where = "session '" + id + "' in " + base;
+                try {
+                    return Optional.of(CODEC.decodeRecord(id, JSON.readTree((String) answer.get(1)), where));
+                } catch (JacksonException | IllegalArgumentException | java.time.format.DateTimeParseException e) {
+                    throw new ShellyException(where + " is not a valid session: " + e.getMessage(), e);
+                }
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        @Override
+        public boolean save(SessionRecord record) {
+            if (record == null || !record.id().equals(id)) {
+                throw new IllegalArgumentException("the lease of session '" + id + "' cannot save "
+                        + (record == null ? "null" : "another session"));
+            }
+            String json = JSON.writeValueAsString(CODEC.encodeRecord(record));
+            guard.lock();
+            try {
+                requireOpen();
+                Long answer = redis.script(SAVE, "saving session '" + id + "' of " + base, ScriptOutputType.INTEGER,
+                        keys, token, Long.toString(record.version()), json, id, ttlMillis);
+                if (answer == -1) {
+                    throw lost("saved");
+                }
+                return answer == 1;
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        @Override
+        public void delete() {
+            guard.lock();
+            try {
+                requireOpen();
+                Long answer = redis.script(DELETE, "deleting session '" + id + "' of " + base, ScriptOutputType.INTEGER,
+                        keys, token, id);
+                if (answer == -1) {
+                    throw lost("deleted");
+                }
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        private SessionBusyException lost(String what) {
+            held.remove(this);
+            return new SessionBusyException(id, "session '" + id + "' was not " + what + ": its lease expired (it was "
+                    + "not renewed within " + ttl.toMillis() + " ms) and another engine or process may hold it now; "
+                    + "nothing was written");
+        }
+
+        private void requireOpen() {
+            if (closed) {
+                throw new IllegalStateException("the lease of session '" + id + "' is closed");
+            }
+        }
+
+        @Override
+        public void close() {
+            guard.lock();
+            try {
+                if (closed) {
+                    return;
+                }
+                closed = true;
+                held.remove(this);
+                try {
+                    redis.script(RELEASE, "releasing the lease of session '" + id + "' of " + base,
+                            ScriptOutputType.INTEGER, new String[] {keys[0]}, token, channel(), id);
+                } catch (RuntimeException e) {
+                    LOG.warn("session {}: cannot release its lease, which comes free when it expires within {} ms: {}",
+                            id, ttl.toMillis(), e.getMessage());
+                }
+                released.bump();
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "RedisSessionStore.Lease[" + id + (closed ? ", closed" : "") + "]";
+        }
+    }
+}
