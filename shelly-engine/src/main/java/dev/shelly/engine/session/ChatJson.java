@@ -11,6 +11,7 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
