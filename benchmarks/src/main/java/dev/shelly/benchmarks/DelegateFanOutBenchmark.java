@@ -3,7 +3,10 @@ package dev.shelly.benchmarks;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.Registry;
 import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,6 +27,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Each child is a fresh agent from the registry (system prompt, context and task messages,
  * its own virtual thread); the lead parses the tasks and writes the JSON results.
+ *
+ * <p>{@link #plainRuns} is what the fan-out is compared with: the same number of fresh worker
+ * agents, each run on its own virtual thread with the same two input messages and the same
+ * model, joined in order, with no lead and no delegation. Both report the process CPU time per
+ * run as the secondary result {@code cpuMs} ({@link ProcessCpu}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -41,21 +49,60 @@ public class DelegateFanOutBenchmark {
 
     private Registry registry;
     private DelegatingCompleter leadModel;
+    private WaitingCompleter workerModel;
 
     @Setup
     public void setup() {
-        WaitingCompleter workerModel = new WaitingCompleter(Duration.ofMillis(latencyMillis));
+        workerModel = new WaitingCompleter(Duration.ofMillis(latencyMillis));
         registry = new Registry().register("worker", "Works on one part of a task",
                 () -> Agent.builder("worker").description("Works on one part of a task")
                         .instructions("Do the part you are given.").completer(workerModel).build());
         leadModel = new DelegatingCompleter(children);
     }
 
+    /**
+     * One delegate call to all children.
+     *
+     * @param cpu collects the process CPU time
+     * @return the lead's answer
+     */
     @Benchmark
-    public Message fanOut() {
+    public Message fanOut(ProcessCpu cpu) {
         Agent lead = Agent.builder("lead").completer(leadModel).registry(registry).maxDelegationDepth(1).build();
         Message answer = lead.run("Split the work.");
         DelegatingCompleter.check(lead.chat());
         return answer;
+    }
+
+    /**
+     * The same number of plain runs of fresh worker agents, each on its own virtual thread.
+     *
+     * @param cpu collects the process CPU time
+     * @return the last worker's answer
+     * @throws InterruptedException when the benchmark is interrupted
+     */
+    @Benchmark
+    public Message plainRuns(ProcessCpu cpu) throws InterruptedException {
+        Message[] answers = new Message[children];
+        List<Thread> threads = new ArrayList<>(children);
+        for (int i = 0; i < children; i++) {
+            int index = i;
+            threads.add(Thread.ofVirtual().start(() -> {
+                Agent worker = Agent.builder("worker").description("Works on one part of a task")
+                        .instructions("Do the part you are given.").completer(workerModel).build();
+                answers[index] = worker.run(List.of(
+                        Message.text("lead", Role.USER, "The parts are independent."),
+                        Message.text("lead", Role.USER, "Work on part " + index)));
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (int i = 0; i < children; i++) {
+            if (answers[i] == null) {
+                throw new IllegalStateException("plain run " + i + " gave no answer");
+            }
+        }
+        return answers[children - 1];
     }
 }

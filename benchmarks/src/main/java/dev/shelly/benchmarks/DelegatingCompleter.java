@@ -4,14 +4,14 @@ import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
-import java.util.List;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 
 /** A lead's model: one {@code delegate} call with the given tasks, then a final answer. */
 final class DelegatingCompleter implements Completer {
-    private final Message delegate;
-    private final Message answer = Message.text("model", Role.ASSISTANT, "all parts done");
+    private final ModelResponse delegate;
+    private final ModelResponse answer = ModelResponse.of(Message.text("model", Role.ASSISTANT, "all parts done"));
 
     DelegatingCompleter(int tasks) {
         StringBuilder json = new StringBuilder(tasks * 80).append("{\"tasks\":[");
@@ -20,12 +20,13 @@ final class DelegatingCompleter implements Completer {
                     .append("{\"agent\":\"worker\",\"task\":\"Work on part ").append(i)
                     .append("\",\"context\":\"The parts are independent.\"}");
         }
-        this.delegate = Message.of("model", Role.ASSISTANT, new ToolCall("call_1", "delegate", json.append("]}").toString()));
+        this.delegate = ModelResponse.of(Message.of("model", Role.ASSISTANT,
+                new ToolCall("call_1", "delegate", json.append("]}").toString())));
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        return chat.last().orElseThrow().role() == Role.TOOL ? answer : delegate;
+    public ModelResponse complete(ModelRequest request) {
+        return request.last().orElseThrow().role() == Role.TOOL ? answer : delegate;
     }
 
     /** Fails loudly when the delegation did not succeed, so a broken run is never measured as a fast one. */

@@ -2,11 +2,11 @@ package dev.shelly.benchmarks;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.Registry;
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
 import java.util.ArrayList;
@@ -56,8 +56,8 @@ public final class HeapPerWaitingChild {
     private static long measure(int children) throws Exception {
         CountDownLatch waiting = new CountDownLatch(children);
         CountDownLatch gate = new CountDownLatch(1);
-        Message answer = Message.text("model", Role.ASSISTANT, "part done");
-        Completer gated = (Chat chat, List<ToolDefinition> tools) -> {
+        ModelResponse answer = ModelResponse.of(Message.text("model", Role.ASSISTANT, "part done"));
+        Completer gated = (ModelRequest request) -> {
             waiting.countDown();
             try {
                 gate.await();

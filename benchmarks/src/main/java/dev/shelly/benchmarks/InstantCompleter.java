@@ -1,15 +1,13 @@
 package dev.shelly.benchmarks;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
-import java.util.List;
 
 /**
  * A model that answers at once: a tool call when the chat does not end with tool results, the
@@ -17,21 +15,19 @@ import java.util.List;
  * not the model.
  */
 final class InstantCompleter implements Completer {
-    private final Message call;
-    private final Message answer;
+    private final ModelResponse call;
+    private final ModelResponse answer;
 
     InstantCompleter(String tool, String arguments) {
-        this.call = Message.of("model", Role.ASSISTANT, new ToolCall("call_1", tool, arguments))
-                .withMeta(ReplyMetadata.USAGE, Usage.of(120, 12))
-                .withMeta(ReplyMetadata.STOP_REASON, StopReason.TOOL_USE);
-        this.answer = Message.text("model", Role.ASSISTANT, "The answer is 42.")
-                .withMeta(ReplyMetadata.USAGE, Usage.of(140, 8))
-                .withMeta(ReplyMetadata.STOP_REASON, StopReason.END_TURN);
+        this.call = new ModelResponse(Message.of("model", Role.ASSISTANT, new ToolCall("call_1", tool, arguments)),
+                Usage.of(120, 12), StopReason.TOOL_USE, null, null, null, null);
+        this.answer = new ModelResponse(Message.text("model", Role.ASSISTANT, "The answer is 42."),
+                Usage.of(140, 8), StopReason.END_TURN, null, null, null, null);
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        Message last = chat.last().orElseThrow();
+    public ModelResponse complete(ModelRequest request) {
+        Message last = request.last().orElseThrow();
         return last.role() == Role.TOOL ? answer : call;
     }
 }

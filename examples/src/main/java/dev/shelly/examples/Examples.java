@@ -28,7 +28,8 @@ public final class Examples {
                 new ParallelResearchExample(),
                 new LlmTeamExample(),
                 new SupportDeskExample(),
-                new NestedTeamsExample());
+                new NestedTeamsExample(),
+                new TriageExample());
     }
 
     /**

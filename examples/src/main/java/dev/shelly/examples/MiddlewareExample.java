@@ -71,11 +71,11 @@ public final class MiddlewareExample implements Example {
 
     /** Says when the run starts and how long it took. */
     static Middleware timing(ExampleRun run) {
-        return next -> Runner.around(next, () -> {
+        return next -> Runner.around(next, context -> {
             long start = System.nanoTime();
             run.note("[timing] " + next.name() + " starts");
             try {
-                Message reply = next.run();
+                Message reply = next.run(context);
                 run.note("[timing] " + next.name() + " answered in " + seconds(start));
                 return reply;
             } catch (RuntimeException e) {
@@ -87,14 +87,14 @@ public final class MiddlewareExample implements Example {
 
     /** When the guardrail rejects an answer, tells the model why and runs once more. */
     static Middleware oneMoreTry(ExampleRun run) {
-        return next -> Runner.around(next, () -> {
+        return next -> Runner.around(next, context -> {
             try {
-                return next.run();
+                return next.run(context);
             } catch (GuardrailException e) {
                 run.note("[guardrail] the answer above was rejected: " + e.reason() + "; asking once more");
                 next.chat().append(Message.user("Your answer was rejected because " + e.reason()
                         + ". Answer again without that information."));
-                return next.run();
+                return next.run(context);
             }
         });
     }

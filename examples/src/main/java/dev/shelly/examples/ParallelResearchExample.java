@@ -5,9 +5,9 @@ import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.workflow.Coordinators;
 import dev.shelly.agent.workflow.Team;
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
+import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.scripted.Step;
 import dev.shelly.tools.ToolBox;
 import java.util.List;
@@ -86,7 +86,7 @@ public final class ParallelResearchExample implements Example {
     }
 
     /** The region an analyst covers, from its system prompt. */
-    private static String region(Chat chat) {
+    private static String region(ModelRequest chat) {
         String region = ConcurrentExample.regionIn(chat.systemPrompt().orElse(""));
         return region == null ? "European Union" : region;
     }

@@ -1,11 +1,11 @@
 package dev.shelly.examples;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.scripted.Step;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +26,7 @@ final class Scripts {
     private Scripts() {}
 
     /** A step calling tools whose names and arguments are computed from the chat. */
-    static Step.Answer calls(Function<Chat, List<Step.Call>> calls) {
+    static Step.Answer calls(Function<ModelRequest, List<Step.Call>> calls) {
         return Step.answer(chat -> {
             int first = countToolCalls(chat);
             List<Part> parts = new ArrayList<>();
@@ -39,11 +39,11 @@ final class Scripts {
     }
 
     /** A step calling one tool with arguments computed from the chat. */
-    static Step.Answer call(String tool, Function<Chat, String> arguments) {
+    static Step.Answer call(String tool, Function<ModelRequest, String> arguments) {
         return calls(chat -> List.of(new Step.Call(tool, arguments.apply(chat))));
     }
 
-    private static int countToolCalls(Chat chat) {
+    private static int countToolCalls(ModelRequest chat) {
         int n = 0;
         for (Message m : chat.messages()) {
             n += m.toolCalls().size();
@@ -52,7 +52,7 @@ final class Scripts {
     }
 
     /** The texts of the results in the chat's last tool message, in call order. */
-    static List<String> lastResults(Chat chat) {
+    static List<String> lastResults(ModelRequest chat) {
         List<Message> messages = chat.messages();
         for (int i = messages.size() - 1; i >= 0; i--) {
             if (messages.get(i).role() == Role.TOOL) {
@@ -63,7 +63,7 @@ final class Scripts {
     }
 
     /** The texts of every tool result in the chat, in order. */
-    static List<String> allResults(Chat chat) {
+    static List<String> allResults(ModelRequest chat) {
         List<String> results = new ArrayList<>();
         for (Message m : chat.messages()) {
             m.toolResults().forEach(r -> results.add(r.text()));
@@ -72,13 +72,13 @@ final class Scripts {
     }
 
     /** The text of the chat's last tool result, or empty text. */
-    static String lastResult(Chat chat) {
+    static String lastResult(ModelRequest chat) {
         List<String> results = lastResults(chat);
         return results.isEmpty() ? "" : results.getLast();
     }
 
     /** The texts of the user messages, in order. */
-    static String userText(Chat chat) {
+    static String userText(ModelRequest chat) {
         StringBuilder sb = new StringBuilder();
         for (Message m : chat.messages()) {
             if (m.role() == Role.USER) {
@@ -92,7 +92,7 @@ final class Scripts {
      * The {@code result} (or {@code error}) of each task of a delegation, from the last tool
      * result: {@code [{"agent":"a","result":"..."}]}.
      */
-    static List<String> delegationResults(Chat chat) {
+    static List<String> delegationResults(ModelRequest chat) {
         JsonNode array = tree(lastResult(chat));
         List<String> results = new ArrayList<>();
         if (array.isArray()) {

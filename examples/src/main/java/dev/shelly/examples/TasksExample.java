@@ -1,10 +1,10 @@
 package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
+import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.scripted.Step;
 import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBoard;
@@ -126,10 +126,10 @@ public final class TasksExample implements Example {
         return Collections.nCopies(WORKER_STEPS, step);
     }
 
-    private static Message nextWorkerMove(Chat chat) {
+    private static Message nextWorkerMove(ModelRequest chat) {
         String lastTool = lastToolName(chat);
         if (lastTool == null || lastTool.equals("tasks_update")) {
-            return Scripts.call("tasks_claim", c -> "{}").reply().apply(chat);
+            return Scripts.call("tasks_claim", c -> "{}").respond().apply(chat).message();
         }
         String result = Scripts.lastResult(chat);
         if (!result.startsWith("{")) {
@@ -145,10 +145,10 @@ public final class TasksExample implements Example {
         JsonNode task = Scripts.tree(result);
         String done = "Done: " + task.path("title").asString() + ".";
         return Scripts.call("tasks_update", c -> Scripts.JSON.createObjectNode().put("id", task.path("id").asString())
-                .put("status", "completed").put("result", done).toString()).reply().apply(chat);
+                .put("status", "completed").put("result", done).toString()).respond().apply(chat).message();
     }
 
-    private static String lastToolName(Chat chat) {
+    private static String lastToolName(ModelRequest chat) {
         List<Message> messages = chat.messages();
         for (int i = messages.size() - 1; i >= 0; i--) {
             List<ToolCall> calls = messages.get(i).toolCalls();
@@ -159,7 +159,7 @@ public final class TasksExample implements Example {
         return null;
     }
 
-    private static List<String> createdIds(Chat chat) {
+    private static List<String> createdIds(ModelRequest chat) {
         List<String> ids = new ArrayList<>();
         for (String r : Scripts.allResults(chat)) {
             if (r.startsWith("{")) {

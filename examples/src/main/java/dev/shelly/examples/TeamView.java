@@ -43,8 +43,8 @@ final class TeamView {
 
     /** A member whose reply is noted, on one line, when it has replied. */
     static Runner shown(ExampleRun run, int level, Runner member) {
-        return Runner.around(member, () -> {
-            Message reply = member.run();
+        return Runner.around(member, context -> {
+            Message reply = member.run(context);
             run.note(ConsoleView.clip("  ".repeat(level + 1) + "← " + member.name() + ": " + ConsoleView.oneLine(reply.text())));
             return reply;
         });

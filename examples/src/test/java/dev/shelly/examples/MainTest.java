@@ -32,7 +32,9 @@ class MainTest {
                 "parallel     two analysts at the same time, then a writer: role round-robin (15.8)",
                 "llm-team     a model decides who acts next: a Team with the LLM coordinator (15.3)",
                 "support      triage hands the customer to flights, then hotels: a Handoff group (15.5)",
-                "nested       a team inside a team, called by an agent as a tool (15.9, 15.4)");
+                "nested       a team inside a team, called by an agent as a tool (15.9, 15.4)",
+                "triage       a ticket triaged into a record; hooks deny a tool and hide others, a run value reaches "
+                        + "the tools, the run's cost");
     }
 
     @Test
@@ -54,7 +56,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested");
+                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage");
     }
 
     @Test

@@ -49,6 +49,20 @@ class ScriptedExamplesTest {
     }
 
     @Test
+    void triageAnswersWithARecordWhileHooksGuardTheToolsAndTheRunReportsItsCost() {
+        Runs.Result r = run("triage");
+
+        assertThat(r.lines()).contains(
+                "  ← refund_order failed: tool 'refund_order' was not run: refunds need a human's approval; say so in"
+                        + " the triage",
+                "  ← lookup_customer: Ann Lee, tenant acme, plan Pro, 2 open orders (A-1001, A-1002)");
+        assertThat(r.lines()).as("the admin tool is hidden from the model by the model-call hook")
+                .anyMatch(l -> l.contains("(tools offered: lookup_customer, refund_order)"));
+        assertThat(r.lines()).containsSubsequence("[triage: billing, priority 2, for billing-team]",
+                "[run: 3580 tokens, $0.00996]");
+    }
+
+    @Test
     void thePromptOnTheCommandLineReplacesTheDefaultTask() {
         Runs.Result r = run("tools", "How", "warm", "is", "Oslo?");
 

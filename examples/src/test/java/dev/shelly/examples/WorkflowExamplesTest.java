@@ -222,11 +222,19 @@ class WorkflowExamplesTest {
         assertThat(r.exit()).isEqualTo(Main.FAILED);
         assertThat(r.errLines()).hasSize(1);
         assertThat(r.errLines().getFirst()).startsWith("error: the LLM coordinator of team 'smart-team' gave no valid "
-                + "answer at step 0, after a retry: it is not valid JSON (").endsWith(
+                + "answer at step 0, after a retry: the answer is not valid JSON (").endsWith(
                 "; its answer was 'The researcher should start.'");
         assertThat(fake.bodies()).hasSize(2);
         assertThat(fake.bodies().get(1).at("/messages/3/content").asString())
-                .startsWith("Your answer was not valid: it is not valid JSON (");
+                .startsWith("Your answer was not valid: the answer is not valid JSON (");
+        assertThat(fake.bodies()).as("every step asks for the decision as structured output")
+                .allSatisfy(body -> {
+                    assertThat(body.at("/response_format/type").asString()).isEqualTo("json_schema");
+                    assertThat(body.at("/response_format/json_schema/name").asString()).isEqualTo("Decision");
+                    assertThat(body.at("/response_format/json_schema/strict").asBoolean()).isTrue();
+                    assertThat(body.at("/response_format/json_schema/schema/required").toString())
+                            .isEqualTo("[\"members\",\"done\"]");
+                });
     }
 
     @Test

@@ -5,15 +5,21 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
+import dev.shelly.agent.internal.FanOut;
+import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.Usage;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolResults;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +45,12 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <h2>The run</h2>
- * {@link #run()} applies the middleware (the first is outermost) around the ReAct loop:
+ * An agent never changes after {@link Builder#build()}. Each run enters its own
+ * {@link RunContext} from the caller's scope ({@link #run(String, RunContext)}; the overloads
+ * without one use {@link RunContext#root()}): run id, session, the application's values,
+ * depth, registry, listener and hooks. {@link #run()} first answers the calls of a
+ * {@linkplain RunPausedException paused} turn, if the chat ends with one, then applies the
+ * middleware (the first is outermost) around the ReAct loop:
  * <ol>
  *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}),
  *       unless it keeps its prompt {@linkplain Builder#systemPromptInChat out of the chat}. The
@@ -52,9 +63,16 @@ import org.slf4j.LoggerFactory;
  *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
  *       it {@linkplain #canDelegate() can delegate} (a tool name is looked up in that order; the
  *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). The
- *       reply gets the agent's name as sender and is appended to the chat.
- *   <li>A reply without tool calls is the final answer and is returned. Otherwise the calls run
- *       concurrently, each on its own virtual thread, and their results are appended as one
+ *       request passes through the {@linkplain ModelCallHook model-call hooks} (the context's,
+ *       then the agent's) and carries the agent's {@linkplain Builder#options options}, prompt
+ *       caching included; the response passes back through them in reverse. The reply gets the
+ *       agent's name as sender and is appended to the chat; its usage and cost are added to the
+ *       run's context.
+ *   <li>A reply without tool calls is the final answer and is returned (in a structured run,
+ *       {@link #run(String, Class)}, once it binds to the record). Otherwise the
+ *       {@linkplain ToolCallHook tool-call hooks} decide about every call, then a lone call runs
+ *       on the run's own thread and two or more concurrently, each on its own virtual thread;
+ *       their results are appended as one
  *       {@link Role#TOOL} message (sender: the agent's name) holding one result per call, in
  *       the order of the calls; then the loop asks again, unless the reply called one of the
  *       {@linkplain Builder#stopAtTools stop tools}: then that tool message ends the run.
@@ -66,7 +84,8 @@ import org.slf4j.LoggerFactory;
  * <h2>Delegation</h2>
  * An agent with a registry delegates by default: a top-level agent may delegate
  * ({@link #DEFAULT_MAX_DELEGATION_DEPTH} level deep unless set), and the children it spawns work
- * alone. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
+ * alone. A child runs in its parent run's delegation scope, one level deeper; a child built
+ * without a registry delegates through its parent's. An agent that cannot delegate (its depth has reached the limit, its limit is 0, or its
  * registry holds no other agent) is neither offered {@code list_agents} and {@code delegate} nor
  * told about other agents in its system prompt. A limit is an absolute depth, and every agent's
  * own limit counts: for two levels, both the top agent and the agents it delegates to need a
@@ -77,8 +96,10 @@ import org.slf4j.LoggerFactory;
  * promptly: the model call is abandoned, running tool calls and delegated children are
  * interrupted, and the run throws a {@link CancellationException} with the interrupt flag set.
  * Every tool call already in the chat still gets exactly one result: a cancelled one where the
- * call did not finish. A tool that ignores its interrupt is abandoned after the
- * {@linkplain Builder#cancelGrace grace}.
+ * call did not finish. Tools (two or more in a turn) and children that ignore their interrupt are
+ * abandoned after the {@linkplain Builder#cancelGrace grace}; a lone tool call runs on the run's
+ * own thread and holds the run until it returns (give such a tool
+ * {@link dev.shelly.tools.Tool#withTimeout}).
  *
  * <h2>Threads</h2>
  * An agent is not meant to be shared: it runs one {@link #run()} at a time (a second concurrent
@@ -86,8 +107,11 @@ import org.slf4j.LoggerFactory;
  * thread-safe and may be shared with others.
  */
 public final class Agent implements Runner {
-    /** How long cancelled tool calls and children may take to stop, unless the builder says otherwise. */
-    public static final Duration DEFAULT_CANCEL_GRACE = Duration.ofSeconds(2);
+    /**
+     * How long cancelled tool calls and children may take to stop, unless the builder or the
+     * run's context says otherwise.
+     */
+    public static final Duration DEFAULT_CANCEL_GRACE = FanOut.DEFAULT_GRACE;
 
     /**
      * The most model calls in one run unless the builder says otherwise: enough for a task with
@@ -128,21 +152,15 @@ public final class Agent implements Runner {
     private final boolean systemPromptInChat;
     private final Chat chat;
     private final ToolDefinition skillTool;
+    private final Registry registry;
+    private final AgentListener listener;
+    private final List<ModelCallHook> modelCallHooks;
+    private final List<ToolCallHook> toolCallHooks;
+    private final ModelOptions options;
+    private final PriceTable prices;
+    // Run state, not configuration: one run at a time, and a registry spawns an agent once.
     private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicBoolean placed = new AtomicBoolean();
-
-    // Set before the agent runs: by the builder, or by a Registry spawning it for a delegation.
-    private Registry registry;
-    private int depth;
-    private String parent;
-    private int delegationLimit;
-    private AgentEvent.Source source;
-    private volatile AgentListener listener;
-
-    // With the prompt kept out of the chat: what the model sees, the prompt and then the chat's
-    // messages, extended before every model call. Touched only by the running thread.
-    private Chat promptView;
-    private int promptViewSynced;
+    private final AtomicBoolean spawned = new AtomicBoolean();
 
     private Agent(Builder b) {
         this.name = b.name;
@@ -163,8 +181,14 @@ public final class Agent implements Runner {
         this.skillTool = skills.isEmpty() ? null : SkillTool.definition(skills);
         this.registry = b.registry;
         this.listener = b.listener;
-        this.delegationLimit = maxDelegationDepth;
-        this.source = new AgentEvent.Source(name, null, 0);
+        this.modelCallHooks = List.copyOf(b.modelCallHooks);
+        this.toolCallHooks = List.copyOf(b.toolCallHooks);
+        ModelOptions opts = b.options;
+        if (b.promptCaching && opts.cache() == null) {
+            opts = opts.withCache(CacheHints.ON);
+        }
+        this.options = opts;
+        this.prices = b.prices;
     }
 
     /** Says what is wrong with an agent name, or returns null when providers accept it. */
@@ -190,18 +214,36 @@ public final class Agent implements Runner {
     // ------------------------------------------------------------------ running
 
     /**
-     * Runs the agent on its chat, as it is: writes the system prompt when the chat is empty (and
-     * the prompt belongs in the chat), then runs the middleware and the ReAct loop.
+     * Runs the agent on its chat, as it is, in a fresh scope: {@code run(RunContext.root())}.
      *
      * @return the final message, as appended to the chat
      * @throws MaxIterationsException when the iteration limit is reached
      * @throws dev.shelly.modeladapter.ModelException when the model fails
      * @throws CancellationException when the run is interrupted
+     * @throws RunPausedException when a tool-call hook paused the run
      * @throws IllegalStateException when the agent is already running
      */
     @Override
     public Message run() {
-        return execute(List.of());
+        return execute(List.of(), RunContext.root(), null).reply;
+    }
+
+    /**
+     * Runs the agent on its chat, as it is, inside a caller's scope: writes the system prompt
+     * when the chat is empty (and the prompt belongs in the chat), then runs the middleware and
+     * the ReAct loop. The run enters its own {@link RunContext} from {@code context}.
+     *
+     * @param context the caller's scope, for example {@link RunContext#root()}
+     * @return the final message, as appended to the chat
+     * @throws MaxIterationsException when the iteration limit is reached
+     * @throws dev.shelly.modeladapter.ModelException when the model fails
+     * @throws CancellationException when the run is interrupted
+     * @throws RunPausedException when a tool-call hook paused the run
+     * @throws IllegalStateException when the agent is already running
+     */
+    @Override
+    public Message run(RunContext context) {
+        return execute(List.of(), requireContext(context), null).reply;
     }
 
     /**
@@ -213,10 +255,19 @@ public final class Agent implements Runner {
      * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage) {
-        if (userMessage == null || userMessage.isBlank()) {
-            throw new IllegalArgumentException("Agent.run userMessage of '" + name + "' must not be null or blank");
-        }
-        return execute(List.of(Message.user(userMessage)));
+        return run(userMessage, RunContext.root());
+    }
+
+    /**
+     * Appends a user message (sender {@code user}) and runs inside a caller's scope.
+     *
+     * @param userMessage what the user says; not blank
+     * @param context the caller's scope
+     * @return the final message
+     * @throws IllegalArgumentException when the message is null or blank
+     */
+    public Message run(String userMessage, RunContext context) {
+        return execute(List.of(userInput(userMessage)), requireContext(context), null).reply;
     }
 
     /**
@@ -227,32 +278,141 @@ public final class Agent implements Runner {
      * @return the final message
      */
     public Message run(List<Message> input) {
+        return run(input, RunContext.root());
+    }
+
+    /**
+     * Appends input messages and runs inside a caller's scope.
+     *
+     * @param input the messages to append, in order
+     * @param context the caller's scope
+     * @return the final message
+     */
+    public Message run(List<Message> input, RunContext context) {
         if (input == null) {
             throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
         }
-        return execute(List.copyOf(input));
+        return execute(List.copyOf(input), requireContext(context), null).reply;
     }
 
-    private Message execute(List<Message> input) {
+    /**
+     * Appends a user message and runs until the model's final answer fits a record: the answer
+     * is asked for in the record's JSON schema (the provider's structured output where it has
+     * one), then validated and bound. Tools work as in any run. An answer that does not fit
+     * gets one corrective user turn (sender {@value StructuredOutput#SENDER}; it counts against
+     * the iteration limit); the final reply stays in the chat.
+     *
+     * <pre>{@code
+     * record Verdict(boolean approve, String reason) {}
+     * Verdict v = agent.run("Review this change: ...", Verdict.class);
+     * }</pre>
+     *
+     * @param userMessage what the user says; not blank
+     * @param type the record to answer with
+     * @param <T> the record type
+     * @return the bound record
+     * @throws StructuredOutputException when the answer still does not fit after a corrective
+     *     turn, or the model refused or was cut off
+     */
+    public <T extends Record> T run(String userMessage, Class<T> type) {
+        return run(userMessage, type, RunContext.root());
+    }
+
+    /**
+     * Appends a user message and runs inside a caller's scope until the answer fits a record;
+     * see {@link #run(String, Class)}.
+     *
+     * @param userMessage what the user says; not blank
+     * @param type the record to answer with
+     * @param context the caller's scope
+     * @param <T> the record type
+     * @return the bound record
+     */
+    public <T extends Record> T run(String userMessage, Class<T> type, RunContext context) {
+        return run(List.of(userInput(userMessage)), type, context);
+    }
+
+    /**
+     * Appends input messages and runs inside a caller's scope until the answer fits a record;
+     * see {@link #run(String, Class)}.
+     *
+     * @param input the messages to append, in order
+     * @param type the record to answer with
+     * @param context the caller's scope
+     * @param <T> the record type
+     * @return the bound record
+     */
+    public <T extends Record> T run(List<Message> input, Class<T> type, RunContext context) {
+        if (input == null) {
+            throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
+        }
+        if (type == null) {
+            throw new IllegalArgumentException("Agent.run type of '" + name + "' must not be null");
+        }
+        StructuredOutput<T> out = StructuredOutput.of(type);
+        Run run = execute(List.copyOf(input), requireContext(context), out);
+        if (run.structured == null) {
+            throw new StructuredOutputException(name, type, run.reply.text(),
+                    List.of("the run ended without a final answer to bind (a stop tool or a middleware ended it)"), false);
+        }
+        return type.cast(run.structured);
+    }
+
+    private Message userInput(String userMessage) {
+        if (userMessage == null || userMessage.isBlank()) {
+            throw new IllegalArgumentException("Agent.run userMessage of '" + name + "' must not be null or blank");
+        }
+        return Message.user(userMessage);
+    }
+
+    private RunContext requireContext(RunContext context) {
+        if (context == null) {
+            throw new IllegalArgumentException("Agent.run context of '" + name + "' must not be null; use RunContext.root()");
+        }
+        return context;
+    }
+
+    private Run execute(List<Message> input, RunContext caller, StructuredOutput<?> out) {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("agent '" + name + "' is already running; an agent runs one run() at a time");
         }
         long start = System.nanoTime();
+        Run run = new Run(this, caller.enter(this));
         try {
-            emit(new AgentEvent.AgentStarted(source));
-            prepare(input);
-            Message reply = Middleware.apply(Runner.around(this, this::loop), middleware).run();
+            run.emit(new AgentEvent.AgentStarted(run.source));
+            List<ToolCall> pending = pausedCalls();
+            AgentTools tools = new AgentTools(run, toolboxes, skillTool);
+            if (!pending.isEmpty()) {
+                ToolTurn.run(run, 0, pending, tools, null);
+            }
+            prepare(input, run);
+            Message reply = middleware.isEmpty() ? loop(run, tools, out)
+                    : Middleware.apply(Runner.around(this, c -> loop(run, tools, out)), middleware).run(run.context);
             if (reply == null) {
                 throw new IllegalStateException("the middleware of agent '" + name + "' returned null instead of a message");
             }
-            emit(new AgentEvent.AgentFinished(source, reply, since(start)));
-            return reply;
+            run.reply = reply;
+            run.emit(new AgentEvent.AgentFinished(run.source, reply, since(start), run.context.usage(),
+                    run.context.cost()));
+            return run;
         } catch (RuntimeException | Error e) {
-            emit(new AgentEvent.AgentFailed(source, e, since(start)));
+            run.emit(new AgentEvent.AgentFailed(run.source, e, since(start)));
             throw e;
         } finally {
             running.set(false);
         }
+    }
+
+    /**
+     * The calls of a paused turn: the chat ends with this agent's reply whose tool calls have no
+     * results yet.
+     */
+    private List<ToolCall> pausedCalls() {
+        Optional<Message> last = chat.last();
+        if (last.isEmpty() || last.get().role() != Role.ASSISTANT || !last.get().sender().equals(name)) {
+            return List.of();
+        }
+        return last.get().toolCalls();
     }
 
     /**
@@ -273,75 +433,134 @@ public final class Agent implements Runner {
                 throw new IllegalArgumentException("Agent.receive input[" + i + "] of '" + name + "' must not be null");
             }
         }
-        prepare(List.copyOf(input));
+        List<Message> added = new ArrayList<>(input.size() + 1);
+        if (systemPromptInChat && chat.isEmpty()) {
+            added.add(Message.system(systemPrompt()));
+        }
+        added.addAll(input);
+        AgentEvent.Source source = new AgentEvent.Source(name, null, 0);
+        for (Message m : added) {
+            chat.append(m);
+            if (listener != AgentListener.NONE) {
+                emitQuietly(listener, new AgentEvent.MessageAdded(source, m));
+            }
+        }
     }
 
-    private void prepare(List<Message> input) {
+    private void emitQuietly(AgentListener l, AgentEvent event) {
+        try {
+            l.onEvent(event);
+        } catch (RuntimeException e) {
+            LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", name,
+                    event.getClass().getSimpleName(), e);
+        }
+    }
+
+    private void prepare(List<Message> input, Run run) {
         if (systemPromptInChat && chat.isEmpty()) {
-            append(Message.system(systemPrompt()));
+            run.append(Message.system(systemPrompt(run)));
         }
         for (Message m : input) {
-            append(m);
+            run.append(m);
         }
     }
 
     /**
-     * The chat the model sees: the chat itself when it opens with a system message (the agent's
-     * prompt, written there by {@link #prepare}), else the prompt followed by the chat's messages.
+     * What the model sees: the chat's messages when the chat opens with a system message (the
+     * agent's prompt, written there by {@link #prepare}), else the run's prompt followed by them.
      */
-    private Chat modelView() {
-        if (systemPromptInChat && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM) {
-            return chat;
+    private List<Message> modelMessages(Message prompt) {
+        List<Message> messages = chat.messages();
+        if (systemPromptInChat && !messages.isEmpty() && messages.getFirst().role() == Role.SYSTEM) {
+            return messages;
         }
-        if (promptView == null) {
-            promptView = Chat.of(Message.system(systemPrompt()));
+        Message[] all = new Message[messages.size() + 1];
+        all[0] = prompt;
+        for (int i = 0; i < messages.size(); i++) {
+            all[i + 1] = messages.get(i);
         }
-        List<Message> fresh = chat.since(promptViewSynced);
-        if (!fresh.isEmpty()) {
-            promptView.append(fresh);
-            promptViewSynced += fresh.size();
-        }
-        return promptView;
+        return List.of(all);
     }
 
-    private Message loop() {
-        AgentTools tools = new AgentTools(this, toolboxes, skillTool, canDelegate());
-        ToolContext toolContext = new ToolContext(name, parent, depth);
-        AgentListener observer = listener;
-        AgentEvent.Source src = source;
-        StreamListener deltas = observer == AgentListener.NONE
-                ? StreamListener.NONE
-                : delta -> emit(new AgentEvent.StreamDelta(src, delta));
+    private Message loop(Run run, AgentTools tools, StructuredOutput<?> out) {
+        RunContext ctx = run.context;
+        List<ModelCallHook> hooks = ctx.modelCallHooks();
+        AgentEvent.Source src = run.source;
+        StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
+        ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
+        boolean corrected = false;
+        Message prompt = null;
         for (int iteration = 1; maxIterations == UNLIMITED || iteration <= maxIterations; iteration++) {
             if (Thread.currentThread().isInterrupted()) {
-                throw cancelled();
+                throw run.cancelled();
             }
             List<ToolDefinition> offered = tools.definitions();
-            if (observer != AgentListener.NONE) {
-                emit(new AgentEvent.CompletionStarted(src, iteration));
+            if (prompt == null && !(systemPromptInChat && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM)) {
+                prompt = Message.system(systemPrompt(run));
+            }
+            ModelRequest request = new ModelRequest(modelMessages(prompt), offered, runOptions, chat.id());
+            List<ToolDefinition> built = request.tools();
+            ModelCall call = null;
+            if (!hooks.isEmpty()) {
+                call = new ModelCall(ctx, iteration, request);
+                for (int h = 0; h < hooks.size(); h++) {
+                    request = hookResult(hooks.get(h).beforeModelCall(call), "model-call hook", h, "a request");
+                    call = new ModelCall(ctx, iteration, request);
+                }
+            }
+            if (run.observed) {
+                run.emit(new AgentEvent.CompletionStarted(src, iteration, request));
             }
             long start = System.nanoTime();
-            Message reply = completer.complete(modelView(), offered, deltas);
-            if (reply == null) {
-                throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a reply", null);
+            ModelResponse response = completer.complete(request, deltas);
+            if (response == null) {
+                throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a response", null);
             }
+            for (int h = hooks.size() - 1; h >= 0; h--) {
+                response = hookResult(hooks.get(h).afterModelCall(call, response), "model-call hook", h, "a response");
+            }
+            Message reply = response.message();
             if (!reply.sender().equals(name)) {
                 reply = reply.withSender(name);
             }
-            append(reply);
-            if (observer != AgentListener.NONE) {
-                emit(new AgentEvent.CompletionFinished(src, iteration, reply, since(start)));
+            run.append(reply);
+            Usage usage = response.usage();
+            ctx.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : prices.cost(response.model(), usage));
+            if (run.observed) {
+                run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, since(start)));
             }
             List<ToolCall> calls = reply.toolCalls();
             if (calls.isEmpty()) {
-                return reply;
+                if (out == null) {
+                    return reply;
+                }
+                StructuredOutput.Binding<?> binding = out.bind(response);
+                if (binding instanceof StructuredOutput.Binding.Bound<?> bound) {
+                    run.structured = bound.value();
+                    return reply;
+                }
+                StructuredOutput.Binding.Mismatch<?> mismatch = (StructuredOutput.Binding.Mismatch<?>) binding;
+                if (!mismatch.correctable() || corrected) {
+                    throw new StructuredOutputException(name, out.type(), mismatch.answer(), mismatch.problems(), corrected);
+                }
+                corrected = true;
+                run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
+                continue;
             }
-            Message results = ToolTurn.run(this, calls, tools, toolContext);
+            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? null : request.tools());
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
                 return results;
             }
         }
         throw new MaxIterationsException(name, maxIterations);
+    }
+
+    private <T> T hookResult(T value, String kind, int index, String what) {
+        if (value == null) {
+            throw new AgentException(name, kind + " " + (index + 1) + " of agent '" + name + "' returned null instead of "
+                    + what, null);
+        }
+        return value;
     }
 
     private static boolean callsAny(List<ToolCall> calls, Set<String> names) {
@@ -354,9 +573,9 @@ public final class Agent implements Runner {
     }
 
     /**
-     * The system prompt this agent writes on an empty chat, from its current settings and
-     * registry (an agent that keeps its prompt out of the chat puts it in front of the chat on
-     * every model call instead, as does an agent whose chat holds messages but no opening
+     * The system prompt this agent writes on an empty chat when it runs at the top of a
+     * delegation tree (an agent that keeps its prompt out of the chat puts it in front of the
+     * chat on every model call instead, as does an agent whose chat holds messages but no opening
      * system message):
      *
      * <pre>
@@ -383,103 +602,49 @@ public final class Agent implements Runner {
      *
      * Only non-empty sections appear; the agents are the registry's entries (sorted by name)
      * other than this agent, listed only when the agent {@linkplain #canDelegate() can delegate};
-     * every text is stripped of surrounding white space.
+     * every text is stripped of surrounding white space. A delegated child's prompt lists the
+     * agents only when it may delegate further.
      *
      * @return the prompt's text
      */
     public String systemPrompt() {
         return SystemPrompt.build(name, description, instructions, context, skills,
-                canDelegate() ? otherAgents() : List.of());
+                canDelegate() ? Run.otherAgents(registry, name) : List.of());
+    }
+
+    private String systemPrompt(Run run) {
+        return SystemPrompt.build(name, description, instructions, context, skills,
+                run.canDelegate() ? run.otherAgents() : List.of());
     }
 
     /**
-     * Whether this agent may delegate now: it has a registry holding other agents, and its depth
-     * is below its delegation limit (its own {@linkplain #maxDelegationDepth() limit}, or a lower
-     * one of an agent above it). Only then is it offered {@code list_agents} and {@code delegate}
-     * and told about the other agents.
+     * Whether this agent may delegate when it runs at the top of a delegation tree: it has a
+     * registry holding other agents, and a delegation limit above 0. Only then is it offered
+     * {@code list_agents} and {@code delegate} and told about the other agents. Inside a run the
+     * run's depth and the limits of the agents above count too (see {@link RunContext}).
      *
      * @return true when the agent can delegate
      */
     public boolean canDelegate() {
-        return registry != null && depth < delegationLimit && !otherAgents().isEmpty();
-    }
-
-    List<Registry.Entry> otherAgents() {
-        if (registry == null) {
-            return List.of();
-        }
-        List<Registry.Entry> all = registry.list();
-        List<Registry.Entry> others = new ArrayList<>(all.size());
-        for (Registry.Entry e : all) {
-            if (!e.name().equals(name)) {
-                others.add(e);
-            }
-        }
-        return Collections.unmodifiableList(others);
+        return registry != null && maxDelegationDepth > 0 && !Run.otherAgents(registry, name).isEmpty();
     }
 
     // ------------------------------------------------------------------ package-private plumbing
 
-    /** Called by a Registry on a freshly built agent. */
-    void placeInTree(Registry owner, int newDepth) {
-        if (!placed.compareAndSet(false, true)) {
+    /** Called by a Registry on a freshly built agent; refuses an agent its factory returned before. */
+    void markSpawned() {
+        if (!spawned.compareAndSet(false, true)) {
             throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
                     + "before; a factory must build a fresh agent on every call");
         }
-        this.registry = owner;
-        this.depth = newDepth;
-        this.source = new AgentEvent.Source(name, parent, depth);
-    }
-
-    /** Called by delegate on a spawned child before it runs: the tree's limit and observers pass down. */
-    void adoptedBy(Agent delegator) {
-        this.parent = delegator.name;
-        this.delegationLimit = Math.min(maxDelegationDepth, delegator.delegationLimit);
-        this.listener = listener.andThen(delegator.listener);
-        this.source = new AgentEvent.Source(name, parent, depth);
-    }
-
-    void append(Message message) {
-        chat.append(message);
-        if (observed()) {
-            emit(new AgentEvent.MessageAdded(source, message));
-        }
-    }
-
-    boolean observed() {
-        return listener != AgentListener.NONE;
-    }
-
-    void emit(AgentEvent event) {
-        AgentListener l = listener;
-        if (l == AgentListener.NONE) {
-            return;
-        }
-        try {
-            l.onEvent(event);
-        } catch (RuntimeException e) {
-            LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", name,
-                    event.getClass().getSimpleName(), e);
-        }
-    }
-
-    CancellationException cancelled() {
-        return new CancellationException("agent '" + name + "' was cancelled");
-    }
-
-    AgentEvent.Source source() {
-        return source;
     }
 
     Registry registryOrNull() {
         return registry;
     }
 
-    int delegationLimit() {
-        return delegationLimit;
-    }
-
-    Duration cancelGrace() {
+    /** The grace set on the builder, or null when the run's context decides. */
+    Duration ownCancelGrace() {
         return cancelGrace;
     }
 
@@ -536,27 +701,10 @@ public final class Agent implements Runner {
     }
 
     /**
-     * The delegation depth: 0 for a top-level agent, 1 for a child it delegated to, ...
+     * The registry the agent delegates through, as its builder set it. A delegated child built
+     * without one delegates through its parent's.
      *
-     * @return the depth
-     */
-    public int depth() {
-        return depth;
-    }
-
-    /**
-     * The agent that delegated to this one.
-     *
-     * @return its name, or empty for a top-level agent
-     */
-    public Optional<String> parent() {
-        return Optional.ofNullable(parent);
-    }
-
-    /**
-     * The registry the agent can delegate through.
-     *
-     * @return the registry, or empty when the agent cannot delegate
+     * @return the registry, or empty when none was set
      */
     public Optional<Registry> registry() {
         return Optional.ofNullable(registry);
@@ -622,7 +770,8 @@ public final class Agent implements Runner {
     }
 
     /**
-     * The listener that observes this agent's events.
+     * The listener that observes this agent's events (and, through each run's context, its
+     * children's).
      *
      * @return the listener, {@link AgentListener#NONE} when none is set
      */
@@ -631,21 +780,45 @@ public final class Agent implements Runner {
     }
 
     /**
-     * Sets the listener that observes this agent's events and those of the children it
-     * delegates to (a child keeps its own listener too).
+     * The agent's own model-call hooks; a run's context adds its own before them.
      *
-     * @param value the listener; {@link AgentListener#NONE} to stop observing
+     * @return the hooks, in the order added
      */
-    public void setListener(AgentListener value) {
-        if (value == null) {
-            throw new IllegalArgumentException("Agent.setListener of '" + name + "' must not be null; use AgentListener.NONE");
-        }
-        this.listener = value;
+    public List<ModelCallHook> modelCallHooks() {
+        return modelCallHooks;
+    }
+
+    /**
+     * The agent's own tool-call hooks; a run's context adds its own before them.
+     *
+     * @return the hooks, in the order added
+     */
+    public List<ToolCallHook> toolCallHooks() {
+        return toolCallHooks;
+    }
+
+    /**
+     * The options of every model call the agent makes (the provider's defaults fill what is not
+     * set), prompt caching included unless turned off.
+     *
+     * @return the options
+     */
+    public ModelOptions options() {
+        return options;
+    }
+
+    /**
+     * The prices that turn the agent's usage into cost.
+     *
+     * @return the price table; {@link PriceTable#defaults()} unless set
+     */
+    public PriceTable prices() {
+        return prices;
     }
 
     @Override
     public String toString() {
-        return "Agent[" + name + ", depth " + depth + "]";
+        return "Agent[" + name + "]";
     }
 
     // ------------------------------------------------------------------ builder
@@ -662,7 +835,12 @@ public final class Agent implements Runner {
         private final List<Skill> skills = new ArrayList<>();
         private final List<Middleware> middleware = new ArrayList<>();
         private final List<ToolBox> toolboxes = new ArrayList<>();
-        private Duration cancelGrace = DEFAULT_CANCEL_GRACE;
+        private Duration cancelGrace;
+        private final List<ModelCallHook> modelCallHooks = new ArrayList<>();
+        private final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+        private ModelOptions options = ModelOptions.NONE;
+        private boolean promptCaching = true;
+        private PriceTable prices;
         private int maxToolResultChars = ToolResults.DEFAULT_MAX_CHARS;
         private final Set<String> stopTools = new LinkedHashSet<>();
         private boolean systemPromptInChat = true;
@@ -859,8 +1037,9 @@ public final class Agent implements Runner {
 
         /**
          * How long cancelled tool calls and delegated children may take to stop before the
-         * agent abandons them (their results then say they were cancelled). Default
-         * {@link Agent#DEFAULT_CANCEL_GRACE}. Well-behaved tools stop at once.
+         * agent abandons them (their results then say they were cancelled). Unless set, the run's
+         * context decides ({@link RunContext#cancelGrace()}, by default
+         * {@link Agent#DEFAULT_CANCEL_GRACE}). Well-behaved tools stop at once.
          *
          * @param value the grace
          * @return this builder
@@ -925,6 +1104,74 @@ public final class Agent implements Runner {
         }
 
         /**
+         * Adds model-call hooks, run around every model call of the agent after those of the
+         * run's context; see {@link ModelCallHook} for the order.
+         *
+         * @param more the hooks
+         * @return this builder
+         */
+        public Builder modelCallHooks(ModelCallHook... more) {
+            modelCallHooks.addAll(List.of(requireAll(more, "modelCallHooks")));
+            return this;
+        }
+
+        /**
+         * Adds tool-call hooks, asked about every tool call of the agent after those of the
+         * run's context; see {@link ToolCallHook} for the order.
+         *
+         * @param more the hooks
+         * @return this builder
+         */
+        public Builder toolCallHooks(ToolCallHook... more) {
+            toolCallHooks.addAll(List.of(requireAll(more, "toolCallHooks")));
+            return this;
+        }
+
+        /**
+         * The options of every model call (tool choice, response format, max tokens,
+         * temperature, ...); what is not set here falls back to the provider's defaults. A cache
+         * set here wins over {@link #promptCaching}.
+         *
+         * @param value the options
+         * @return this builder
+         */
+        public Builder options(ModelOptions value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' options must not be null; use ModelOptions.NONE");
+            }
+            this.options = value;
+            return this;
+        }
+
+        /**
+         * Whether the agent asks for prompt caching ({@link CacheHints#ON}: the system prompt
+         * and tools, and the conversation's tail) on every model call; on by default. A provider
+         * without explicit caching ignores the hints. {@link #options} with a cache set wins.
+         *
+         * @param value false to send no cache hints
+         * @return this builder
+         */
+        public Builder promptCaching(boolean value) {
+            this.promptCaching = value;
+            return this;
+        }
+
+        /**
+         * The prices that turn usage into cost ({@link RunContext#cost()},
+         * {@link AgentEvent.AgentFinished#cost()}); {@link PriceTable#defaults()} unless set.
+         *
+         * @param value the price table
+         * @return this builder
+         */
+        public Builder prices(PriceTable value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' prices must not be null; use PriceTable.empty()");
+            }
+            this.prices = value;
+            return this;
+        }
+
+        /**
          * Builds the agent.
          *
          * @return the agent
@@ -938,6 +1185,9 @@ public final class Agent implements Runner {
             String clash = AgentTools.builtinClash(name, toolboxes);
             if (clash != null) {
                 throw new IllegalArgumentException(clash);
+            }
+            if (prices == null) {
+                prices = PriceTable.defaults();
             }
             return new Agent(this);
         }

@@ -3,16 +3,19 @@ package dev.shelly.agent;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Delta;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 
 /**
  * Something that happened in an agent's run, for observers (a UI, a log, the engine's event
- * bus). Every event names its {@link Source}: the agent, the agent that delegated to it, and the
- * delegation depth.
+ * bus). Every event names its {@link Source}: the agent, the agent that delegated to it, the
+ * delegation depth, and the run: its id, its parent run's id and its session's id, so events of
+ * concurrent runs and sessions can be told apart.
  *
  * <p>Order: {@link AgentStarted}; then {@link MessageAdded} for the system prompt and the input;
  * per iteration {@link CompletionStarted}, any {@link StreamDelta}s, {@link MessageAdded} for the
@@ -32,13 +35,27 @@ public sealed interface AgentEvent {
     Source source();
 
     /**
-     * The agent an event is about.
+     * The agent and run an event is about. A run makes one and reuses it for all its events.
      *
      * @param agent the agent's name
      * @param parent the name of the agent that delegated to it, or null for a top-level agent
      * @param depth the delegation depth: 0 at the top, 1 for a delegated child, ...
+     * @param runId the run's id, or null when not known
+     * @param parentRunId the id of the run that started this one, or null for a top-level run
+     * @param sessionId the session's id, or null when the run belongs to none
      */
-    record Source(String agent, String parent, int depth) {}
+    record Source(String agent, String parent, int depth, String runId, String parentRunId, String sessionId) {
+        /**
+         * A source without run identity.
+         *
+         * @param agent the agent's name
+         * @param parent the delegating agent's name, or null
+         * @param depth the delegation depth
+         */
+        public Source(String agent, String parent, int depth) {
+            this(agent, parent, depth, null, null, null);
+        }
+    }
 
     /**
      * A run began.
@@ -53,8 +70,10 @@ public sealed interface AgentEvent {
      * @param source the agent
      * @param reply the final message
      * @param took how long the run took
+     * @param usage the tokens of the run's model calls, delegated children included
+     * @param cost what those tokens cost
      */
-    record AgentFinished(Source source, Message reply, Duration took) implements AgentEvent {}
+    record AgentFinished(Source source, Message reply, Duration took, Usage usage, Cost cost) implements AgentEvent {}
 
     /**
      * A run ended with an exception (a cancellation included).
@@ -79,8 +98,9 @@ public sealed interface AgentEvent {
      *
      * @param source the agent
      * @param iteration the iteration, from 1
+     * @param request the request as sent, after the model-call hooks
      */
-    record CompletionStarted(Source source, int iteration) implements AgentEvent {}
+    record CompletionStarted(Source source, int iteration, ModelRequest request) implements AgentEvent {}
 
     /**
      * The model replied; the reply was appended to the chat.
@@ -88,16 +108,19 @@ public sealed interface AgentEvent {
      * @param source the agent
      * @param iteration the iteration, from 1
      * @param reply the reply, with the agent's name as sender
+     * @param response the model's response, after the model-call hooks: usage, stop reason,
+     *     model and response id
      * @param took how long the model took
      */
-    record CompletionFinished(Source source, int iteration, Message reply, Duration took) implements AgentEvent {
+    record CompletionFinished(Source source, int iteration, Message reply, ModelResponse response, Duration took)
+            implements AgentEvent {
         /**
          * The tokens this completion used, as the model reported them.
          *
          * @return the usage, {@link Usage#ZERO} when the model reported none
          */
         public Usage usage() {
-            return ReplyMetadata.usage(reply).orElse(Usage.ZERO);
+            return response.usage();
         }
     }
 
@@ -110,15 +133,16 @@ public sealed interface AgentEvent {
     record StreamDelta(Source source, Delta delta) implements AgentEvent {}
 
     /**
-     * A tool call begins.
+     * A tool call begins (after the tool-call hooks allowed it).
      *
      * @param source the agent
-     * @param call the call
+     * @param call the call as the tool gets it: with a hook's rewritten arguments
      */
     record ToolCallStarted(Source source, ToolCall call) implements AgentEvent {}
 
     /**
-     * A tool call ended: done, failed or cancelled.
+     * A tool call ended: done, failed or cancelled; or it was refused (denied by a hook, or not
+     * offered in the turn), then without a {@link ToolCallStarted} and with a zero duration.
      *
      * @param source the agent
      * @param call the call

@@ -10,32 +10,34 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * The tools of one agent: its toolboxes, searched in order, then the built-in {@code load_skill}
- * (with skills) and {@code list_agents} and {@code delegate} (with a registry).
+ * The tools of one run: the agent's toolboxes, searched in order, then the built-in
+ * {@code load_skill} (with skills) and {@code list_agents} and {@code delegate} (when the run
+ * may delegate).
  *
  * <p>The built-ins are offered from constant definitions and their toolbox is made only when
  * the model calls one, so an agent that never delegates (most delegated children) pays nothing
  * for them.
  */
 final class AgentTools {
-    private final Agent agent;
+    private final Run run;
     private final List<ToolBox> boxes;
     private final List<ToolDefinition> builtins;
 
-    AgentTools(Agent agent, List<ToolBox> boxes, ToolDefinition skillTool, boolean orchestration) {
-        String clash = builtinClash(agent.name(), boxes);
+    AgentTools(Run run, List<ToolBox> boxes, ToolDefinition skillTool) {
+        String clash = builtinClash(run.name(), boxes);
         if (clash != null) {
             throw new IllegalStateException(clash);
         }
-        this.agent = agent;
+        this.run = run;
         this.boxes = boxes;
         List<ToolDefinition> b = new ArrayList<>(3);
         if (skillTool != null) {
             b.add(skillTool);
         }
-        if (orchestration) {
+        if (run.canDelegate()) {
             b.add(Orchestration.LIST_AGENTS_TOOL);
             b.add(Orchestration.DELEGATE_TOOL);
         }
@@ -44,14 +46,16 @@ final class AgentTools {
 
     /**
      * Says which toolbox holds a tool named like a built-in, or returns null when none does.
-     * Toolboxes may change after the agent is built, so a run checks again.
+     * Toolboxes may change after the agent is built, so a run checks again (three look-ups per
+     * toolbox).
      */
     static String builtinClash(String agent, List<ToolBox> boxes) {
         for (int i = 0; i < boxes.size(); i++) {
-            for (String tool : boxes.get(i).names()) {
-                if (Agent.BUILTIN_TOOLS.contains(tool)) {
+            ToolBox box = boxes.get(i);
+            for (String tool : Agent.BUILTIN_TOOLS) {
+                if (box.contains(tool)) {
                     return "toolbox " + (i + 1) + " of agent '" + agent + "' holds a tool named '" + tool
-                            + "', the name of a built-in tool (" + String.join(", ", new java.util.TreeSet<>(Agent.BUILTIN_TOOLS))
+                            + "', the name of a built-in tool (" + String.join(", ", new TreeSet<>(Agent.BUILTIN_TOOLS))
                             + "); rename the tool";
                 }
             }
@@ -78,20 +82,36 @@ final class AgentTools {
                 all.add(d);
             }
         }
-        return all;
+        return List.copyOf(all);
+    }
+
+    /** Whether a tool of that name is one of the run's tools. */
+    boolean knows(String name) {
+        for (ToolBox box : boxes) {
+            if (box.contains(name)) {
+                return true;
+            }
+        }
+        for (ToolDefinition d : builtins) {
+            if (d.name().equals(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Answers one call; never throws for a failing call. */
     ToolResult call(ToolCall call, ToolContext context) {
+        int limit = run.agent.maxToolResultChars();
         try {
             for (ToolBox box : boxes) {
                 if (box.contains(call.name())) {
-                    return box.call(call, context, agent.maxToolResultChars());
+                    return box.call(call, context, limit);
                 }
             }
             for (ToolDefinition d : builtins) {
                 if (d.name().equals(call.name())) {
-                    return builtinBox(d.name()).call(call, context, agent.maxToolResultChars());
+                    return builtinBox(d.name()).call(call, context, limit);
                 }
             }
             return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names());
@@ -101,7 +121,7 @@ final class AgentTools {
     }
 
     private ToolBox builtinBox(String name) {
-        return name.equals(SkillTool.NAME) ? SkillTool.toolbox(agent.skills()) : Orchestration.toolbox(agent);
+        return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills()) : Orchestration.toolbox(run);
     }
 
     private String names() {

@@ -1,70 +1,48 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.internal.FanOut;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ShellyException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
-import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 
 /** The bodies of the built-in middleware. */
 final class BuiltinMiddleware {
-    /** How long a timed-out or cancelled runner may take to stop before it is abandoned. */
-    static final Duration STOP_GRACE = Duration.ofSeconds(2);
-
     private BuiltinMiddleware() {}
 
-    static Message withTimeout(Runner next, Duration limit) {
-        FutureTask<Message> task = new FutureTask<>(next::run);
-        Thread worker = Thread.ofVirtual().name("shelly-timeout-" + next.name()).start(task);
-        try {
-            return task.get(TimeUnit.NANOSECONDS.convert(limit), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            worker.interrupt();
-            awaitStop(task);
-            if (task.state() == Future.State.SUCCESS) {
-                return task.resultNow();
-            }
-            throw new AgentTimeoutException(next.name(), limit);
-        } catch (InterruptedException e) {
-            worker.interrupt();
-            awaitStop(task);
-            Thread.currentThread().interrupt();
+    static Message withTimeout(Runner next, Duration limit, RunContext context) {
+        FanOut.Joined<Message> joined = FanOut.<Message>of(List.of(() -> next.run(context)))
+                .deadline(limit)
+                .grace(context.cancelGrace())
+                .names(i -> "shelly-timeout-" + next.name())
+                .join();
+        FanOut.Outcome<Message> outcome = joined.outcomes().getFirst();
+        if (outcome instanceof FanOut.Outcome.Success<Message> s) {
+            return s.value();
+        }
+        if (joined.interrupted()) {
             throw new CancellationException("agent '" + next.name() + "' was cancelled");
-        } catch (ExecutionException e) {
-            throw rethrow(e.getCause());
         }
-    }
-
-    /** Waits up to the grace for an interrupted task to end; keeps an interrupt that arrives meanwhile. */
-    private static void awaitStop(FutureTask<Message> task) {
-        try {
-            task.get(TimeUnit.NANOSECONDS.convert(STOP_GRACE), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | CancellationException e) {
-            // The task ended with a failure, or is abandoned: the caller decides what to report.
+        if (joined.timedOut()) {
+            throw new AgentTimeoutException(next.name(), limit);
         }
-    }
-
-    private static RuntimeException rethrow(Throwable cause) {
+        Throwable cause = ((FanOut.Outcome.Failure<Message>) outcome).error();
         if (cause instanceof RuntimeException r) {
-            return r;
+            throw r;
         }
         if (cause instanceof Error err) {
             throw err;
         }
-        return new ShellyException("runner failed: " + cause, cause);
+        throw new ShellyException("runner failed: " + cause, cause);
     }
 
-    static Message recovering(Runner next) {
+    static Message recovering(Runner next, RunContext context) {
         try {
-            return next.run();
+            return next.run(context);
         } catch (ShellyException | CancellationException | OutOfMemoryError e) {
             throw e;
         } catch (RuntimeException | Error e) {
@@ -72,11 +50,11 @@ final class BuiltinMiddleware {
         }
     }
 
-    static Message logging(Runner next, Logger log) {
+    static Message logging(Runner next, RunContext context, Logger log) {
         long start = System.nanoTime();
         log.info("agent '{}' started", next.name());
         try {
-            Message reply = next.run();
+            Message reply = next.run(context);
             log.info("agent '{}' finished in {} ms", next.name(), millisSince(start));
             if (log.isDebugEnabled()) {
                 log.debug("agent '{}' replied: {}", next.name(), reply.text());
@@ -91,8 +69,8 @@ final class BuiltinMiddleware {
         }
     }
 
-    static Message guarded(Runner next, Guardrail check) {
-        Message reply = next.run();
+    static Message guarded(Runner next, RunContext context, Guardrail check) {
+        Message reply = next.run(context);
         Optional<String> reason;
         try {
             reason = check.check(reply);

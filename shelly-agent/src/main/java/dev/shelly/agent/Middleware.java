@@ -59,7 +59,8 @@ public interface Middleware {
      * <p>The inner runner works on a virtual thread of its own; at the deadline that thread is
      * interrupted (so an agent stops its model call and tools and answers every open tool call
      * with a cancelled result), and an {@link AgentTimeoutException} is thrown once it has
-     * stopped, or after a grace of two seconds when it ignores the interrupt. Interrupting the
+     * stopped, or after the run's {@linkplain RunContext#cancelGrace() grace} when it ignores the
+     * interrupt; a run that still succeeds within the grace returns its reply. Interrupting the
      * caller cancels the inner runner the same way and throws a
      * {@link java.util.concurrent.CancellationException}.
      *
@@ -70,7 +71,7 @@ public interface Middleware {
         if (limit == null || limit.isNegative() || limit.isZero()) {
             throw new IllegalArgumentException("Middleware.timeout limit must be positive, was " + limit);
         }
-        return next -> Runner.around(next, () -> BuiltinMiddleware.withTimeout(next, limit));
+        return next -> Runner.around(next, context -> BuiltinMiddleware.withTimeout(next, limit, context));
     }
 
     /**
@@ -85,7 +86,7 @@ public interface Middleware {
      * @return the middleware
      */
     static Middleware recovery() {
-        return next -> Runner.around(next, () -> BuiltinMiddleware.recovering(next));
+        return next -> Runner.around(next, context -> BuiltinMiddleware.recovering(next, context));
     }
 
     /**
@@ -100,7 +101,7 @@ public interface Middleware {
         if (log == null) {
             throw new IllegalArgumentException("Middleware.logger log must not be null");
         }
-        return next -> Runner.around(next, () -> BuiltinMiddleware.logging(next, log));
+        return next -> Runner.around(next, context -> BuiltinMiddleware.logging(next, context, log));
     }
 
     /**
@@ -115,6 +116,6 @@ public interface Middleware {
         if (check == null) {
             throw new IllegalArgumentException("Middleware.outputGuardrail check must not be null");
         }
-        return next -> Runner.around(next, () -> BuiltinMiddleware.guarded(next, check));
+        return next -> Runner.around(next, context -> BuiltinMiddleware.guarded(next, context, check));
     }
 }

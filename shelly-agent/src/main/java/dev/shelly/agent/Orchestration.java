@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.internal.FanOut;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
@@ -7,25 +8,25 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
+import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ArrayNode;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The tools an agent with a registry gets: {@code list_agents} and {@code delegate}.
  *
  * <p>{@code delegate} takes {@code {"tasks":[{"agent","task","context"}, ...]}}, checks every task
- * before starting any, then runs one fresh child per task, each on its own virtual thread. The
- * child is spawned from the registry at the parent's depth + 1, inherits the registry, the
- * delegation limit and the event listener, and receives the context (when given) and the task as
- * two user messages from the parent. The result is a JSON array in task order:
+ * before starting any, then runs one fresh child per task, concurrently (a lone task on the
+ * parent's own thread). The child is spawned from the registry and runs in the parent run's
+ * {@link RunContext#delegation() delegation scope}: one level deeper, with the parent's registry
+ * (unless it has its own), delegation limit, listener, hooks, session and values; its run names
+ * the parent's run. It receives the context (when given) and the task as two user messages from
+ * the parent. The result is a JSON array in task order:
  * {@code [{"agent":"a","result":"..."},{"agent":"b","error":"..."}]}. The first child to fail
  * cancels its siblings (they are interrupted); the result is then marked as an error.
  */
@@ -59,40 +60,48 @@ final class Orchestration {
 
     private Orchestration() {}
 
-    static ToolBox toolbox(Agent agent) {
+    static ToolBox toolbox(Run run) {
         return ToolBox.of(
-                new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(agent)), null),
-                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(agent, input), null));
+                new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(run)), null),
+                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(run, input), null));
     }
 
-    static String listAgents(Agent agent) {
-        ArrayNode array = JSON.createArrayNode();
-        for (Registry.Entry e : agent.otherAgents()) {
-            array.addObject().put("name", e.name()).put("description", e.description());
+    static String listAgents(Run run) {
+        StringWriter out = new StringWriter();
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartArray();
+            for (Registry.Entry e : run.otherAgents()) {
+                g.writeStartObject();
+                g.writeStringProperty("name", e.name());
+                g.writeStringProperty("description", e.description());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
         }
-        return JSON.writeValueAsString(array);
+        return out.toString();
     }
 
     /** One task of a delegate call, checked. */
     record Task(String agent, String task, String context) {}
 
-    static ToolOutput delegate(Agent parent, JsonNode input) throws InterruptedException {
-        Registry registry = parent.registryOrNull();
-        if (parent.depth() >= parent.delegationLimit()) {
+    static ToolOutput delegate(Run parent, JsonNode input) throws InterruptedException {
+        RunContext ctx = parent.context;
+        if (ctx.depth() >= ctx.delegationLimit()) {
             return ToolOutput.error("agent '" + parent.name() + "' cannot delegate: it runs at delegation depth "
-                    + parent.depth() + " and the delegation depth limit is " + parent.delegationLimit()
+                    + ctx.depth() + " and the delegation depth limit is " + ctx.delegationLimit()
                     + "; do the work yourself");
         }
+        Registry registry = parent.registryOrNull();
         List<Task> tasks = new ArrayList<>();
         String problem = parse(parent, registry, input, tasks);
         if (problem != null) {
             return ToolOutput.error(problem + "; nothing was delegated");
         }
-        return new FanOut(parent, registry, tasks).run();
+        return run(parent, registry, tasks);
     }
 
     /** Checks the input; fills {@code tasks} and returns null, or returns what is wrong. */
-    private static String parse(Agent parent, Registry registry, JsonNode input, List<Task> tasks) {
+    private static String parse(Run parent, Registry registry, JsonNode input, List<Task> tasks) {
         JsonNode list = input.get("tasks");
         if (list == null || !list.isArray()) {
             return "delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects";
@@ -135,7 +144,7 @@ final class Orchestration {
         return node.stringValue().strip();
     }
 
-    private static String available(Agent parent) {
+    private static String available(Run parent) {
         List<String> names = new ArrayList<>();
         for (Registry.Entry e : parent.otherAgents()) {
             names.add(e.name());
@@ -143,112 +152,67 @@ final class Orchestration {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
-    /** The concurrent run of one delegate call's children. */
-    private static final class FanOut {
-        private final Agent parent;
-        private final Registry registry;
-        private final List<Task> tasks;
-        private final String[] results;
-        private final String[] errors;
-        private final Thread[] threads;
-        private final CountDownLatch done;
-        private final AtomicInteger firstFailure = new AtomicInteger(-1);
-
-        FanOut(Agent parent, Registry registry, List<Task> tasks) {
-            this.parent = parent;
-            this.registry = registry;
-            this.tasks = tasks;
-            int n = tasks.size();
-            this.results = new String[n];
-            this.errors = new String[n];
-            this.threads = new Thread[n];
-            this.done = new CountDownLatch(n);
-        }
-
-        ToolOutput run() throws InterruptedException {
-            for (int i = 0; i < threads.length; i++) {
-                int slot = i;
-                threads[i] = Thread.ofVirtual().unstarted(() -> runChild(slot));
-            }
-            for (Thread t : threads) {
-                t.start();
-            }
-            try {
-                done.await();
-            } catch (InterruptedException e) {
-                interruptAllBut(-1);
-                try {
-                    done.await(TimeUnit.NANOSECONDS.convert(parent.cancelGrace()), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException again) {
-                    // Interrupted twice: stop waiting.
-                }
-                throw e;
-            }
-            return output();
-        }
-
-        private void runChild(int i) {
-            Task task = tasks.get(i);
-            try {
-                if (firstFailure.get() >= 0) {
-                    errors[i] = cancelledBecause(firstFailure.get());
-                    return;
-                }
-                Agent child = registry.spawn(task.agent(), parent.depth() + 1)
-                        .orElseThrow(() -> new AgentException(task.agent(), "agent '" + task.agent()
-                                + "' is not in the registry", null));
-                child.adoptedBy(parent);
+    /**
+     * Runs one child per task in the parent run's delegation scope, the first failure cancelling
+     * the others, and writes the results in task order.
+     */
+    private static ToolOutput run(Run parent, Registry registry, List<Task> tasks) throws InterruptedException {
+        RunContext scope = parent.context.delegation();
+        String from = parent.name();
+        List<Callable<String>> work = new ArrayList<>(tasks.size());
+        for (Task task : tasks) {
+            work.add(() -> {
+                Agent child = registry.spawn(task.agent()).orElseThrow(() -> new AgentException(task.agent(),
+                        "agent '" + task.agent() + "' is not in the registry", null));
                 List<Message> input = task.context() == null
-                        ? List.of(Message.text(parent.name(), Role.USER, task.task()))
-                        : List.of(Message.text(parent.name(), Role.USER, task.context()),
-                                Message.text(parent.name(), Role.USER, task.task()));
-                results[i] = child.run(input).text();
-            } catch (CancellationException e) {
-                int first = firstFailure.get();
-                errors[i] = first >= 0 && first != i ? cancelledBecause(first) : "agent '" + task.agent() + "' was cancelled";
-            } catch (RuntimeException | Error e) {
-                errors[i] = describe(e);
-                if (firstFailure.compareAndSet(-1, i)) {
-                    interruptAllBut(i);
-                }
-            } finally {
-                done.countDown();
-            }
+                        ? List.of(Message.text(from, Role.USER, task.task()))
+                        : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
+                return child.run(input, scope).text();
+            });
         }
-
-        private String cancelledBecause(int first) {
-            return "cancelled because tasks[" + first + "] (agent '" + tasks.get(first).agent() + "') failed";
+        FanOut.Joined<String> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace()).join();
+        if (joined.interrupted()) {
+            throw new InterruptedException("agent '" + from + "' was cancelled while delegating");
         }
-
-        private void interruptAllBut(int except) {
-            for (int i = 0; i < threads.length; i++) {
-                if (i != except) {
-                    threads[i].interrupt();
-                }
-            }
-        }
-
-        private ToolOutput output() {
-            ArrayNode array = JSON.createArrayNode();
-            boolean failed = false;
+        StringWriter out = new StringWriter(64 * tasks.size());
+        boolean failed = false;
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartArray();
             for (int i = 0; i < tasks.size(); i++) {
-                ObjectNode o = array.addObject().put("agent", tasks.get(i).agent());
-                if (errors[i] != null) {
-                    o.put("error", errors[i]);
-                    failed = true;
-                } else {
-                    o.put("result", results[i]);
+                String agent = tasks.get(i).agent();
+                g.writeStartObject();
+                g.writeStringProperty("agent", agent);
+                switch (joined.outcomes().get(i)) {
+                    case FanOut.Outcome.Success<String> s -> g.writeStringProperty("result", s.value());
+                    case FanOut.Outcome.Failure<String> f -> {
+                        failed = true;
+                        g.writeStringProperty("error", f.error() instanceof CancellationException
+                                ? "agent '" + agent + "' was cancelled" : describe(f.error()));
+                    }
+                    case FanOut.Outcome.Cancelled<String> c -> {
+                        failed = true;
+                        g.writeStringProperty("error", c.because() >= 0 && c.because() != i
+                                ? "cancelled because tasks[" + c.because() + "] (agent '" + tasks.get(c.because()).agent()
+                                        + "') failed"
+                                : "agent '" + agent + "' was cancelled");
+                    }
+                    case FanOut.Outcome.Abandoned<String> a -> {
+                        failed = true;
+                        g.writeStringProperty("error", "agent '" + agent + "' was cancelled and did not stop in time");
+                    }
                 }
+                g.writeEndObject();
             }
-            String json = JSON.writeValueAsString(array);
-            return failed ? ToolOutput.error(json) : ToolOutput.text(json);
+            g.writeEndArray();
         }
+        String json = out.toString();
+        return failed ? ToolOutput.error(json) : ToolOutput.text(json);
+    }
 
-        private static String describe(Throwable e) {
-            if (e instanceof ShellyException && e.getMessage() != null && !e.getMessage().isBlank()) {
-                return e.getMessage();
-            }
-            return e.toString();
+    private static String describe(Throwable e) {
+        if (e instanceof ShellyException && e.getMessage() != null && !e.getMessage().isBlank()) {
+            return e.getMessage();
         }
+        return e.toString();
     }
 }

@@ -114,19 +114,16 @@ public final class Registry {
     }
 
     /**
-     * Builds a fresh agent from its factory and places it at a delegation depth, with this
-     * registry as its own (so it can delegate further, within its depth limit).
+     * Builds a fresh agent from its factory. Where it runs in a delegation tree is the business
+     * of the run that starts it: {@code delegate} runs it in a {@link RunContext} one level below
+     * the delegating run, with this registry unless the agent was built with its own.
      *
      * @param name the agent's name
-     * @param depth the delegation depth of the new agent
      * @return the agent, or empty when no agent has that name
      * @throws IllegalStateException when the factory returns null, an agent of another name, or
      *     an agent it returned before
      */
-    public Optional<Agent> spawn(String name, int depth) {
-        if (depth < 0) {
-            throw new IllegalArgumentException("Registry.spawn depth must not be negative, was " + depth);
-        }
+    public Optional<Agent> spawn(String name) {
         Registration r = agents.get(name);
         if (r == null) {
             return Optional.empty();
@@ -139,7 +136,7 @@ public final class Registry {
             throw new IllegalStateException("the factory of agent '" + name + "' built an agent named '"
                     + agent.name() + "'; register it under that name or build it with this one");
         }
-        agent.placeInTree(this, depth);
+        agent.markSpawned();
         return Optional.of(agent);
     }
 

@@ -3,14 +3,19 @@ package dev.shelly.agent;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import java.util.List;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * Something that works on a chat and returns a final message: an {@link Agent}, an agent wrapped
  * in {@link Middleware}, and anything that composes runners (a team, a hand-off group, an agent
  * used as a tool). Runners nest inside each other through this interface.
  *
- * <p>{@link #run()} blocks until the work is done. It answers interruption of the calling
+ * <p>{@link #run(RunContext)} is the one method to implement: it runs inside a
+ * {@link RunContext} (the caller's scope; {@link #run()} uses a fresh {@link RunContext#root()}),
+ * which carries the session, the application's values, the listener and the hooks to every
+ * agent below, and adds up their usage and cost.
+ *
+ * <p>{@link #run(RunContext)} blocks until the work is done. It answers interruption of the calling
  * thread by stopping promptly and throwing a {@link java.util.concurrent.CancellationException}
  * with the interrupt flag kept set; other failures are unchecked exceptions, usually
  * {@link dev.shelly.chats.ShellyException}s.
@@ -32,12 +37,24 @@ public interface Runner {
     Chat chat();
 
     /**
-     * Does the work.
+     * Does the work inside a caller's scope: an agent enters its own run context from it, and
+     * workflows pass it on to their members.
+     *
+     * @param context the caller's scope
+     * @return the final message
+     * @throws java.util.concurrent.CancellationException when the calling thread is interrupted
+     */
+    Message run(RunContext context);
+
+    /**
+     * Does the work in a fresh scope: {@code run(RunContext.root())}.
      *
      * @return the final message
      * @throws java.util.concurrent.CancellationException when the calling thread is interrupted
      */
-    Message run();
+    default Message run() {
+        return run(RunContext.root());
+    }
 
     /**
      * Takes input for the next {@link #run()}: appends the messages to the runner's chat the way
@@ -61,22 +78,23 @@ public interface Runner {
     }
 
     /**
-     * A runner with the name and chat of another whose {@link #run()} is the given body: the
-     * building block of middleware. Its {@link #receive} passes the input to the inner runner.
+     * A runner with the name and chat of another whose {@link #run(RunContext)} is the given
+     * body: the building block of middleware. Its {@link #receive} passes the input to the inner
+     * runner.
      *
      * <pre>{@code
-     * Middleware audit = next -> Runner.around(next, () -> {
-     *     Message reply = next.run();
+     * Middleware audit = next -> Runner.around(next, context -> {
+     *     Message reply = next.run(context);
      *     audit(next.name(), reply);
      *     return reply;
      * });
      * }</pre>
      *
      * @param inner the runner whose name and chat to keep
-     * @param body what {@link #run()} does
+     * @param body what {@link #run(RunContext)} does with the caller's scope
      * @return the runner
      */
-    static Runner around(Runner inner, Supplier<Message> body) {
+    static Runner around(Runner inner, Function<RunContext, Message> body) {
         if (inner == null || body == null) {
             throw new IllegalArgumentException("Runner.around needs an inner runner and a body");
         }
@@ -92,8 +110,11 @@ public interface Runner {
             }
 
             @Override
-            public Message run() {
-                return body.get();
+            public Message run(RunContext context) {
+                if (context == null) {
+                    throw new IllegalArgumentException("Runner.run context of '" + inner.name() + "' must not be null");
+                }
+                return body.apply(context);
             }
 
             @Override

@@ -192,7 +192,12 @@ class AgentTest {
         assertThat(chat.get(3).sender()).isEqualTo("weather-bot");
         assertThat(chat.get(3).parts()).containsExactly(ToolResult.of("call_1", "sunny in Paris"));
         assertThat(chat.get(4)).isSameAs(answer);
-        assertThat(contexts).containsExactly(new ToolContext("weather-bot", null, 0));
+        ToolContext ctx = contexts.getFirst();
+        assertThat(contexts).hasSize(1);
+        assertThat(ctx).extracting(ToolContext::agent, ToolContext::parent, ToolContext::depth, ToolContext::sessionId,
+                ToolContext::parentRunId).containsExactly("weather-bot", null, 0, null, null);
+        assertThat(ctx.runId()).startsWith("run_");
+        assertThat(RunContext.from(ctx).orElseThrow().runId()).contains(ctx.runId());
         assertThat(model.requests().getFirst().toolNames()).containsExactly("get_weather");
     }
 
@@ -397,13 +402,17 @@ class AgentTest {
                 "ToolCallStarted", "ToolCallFinished", "MessageAdded",
                 "CompletionStarted", "StreamDelta", "StreamDelta", "StreamDelta", "MessageAdded", "CompletionFinished",
                 "AgentFinished");
-        assertThat(events).allSatisfy(e -> assertThat(e.source()).isEqualTo(new AgentEvent.Source("observed", null, 0)));
+        AgentEvent.Source source = events.getFirst().source();
+        assertThat(source).extracting(AgentEvent.Source::agent, AgentEvent.Source::parent, AgentEvent.Source::depth)
+                .containsExactly("observed", null, 0);
+        assertThat(source.runId()).startsWith("run_");
+        assertThat(events).allSatisfy(e -> assertThat(e.source()).isSameAs(source));
         List<AgentEvent.CompletionFinished> completions = events.stream()
                 .filter(AgentEvent.CompletionFinished.class::isInstance).map(AgentEvent.CompletionFinished.class::cast).toList();
         assertThat(completions).extracting(AgentEvent.CompletionFinished::usage)
                 .containsExactly(Usage.of(10, 3), Usage.of(20, 2));
         assertThat(completions).extracting(AgentEvent.CompletionFinished::iteration).containsExactly(1, 2);
-        assertThat(events.get(4)).isEqualTo(new AgentEvent.StreamDelta(a.source(), new Delta.ToolCallStart(0, "call_1", "echo")));
+        assertThat(events.get(4)).isEqualTo(new AgentEvent.StreamDelta(source, new Delta.ToolCallStart(0, "call_1", "echo")));
         AgentEvent.ToolCallFinished tool = (AgentEvent.ToolCallFinished) events.get(10);
         assertThat(tool.result()).isEqualTo(ToolResult.of("call_1", "e"));
         assertThat(tool.took().isNegative()).isFalse();
@@ -498,7 +507,9 @@ class AgentTest {
 
     @Test
     void aToolThatIgnoresItsInterruptIsAbandonedAfterTheGrace() throws Exception {
-        CountDownLatch started = new CountDownLatch(1);
+        // Two calls, so they run on threads of their own: a lone call runs on the caller's thread
+        // and holds the run until it returns (see aLoneToolCallRunsOnTheCallersThread).
+        CountDownLatch started = new CountDownLatch(2);
         CountDownLatch release = new CountDownLatch(1);
         AtomicReference<Thread> toolThread = new AtomicReference<>();
         ToolBox box = ToolBox.of(tool("stubborn", (i, c) -> {
@@ -512,9 +523,14 @@ class AgentTest {
                 }
             }
             return ToolOutput.text("finally");
+        }), tool("polite", (i, c) -> {
+            started.countDown();
+            new CountDownLatch(1).await();
+            return ToolOutput.text("never");
         }));
         List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
-        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("stubborn", "{}"));
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCalls(new Step.Call("stubborn", "{}"), new Step.Call("polite", "{}")));
         Agent a = agent("a", model).toolboxes(box).cancelGrace(Duration.ofMillis(50)).listener(events::add).build();
 
         Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
@@ -523,11 +539,30 @@ class AgentTest {
         release.countDown();
 
         assertThat(run.error.get()).isInstanceOf(CancellationException.class);
-        assertThat(a.chat().last().orElseThrow().parts())
-                .containsExactly(ToolResult.error("call_1", "tool 'stubborn' was cancelled before it finished"));
+        assertThat(a.chat().last().orElseThrow().parts()).containsExactly(
+                ToolResult.error("call_1", "tool 'stubborn' was cancelled before it finished"),
+                ToolResult.error("call_2", "tool 'polite' was cancelled before it finished"));
         assertThat(toolThread.get().join(Duration.ofSeconds(10))).as("the abandoned tool finished").isTrue();
         assertEveryCallAnsweredOnce(a.chat());
-        assertThat(events).filteredOn(AgentEvent.ToolCallFinished.class::isInstance).hasSize(1);
+        assertThat(events).filteredOn(AgentEvent.ToolCallFinished.class::isInstance).hasSize(2);
+    }
+
+    @Test
+    void aLoneToolCallRunsOnTheCallersThread() throws Exception {
+        AtomicReference<Thread> toolThread = new AtomicReference<>();
+        ToolBox box = ToolBox.of(tool("where", (i, c) -> {
+            toolThread.set(Thread.currentThread());
+            return ToolOutput.text("here");
+        }));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("where", "{}"), Step.reply("done"));
+        Agent a = agent("a", model).toolboxes(box).build();
+        AtomicReference<Message> reply = new AtomicReference<>();
+
+        Thread caller = Thread.ofPlatform().start(() -> reply.set(a.run("go")));
+        caller.join(10_000);
+
+        assertThat(reply.get().text()).isEqualTo("done");
+        assertThat(toolThread.get()).isSameAs(caller);
     }
 
     @Test

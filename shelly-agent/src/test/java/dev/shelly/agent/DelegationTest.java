@@ -116,8 +116,6 @@ class DelegationTest {
         assertThat(answer.text()).isEqualTo("lead saw: [{\"agent\":\"worker\",\"result\":\"found X for: find X\"}]");
         assertThat(spawned).hasSize(1);
         Agent child = spawned.getFirst();
-        assertThat(child.depth()).isEqualTo(1);
-        assertThat(child.parent()).contains("lead");
         List<Message> childChat = child.chat().messages();
         // At the depth limit, the child is told of no other agent and offered no delegation tools.
         assertThat(childChat.get(0)).isEqualTo(Message.system("You are worker. Finds things"));
@@ -125,7 +123,8 @@ class DelegationTest {
         assertThat(childChat.get(2)).isEqualTo(Message.text("lead", Role.USER, "find X"));
         assertThat(childChat.getLast().sender()).isEqualTo("worker");
         assertThat(childChat).hasSize(6);
-        assertThat(childContexts).containsExactly(new ToolContext("worker", "lead", 1));
+        assertThat(childContexts).extracting(ToolContext::agent, ToolContext::parent, ToolContext::depth)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("worker", "lead", 1));
         assertThat(workerModel.requests().getFirst().toolNames()).containsExactly("search");
         assertThat(leadModel.requests().getFirst().systemPrompt())
                 .isEqualTo("You are lead. Leads the work\n\n## Available Agents\n\n- **worker**: Finds things");
@@ -249,7 +248,8 @@ class DelegationTest {
         Registry r = registry();
         register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
         Agent lead = lead(r, ScriptedCompleter.of(), 1);
-        dev.shelly.tools.ToolHandler delegate = Orchestration.toolbox(lead).get("delegate").orElseThrow().handler();
+        dev.shelly.tools.ToolHandler delegate = Orchestration.toolbox(new Run(lead, RunContext.root().enter(lead)))
+                .get("delegate").orElseThrow().handler();
         tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
         ToolContext ctx = ToolContext.of("lead");
         String none = "; nothing was delegated";
@@ -343,17 +343,22 @@ class DelegationTest {
                 b -> b.maxDelegationDepth(3));
         List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
         Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("manager", "whole"), echoLastResult()), 2);
-        lead.setListener(events::add);
-
-        Message answer = lead.run("go");
+        Message answer = lead.run("go", RunContext.builder().listener(events::add).build());
 
         assertThat(answer.text()).isEqualTo("lead saw: [{\"agent\":\"manager\",\"result\":\"managed: "
                 + "[{\\\"agent\\\":\\\"worker\\\",\\\"result\\\":\\\"built part\\\"}]\"}]");
-        assertThat(spawned).extracting(Agent::name, Agent::depth).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("manager", 1), org.assertj.core.groups.Tuple.tuple("worker", 2));
+        assertThat(spawned).extracting(Agent::name).containsExactly("manager", "worker");
         assertThat(events).filteredOn(AgentEvent.AgentStarted.class::isInstance).extracting(AgentEvent::source)
-                .containsExactly(new AgentEvent.Source("lead", null, 0), new AgentEvent.Source("manager", "lead", 1),
-                        new AgentEvent.Source("worker", "manager", 2));
+                .extracting(AgentEvent.Source::agent, AgentEvent.Source::parent, AgentEvent.Source::depth)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("lead", null, 0),
+                        org.assertj.core.groups.Tuple.tuple("manager", "lead", 1),
+                        org.assertj.core.groups.Tuple.tuple("worker", "manager", 2));
+        List<AgentEvent.Source> starts = events.stream().filter(AgentEvent.AgentStarted.class::isInstance)
+                .map(AgentEvent::source).toList();
+        assertThat(starts.get(0).parentRunId()).isNull();
+        assertThat(starts.get(1).parentRunId()).isEqualTo(starts.get(0).runId());
+        assertThat(starts.get(2).parentRunId()).isEqualTo(starts.get(1).runId());
+        assertThat(starts).extracting(AgentEvent.Source::runId).doesNotContainNull().doesNotHaveDuplicates();
         assertThat(events).filteredOn(AgentEvent.AgentFinished.class::isInstance).extracting(e -> e.source().agent())
                 .containsExactly("worker", "manager", "lead");
     }
@@ -365,9 +370,7 @@ class DelegationTest {
         register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")), b -> b.listener(own::add));
         List<AgentEvent> inherited = Collections.synchronizedList(new ArrayList<>());
         Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "x"), Step.reply("ok")), 1);
-        lead.setListener(inherited::add);
-
-        lead.run("go");
+        lead.run("go", RunContext.builder().listener(inherited::add).build());
 
         assertThat(own).isNotEmpty().allSatisfy(e -> assertThat(e.source().agent()).isEqualTo("worker"));
         assertThat(inherited).filteredOn(e -> e.source().agent().equals("worker")).hasSameSizeAs(own);
@@ -392,9 +395,9 @@ class DelegationTest {
             tasks[i] = new Step.Task("worker", "t" + i, "ctx");
         }
         Agent lead = lead(r, ScriptedCompleter.of(Step.delegate(tasks), Step.reply("unreached")), 1);
-        lead.setListener(events::add);
+        RunContext scope = RunContext.builder().listener(events::add).build();
 
-        Fixtures.Background run = new Fixtures.Background(() -> lead.run("go"));
+        Fixtures.Background run = new Fixtures.Background(() -> lead.run("go", scope));
         assertThat(allInTool.await(20, TimeUnit.SECONDS)).isTrue();
         run.interruptAndJoin();
 

@@ -29,10 +29,10 @@ import org.slf4j.event.Level;
 class MiddlewareTest {
 
     private static Middleware tracing(String label, List<String> trace) {
-        return next -> Runner.around(next, () -> {
+        return next -> Runner.around(next, context -> {
             trace.add(label + " in (" + next.name() + ")");
             try {
-                return next.run();
+                return next.run(context);
             } finally {
                 trace.add(label + " out");
             }
@@ -142,7 +142,7 @@ class MiddlewareTest {
     @Test
     void recoveryTurnsAnUnexpectedExceptionIntoAnAgentFailure() {
         IllegalStateException bug = new IllegalStateException("boom");
-        Agent a = Agent.builder("fragile").completer((chat, tools) -> {
+        Agent a = Agent.builder("fragile").completer(request -> {
             throw bug;
         }).middleware(Middleware.recovery()).build();
 
@@ -155,7 +155,7 @@ class MiddlewareTest {
 
     @Test
     void recoveryCatchesErrorsToo() {
-        Agent a = Agent.builder("deep").completer((chat, tools) -> {
+        Agent a = Agent.builder("deep").completer(request -> {
             throw new StackOverflowError();
         }).middleware(Middleware.recovery()).build();
 
@@ -171,7 +171,7 @@ class MiddlewareTest {
                 .middleware(Middleware.recovery()).build();
         Agent looping = Agent.builder("b").completer(ScriptedCompleter.of(Step.toolCall("x", "{}")))
                 .maxIterations(1).middleware(Middleware.recovery()).build();
-        Agent cancelled = Agent.builder("c").completer((chat, tools) -> {
+        Agent cancelled = Agent.builder("c").completer(request -> {
             throw new CancellationException("stop");
         }).middleware(Middleware.recovery()).build();
 
@@ -265,9 +265,10 @@ class MiddlewareTest {
     void theSeedsStackComposes() {
         CapturingLogger log = new CapturingLogger();
         CountDownLatch ran = new CountDownLatch(1);
-        Agent a = Agent.builder("assistant").completer((chat, tools) -> {
+        Agent a = Agent.builder("assistant").completer(request -> {
             ran.countDown();
-            return Message.text("x", dev.shelly.chats.Role.ASSISTANT, "CONFIDENTIAL");
+            return dev.shelly.modeladapter.ModelResponse.of(
+                    Message.text("x", dev.shelly.chats.Role.ASSISTANT, "CONFIDENTIAL"));
         }).middleware(
                 Middleware.logger(log),
                 Middleware.timeout(Duration.ofSeconds(60)),
@@ -299,7 +300,7 @@ class MiddlewareTest {
             }
 
             @Override
-            public Message run() {
+            public Message run(RunContext context) {
                 while (release.getCount() > 0) {
                     try {
                         release.await(10, TimeUnit.SECONDS);

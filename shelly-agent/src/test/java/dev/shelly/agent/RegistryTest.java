@@ -31,25 +31,23 @@ class RegistryTest {
         assertThat(r.contains("writer")).isTrue();
         assertThat(r.get("writer")).isPresent();
         assertThat(r.get("nobody")).isEmpty();
-        assertThat(r.spawn("nobody", 1)).isEmpty();
+        assertThat(r.spawn("nobody")).isEmpty();
     }
 
     @Test
-    void spawnBuildsAFreshAgentEveryTimeAtTheGivenDepth() {
+    void spawnBuildsAFreshAgentEveryTime() {
         AtomicInteger built = new AtomicInteger();
         Registry r = new Registry().register("w", "worker", () -> {
             built.incrementAndGet();
             return factory("w").get();
         });
 
-        Agent one = r.spawn("w", 1).orElseThrow();
-        Agent two = r.spawn("w", 2).orElseThrow();
+        Agent one = r.spawn("w").orElseThrow();
+        Agent two = r.spawn("w").orElseThrow();
 
         assertThat(one).isNotSameAs(two);
         assertThat(one.chat()).isNotSameAs(two.chat());
-        assertThat(one.depth()).isEqualTo(1);
-        assertThat(two.depth()).isEqualTo(2);
-        assertThat(one.registry()).containsSame(r);
+        assertThat(one.registry()).isEmpty(); // a spawned agent runs with its delegator's registry
         assertThat(built.get()).isEqualTo(2);
     }
 
@@ -68,13 +66,13 @@ class RegistryTest {
                         + "(providers accept only these in the tool and sender names an agent's name appears in)");
         assertThatThrownBy(() -> r.register("web search", "x", factory("x")))
                 .hasMessageStartingWith("Registry.register: agent name 'web search' is invalid: ");
-        assertThatThrownBy(() -> r.spawn("liar", 1))
+        assertThatThrownBy(() -> r.spawn("liar"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("the factory of agent 'liar' built an agent named 'other'; register it under that name "
                         + "or build it with this one");
-        assertThatThrownBy(() -> r.spawn("null", 1)).hasMessage("the factory of agent 'null' returned null");
-        r.spawn("same", 1);
-        assertThatThrownBy(() -> r.spawn("same", 1))
+        assertThatThrownBy(() -> r.spawn("null")).hasMessage("the factory of agent 'null' returned null");
+        r.spawn("same");
+        assertThatThrownBy(() -> r.spawn("same"))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("the factory of agent 'same' returned an agent it had returned before; a factory must "
                         + "build a fresh agent on every call");
@@ -95,7 +93,7 @@ class RegistryTest {
                     r.register(name, "d", factory(name));
                     List<Registry.Entry> seen = r.list();
                     assertThat(seen).isSortedAccordingTo(java.util.Comparator.comparing(Registry.Entry::name));
-                    assertThat(r.spawn(name, 1).orElseThrow().name()).isEqualTo(name);
+                    assertThat(r.spawn(name).orElseThrow().name()).isEqualTo(name);
                 } catch (Throwable t) {
                     failures.add(t);
                 }

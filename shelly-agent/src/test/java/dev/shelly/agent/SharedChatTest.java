@@ -78,7 +78,7 @@ class SharedChatTest {
             }
 
             @Override
-            public Message run() {
+            public Message run(RunContext context) {
                 return chat.last().orElseThrow();
             }
         };

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -19,6 +20,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * while a caller blocks, so virtual threads are never pinned.
  */
 public final class Chat {
+    private static final AtomicLong IDS = new AtomicLong();
+
+    private final String id = "chat-" + Long.toString(IDS.incrementAndGet(), 36);
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Condition grown = lock.writeLock().newCondition();
     private final List<Message> messages = new ArrayList<>();
@@ -43,6 +47,16 @@ public final class Chat {
      */
     public static Chat of(Message... initial) {
         return new Chat(Arrays.asList(Checks.requireNonNull(initial, "Chat.of initial")));
+    }
+
+    /**
+     * This chat's id, unique within the process: {@code chat-} and a counter in base 36. An agent
+     * sends it with each model call as the conversation's id.
+     *
+     * @return the id, such as {@code chat-1a}
+     */
+    public String id() {
+        return id;
     }
 
     /**
@@ -155,7 +169,7 @@ public final class Chat {
             if (offset >= messages.size()) {
                 return List.of();
             }
-            return Collections.unmodifiableList(new ArrayList<>(messages.subList(offset, messages.size())));
+            return List.copyOf(messages.subList(offset, messages.size()));
         } finally {
             lock.readLock().unlock();
         }
@@ -231,6 +245,6 @@ public final class Chat {
 
     @Override
     public String toString() {
-        return "Chat[" + size() + " messages]";
+        return "Chat[" + id + ", " + size() + " messages]";
     }
 }

@@ -1,7 +1,5 @@
 package dev.shelly.chats;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /** Argument checks shared by the value types of this package. */
@@ -22,12 +20,18 @@ final class Checks {
         return value;
     }
 
+    /**
+     * An immutable copy of a list with no null element; a list that is already immutable
+     * ({@code List.of}, {@code List.copyOf}) is returned as it is. The message naming a null
+     * element's index is built only when one is found.
+     */
     static <T> List<T> copyOf(List<? extends T> list, String field) {
         requireNonNull(list, field);
-        List<T> copy = new ArrayList<>(list.size());
-        for (int i = 0; i < list.size(); i++) {
-            copy.add(requireNonNull(list.get(i), field + "[" + i + "]"));
+        for (int i = 0, n = list.size(); i < n; i++) {
+            if (list.get(i) == null) {
+                throw new IllegalArgumentException(field + "[" + i + "] must not be null");
+            }
         }
-        return Collections.unmodifiableList(copy);
+        return List.copyOf(list);
     }
 }

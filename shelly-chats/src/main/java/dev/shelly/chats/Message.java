@@ -1,5 +1,6 @@
 package dev.shelly.chats;
 
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -7,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One message of a conversation: who sent it, in which role, what it says, and free metadata.
@@ -186,10 +188,12 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      */
     public Message withMeta(String key, Object value) {
         Checks.requireText(key, "Message.withMeta key");
-        Checks.requireNonNull(value, "Message.withMeta value of '" + key + "'");
-        Map<String, Object> copy = new LinkedHashMap<>(metadata);
+        if (value == null) {
+            throw new IllegalArgumentException("Message.withMeta value of '" + key + "' must not be null");
+        }
+        LinkedHashMap<String, Object> copy = new LinkedHashMap<>(metadata);
         copy.put(key, value);
-        return new Message(sender, role, parts, copy);
+        return new Message(sender, role, parts, new FrozenMetadata(copy));
     }
 
     /**
@@ -207,11 +211,46 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
         if (metadata == null || metadata.isEmpty()) {
             return Map.of();
         }
-        Map<String, Object> copy = new LinkedHashMap<>();
+        if (metadata instanceof FrozenMetadata) {
+            return metadata; // a message's own map, checked and immutable already: withSender costs one object
+        }
+        LinkedHashMap<String, Object> copy = new LinkedHashMap<>();
         for (Map.Entry<String, Object> e : metadata.entrySet()) {
             Checks.requireText(e.getKey(), "Message.metadata key");
-            copy.put(e.getKey(), Checks.requireNonNull(e.getValue(), "Message.metadata['" + e.getKey() + "']"));
+            if (e.getValue() == null) {
+                throw new IllegalArgumentException("Message.metadata['" + e.getKey() + "'] must not be null");
+            }
+            copy.put(e.getKey(), e.getValue());
         }
-        return Collections.unmodifiableMap(copy);
+        return new FrozenMetadata(copy);
+    }
+
+    /** A message's checked metadata, in insertion order; immutable, so other messages share it. */
+    private static final class FrozenMetadata extends AbstractMap<String, Object> {
+        private final Map<String, Object> entries;
+
+        FrozenMetadata(LinkedHashMap<String, Object> checked) {
+            this.entries = Collections.unmodifiableMap(checked);
+        }
+
+        @Override
+        public Set<Entry<String, Object>> entrySet() {
+            return entries.entrySet();
+        }
+
+        @Override
+        public Object get(Object key) {
+            return entries.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return entries.containsKey(key);
+        }
+
+        @Override
+        public int size() {
+            return entries.size();
+        }
     }
 }

@@ -120,4 +120,21 @@ class MessageTest {
     void nullMetadataIsEmpty() {
         assertThat(new Message("u", Role.USER, List.of(), null).metadata()).isEmpty();
     }
+
+    @Test
+    void aCopyWithAnotherSenderSharesThePartsAndTheMetadataOfTheOriginal() {
+        Message m = Message.of("bot", Role.ASSISTANT, new Text("hi")).withMeta("k", "v").withMeta("n", 2);
+        Message copy = m.withSender("other");
+        assertThat(copy.parts()).isSameAs(m.parts());
+        assertThat(copy.metadata()).isSameAs(m.metadata()).containsExactly(
+                java.util.Map.entry("k", "v"), java.util.Map.entry("n", 2));
+        java.util.List<Part> given = java.util.List.of(new Text("a"));
+        assertThat(new Message("u", Role.USER, given).parts()).as("an immutable list is not copied").isSameAs(given);
+        java.util.List<Part> live = new java.util.ArrayList<>(given);
+        Message fromLive = new Message("u", Role.USER, live);
+        live.add(new Text("b"));
+        assertThat(fromLive.parts()).as("a mutable list is copied").containsExactly(new Text("a"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> m.metadata().put("x", 1))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
 }

@@ -1,17 +1,15 @@
 package dev.shelly.engine;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
-import java.util.List;
 
 /**
- * Records the usage on every reply of a completer given in code, so the engine's tracker counts
- * it like the providers it builds itself (those record into the tracker on their own).
+ * Records the usage of every response of a completer given in code, so the engine's tracker
+ * counts it like the providers it builds itself (those record into the tracker on their own).
  */
 final class CountingCompleter implements Completer {
     private final Completer delegate;
@@ -23,20 +21,20 @@ final class CountingCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        return counted(delegate.complete(chat, tools));
+    public ModelResponse complete(ModelRequest request) {
+        return counted(delegate.complete(request));
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
-        return counted(delegate.complete(chat, tools, listener));
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
+        return counted(delegate.complete(request, listener));
     }
 
-    private Message counted(Message reply) {
-        if (reply != null) {
-            ReplyMetadata.usage(reply).ifPresent(usage::add);
+    private ModelResponse counted(ModelResponse response) {
+        if (response != null && !response.usage().equals(Usage.ZERO)) {
+            usage.add(response.usage());
         }
-        return reply;
+        return response;
     }
 
     @Override

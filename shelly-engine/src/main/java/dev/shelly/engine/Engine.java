@@ -21,6 +21,8 @@ import dev.shelly.engine.session.SessionNotFoundException;
 import dev.shelly.engine.session.SessionRecord;
 import dev.shelly.engine.config.RedisConfig;
 import dev.shelly.engine.session.SessionStore;
+import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.engine.spi.SharedBackends;
 import dev.shelly.engine.spi.SharedBackendsProvider;
@@ -100,6 +102,7 @@ public final class Engine implements AutoCloseable {
     private final Registry registry = new Registry();
     private final EventBus<AgentEvent> events;
     private final UsageTracker usage;
+    private final PriceTable prices;
     private final Store store;
     private final TaskBoard tasks;
     private final SharedBackends shared;
@@ -120,6 +123,7 @@ public final class Engine implements AutoCloseable {
         this.dir = b.dir;
         this.events = b.events != null ? b.events : new EventBus<>();
         this.usage = b.usage;
+        this.prices = PriceTable.defaults().withAll(b.config.prices()).withAll(b.prices);
         this.store = backends.store();
         this.tasks = backends.tasks();
         this.shared = backends.shared();
@@ -137,7 +141,7 @@ public final class Engine implements AutoCloseable {
                 : b.sessionsDir == null && shared != null ? shared.sessions()
                 : sessionsDir == null ? null : new FileSessionStore(sessionsDir, JsonMapper.builder().build());
         for (AgentConfig agent : config.agents()) {
-            registry.register(agent.name(), agent.description(), () -> buildAgent(agent, new Chat()));
+            registry.register(agent.name(), agent.description(), () -> buildAgent(agent, new Chat(), false));
         }
     }
 
@@ -207,6 +211,17 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * The prices that turn the agents' usage into cost: {@link PriceTable#defaults()}, then the
+     * configuration's {@code prices:}, then {@link Builder#prices(PriceTable)}, each laid over the
+     * one before.
+     *
+     * @return the price table
+     */
+    public PriceTable prices() {
+        return prices;
+    }
+
+    /**
      * The blackboard behind the built-in {@code state} toolbox.
      *
      * @return the store
@@ -250,7 +265,7 @@ public final class Engine implements AutoCloseable {
      * @throws IllegalArgumentException naming the configured agents when there is no such agent
      */
     public Agent agent(String name) {
-        return buildAgent(agentConfig(name), new Chat());
+        return buildAgent(agentConfig(name), new Chat(), true);
     }
 
     /**
@@ -395,8 +410,8 @@ public final class Engine implements AutoCloseable {
             if (lease != null && lease.load().isPresent()) {
                 throw new SessionExistsException(id);
             }
-            LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat()),
-                    lease, clock, 0, Usage.ZERO);
+            LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat(), false),
+                    lease, clock, 0, Usage.ZERO, Cost.ZERO, events::publish);
             LOG.info("session {} opened with agent '{}'", id, entry);
             return session;
         } catch (RuntimeException | Error e) {
@@ -419,9 +434,9 @@ public final class Engine implements AutoCloseable {
                 throw new ShellyException("session '" + id + "' was held with agent '" + saved.entryAgent()
                         + "', which is no longer configured; configured agents: " + names(agentNames()));
             }
-            Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()));
+            Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()), false);
             LiveSession session = new LiveSession(id, saved.entryAgent(), saved.created(), agent, lease, clock,
-                    saved.version(), saved.usage());
+                    saved.version(), saved.usage(), saved.cost(), events::publish);
             LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
             return session;
         } catch (RuntimeException | Error e) {
@@ -491,7 +506,13 @@ public final class Engine implements AutoCloseable {
         return names;
     }
 
-    private Agent buildAgent(AgentConfig a, Chat chat) {
+    /**
+     * An agent of the configuration. Only an agent handed to the application publishes to the bus
+     * itself: a session's agent publishes through its turn's run context, and an agent the
+     * registry spawns for a delegation inherits its parent run's listener, so every event reaches
+     * the bus once.
+     */
+    private Agent buildAgent(AgentConfig a, Chat chat, boolean publishes) {
         Agent.Builder b = Agent.builder(a.name())
                 .description(a.description())
                 .instructions(a.instructions())
@@ -500,7 +521,13 @@ public final class Engine implements AutoCloseable {
                 .skills(skillsOf(a))
                 .registry(registry)
                 .chat(chat)
-                .listener(events::publish);
+                .prices(prices);
+        if (publishes) {
+            b.listener(events::publish);
+        }
+        if (a.promptCaching() != null) {
+            b.promptCaching(a.promptCaching());
+        }
         if (a.maxIterations() != null) {
             b.maxIterations(a.maxIterations());
         }
@@ -563,6 +590,7 @@ public final class Engine implements AutoCloseable {
         private Duration sessionWait = DEFAULT_SESSION_WAIT;
         private EventBus<AgentEvent> events;
         private UsageTracker usage = new UsageTracker();
+        private PriceTable prices = PriceTable.empty();
         private Store store;
         private TaskBoard tasks;
         private List<Skill> skills = List.of();
@@ -731,6 +759,18 @@ public final class Engine implements AutoCloseable {
          */
         public Builder events(EventBus<AgentEvent> value) {
             this.events = value;
+            return this;
+        }
+
+        /**
+         * Prices models beyond (or instead of) the shipped list and the configuration's
+         * {@code prices:}; these win over both.
+         *
+         * @param value the prices
+         * @return this builder
+         */
+        public Builder prices(PriceTable value) {
+            this.prices = requireNonNull(value, "Engine.Builder.prices");
             return this;
         }
 

@@ -3,10 +3,13 @@ package dev.shelly.engine;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentListener;
+import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Message;
 import dev.shelly.engine.session.SessionRecord;
 import dev.shelly.engine.session.SessionStore;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.tools.RunValues;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,7 +32,11 @@ import org.slf4j.MDC;
 /**
  * The one live conversation of a session id in an engine, shared by every {@link Session} handle
  * the engine hands out for that id: the agent and its chat, the queue its turns run in one at a
- * time, the store lease that keeps other engines out, and the session's version and usage.
+ * time, the store lease that keeps other engines out, and the session's version, usage and cost.
+ *
+ * <p>Each turn runs in a fresh {@link RunContext} carrying the session id, the turn's run values
+ * and the session's listener; the turn's usage and cost are that context's totals (delegated
+ * children included), and the session's totals grow by them when the turn ends.
  */
 final class LiveSession {
     private static final Logger LOG = LoggerFactory.getLogger(Session.class);
@@ -48,13 +55,17 @@ final class LiveSession {
     private final ReentrantLock state = new ReentrantLock();
     private long version;
     private Usage usage;
+    private Cost cost;
     /** The turns queued or running, of every handle. */
     final Set<Future<?>> pending = ConcurrentHashMap.newKeySet();
     private volatile TurnState current;
     private volatile boolean closed;
 
+    private final AgentListener bus;
+
     LiveSession(String id, String entryAgent, Instant created, Agent agent, SessionStore.Lease lease, Clock clock,
-            long version, Usage usage) {
+            long version, Usage usage, Cost cost, AgentListener bus) {
+        this.bus = bus;
         this.id = id;
         this.entryAgent = entryAgent;
         this.created = created;
@@ -63,7 +74,7 @@ final class LiveSession {
         this.clock = clock;
         this.version = version;
         this.usage = usage;
-        agent.setListener(agent.listener().andThen(this::observe));
+        this.cost = cost;
     }
 
     boolean closed() {
@@ -79,8 +90,9 @@ final class LiveSession {
     }
 
     /** Runs one turn on the session's turn thread, with the session and turn ids in the MDC. */
-    Turn runTurn(Session owner, String text) {
+    Turn runTurn(Session owner, String text, RunValues values) {
         TurnState turn = new TurnState(newTurnId(), owner);
+        RunContext run = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe)).build();
         current = turn;
         MDC.put(Session.MDC_SESSION, id);
         MDC.put(Session.MDC_TURN, turn.id);
@@ -89,8 +101,11 @@ final class LiveSession {
             LOG.debug("session {} turn {} starts: {} characters for agent '{}'", id, turn.id, text.length(), entryAgent);
             Message reply;
             try {
-                reply = agent.run(text);
+                reply = agent.run(text, run);
             } catch (RuntimeException | Error failure) {
+                Usage used = run.usage();
+                Cost spent = run.cost();
+                add(used, spent);
                 try {
                     save();
                 } catch (RuntimeException e) {
@@ -99,17 +114,20 @@ final class LiveSession {
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 if (failure instanceof CancellationException) {
                     LOG.info("session {} turn {} cancelled after {} ms; used {}", id, turn.id, took.toMillis(),
-                            describe(turn.usage()));
+                            describe(used, spent));
                 } else {
                     LOG.warn("session {} turn {} failed after {} ms: {}; used {}", id, turn.id, took.toMillis(),
-                            failure.toString(), describe(turn.usage()));
+                            failure.toString(), describe(used, spent));
                 }
                 throw failure;
             }
+            Usage used = run.usage();
+            Cost spent = run.cost();
+            add(used, spent);
             save();
-            Turn result = new Turn(turn.id, reply, turn.usage(), Duration.ofNanos(System.nanoTime() - start));
+            Turn result = new Turn(turn.id, reply, used, spent, Duration.ofNanos(System.nanoTime() - start));
             LOG.info("session {} turn {} finished in {} ms; used {}", id, turn.id, result.took().toMillis(),
-                    describe(result.usage()));
+                    describe(used, spent));
             return result;
         } finally {
             current = null;
@@ -118,26 +136,29 @@ final class LiveSession {
         }
     }
 
+    private void add(Usage used, Cost spent) {
+        state.lock();
+        try {
+            usage = usage.plus(used);
+            cost = cost.plus(spent);
+        } finally {
+            state.unlock();
+        }
+    }
+
     private static String describe(Usage u) {
         return u.inputTokens() + " input, " + u.outputTokens() + " output, " + u.cacheReadTokens() + " cache-read, "
                 + u.cacheWriteTokens() + " cache-write tokens";
     }
 
-    /** Every agent event of the session (delegated children included): usage, the turn's listener, debug logs. */
+    private static String describe(Usage u, Cost c) {
+        return describe(u) + ", $" + c.usd().toPlainString()
+                + (c.complete() ? "" : " (" + c.unpricedTokens() + " tokens unpriced)");
+    }
+
+    /** Every agent event of the session's turns (delegated children included): the turn's listener, debug logs. */
     private void observe(AgentEvent event) {
         TurnState turn = current;
-        if (event instanceof AgentEvent.CompletionFinished finished) {
-            Usage used = finished.usage();
-            state.lock();
-            try {
-                usage = usage.plus(used);
-            } finally {
-                state.unlock();
-            }
-            if (turn != null) {
-                turn.add(used);
-            }
-        }
         if (LOG.isDebugEnabled()) {
             debug(event, turn);
         }
@@ -186,6 +207,15 @@ final class LiveSession {
         }
     }
 
+    Cost cost() {
+        state.lock();
+        try {
+            return cost;
+        } finally {
+            state.unlock();
+        }
+    }
+
     /**
      * Saves a snapshot. The version and the messages are taken together under a lock, so a higher
      * version always holds at least what a lower one does; the lease skips a version lower than
@@ -200,7 +230,7 @@ final class LiveSession {
         try {
             version++;
             List<Message> messages = agent.chat().messages();
-            record = new SessionRecord(id, entryAgent, created, clock.instant(), messages, version, usage);
+            record = new SessionRecord(id, entryAgent, created, clock.instant(), messages, version, usage, cost);
         } finally {
             state.unlock();
         }
@@ -249,34 +279,6 @@ final class LiveSession {
         return HexFormat.of().formatHex(bytes);
     }
 
-    /** The running turn: its id, the handle that sent it, and the tokens it used so far. */
-    private static final class TurnState {
-        final String id;
-        final Session owner;
-        private final ReentrantLock lock = new ReentrantLock();
-        private Usage usage = Usage.ZERO;
-
-        TurnState(String id, Session owner) {
-            this.id = id;
-            this.owner = owner;
-        }
-
-        void add(Usage u) {
-            lock.lock();
-            try {
-                usage = usage.plus(u);
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        Usage usage() {
-            lock.lock();
-            try {
-                return usage;
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
+    /** The running turn: its id and the handle that sent it. */
+    private record TurnState(String id, Session owner) {}
 }

@@ -3,7 +3,9 @@ package dev.shelly.engine;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ShellyException;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.tools.RunValues;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -96,6 +98,17 @@ public final class Session implements AutoCloseable {
     }
 
     /**
+     * What the session's model calls cost so far, by the engine's price table, over every turn
+     * and every engine that held it (when it is saved), delegated agents included. Tokens of
+     * models the table does not price are counted in {@link Cost#unpricedTokens()}.
+     *
+     * @return the cost
+     */
+    public Cost cost() {
+        return live.cost();
+    }
+
+    /**
      * Tells a listener of the events of the turns sent through this handle, synchronously, on the
      * threads the agents run on (delegated children included), and in order: for a view that
      * must show the events of a turn before the turn returns. The engine's
@@ -128,7 +141,25 @@ public final class Session implements AutoCloseable {
      * @throws IllegalStateException when the handle or the session is closed
      */
     public Turn send(String text) {
-        Future<Turn> turn = submit(text);
+        return send(text, RunValues.EMPTY);
+    }
+
+    /**
+     * Sends a user message with the application's own values for this turn (a tenant, a user, a
+     * request id), and waits for the entry agent's answer. The turn runs in a fresh
+     * {@link dev.shelly.agent.RunContext} with the session id and these values, which every tool
+     * of the turn (delegated agents' included) reads from its {@code ToolContext}.
+     *
+     * @param text what the user says
+     * @param values the turn's run values
+     * @return the turn: the agent's final answer, the tokens the turn used and their cost, how long it took
+     * @throws ShellyException the agent's failure (a model error, an agent error)
+     * @throws CancellationException when the turn was cancelled or the waiting thread interrupted
+     *     (the turn is then cancelled too)
+     * @throws IllegalStateException when the handle or the session is closed
+     */
+    public Turn send(String text, RunValues values) {
+        Future<Turn> turn = submit(text, values);
         try {
             return turn.get();
         } catch (InterruptedException e) {
@@ -155,13 +186,29 @@ public final class Session implements AutoCloseable {
      * @throws IllegalStateException when the handle or the session is closed
      */
     public Future<Turn> submit(String text) {
+        return submit(text, RunValues.EMPTY);
+    }
+
+    /**
+     * Queues a user message with the turn's run values; the turn runs after those queued before
+     * it, through any handle.
+     *
+     * @param text what the user says
+     * @param values the turn's run values (see {@link #send(String, RunValues)})
+     * @return the turn to come; cancelling it interrupts the turn
+     * @throws IllegalStateException when the handle or the session is closed
+     */
+    public Future<Turn> submit(String text, RunValues values) {
+        if (values == null) {
+            throw new IllegalArgumentException("the run values sent to session " + live.id + " must not be null");
+        }
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("the text sent to session " + live.id + " must not be null or blank");
         }
         if (closed.get()) {
             throw new IllegalStateException("session " + live.id + " is closed");
         }
-        FutureTask<Turn> turn = new FutureTask<>(() -> live.runTurn(this, text)) {
+        FutureTask<Turn> turn = new FutureTask<>(() -> live.runTurn(this, text, values)) {
             @Override
             protected void done() {
                 pending.remove(this);

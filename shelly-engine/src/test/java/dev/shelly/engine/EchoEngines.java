@@ -8,7 +8,7 @@ import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Usage;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +30,7 @@ final class EchoEngines {
 
     /** Answers "re: " and the last message, after a pause like a model's. */
     static Completer echo(Duration pause) {
-        return (chat, tools) -> {
+        return request -> {
             if (!pause.isZero()) {
                 try {
                     Thread.sleep(pause);
@@ -39,8 +39,8 @@ final class EchoEngines {
                     throw new CancellationException("echo interrupted");
                 }
             }
-            return Message.of("model", Role.ASSISTANT, new Text("re: " + chat.last().orElseThrow().text()))
-                    .withMeta(ReplyMetadata.USAGE, PER_REPLY);
+            return ModelResponse.of(Message.of("model", Role.ASSISTANT,
+                    new Text("re: " + request.last().orElseThrow().text()))).withUsage(PER_REPLY);
         };
     }
 

@@ -164,8 +164,17 @@ class EngineTest {
             session.send("go");
             assertThat(heard.getLast()).isInstanceOfSatisfying(AgentEvent.AgentFinished.class,
                     f -> assertThat(f.source().agent()).isEqualTo("lead"));
+            String leadRun = heard.getLast().source().runId();
+            assertThat(leadRun).startsWith("run_");
             assertThat(heard).anySatisfy(e -> assertThat(e).isInstanceOfSatisfying(AgentEvent.AgentFinished.class,
-                    f -> assertThat(f.source()).isEqualTo(new AgentEvent.Source("researcher", "lead", 1))));
+                    f -> {
+                        assertThat(f.source().agent()).isEqualTo("researcher");
+                        assertThat(f.source().parent()).isEqualTo("lead");
+                        assertThat(f.source().depth()).isEqualTo(1);
+                        assertThat(f.source().parentRunId()).as("the child names its parent run").isEqualTo(leadRun);
+                    }));
+            assertThat(heard).as("every event of the turn names the session")
+                    .allSatisfy(e -> assertThat(e.source().sessionId()).isEqualTo(session.id()));
             assertThatThrownBy(() -> session.listen(null))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("Session.listen listener must not be null");

@@ -51,7 +51,7 @@ class SessionLoggingTest {
         assertThat(info).containsExactly(
                 "session " + id + " opened with agent 'lead'",
                 "session " + id + " turn " + turn.id() + " finished in " + turn.took().toMillis()
-                        + " ms; used 96 input, 10 output, 0 cache-read, 0 cache-write tokens",
+                        + " ms; used 96 input, 10 output, 0 cache-read, 0 cache-write tokens, $0 (106 tokens unpriced)",
                 "session " + id + " closed",
                 "session " + id + " resumed with agent 'lead' (5 messages)",
                 "session " + id + " closed");

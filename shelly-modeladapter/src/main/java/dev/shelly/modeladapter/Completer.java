@@ -1,21 +1,19 @@
 package dev.shelly.modeladapter;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
-import java.util.List;
-
 /**
- * Anything that can answer a conversation: a model provider, a scripted test double, a router,
+ * Anything that can answer a model request: a model provider, a scripted test double, a router,
  * a retrying wrapper. This is the centre of Shelly.
  *
  * <p>The contract:
  * <ul>
- *   <li>{@code complete} reads the chat and returns the assistant's reply; it never appends to
- *       the chat (the caller decides what to do with the reply).
- *   <li>The tools are what the model may call; the reply's {@link dev.shelly.chats.ToolCall}
- *       parts name them.
- *   <li>Failures are {@link ModelException}s with a {@link ModelException.Kind}.
+ *   <li>{@code complete} reads the {@link ModelRequest} (a snapshot of the messages, the tools,
+ *       the options) and returns a {@link ModelResponse}: the assistant's reply with its usage,
+ *       stop reason, model and id. It never appends anywhere; the caller decides what to do with
+ *       the reply.
+ *   <li>The request's tools are what the model may call; the reply's
+ *       {@link dev.shelly.chats.ToolCall} parts name them.
+ *   <li>Failures are {@link ModelException}s with a {@link ModelException.Kind}. An option the
+ *       provider cannot map is refused before any HTTP, as {@code INVALID_REQUEST}.
  *   <li>Cancellation is interruption: when the calling thread is interrupted, the call is
  *       abandoned promptly (an HTTP call is cancelled) and a
  *       {@link java.util.concurrent.CancellationException} is thrown with the thread's interrupt
@@ -26,32 +24,29 @@ import java.util.List;
 public interface Completer {
 
     /**
-     * Answers the conversation.
+     * Answers the request.
      *
-     * @param chat the conversation so far; not modified
-     * @param tools the tools the model may call; may be empty
-     * @return the assistant's reply, with {@link ReplyMetadata} such as usage and stop reason
-     *     where the completer knows them
+     * @param request the messages, tools and options
+     * @return the reply with its usage and stop reason
      * @throws ModelException when the model cannot answer
      * @throws java.util.concurrent.CancellationException when the calling thread is interrupted
      */
-    Message complete(Chat chat, List<ToolDefinition> tools);
+    ModelResponse complete(ModelRequest request);
 
     /**
-     * Answers the conversation while delivering the reply's pieces to a listener as they
-     * arrive, and returns the very same message the non-streaming call would.
+     * Answers the request while delivering the reply's pieces to a listener as they arrive, and
+     * returns exactly what the non-streaming call returns.
      *
      * <p>Completers that cannot stream answer at once and deliver no delta; that is the
      * default.
      *
-     * @param chat the conversation so far; not modified
-     * @param tools the tools the model may call; may be empty
+     * @param request the messages, tools and options
      * @param listener receives deltas on the calling thread, in order
-     * @return the assistant's complete reply
+     * @return the complete reply
      * @throws ModelException when the model cannot answer
      * @throws java.util.concurrent.CancellationException when the calling thread is interrupted
      */
-    default Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
-        return complete(chat, tools);
+    default ModelResponse complete(ModelRequest request, StreamListener listener) {
+        return complete(request);
     }
 }

@@ -1,9 +1,5 @@
 package dev.shelly.modeladapter;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.LongSupplier;
 
@@ -80,22 +76,22 @@ public final class RateLimitedCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
+    public ModelResponse complete(ModelRequest request) {
         awaitTurn();
-        return charged(delegate.complete(chat, tools));
+        return charged(delegate.complete(request));
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
         awaitTurn();
-        return charged(delegate.complete(chat, tools, listener));
+        return charged(delegate.complete(request, listener));
     }
 
-    private Message charged(Message reply) {
-        if (reply != null) {
-            ReplyMetadata.usage(reply).ifPresent(u -> limiter.charge(u.totalTokens()));
+    private ModelResponse charged(ModelResponse response) {
+        if (response != null) {
+            limiter.charge(response.usage().totalTokens());
         }
-        return reply;
+        return response;
     }
 
     private void awaitTurn() {

@@ -1,10 +1,6 @@
 package dev.shelly.modeladapter;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -74,10 +70,10 @@ public final class RetryingCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
+    public ModelResponse complete(ModelRequest request) {
         for (int attempt = 1; ; attempt++) {
             try {
-                return delegate.complete(chat, tools);
+                return delegate.complete(request);
             } catch (ModelException e) {
                 waitBeforeRetry(e, attempt, false);
             }
@@ -85,7 +81,7 @@ public final class RetryingCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener streamListener) {
+    public ModelResponse complete(ModelRequest request, StreamListener streamListener) {
         if (streamListener == null) {
             throw new IllegalArgumentException("RetryingCompleter.complete listener must not be null");
         }
@@ -98,7 +94,7 @@ public final class RetryingCompleter implements Completer {
         };
         for (int attempt = 1; ; attempt++) {
             try {
-                return delegate.complete(chat, tools, tracking);
+                return delegate.complete(request, tracking);
             } catch (ModelException e) {
                 waitBeforeRetry(e, attempt, delivered[0]);
             }

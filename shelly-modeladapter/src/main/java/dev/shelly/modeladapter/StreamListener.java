@@ -3,8 +3,8 @@ package dev.shelly.modeladapter;
 /**
  * Receives the pieces of a reply while a completer streams it.
  *
- * <p>Deltas arrive on the thread that called {@link Completer#complete(dev.shelly.chats.Chat,
- * java.util.List, StreamListener)}, in the order the provider sent them. A listener should
+ * <p>Deltas arrive on the thread that called {@link Completer#complete(ModelRequest,
+ * StreamListener)}, in the order the provider sent them. A listener should
  * return quickly; an exception it throws aborts the completion.
  */
 @FunctionalInterface

@@ -7,18 +7,33 @@ package dev.shelly.modeladapter;
  * @param outputTokens generated tokens, reasoning included
  * @param cacheReadTokens prompt tokens read from the provider's prompt cache
  * @param cacheWriteTokens prompt tokens written to the provider's prompt cache
+ * @param reasoningTokens the part of {@code outputTokens} the model spent reasoning, where the
+ *     provider reports it (for information only: it is already counted in {@code outputTokens})
  */
-public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens) {
+public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens,
+        long reasoningTokens) {
 
     /** No tokens at all. */
-    public static final Usage ZERO = new Usage(0, 0, 0, 0);
+    public static final Usage ZERO = new Usage(0, 0, 0, 0, 0);
 
     /** Validates that no count is negative. */
     public Usage {
-        if (inputTokens < 0 || outputTokens < 0 || cacheReadTokens < 0 || cacheWriteTokens < 0) {
+        if (inputTokens < 0 || outputTokens < 0 || cacheReadTokens < 0 || cacheWriteTokens < 0 || reasoningTokens < 0) {
             throw new IllegalArgumentException("Usage token counts must not be negative: " + inputTokens + ", "
-                    + outputTokens + ", " + cacheReadTokens + ", " + cacheWriteTokens);
+                    + outputTokens + ", " + cacheReadTokens + ", " + cacheWriteTokens + ", " + reasoningTokens);
         }
+    }
+
+    /**
+     * Usage without a reasoning count.
+     *
+     * @param inputTokens prompt tokens neither read from nor written to a cache
+     * @param outputTokens generated tokens
+     * @param cacheReadTokens prompt tokens read from the cache
+     * @param cacheWriteTokens prompt tokens written to the cache
+     */
+    public Usage(long inputTokens, long outputTokens, long cacheReadTokens, long cacheWriteTokens) {
+        this(inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, 0);
     }
 
     /**
@@ -40,7 +55,8 @@ public record Usage(long inputTokens, long outputTokens, long cacheReadTokens, l
      */
     public Usage plus(Usage other) {
         return new Usage(inputTokens + other.inputTokens, outputTokens + other.outputTokens,
-                cacheReadTokens + other.cacheReadTokens, cacheWriteTokens + other.cacheWriteTokens);
+                cacheReadTokens + other.cacheReadTokens, cacheWriteTokens + other.cacheWriteTokens,
+                reasoningTokens + other.reasoningTokens);
     }
 
     /**

@@ -3,7 +3,6 @@ package dev.shelly.modeladapter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import java.time.Duration;
@@ -19,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class RateLimitedCompleterTest {
 
-    private static final Completer ECHO = (chat, tools) -> Message.text("m", Role.ASSISTANT, "ok");
+    private static final Completer ECHO = request -> ModelResponse.of(Message.text("m", Role.ASSISTANT, "ok"));
+    private static final ModelRequest REQUEST = ModelRequest.of(List.of(Message.user("hi")));
 
     @Test
     void spacesRequestsEvenly() {
@@ -31,12 +31,12 @@ class RateLimitedCompleterTest {
         };
         Completer limited = RateLimitedCompleter.of(ECHO, 120, now::get, fake);
         for (int i = 0; i < 4; i++) {
-            assertThat(limited.complete(new Chat(), List.of()).text()).isEqualTo("ok");
+            assertThat(limited.complete(REQUEST).message().text()).isEqualTo("ok");
         }
         assertThat(waits).containsExactly(Duration.ofMillis(500), Duration.ofMillis(500), Duration.ofMillis(500));
         now.addAndGet(Duration.ofSeconds(10).toNanos());
         waits.clear();
-        limited.complete(new Chat(), List.of(), StreamListener.NONE);
+        limited.complete(REQUEST, StreamListener.NONE);
         assertThat(waits).as("an idle limiter lets the next request through at once").isEmpty();
     }
 
@@ -48,7 +48,7 @@ class RateLimitedCompleterTest {
         Completer limited = RateLimitedCompleter.of(ECHO, 60, now::get, record);
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 50; i++) {
-                pool.submit(() -> limited.complete(new Chat(), List.of()));
+                pool.submit(() -> limited.complete(REQUEST));
             }
         }
         // One caller starts at once; the other 49 wait 1 s, 2 s, ... 49 s: every slot taken once.
@@ -63,9 +63,9 @@ class RateLimitedCompleterTest {
         Completer limited = RateLimitedCompleter.of(ECHO, 1, now::get, d -> {
             throw new InterruptedException();
         });
-        limited.complete(new Chat(), List.of());
+        limited.complete(REQUEST);
         try {
-            assertThatThrownBy(() -> limited.complete(new Chat(), List.of()))
+            assertThatThrownBy(() -> limited.complete(REQUEST))
                     .isInstanceOf(CancellationException.class)
                     .hasMessage("interrupted while waiting for a rate-limit slot");
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
@@ -91,16 +91,16 @@ class RateLimitedCompleterTest {
         };
         // 60 000 requests/min (1 ms apart) and 600 tokens/min (100 ms per token).
         RateLimiter limiter = RateLimiter.inProcess(new RateLimit(60_000, 600), now::get, fake);
-        Completer heavy = (chat, tools) -> Message.text("m", Role.ASSISTANT, "ok")
-                .withMeta(ReplyMetadata.USAGE, Usage.of(500, 100));
+        Completer heavy = request -> ModelResponse.of(Message.text("m", Role.ASSISTANT, "ok"))
+                .withUsage(Usage.of(500, 100));
         Completer limited = RateLimitedCompleter.of(heavy, limiter);
-        limited.complete(new Chat(), List.of());
+        limited.complete(REQUEST);
         assertThat(waits).as("the first request uses the minute's budget of 600 tokens").isEmpty();
-        limited.complete(new Chat(), List.of());
+        limited.complete(REQUEST);
         assertThat(waits).as("600 more tokens are due only 60 s after the first ones")
                 .containsExactly(Duration.ofMillis(1));
         waits.clear();
-        limited.complete(new Chat(), List.of());
+        limited.complete(REQUEST);
         assertThat(waits).as("1200 tokens charged: the third waits until the first minute's 600 have drained")
                 .containsExactly(Duration.ofSeconds(60).minusMillis(1));
     }

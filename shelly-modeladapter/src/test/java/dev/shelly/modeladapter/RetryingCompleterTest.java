@@ -3,7 +3,6 @@ package dev.shelly.modeladapter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import java.time.Duration;
@@ -16,8 +15,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class RetryingCompleterTest {
-    private static final Chat CHAT = Chat.of(Message.user("hi"));
-    private static final Message OK = Message.text("model", Role.ASSISTANT, "hello");
+    private static final ModelRequest CHAT = ModelRequest.of(List.of(Message.user("hi")));
+    private static final ModelResponse OK = ModelResponse.of(Message.text("model", Role.ASSISTANT, "hello"));
 
     private final List<Duration> slept = new ArrayList<>();
     private final List<RetryEvent> events = new ArrayList<>();
@@ -32,7 +31,7 @@ class RetryingCompleterTest {
 
     /** A completer that fails with the given exceptions, then answers. */
     private static Completer failingThen(AtomicInteger calls, ModelException... failures) {
-        return (chat, tools) -> {
+        return request -> {
             int n = calls.getAndIncrement();
             if (n < failures.length) {
                 throw failures[n];
@@ -51,9 +50,9 @@ class RetryingCompleterTest {
         AtomicInteger calls = new AtomicInteger();
         RetryPolicy policy = new RetryPolicy(4, Duration.ofMillis(100), Duration.ofMillis(300), 2.0, 0.5,
                 Duration.ofSeconds(60));
-        Message reply = retrying(failingThen(calls, failure(ModelException.Kind.SERVER, null),
+        ModelResponse reply = retrying(failingThen(calls, failure(ModelException.Kind.SERVER, null),
                 failure(ModelException.Kind.NETWORK, null), failure(ModelException.Kind.OVERLOADED, null)), policy)
-                .complete(CHAT, List.of());
+                .complete(CHAT);
         assertThat(reply).isEqualTo(OK);
         assertThat(calls).hasValue(4);
         // 100, 200, 400 capped at 300; each shortened by jitter 0.5 * random 0.5 = 25%
@@ -66,8 +65,8 @@ class RetryingCompleterTest {
     @Test
     void honoursRetryAfterExactly() {
         AtomicInteger calls = new AtomicInteger();
-        Message reply = retrying(failingThen(calls, failure(ModelException.Kind.RATE_LIMITED, Duration.ofSeconds(7))),
-                RetryPolicy.defaults()).complete(CHAT, List.of());
+        ModelResponse reply = retrying(failingThen(calls, failure(ModelException.Kind.RATE_LIMITED, Duration.ofSeconds(7))),
+                RetryPolicy.defaults()).complete(CHAT);
         assertThat(reply).isEqualTo(OK);
         assertThat(slept).containsExactly(Duration.ofSeconds(7));
         assertThat(events.getFirst().fromRetryAfter()).isTrue();
@@ -77,7 +76,7 @@ class RetryingCompleterTest {
     void aRetryAfterLongerThanTheLimitIsReportedAtOnce() {
         AtomicInteger calls = new AtomicInteger();
         ModelException limited = failure(ModelException.Kind.RATE_LIMITED, Duration.ofMinutes(5));
-        assertThatThrownBy(() -> retrying(failingThen(calls, limited), RetryPolicy.defaults()).complete(CHAT, List.of()))
+        assertThatThrownBy(() -> retrying(failingThen(calls, limited), RetryPolicy.defaults()).complete(CHAT))
                 .isSameAs(limited);
         assertThat(calls).hasValue(1);
         assertThat(slept).isEmpty();
@@ -90,7 +89,7 @@ class RetryingCompleterTest {
                 ModelException.Kind.QUOTA_EXCEEDED, ModelException.Kind.CONTEXT_LENGTH_EXCEEDED)) {
             AtomicInteger calls = new AtomicInteger();
             ModelException e = failure(kind, Duration.ofSeconds(1));
-            assertThatThrownBy(() -> retrying(failingThen(calls, e), RetryPolicy.defaults()).complete(CHAT, List.of()))
+            assertThatThrownBy(() -> retrying(failingThen(calls, e), RetryPolicy.defaults()).complete(CHAT))
                     .isSameAs(e);
             assertThat(calls).as(kind.name()).hasValue(1);
         }
@@ -102,7 +101,7 @@ class RetryingCompleterTest {
         AtomicInteger calls = new AtomicInteger();
         ModelException last = failure(ModelException.Kind.SERVER, null);
         assertThatThrownBy(() -> retrying(failingThen(calls, failure(ModelException.Kind.SERVER, null), last, last),
-                RetryPolicy.defaults().withMaxAttempts(2)).complete(CHAT, List.of())).isSameAs(last);
+                RetryPolicy.defaults().withMaxAttempts(2)).complete(CHAT)).isSameAs(last);
         assertThat(calls).hasValue(2);
         assertThat(slept).hasSize(1);
     }
@@ -113,12 +112,12 @@ class RetryingCompleterTest {
         ModelException cut = failure(ModelException.Kind.NETWORK, null);
         Completer streaming = new Completer() {
             @Override
-            public Message complete(Chat chat, List<dev.shelly.chats.ToolDefinition> tools) {
+            public ModelResponse complete(ModelRequest request) {
                 return OK;
             }
 
             @Override
-            public Message complete(Chat chat, List<dev.shelly.chats.ToolDefinition> tools, StreamListener l) {
+            public ModelResponse complete(ModelRequest request, StreamListener l) {
                 int n = calls.getAndIncrement();
                 if (n == 0) {
                     l.onDelta(new Delta.UsageDelta(Usage.of(5, 1)));
@@ -129,7 +128,7 @@ class RetryingCompleterTest {
             }
         };
         List<Delta> seen = new ArrayList<>();
-        assertThatThrownBy(() -> retrying(streaming, RetryPolicy.defaults()).complete(CHAT, List.of(), seen::add))
+        assertThatThrownBy(() -> retrying(streaming, RetryPolicy.defaults()).complete(CHAT, seen::add))
                 .isSameAs(cut);
         assertThat(calls).hasValue(2);
         assertThat(seen).containsExactly(new Delta.UsageDelta(Usage.of(5, 1)), new Delta.TextDelta("hel"));
@@ -141,12 +140,12 @@ class RetryingCompleterTest {
         ModelException cut = failure(ModelException.Kind.NETWORK, null);
         Completer streaming = new Completer() {
             @Override
-            public Message complete(Chat chat, List<dev.shelly.chats.ToolDefinition> tools) {
+            public ModelResponse complete(ModelRequest request) {
                 return OK;
             }
 
             @Override
-            public Message complete(Chat chat, List<dev.shelly.chats.ToolDefinition> tools, StreamListener l) {
+            public ModelResponse complete(ModelRequest request, StreamListener l) {
                 if (calls.getAndIncrement() == 0) {
                     l.onDelta(new Delta.TextDelta("hel"));
                     throw cut; // content decoded, but it reached no listener: retried
@@ -155,7 +154,7 @@ class RetryingCompleterTest {
                 return OK;
             }
         };
-        assertThat(retrying(streaming, RetryPolicy.defaults()).complete(CHAT, List.of(), StreamListener.NONE))
+        assertThat(retrying(streaming, RetryPolicy.defaults()).complete(CHAT, StreamListener.NONE))
                 .isSameAs(OK);
         assertThat(calls).hasValue(2);
         assertThat(events).hasSize(1);
@@ -174,7 +173,7 @@ class RetryingCompleterTest {
         CountDownLatch done = new CountDownLatch(1);
         Thread t = Thread.ofPlatform().start(() -> {
             try {
-                completer.complete(CHAT, List.of());
+                completer.complete(CHAT);
             } catch (Throwable e) {
                 thrown.set(e);
             }

@@ -33,9 +33,15 @@ class UsageTrackerTest {
         assertThat(u.totalInputTokens()).isEqualTo(117);
         assertThat(u.totalTokens()).isEqualTo(122);
         assertThat(u.plus(Usage.of(1, 1))).isEqualTo(new Usage(11, 6, 100, 7));
+        assertThat(new Usage(10, 5, 0, 0, 3).plus(new Usage(1, 4, 0, 0, 2)))
+                .as("reasoning tokens add up too").isEqualTo(new Usage(11, 9, 0, 0, 5));
+        assertThat(new Usage(1, 2, 3, 4)).isEqualTo(new Usage(1, 2, 3, 4, 0));
         assertThatThrownBy(() -> new Usage(-1, 0, 0, 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must not be negative");
+        assertThatThrownBy(() -> new Usage(0, 0, 0, 0, -1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Usage token counts must not be negative: 0, 0, 0, 0, -1");
         assertThatThrownBy(() -> new UsageTracker().add(null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("UsageTracker.add usage must not be null");

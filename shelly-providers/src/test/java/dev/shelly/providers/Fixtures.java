@@ -12,6 +12,8 @@ import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +69,17 @@ public final class Fixtures {
                         ToolResult.error("call_2", "time service unavailable")),
                 Message.of("user", Role.USER, new Text("And this one?"), Image.ofUrl("https://example.com/cat.jpg"),
                         new Citation("doc-7")));
+    }
+
+    /**
+     * The request an agent sends for a chat: its messages, the tools, no options, the chat's id.
+     *
+     * @param chat the conversation
+     * @param tools the tools offered
+     * @return the request
+     */
+    public static ModelRequest request(Chat chat, List<ToolDefinition> tools) {
+        return new ModelRequest(chat.messages(), tools, ModelOptions.NONE, chat.id());
     }
 
     /** The tools of the conversation. */

@@ -9,6 +9,7 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.ProviderBuilder;
@@ -98,7 +99,7 @@ class ProviderFaultsTest {
         for (int i = 0; i < 3; i++) {
             server.enqueue(sse(errorEvent(format, "overloaded for key " + KEY)));
         }
-        assertThatThrownBy(() -> builder(format).build().complete(CHAT, List.of(), delta -> { }))
+        assertThatThrownBy(() -> builder(format).build().complete(Fixtures.request(CHAT, List.of()), delta -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.retryable()).isTrue())
                 .hasMessageEndingWith(": overloaded for key [redacted]");
         assertThat(retries).hasSize(2).allSatisfy(r -> assertThat(r.toString()).doesNotContain(KEY).contains("[redacted]"));
@@ -111,7 +112,7 @@ class ProviderFaultsTest {
     void anErrorObjectInA200BodyIsRedacted(String format) {
         server.enqueue(Fixtures.json(200, errorBody(format, "bad key " + KEY)));
         assertThatThrownBy(() -> builder(format).retry(dev.shelly.modeladapter.RetryPolicy.none()).build()
-                .complete(CHAT, List.of()))
+                .complete(Fixtures.request(CHAT, List.of())))
                 .hasMessageContaining("bad key [redacted]")
                 .hasMessageNotContaining(KEY);
     }
@@ -121,7 +122,7 @@ class ProviderFaultsTest {
     void anInvalidReplyEchoingAHeaderValueIsRedactedInTheMessageAndTheCause(String format) {
         String token = "org_faults_0123456789";
         server.enqueue(Fixtures.json(200, token + " is not JSON"));
-        assertThatThrownBy(() -> builder(format).header("X-Org", token).build().complete(CHAT, List.of()))
+        assertThatThrownBy(() -> builder(format).header("X-Org", token).build().complete(Fixtures.request(CHAT, List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
                     assertThat(e.getMessage()).doesNotContain(token).contains("'[redacted]'");
@@ -141,9 +142,9 @@ class ProviderFaultsTest {
             Completer completer = builder(format).callTimeout(Duration.ofSeconds(1)).build();
             assertThatThrownBy(() -> {
                 if (streamed) {
-                    completer.complete(CHAT, List.of(), delta -> { });
+                    completer.complete(Fixtures.request(CHAT, List.of()), delta -> { });
                 } else {
-                    completer.complete(CHAT, List.of());
+                    completer.complete(Fixtures.request(CHAT, List.of()));
                 }
             }).isInstanceOfSatisfying(ModelException.class, e -> {
                 assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
@@ -184,9 +185,9 @@ class ProviderFaultsTest {
             int before = server.getRequestCount();
             assertThatThrownBy(() -> {
                 if (streamed) {
-                    completer.complete(CHAT, List.of(), delta -> { });
+                    completer.complete(Fixtures.request(CHAT, List.of()), delta -> { });
                 } else {
-                    completer.complete(CHAT, List.of());
+                    completer.complete(Fixtures.request(CHAT, List.of()));
                 }
             }).isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE));
             assertThat(server.getRequestCount() - before).as(format + (streamed ? " streamed" : "") + " attempts")
@@ -203,8 +204,8 @@ class ProviderFaultsTest {
         String whole = stream(format, "hello");
         server.enqueue(cut(whole.substring(0, whole.indexOf("hello") + 20)));
         server.enqueue(sse(whole));
-        Message reply = builder(format).build().complete(CHAT, List.of(), StreamListener.NONE);
-        assertThat(reply.text()).isEqualTo("hello");
+        ModelResponse reply = builder(format).build().complete(Fixtures.request(CHAT, List.of()), StreamListener.NONE);
+        assertThat(reply.message().text()).isEqualTo("hello");
         assertThat(server.getRequestCount()).isEqualTo(2);
         assertThat(retries).hasSize(1);
         assertThat(retries.get(0).failure().kind()).isEqualTo(Kind.NETWORK);
@@ -219,13 +220,13 @@ class ProviderFaultsTest {
         server.enqueue(cut(whole.substring(0, cutBeforeContent)));
         server.enqueue(sse(whole));
         List<Delta> seen = new ArrayList<>();
-        assertThat(builder(format).build().complete(CHAT, List.of(), seen::add).text()).isEqualTo("hello");
+        assertThat(builder(format).build().complete(Fixtures.request(CHAT, List.of()), seen::add).message().text()).isEqualTo("hello");
         assertThat(server.getRequestCount()).isEqualTo(2);
         assertThat(seen).filteredOn(d -> !(d instanceof Delta.UsageDelta)).containsExactly(new Delta.TextDelta("hello"));
 
         server.enqueue(cut(whole.substring(0, content + 20)));
         server.enqueue(sse(whole));
-        assertThatThrownBy(() -> builder(format).build().complete(CHAT, List.of(), delta -> { }))
+        assertThatThrownBy(() -> builder(format).build().complete(Fixtures.request(CHAT, List.of()), delta -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
         assertThat(server.getRequestCount()).as("not retried once content reached the listener").isEqualTo(3);
     }

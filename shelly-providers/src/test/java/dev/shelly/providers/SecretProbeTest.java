@@ -6,6 +6,7 @@ import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.http.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
@@ -200,9 +201,9 @@ class SecretProbeTest {
                         calls++;
                         Chat chat = Chat.of(Message.user("probe " + fault.getKey()));
                         try {
-                            Message reply = streamed
-                                    ? completer.complete(chat, List.of(), delta -> produced.add(delta.toString()))
-                                    : completer.complete(chat, List.of());
+                            ModelResponse reply = streamed
+                                    ? completer.complete(Fixtures.request(chat, List.of()), delta -> produced.add(delta.toString()))
+                                    : completer.complete(Fixtures.request(chat, List.of()));
                             produced.add(format + " " + fault.getKey() + " answered: " + reply);
                         } catch (ModelException e) {
                             failures++;
@@ -215,7 +216,7 @@ class SecretProbeTest {
             Completer refused = configure(OpenAiCompleter.builder(), events)
                     .baseUrl("http://127.0.0.1:" + closedPort() + "/v1").build();
             try {
-                refused.complete(Chat.of(Message.user("hi")), List.of());
+                refused.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
             } catch (ModelException e) {
                 failures++;
                 produced.add(trace(e));

@@ -3,13 +3,13 @@ package dev.shelly.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.RateLimitedCompleter;
-import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -62,9 +62,9 @@ class RedisRateLimiterTest {
         try (RedisBackends second = RedisBackends.builder(SharedRedis.server().url()).keyPrefix("test:").build()) {
             RedisRateLimiter one = SharedRedis.backends().rateLimiter(name, limit);
             RedisRateLimiter two = second.rateLimiter(name, limit);
-            Completer heavy = (chat, tools) -> Message.text("m", Role.ASSISTANT, "ok")
-                    .withMeta(ReplyMetadata.USAGE, Usage.of(5_000, 1_000));
-            RateLimitedCompleter.of(heavy, one).complete(new Chat(), List.of());
+            Completer heavy = request -> ModelResponse.of(Message.text("m", Role.ASSISTANT, "ok"))
+                    .withUsage(Usage.of(5_000, 1_000));
+            RateLimitedCompleter.of(heavy, one).complete(ModelRequest.of(List.of(Message.user("hi"))));
             assertThat(two.reserve().delay()).as("one minute's tokens may come as a burst").isLessThan(Duration.ofMillis(100));
             one.charge(600);
             Duration wait = two.reserve().delay();

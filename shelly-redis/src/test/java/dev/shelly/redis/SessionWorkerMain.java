@@ -10,6 +10,7 @@ import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelResponse;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -43,7 +44,8 @@ public final class SessionWorkerMain {
 
     /** A model that answers "re: " and the last message. */
     static Completer echo() {
-        return (chat, tools) -> Message.of("model", Role.ASSISTANT, new Text("re: " + chat.last().orElseThrow().text()));
+        return request -> ModelResponse.of(Message.of("model", Role.ASSISTANT,
+                new Text("re: " + request.last().orElseThrow().text())));
     }
 
     /**

@@ -1,16 +1,23 @@
 package dev.shelly.tools;
 
 /**
- * Who is calling a tool: the agent's name, the agent that delegated to it, and how deep in a
- * delegation tree it runs. Handlers receive it explicitly with every call.
+ * Who is calling a tool, and in which run: the agent's name, the agent that delegated to it, how
+ * deep in a delegation tree it runs, the run's identity, and the embedding application's own
+ * values. Handlers receive it explicitly with every call.
  *
  * @param agent the calling agent's name
  * @param parent the name of the agent that delegated to the caller, or null for a top-level agent
  * @param depth the delegation depth: 0 for a top-level agent, 1 for its children, and so on
+ * @param runId the id of the calling run, or null outside a run
+ * @param parentRunId the id of the run that started the calling run (a delegating agent's, or a
+ *     team's member's caller), or null for a top-level run
+ * @param sessionId the id of the session the run belongs to, or null when there is none
+ * @param values the application's values for the run; {@link RunValues#EMPTY} when none
  */
-public record ToolContext(String agent, String parent, int depth) {
+public record ToolContext(String agent, String parent, int depth, String runId, String parentRunId,
+        String sessionId, RunValues values) {
 
-    /** Validates the fields. */
+    /** Validates the fields; only the parent and the three ids may be null. */
     public ToolContext {
         if (agent == null || agent.isBlank()) {
             throw new IllegalArgumentException("ToolContext.agent must not be null or blank");
@@ -21,10 +28,24 @@ public record ToolContext(String agent, String parent, int depth) {
         if (depth < 0) {
             throw new IllegalArgumentException("ToolContext.depth must not be negative, was " + depth);
         }
+        if (values == null) {
+            throw new IllegalArgumentException("ToolContext.values must not be null; use RunValues.EMPTY");
+        }
     }
 
     /**
-     * The context of a top-level caller.
+     * A context outside any run: no ids, no values.
+     *
+     * @param agent the calling agent's name
+     * @param parent the name of the agent that delegated to the caller, or null
+     * @param depth the delegation depth
+     */
+    public ToolContext(String agent, String parent, int depth) {
+        this(agent, parent, depth, null, null, null, RunValues.EMPTY);
+    }
+
+    /**
+     * The context of a top-level caller outside any run.
      *
      * @param agent the caller's name
      * @return a context at depth 0 without a parent

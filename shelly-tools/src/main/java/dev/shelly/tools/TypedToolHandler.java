@@ -27,7 +27,7 @@ final class TypedToolHandler<T extends Record> implements ToolHandler {
     }
 
     /** Where binding failed, as a path such as {@code $.stops[2].name}. */
-    private static String path(JacksonException e) {
+    static String path(JacksonException e) {
         StringBuilder path = new StringBuilder("$");
         for (JacksonException.Reference ref : e.getPath()) {
             if (ref.getPropertyName() != null) {
@@ -39,7 +39,7 @@ final class TypedToolHandler<T extends Record> implements ToolHandler {
         return path.toString();
     }
 
-    private static String firstLine(String message) {
+    static String firstLine(String message) {
         if (message == null) {
             return "cannot be read";
         }

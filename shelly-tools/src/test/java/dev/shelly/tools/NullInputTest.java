@@ -31,7 +31,8 @@ import tools.jackson.databind.node.JsonNodeFactory;
 class NullInputTest {
     /** Parameters whose null is documented to mean something. */
     private static final Set<String> NULLABLE = Set.of(
-            "Tool.new.timeout", "Tool.withTimeout.limit", "ToolContext.new.parent", "Stdio.new.workingDirectory", "Stdio.withWorkingDirectory.directory",
+            "Tool.new.timeout", "Tool.withTimeout.limit", "ToolContext.new.parent", "ToolContext.new.runId", "ToolContext.new.parentRunId",
+            "ToolContext.new.sessionId", "Stdio.new.workingDirectory", "Stdio.withWorkingDirectory.directory",
             "Builder.onStderr.listener", "McpException.new.cause");
 
     private static final String OBJECT = "{\"type\":\"object\"}";
@@ -62,6 +63,8 @@ class NullInputTest {
             Map.entry(ToolBox.class, () -> ToolBox.of(TOOL)),
             Map.entry(ToolBoxes.class, () -> ToolBoxes.of(ToolBox.of(TOOL))),
             Map.entry(ToolContext.class, () -> ToolContext.of("a")),
+            Map.entry(RunValues.class, () -> RunValues.EMPTY),
+            Map.entry(RunValues.Key.class, () -> RunValues.Key.of("k", String.class)),
             Map.entry(ToolOutput.class, () -> ToolOutput.text("x")),
             Map.entry(McpEndpoint.class, () -> McpEndpoint.stdio("sh")),
             Map.entry(McpEndpoint.Stdio.class, () -> McpEndpoint.stdio("sh")),
@@ -78,7 +81,8 @@ class NullInputTest {
             "schema", () -> OBJECT, "arguments", () -> "{}", "prefix", () -> "p_");
 
     static Stream<Arguments> publicEntryPoints() {
-        return NullProbe.cases(List.of(Tool.class, ToolBox.class, ToolBoxes.class, ToolContext.class, ToolOutput.class,
+        return NullProbe.cases(List.of(Tool.class, ToolBox.class, ToolBoxes.class, ToolContext.class,
+                RunValues.class, RunValues.Key.class, ToolOutput.class,
                 ToolResults.class, JsonSchemas.class, McpEndpoint.class, McpEndpoint.Stdio.class, McpEndpoint.Http.class,
                 McpToolClient.class, McpToolClient.Builder.class, McpToolServer.class, McpToolServer.Builder.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();

@@ -7,6 +7,9 @@ import dev.shelly.chats.Text;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.http.WireFormat;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
@@ -47,7 +50,7 @@ public class WireFormatBenchmark {
     public String provider;
 
     private WireFormat format;
-    private Chat chat;
+    private ModelRequest request;
     private List<ToolDefinition> tools;
     private JsonNode requestTree;
     private byte[] reply;
@@ -64,15 +67,16 @@ public class WireFormatBenchmark {
                 new ToolDefinition("write_file", "Write a file of the workspace",
                         "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},"
                                 + "\"content\":{\"type\":\"string\"}},\"required\":[\"path\",\"content\"]}"));
-        chat = fiftyMessages();
+        Chat chat = fiftyMessages();
+        request = new ModelRequest(chat.messages(), tools, ModelOptions.NONE, chat.id());
         format = switch (provider) {
             case "anthropic" -> AnthropicCompleter.builder().model("claude-sonnet-4-5").maxTokens(4096).wireFormat();
             case "openai" -> OpenAiCompleter.builder().model("gpt-4o").maxTokens(4096).wireFormat();
             default -> throw new IllegalArgumentException("unknown provider " + provider);
         };
-        requestTree = JSON.readTree(format.request(chat, tools, false));
+        requestTree = JSON.readTree(format.request(request, false));
         reply = (provider.equals("anthropic") ? ANTHROPIC_REPLY : OPENAI_REPLY).getBytes(StandardCharsets.UTF_8);
-        format.reply(reply); // fail early if the fixture is wrong
+        format.reply(reply, request); // fail early if the fixture is wrong
     }
 
     static Chat fiftyMessages() {
@@ -96,10 +100,10 @@ public class WireFormatBenchmark {
         return new Chat(messages);
     }
 
-    /** Our translation of the chat to a request body. */
+    /** Our translation of the request to a request body. */
     @Benchmark
     public byte[] translateRequest() {
-        return format.request(chat, tools, false);
+        return format.request(request, false);
     }
 
     /** Baseline: Jackson serialising the same request as a ready-made tree. */
@@ -108,10 +112,10 @@ public class WireFormatBenchmark {
         return JSON.writeValueAsBytes(requestTree);
     }
 
-    /** Our parsing of a reply into a Message with metadata. */
+    /** Our parsing of a reply into a response. */
     @Benchmark
-    public Message parseReply() {
-        return format.reply(reply);
+    public ModelResponse parseReply() {
+        return format.reply(reply, request);
     }
 
     /** Baseline: Jackson parsing the same reply into a tree. */

@@ -1,9 +1,11 @@
 package dev.shelly.agent.workflow;
 
+import dev.shelly.agent.RunContext;
 import dev.shelly.agent.Runner;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolOutput;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -26,7 +28,9 @@ import tools.jackson.databind.JsonNode;
  * text crosses the boundary. A fresh runner per call means the calls of one turn can run
  * concurrently and no call sees another's work; a factory that returns one runner every time
  * keeps its history across calls instead (the seed's stateful sub-agent), and its calls must then
- * not overlap.
+ * not overlap. The runner continues the calling run: it runs in the caller's {@link RunContext}
+ * (same session, values, listener and hooks, same delegation depth), and its run names the
+ * caller's run as its parent.
  *
  * <p>Failures become error results the calling model can act on: a missing task, a factory that
  * fails, a runner that fails ({@code agent 'researcher' failed: ...}). Cancelling the calling
@@ -54,11 +58,12 @@ public final class AgentTool {
         if (description == null) {
             throw new IllegalArgumentException("AgentTool '" + name + "' description must not be null");
         }
-        return Tool.of(name, description, SCHEMA, (input, ctx) -> call(name, factory, input, ctx.agent()));
+        return Tool.of(name, description, SCHEMA, (input, ctx) -> call(name, factory, input, ctx));
     }
 
-    private static ToolOutput call(String tool, Supplier<? extends Runner> factory, JsonNode input, String caller)
+    private static ToolOutput call(String tool, Supplier<? extends Runner> factory, JsonNode input, ToolContext ctx)
             throws InterruptedException {
+        String caller = ctx.agent();
         JsonNode taskNode = input.get("task");
         if (taskNode == null || !taskNode.isString() || taskNode.stringValue().isBlank()) {
             return ToolOutput.error("tool '" + tool + "' needs \"task\": what to do, as text");
@@ -74,7 +79,7 @@ public final class AgentTool {
         }
         try {
             runner.receive(List.of(Message.text(caller, Role.USER, taskNode.stringValue())));
-            Message reply = runner.run();
+            Message reply = runner.run(RunContext.from(ctx).orElseGet(RunContext::root));
             if (reply == null) {
                 return ToolOutput.error("agent '" + runner.name() + "' returned null instead of a reply");
             }

@@ -4,6 +4,7 @@ import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentException;
 import dev.shelly.agent.AgentListener;
+import dev.shelly.agent.RunContext;
 import dev.shelly.agent.Runner;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
@@ -170,8 +171,11 @@ public final class Handoff implements Runner {
      * @throws IllegalStateException when the group is already running
      */
     @Override
-    public Message run() {
-        return execute(List.of());
+    public Message run(RunContext context) {
+        if (context == null) {
+            throw new IllegalArgumentException("Handoff.run context of '" + name + "' must not be null; use RunContext.root()");
+        }
+        return execute(List.of(), context);
     }
 
     /**
@@ -184,10 +188,28 @@ public final class Handoff implements Runner {
         if (userMessage == null) {
             throw new IllegalArgumentException("Handoff.run userMessage of '" + name + "' must not be null");
         }
-        return execute(List.of(Message.user(userMessage)));
+        return execute(List.of(Message.user(userMessage)), RunContext.root());
     }
 
-    private Message execute(List<Message> input) {
+    /**
+     * Appends a user message (sender {@code user}) to the shared chat and runs inside a caller's
+     * scope; the members run in that scope.
+     *
+     * @param userMessage what the user says
+     * @param context the caller's scope
+     * @return the answer of the member that ended the run
+     */
+    public Message run(String userMessage, RunContext context) {
+        if (userMessage == null) {
+            throw new IllegalArgumentException("Handoff.run userMessage of '" + name + "' must not be null");
+        }
+        if (context == null) {
+            throw new IllegalArgumentException("Handoff.run context of '" + name + "' must not be null; use RunContext.root()");
+        }
+        return execute(List.of(Message.user(userMessage)), context);
+    }
+
+    private Message execute(List<Message> input, RunContext context) {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("hand-off group '" + name + "' is already running; it runs one run() at a time");
         }
@@ -204,7 +226,7 @@ public final class Handoff implements Runner {
                     throw new CancellationException("hand-off group '" + name + "' was cancelled");
                 }
                 String current = active;
-                Message reply = members.get(current).run();
+                Message reply = members.get(current).run(context);
                 if (reply == null) {
                     throw new AgentException(name, "member '" + current + "' of hand-off group '" + name
                             + "' returned null instead of a reply", null);
@@ -219,8 +241,10 @@ public final class Handoff implements Runner {
                 handoffs++;
                 path.add(transfer.to());
                 active = transfer.to();
-                emit(new AgentEvent.HandedOff(new AgentEvent.Source(transfer.from(), null, 0), name, transfer.to(),
-                        handoffs));
+                emit(context, new AgentEvent.HandedOff(new AgentEvent.Source(transfer.from(),
+                        context.parentAgent().orElse(null), context.depth(), null,
+                        context.runId().orElse(context.parentRunId().orElse(null)), context.sessionId().orElse(null)),
+                        name, transfer.to(), handoffs));
             }
         } finally {
             pending.set(null);
@@ -228,12 +252,13 @@ public final class Handoff implements Runner {
         }
     }
 
-    private void emit(AgentEvent event) {
-        if (listener == AgentListener.NONE) {
+    private void emit(RunContext context, AgentEvent event) {
+        AgentListener to = listener.andThen(context.listener());
+        if (to == AgentListener.NONE) {
             return;
         }
         try {
-            listener.onEvent(event);
+            to.onEvent(event);
         } catch (RuntimeException e) {
             LOG.warn("an event listener of hand-off group '{}' threw on {}; the event is dropped", name,
                     event.getClass().getSimpleName(), e);

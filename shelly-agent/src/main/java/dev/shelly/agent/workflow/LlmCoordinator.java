@@ -1,16 +1,16 @@
 package dev.shelly.agent.workflow;
 
+import dev.shelly.agent.StructuredOutput;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -30,13 +30,17 @@ import tools.jackson.databind.json.JsonMapper;
  * shared chat. The model answers with a JSON object naming the members to run next (by name,
  * concurrently when several), or saying the work is done:
  * {@code {"members": ["writer"], "done": false}} or {@code {"members": [], "done": true}}.
- * A JSON object wrapped in a Markdown code fence is accepted.
+ * The request asks for that object as structured output: its response format is the JSON schema
+ * of {@code {members: string[], done: boolean}} ({@link StructuredOutput}), which a provider with
+ * native structured output enforces; the prompt still spells the format out for models without
+ * it. A JSON object wrapped in a Markdown code fence is accepted.
  *
- * <p>An answer that is not such an object (not JSON, a missing or mistyped field, an unknown
- * or repeated member, members together with done, neither members nor done) gets one retry: the
- * model's answer and a user message saying what was wrong ({@link #correction(String, String)}) are
- * appended and the model is asked again. A second invalid answer fails the team with a
- * {@link TeamException} that quotes the answer and says what was wrong.
+ * <p>An answer that is not such an object (not JSON, a missing or mistyped field, named by its
+ * path such as {@code $.done is required}; an unknown or repeated member, members together with
+ * done, neither members nor done) gets one retry: the model's answer and a user message saying
+ * what was wrong ({@link #correction(String, String)}) are appended and the model is asked again.
+ * A second invalid answer, or a refusal, fails the team with a {@link TeamException} that quotes
+ * the answer and says what was wrong.
  *
  * <p>The seed keeps one reasoning chat for the whole run; this coordinator starts a fresh one
  * per step instead, since the window already shows who did what, and a chat that grew by a
@@ -55,8 +59,13 @@ public final class LlmCoordinator implements Coordinator {
     /** The sender of the coordinator's own prompt messages. */
     static final String SENDER = "coordinator";
 
-    private static final JsonMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** The answer's shape: who acts next, or done. */
+    record Decision(List<String> members, boolean done) {}
+
+    /** The structured output every step asks for. */
+    static final StructuredOutput<Decision> OUTPUT = StructuredOutput.of(Decision.class);
 
     private final Completer completer;
     private final int maxRounds;
@@ -80,34 +89,41 @@ public final class LlmCoordinator implements Coordinator {
 
     @Override
     public Selection next(Turn turn) {
-        Chat chat = Chat.of(Message.system(systemPrompt(turn.members())),
-                Message.text(SENDER, Role.USER, conversation(turn.shared())));
-        Message answer = ask(chat);
-        Decision decision = parse(answer.text(), turn.names());
-        if (decision.problem() != null) {
-            chat.append(answer, Message.text(SENDER, Role.USER,
-                    correction(decision.problem(), turn.members().getFirst().name())));
-            answer = ask(chat);
-            decision = parse(answer.text(), turn.names());
-            if (decision.problem() != null) {
+        List<Message> messages = new ArrayList<>(4);
+        messages.add(Message.system(systemPrompt(turn.members())));
+        messages.add(Message.text(SENDER, Role.USER, conversation(turn.shared())));
+        ModelResponse response = ask(messages);
+        Parsed parsed = parse(response, turn.names());
+        if (parsed.problem() != null && parsed.correctable()) {
+            messages.add(response.message());
+            messages.add(Message.text(SENDER, Role.USER,
+                    correction(parsed.problem(), turn.members().getFirst().name())));
+            response = ask(messages);
+            parsed = parse(response, turn.names());
+            if (parsed.problem() != null) {
                 throw new TeamException(turn.team(), null, "the LLM coordinator of team '" + turn.team()
-                        + "' gave no valid answer at step " + turn.step() + ", after a retry: " + decision.problem()
-                        + "; its answer was " + Failures.abbreviate(answer.text()), null);
+                        + "' gave no valid answer at step " + turn.step() + ", after a retry: " + parsed.problem()
+                        + "; its answer was " + Failures.abbreviate(response.message().text()), null);
             }
+        } else if (parsed.problem() != null) {
+            throw new TeamException(turn.team(), null, "the LLM coordinator of team '" + turn.team()
+                    + "' gave no valid answer at step " + turn.step() + ": " + parsed.problem()
+                    + "; its answer was " + Failures.abbreviate(response.message().text()), null);
         }
-        Selection selection = decision.selection();
+        Selection selection = parsed.selection();
         if (maxRounds > 0 && turn.step() >= maxRounds && !selection.done()) {
             throw new MaxRoundsException(turn.team(), maxRounds, "step");
         }
         return selection;
     }
 
-    private Message ask(Chat chat) {
-        Message answer = completer.complete(chat, List.of());
-        if (answer == null) {
-            throw new IllegalStateException("the coordinator's completer returned null instead of a reply");
+    private ModelResponse ask(List<Message> messages) {
+        ModelResponse response = completer.complete(ModelRequest.builder().messages(messages)
+                .responseFormat(OUTPUT.format()).build());
+        if (response == null) {
+            throw new IllegalStateException("the coordinator's completer returned null instead of a response");
         }
-        return answer;
+        return response;
     }
 
     /**
@@ -205,39 +221,23 @@ public final class LlmCoordinator implements Coordinator {
                 + example(member) + " or {\"members\": [], \"done\": true}.";
     }
 
-    /** A parsed answer: a selection, or what is wrong with it. */
-    record Decision(Selection selection, String problem) {}
+    /** A checked answer: a selection, or what is wrong with it and whether a retry may help. */
+    record Parsed(Selection selection, String problem, boolean correctable) {}
 
-    static Decision parse(String answer, List<String> names) {
-        String text = unfence(answer.strip());
-        if (text.isEmpty()) {
-            return invalid("the answer is empty");
+    /** Checks an answer given as text, as a plain reply would carry it. */
+    static Parsed parse(String answer, List<String> names) {
+        return parse(ModelResponse.of(Message.text("model", Role.ASSISTANT, answer)), names);
+    }
+
+    static Parsed parse(ModelResponse response, List<String> names) {
+        StructuredOutput.Binding<Decision> binding = OUTPUT.bind(response);
+        if (binding instanceof StructuredOutput.Binding.Mismatch<Decision> mismatch) {
+            return new Parsed(null, String.join("; ", mismatch.problems()), mismatch.correctable());
         }
-        JsonNode node;
-        try {
-            node = JSON.readTree(text);
-        } catch (JacksonException e) {
-            return invalid("it is not valid JSON (" + e.getOriginalMessage() + ")");
-        }
-        if (node == null || !node.isObject()) {
-            return invalid("it is not a JSON object");
-        }
-        JsonNode list = node.get("members");
-        if (list == null || !list.isArray()) {
-            return invalid("\"members\" must be a list of member names");
-        }
-        JsonNode doneNode = node.get("done");
-        if (doneNode == null || !doneNode.isBoolean()) {
-            return invalid("\"done\" must be true or false");
-        }
-        List<String> chosen = new ArrayList<>(list.size());
+        Decision decision = ((StructuredOutput.Binding.Bound<Decision>) binding).value();
+        List<String> chosen = new ArrayList<>(decision.members().size());
         Set<String> seen = new HashSet<>();
-        for (int i = 0; i < list.size(); i++) {
-            JsonNode item = list.get(i);
-            if (!item.isString()) {
-                return invalid("\"members\"[" + i + "] must be a member name, a string");
-            }
-            String name = item.stringValue();
+        for (String name : decision.members()) {
             if (!names.contains(name)) {
                 return invalid("there is no member " + JSON.writeValueAsString(name) + "; the members are "
                         + quoted(names));
@@ -247,31 +247,18 @@ public final class LlmCoordinator implements Coordinator {
             }
             chosen.add(name);
         }
-        boolean done = doneNode.booleanValue();
-        if (done && !chosen.isEmpty()) {
+        if (decision.done() && !chosen.isEmpty()) {
             return invalid("\"done\" is true but \"members\" is not empty; either name who acts next with "
                     + "\"done\": false, or name nobody with \"done\": true");
         }
-        if (!done && chosen.isEmpty()) {
+        if (!decision.done() && chosen.isEmpty()) {
             return invalid("\"members\" is empty but \"done\" is false; name at least one member, or say \"done\": true");
         }
-        return new Decision(done ? Selection.DONE : Selection.of(chosen), null);
+        return new Parsed(decision.done() ? Selection.DONE : Selection.of(chosen), null, false);
     }
 
-    private static Decision invalid(String problem) {
-        return new Decision(null, problem);
-    }
-
-    /** The content of a Markdown code fence around the whole answer, or the answer itself. */
-    private static String unfence(String text) {
-        if (!text.startsWith("```") || !text.endsWith("```") || text.length() < 6) {
-            return text;
-        }
-        int firstLineEnd = text.indexOf('\n');
-        if (firstLineEnd < 0) {
-            return text;
-        }
-        return text.substring(firstLineEnd + 1, text.length() - 3).strip();
+    private static Parsed invalid(String problem) {
+        return new Parsed(null, problem, true);
     }
 
     private static String quoted(List<String> names) {

@@ -1,7 +1,9 @@
 package dev.shelly.agent.workflow;
 
 import dev.shelly.agent.Agent;
+import dev.shelly.agent.RunContext;
 import dev.shelly.agent.Runner;
+import dev.shelly.agent.internal.FanOut;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
@@ -12,11 +14,9 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Members with roles working over a shared chat, a {@link Coordinator} deciding who acts next:
@@ -46,7 +46,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       model's own message as a prefill to complete, and some refuse it.
  *   <li>One member runs on the calling thread. Several run concurrently, each on its own
  *       virtual thread, all synced before any starts.
- *   <li>A member's reply is the message its {@link Runner#run()} returns, with the member's name
+ *   <li>A member's reply is the message its {@link Runner#run(RunContext)} returns (members run
+ *       in the team's caller's scope, at the same delegation depth), with the member's name
  *       as sender (for an agent: its final answer). Replies are appended to the shared chat in
  *       the order of the selection, whatever order the members finished in, in one atomic append.
  * </ol>
@@ -70,7 +71,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * group, or a tool ({@link AgentTool}).
  */
 public final class Team implements Runner {
-    /** How long cancelled members may take to stop, unless the builder says otherwise. */
+    /** How long cancelled members may take to stop, unless the builder or the run's context says otherwise. */
     public static final Duration DEFAULT_CANCEL_GRACE = Agent.DEFAULT_CANCEL_GRACE;
 
     /**
@@ -157,8 +158,11 @@ public final class Team implements Runner {
      * @throws IllegalStateException when the team is already running
      */
     @Override
-    public Message run() {
-        return execute(List.of());
+    public Message run(RunContext context) {
+        if (context == null) {
+            throw new IllegalArgumentException("Team.run context of '" + name + "' must not be null; use RunContext.root()");
+        }
+        return execute(List.of(), context);
     }
 
     /**
@@ -171,10 +175,28 @@ public final class Team implements Runner {
         if (userMessage == null) {
             throw new IllegalArgumentException("Team.run userMessage of '" + name + "' must not be null");
         }
-        return execute(List.of(Message.user(userMessage)));
+        return execute(List.of(Message.user(userMessage)), RunContext.root());
     }
 
-    private Message execute(List<Message> input) {
+    /**
+     * Appends a user message (sender {@code user}) to the shared chat and runs inside a caller's
+     * scope; the members run in that scope too.
+     *
+     * @param userMessage what the user says
+     * @param context the caller's scope
+     * @return the last reply appended to the shared chat in this run
+     */
+    public Message run(String userMessage, RunContext context) {
+        if (userMessage == null) {
+            throw new IllegalArgumentException("Team.run userMessage of '" + name + "' must not be null");
+        }
+        if (context == null) {
+            throw new IllegalArgumentException("Team.run context of '" + name + "' must not be null; use RunContext.root()");
+        }
+        return execute(List.of(Message.user(userMessage)), context);
+    }
+
+    private Message execute(List<Message> input, RunContext context) {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("team '" + name + "' is already running; a team runs one run() at a time");
         }
@@ -192,8 +214,8 @@ public final class Team implements Runner {
                     break;
                 }
                 List<Integer> chosen = resolve(selection, step);
-                List<Message> replies = chosen.size() == 1 ? List.of(runAlone(chosen.getFirst()))
-                        : new ConcurrentStep(chosen).run();
+                List<Message> replies = chosen.size() == 1 ? List.of(runAlone(chosen.getFirst(), context))
+                        : new ConcurrentStep(chosen, context).run();
                 last = replies.getLast();
             }
             if (last == null) {
@@ -259,12 +281,12 @@ public final class Team implements Runner {
         return member.runner().chat().last().map(m -> m.role() == Role.ASSISTANT).orElse(false);
     }
 
-    private Message runAlone(int i) {
+    private Message runAlone(int i, RunContext context) {
         sync(i);
         Member member = members.get(i);
         Message reply;
         try {
-            reply = invoke(member);
+            reply = invoke(member, context);
         } catch (CancellationException e) {
             if (Thread.currentThread().isInterrupted()) {
                 throw e;
@@ -279,8 +301,8 @@ public final class Team implements Runner {
     }
 
     /** Runs a member; its reply with the member's name as sender. */
-    private Message invoke(Member member) {
-        Message reply = member.runner().run();
+    private Message invoke(Member member, RunContext context) {
+        Message reply = member.runner().run(context);
         if (reply == null) {
             throw new IllegalStateException("its run() returned null instead of a reply");
         }
@@ -299,57 +321,42 @@ public final class Team implements Runner {
     /** The members of one step running concurrently, each on its own virtual thread. */
     private final class ConcurrentStep {
         private final List<Integer> chosen;
-        private final Message[] replies;
-        private final Throwable[] errors;
-        private final Thread[] threads;
-        private final ReentrantLock lock = new ReentrantLock();
-        private final Condition changed = lock.newCondition();
-        private int finished;
-        private int firstFailure = -1;
+        private final RunContext context;
 
-        ConcurrentStep(List<Integer> chosen) {
+        ConcurrentStep(List<Integer> chosen, RunContext context) {
             this.chosen = chosen;
-            int n = chosen.size();
-            this.replies = new Message[n];
-            this.errors = new Throwable[n];
-            this.threads = new Thread[n];
+            this.context = context;
         }
 
         List<Message> run() {
             for (int i : chosen) {
                 sync(i);
             }
-            for (int slot = 0; slot < threads.length; slot++) {
-                int s = slot;
-                threads[slot] = Thread.ofVirtual().name("shelly-team-" + name + "-" + member(slot).name())
-                        .unstarted(() -> work(s));
+            List<Callable<Message>> tasks = new ArrayList<>(chosen.size());
+            for (int slot = 0; slot < chosen.size(); slot++) {
+                Member member = member(slot);
+                tasks.add(() -> invoke(member, context));
             }
-            for (Thread t : threads) {
-                t.start();
-            }
-            boolean interrupted = awaitEndOrFailure();
-            int failure;
-            lock.lock();
-            try {
-                failure = firstFailure;
-            } finally {
-                lock.unlock();
-            }
-            if (interrupted || failure >= 0) {
-                for (int slot = 0; slot < threads.length; slot++) {
-                    if (slot != failure) {
-                        threads[slot].interrupt();
-                    }
+            FanOut.Joined<Message> joined = FanOut.of(tasks)
+                    .failFast(true)
+                    .inlineSingle(false)
+                    .grace(cancelGrace != null ? cancelGrace : context.cancelGrace())
+                    .names(slot -> "shelly-team-" + name + "-" + member(slot).name())
+                    .join();
+            List<Message> done = new ArrayList<>(chosen.size());
+            for (FanOut.Outcome<Message> o : joined.outcomes()) {
+                if (o instanceof FanOut.Outcome.Success<Message> s) {
+                    done.add(s.value());
                 }
-                interrupted |= awaitStop();
             }
-            List<Message> done = appendFinished();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            if (!done.isEmpty()) {
+                shared.append(done);
+            }
+            if (joined.interrupted()) {
                 throw cancelled();
             }
-            if (failure >= 0) {
-                throw failure(failure);
+            if (joined.firstFailure() >= 0) {
+                throw failure(joined.firstFailure(), joined.outcomes());
             }
             return done;
         }
@@ -358,90 +365,14 @@ public final class Team implements Runner {
             return members.get(chosen.get(slot));
         }
 
-        private void work(int slot) {
-            Throwable error = null;
-            try {
-                replies[slot] = invoke(member(slot));
-            } catch (Throwable t) {
-                error = t;
-            } finally {
-                lock.lock();
-                try {
-                    errors[slot] = error;
-                    finished++;
-                    if (error != null && firstFailure < 0) {
-                        firstFailure = slot;
-                    }
-                    changed.signalAll();
-                } finally {
-                    lock.unlock();
-                }
-            }
-        }
-
-        /** Waits until every member finished or one failed; returns whether the wait was interrupted. */
-        private boolean awaitEndOrFailure() {
-            lock.lock();
-            try {
-                while (finished < threads.length && firstFailure < 0) {
-                    changed.await();
-                }
-                return false;
-            } catch (InterruptedException e) {
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Waits up to the grace for every member to stop; returns whether that wait was interrupted. */
-        private boolean awaitStop() {
-            long nanos = TimeUnit.NANOSECONDS.convert(cancelGrace); // saturates instead of overflowing
-            lock.lock();
-            try {
-                while (finished < threads.length && nanos > 0) {
-                    nanos = changed.awaitNanos(nanos);
-                }
-                return false;
-            } catch (InterruptedException e) {
-                return true;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Appends the replies of the members that finished, in selection order; returns them. */
-        private List<Message> appendFinished() {
-            List<Message> done = new ArrayList<>(threads.length);
-            lock.lock();
-            try {
-                for (int slot = 0; slot < threads.length; slot++) {
-                    if (replies[slot] != null && errors[slot] == null) {
-                        done.add(replies[slot]);
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (!done.isEmpty()) {
-                shared.append(done);
-            }
-            return done;
-        }
-
-        private RuntimeException failure(int slot) {
-            Throwable error;
+        private RuntimeException failure(int slot, List<FanOut.Outcome<Message>> outcomes) {
+            Throwable error = ((FanOut.Outcome.Failure<Message>) outcomes.get(slot)).error();
             List<String> cancelledOthers = new ArrayList<>();
-            lock.lock();
-            try {
-                error = errors[slot];
-                for (int other = 0; other < threads.length; other++) {
-                    if (other != slot && errors[other] instanceof CancellationException) {
-                        cancelledOthers.add("'" + member(other).name() + "'");
-                    }
+            for (int other = 0; other < outcomes.size(); other++) {
+                if (other != slot && (outcomes.get(other) instanceof FanOut.Outcome.Cancelled<Message>
+                        || outcomes.get(other) instanceof FanOut.Outcome.Abandoned<Message>)) {
+                    cancelledOthers.add("'" + member(other).name() + "'");
                 }
-            } finally {
-                lock.unlock();
             }
             if (error instanceof Error err) {
                 throw err;
@@ -516,7 +447,7 @@ public final class Team implements Runner {
         private final List<Member> members = new ArrayList<>();
         private Coordinator coordinator;
         private Chat chat;
-        private Duration cancelGrace = DEFAULT_CANCEL_GRACE;
+        private Duration cancelGrace;
 
         private Builder(String name) {
             if (name == null || name.isBlank()) {
@@ -581,8 +512,9 @@ public final class Team implements Runner {
         }
 
         /**
-         * How long cancelled members may take to stop before the team abandons them. Default
-         * {@link Team#DEFAULT_CANCEL_GRACE}.
+         * How long cancelled members may take to stop before the team abandons them. Unless
+         * set, the run's context decides ({@link RunContext#cancelGrace()}, by default
+         * {@link Team#DEFAULT_CANCEL_GRACE}).
          *
          * @param value the grace
          * @return this builder

@@ -9,6 +9,10 @@ import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ResponseFormat;
+import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.scripted.ScriptedCompleter;
 import dev.shelly.modeladapter.scripted.Step;
 import java.util.List;
@@ -118,7 +122,7 @@ class LlmCoordinatorTest {
         assertThat(retry).extracting(Message::role)
                 .containsExactly(Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.USER);
         assertThat(retry.get(2).text()).isEqualTo("The researcher should go first.");
-        assertThat(retry.get(3).text()).startsWith("Your answer was not valid: it is not valid JSON (")
+        assertThat(retry.get(3).text()).startsWith("Your answer was not valid: the answer is not valid JSON (")
                 .endsWith("). Respond with ONLY a JSON object such as {\"members\": [\"researcher\"], \"done\": false} "
                         + "or {\"members\": [], \"done\": true}.");
         assertThat(team.chat().messages()).extracting(Message::sender).containsExactly("user", "researcher");
@@ -145,16 +149,15 @@ class LlmCoordinatorTest {
     @Test
     void eachKindOfInvalidAnswerSaysWhatIsWrong() {
         List<String> names = List.of("a", "b");
-        assertThat(LlmCoordinator.parse("", names).problem()).isEqualTo("the answer is empty");
-        assertThat(LlmCoordinator.parse("[\"a\"]", names).problem()).isEqualTo("it is not a JSON object");
+        assertThat(LlmCoordinator.parse("", names).problem())
+                .isEqualTo("the answer is empty; a JSON object was expected");
+        assertThat(LlmCoordinator.parse("[\"a\"]", names).problem()).isEqualTo("$ must be an object, got an array");
         assertThat(LlmCoordinator.parse("{\"members\": [\"a\"], \"done\": false} and more", names).problem())
-                .startsWith("it is not valid JSON (");
-        assertThat(LlmCoordinator.parse("{\"done\": false}", names).problem())
-                .isEqualTo("\"members\" must be a list of member names");
-        assertThat(LlmCoordinator.parse("{\"members\": [\"a\"]}", names).problem())
-                .isEqualTo("\"done\" must be true or false");
-        assertThat(LlmCoordinator.parse("{\"members\": [0], \"done\": false}", names).problem())
-                .isEqualTo("\"members\"[0] must be a member name, a string");
+                .startsWith("the answer is not valid JSON (");
+        assertThat(LlmCoordinator.parse("{\"done\": false}", names).problem()).isEqualTo("$.members is required");
+        assertThat(LlmCoordinator.parse("{\"members\": [\"a\"]}", names).problem()).isEqualTo("$.done is required");
+        assertThat(LlmCoordinator.parse("{\"members\": [0], \"done\": \"no\"}", names).problem())
+                .isEqualTo("$.members[0] must be a string, got a number; $.done must be a boolean, got a string");
         assertThat(LlmCoordinator.parse("{\"members\": [\"a\", \"a\"], \"done\": false}", names).problem())
                 .isEqualTo("member \"a\" is named twice");
         assertThat(LlmCoordinator.parse("{\"members\": [\"a\"], \"done\": true}", names).problem())
@@ -190,5 +193,38 @@ class LlmCoordinatorTest {
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
                 .hasMessage("the coordinator of team 'smart-team' failed at step 0: " + down.getMessage()).hasCause(down);
+    }
+
+    @Test
+    void everyStepAsksForTheDecisionSchemaAsStructuredOutput() {
+        ScriptedCompleter brain = ScriptedCompleter.of(
+                Step.reply("{\"members\": [\"researcher\"]}"),
+                Step.reply("{\"members\": [\"researcher\"], \"done\": false}"),
+                Step.reply("{\"members\": [], \"done\": true}"));
+        Team team = team(LlmCoordinator.builder(brain).build());
+
+        team.run("go");
+
+        ResponseFormat expected = ResponseFormat.jsonSchema("Decision", """
+                {"type":"object","properties":{"members":{"type":"array","items":{"type":"string"}},\
+                "done":{"type":"boolean"}},"required":["members","done"],"additionalProperties":false}""", true);
+        assertThat(brain.requests()).extracting(r -> r.options().responseFormat())
+                .containsExactly(expected, expected, expected);
+        assertThat(brain.requests().get(1).lastMessage().text()).isEqualTo("Your answer was not valid: "
+                + "$.done is required. Respond with ONLY a JSON object such as {\"members\": [\"researcher\"], "
+                + "\"done\": false} or {\"members\": [], \"done\": true}.");
+    }
+
+    @Test
+    void aRefusalFailsTheTeamWithoutARetry() {
+        ScriptedCompleter brain = ScriptedCompleter.of(Step.respond(request -> new ModelResponse(
+                Message.text("model", Role.ASSISTANT, "I won't decide that."), Usage.ZERO, StopReason.REFUSAL, null,
+                null, null, null)));
+        Team team = team(LlmCoordinator.builder(brain).build());
+
+        assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
+                .hasMessage("the LLM coordinator of team 'smart-team' gave no valid answer at step 0: the model "
+                        + "refused: I won't decide that.; its answer was 'I won't decide that.'");
+        assertThat(brain.callCount()).isEqualTo(1);
     }
 }

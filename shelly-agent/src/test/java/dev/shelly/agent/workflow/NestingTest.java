@@ -48,7 +48,7 @@ class NestingTest {
     }
 
     /** The name an agent's system prompt gives it: "You are {name}. ..." */
-    private static String whoAmI(Chat chat) {
+    private static String whoAmI(dev.shelly.modeladapter.ModelRequest chat) {
         String prompt = chat.messages().getFirst().text();
         return prompt.substring("You are ".length(), prompt.indexOf('.'));
     }

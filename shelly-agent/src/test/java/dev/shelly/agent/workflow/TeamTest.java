@@ -8,6 +8,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.Fixtures;
+import dev.shelly.agent.RunContext;
 import dev.shelly.agent.Runner;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
@@ -62,7 +63,8 @@ class TeamTest {
 
     @Test
     void aPipelineRunsEachMemberOnceAndReturnsTheLastReply() {
-        ScriptedCompleter researcherModel = ScriptedCompleter.of(Step.reply("Findings: A and B"));
+        ScriptedCompleter researcherModel = ScriptedCompleter.of(Step.message(
+                Message.text("researcher", Role.ASSISTANT, "Findings: A and B").withMeta("source", "web")));
         ScriptedCompleter writerModel = ScriptedCompleter.of(Step.reply("Article about A and B"));
         Agent researcher = agent("researcher", researcherModel);
         Agent writer = agent("writer", writerModel);
@@ -160,7 +162,7 @@ class TeamTest {
             }
 
             @Override
-            public Message run() {
+            public Message run(RunContext context) {
                 return Message.text("someone-else", Role.ASSISTANT, "echo: " + own.last().orElseThrow().text());
             }
         };

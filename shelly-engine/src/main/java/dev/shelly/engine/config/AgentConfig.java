@@ -20,10 +20,12 @@ import java.util.List;
  *     ({@value Agent#DEFAULT_MAX_DELEGATION_DEPTH})
  * @param maxToolResultChars the most characters of text a tool result keeps, or null for the
  *     agent default (100,000)
+ * @param promptCaching whether the agent's requests carry prompt-cache hints, or null for the
+ *     agent default (on)
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
         List<ToolboxRef> toolboxes, List<String> skills, Integer maxIterations, Integer maxDelegationDepth,
-        Integer maxToolResultChars) {
+        Integer maxToolResultChars, Boolean promptCaching) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -67,6 +69,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private Integer maxIterations;
         private Integer maxDelegationDepth;
         private Integer maxToolResultChars;
+        private Boolean promptCaching;
 
         private Builder(String name) {
             this.name = name;
@@ -175,13 +178,24 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Turns prompt-cache hints on or off for the agent's requests (on unless set).
+         *
+         * @param value false to send no cache hints
+         * @return this builder
+         */
+        public Builder promptCaching(boolean value) {
+            this.promptCaching = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration.
          *
          * @return the configuration
          */
         public AgentConfig build() {
             return new AgentConfig(name, description, instructions, provider, toolboxes, skills, maxIterations,
-                    maxDelegationDepth, maxToolResultChars);
+                    maxDelegationDepth, maxToolResultChars, promptCaching);
         }
     }
 }

@@ -1,9 +1,12 @@
 package dev.shelly.engine.config;
 
 import dev.shelly.agent.Agent;
+import dev.shelly.modeladapter.Price;
+import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.skills.internal.DepthLimitedParser;
 import java.io.IOException;
 import java.io.StringReader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,7 +60,10 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  *     provider: claude
  *     toolboxes: [files, { name: state, tools: [shared_state_get] }]
  *     options: { max_iterations: 20, max_delegation_depth: 2, max_tool_result_chars: 100000 }
+ *     prompt_caching: true             # optional: cache hints on every request (the default)
  * entry_agent: assistant
+ * prices:                            # optional: US dollars per million tokens, over the shipped list
+ *   my-model: { input: 0.5, output: 1.5, cache_read: 0.05, cache_write: 0.6 }
  * redis:                             # optional: state, tasks, sessions and rate limits shared in Redis
  *   url: redis://:${REDIS_PASSWORD}@localhost:6379
  *   key_prefix: "shelly:"
@@ -67,10 +73,17 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * or {@code unlimited} ({@value Agent#DEFAULT_MAX_ITERATIONS} when left out);
  * {@code max_delegation_depth} is how deep the agent may delegate to the other configured agents
  * ({@value Agent#DEFAULT_MAX_DELEGATION_DEPTH} when left out: the agent delegates, the agents it
- * delegates to work alone; 0 turns delegation off).
+ * delegates to work alone; 0 turns delegation off). {@code prompt_caching: false} sends no
+ * prompt-cache hints for that agent.
+ *
+ * <p>{@code prices} maps a model id (or the prefix of dated ids, as {@code claude-sonnet-4-5})
+ * to its price in US dollars per million tokens, laid over {@link PriceTable#defaults()}:
+ * {@code input} and {@code output} are required; {@code cache_read} and {@code cache_write} default
+ * to the input price.
  */
 public final class ConfigLoader {
-    private static final Set<String> TOP = Set.of("providers", "mcp_servers", "agents", "entry_agent", "redis");
+    private static final Set<String> TOP = Set.of("providers", "mcp_servers", "agents", "entry_agent", "redis",
+            "prices");
     private static final Set<String> PROVIDER = Set.of("name", "kind", "model", "base_url", "api_key", "max_tokens",
             "temperature", "timeout", "headers", "retry", "rate_limit");
     private static final Set<String> RETRY = Set.of("max_attempts", "initial_delay", "max_delay");
@@ -78,9 +91,10 @@ public final class ConfigLoader {
     private static final Set<String> REDIS = Set.of("url", "key_prefix", "tls", "timeout");
     private static final Set<String> MCP = Set.of("name", "command", "args", "env", "working_dir", "url", "headers");
     private static final Set<String> AGENT = Set.of("name", "description", "instructions", "provider", "toolboxes",
-            "skills", "options");
+            "skills", "options", "prompt_caching");
     private static final Set<String> TOOLBOX = Set.of("name", "tools");
     private static final Set<String> OPTIONS = Set.of("max_iterations", "max_delegation_depth", "max_tool_result_chars");
+    private static final Set<String> PRICE = Set.of("input", "output", "cache_read", "cache_write");
 
     /** The largest configuration read: 1 MiB. */
     public static final int MAX_BYTES = 1024 * 1024;
@@ -190,7 +204,8 @@ public final class ConfigLoader {
         }
         String entry = ConfigNode.present(fields, "entry_agent").map(ConfigNode::nonBlank).orElse(null);
         RedisConfig redis = ConfigNode.present(fields, "redis").map(ConfigLoader::redis).orElse(null);
-        return new EngineConfig(providers, servers, agents, entry, redis, fileName, lines);
+        PriceTable prices = ConfigNode.present(fields, "prices").map(ConfigLoader::prices).orElse(PriceTable.empty());
+        return new EngineConfig(providers, servers, agents, entry, redis, prices, fileName, lines);
     }
 
     private static ConfigException tooLarge(String fileName, String size) {
@@ -294,6 +309,7 @@ public final class ConfigLoader {
             }
         }
         ConfigNode.present(f, "skills").ifPresent(v -> b.skills(v.stringList().toArray(String[]::new)));
+        ConfigNode.present(f, "prompt_caching").ifPresent(v -> b.promptCaching(v.bool()));
         ConfigNode.present(f, "options").ifPresent(v -> {
             Map<String, ConfigNode> o = v.mapping(OPTIONS);
             ConfigNode.present(o, "max_iterations").ifPresent(x -> b.maxIterations(iterations(x)));
@@ -301,6 +317,21 @@ public final class ConfigLoader {
             ConfigNode.present(o, "max_tool_result_chars").ifPresent(x -> b.maxToolResultChars(x.positiveInt()));
         });
         return b.build();
+    }
+
+    /** {@code prices}: model id to {input, output, cache_read, cache_write}. */
+    private static PriceTable prices(ConfigNode node) {
+        PriceTable table = PriceTable.empty();
+        for (Map.Entry<String, ConfigNode> model : node.entries().entrySet()) {
+            ConfigNode entry = model.getValue();
+            Map<String, ConfigNode> f = entry.mapping(PRICE);
+            BigDecimal input = ConfigNode.required(entry, f, "input").price();
+            BigDecimal output = ConfigNode.required(entry, f, "output").price();
+            BigDecimal cacheRead = ConfigNode.present(f, "cache_read").map(ConfigNode::price).orElse(input);
+            BigDecimal cacheWrite = ConfigNode.present(f, "cache_write").map(ConfigNode::price).orElse(input);
+            table = table.with(model.getKey(), new Price(input, output, cacheRead, cacheWrite));
+        }
+        return table;
     }
 
     /** {@code max_iterations}: a positive whole number, or {@code unlimited}. */

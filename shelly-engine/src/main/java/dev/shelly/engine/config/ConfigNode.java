@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -113,6 +114,27 @@ final class ConfigNode {
         return Collections.unmodifiableMap(values);
     }
 
+    /** A mapping of free names (such as model ids) to nodes, in file order. */
+    Map<String, ConfigNode> entries() {
+        if (isNull()) {
+            return Map.of();
+        }
+        if (!(node instanceof MappingNode mapping)) {
+            throw error("expected a mapping of names to values, got " + describe());
+        }
+        Map<String, ConfigNode> entries = new LinkedHashMap<>();
+        for (NodeTuple tuple : mapping.getValue()) {
+            if (!(tuple.getKeyNode() instanceof ScalarNode key) || key.getValue().isBlank()) {
+                throw child(path, tuple.getKeyNode()).error("keys must be plain names");
+            }
+            ConfigNode value = child(path + "." + key.getValue(), tuple.getValueNode());
+            if (entries.put(key.getValue(), value) != null) {
+                throw value.error("'" + key.getValue() + "' is given twice");
+            }
+        }
+        return Collections.unmodifiableMap(entries);
+    }
+
     List<ConfigNode> sequence() {
         if (isNull()) {
             return List.of();
@@ -224,6 +246,20 @@ final class ConfigNode {
         } catch (NumberFormatException e) {
             throw error("expected a number from " + min + " to " + max + ", got '" + text + "'");
         }
+    }
+
+    /** A price in dollars per million tokens: a decimal number of zero or more. */
+    BigDecimal price() {
+        String text = string().strip();
+        try {
+            BigDecimal value = new BigDecimal(text);
+            if (value.signum() >= 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw error("must be a number of zero or more, got '" + text + "'");
     }
 
     /** A duration: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, ISO-8601, or whole seconds. */

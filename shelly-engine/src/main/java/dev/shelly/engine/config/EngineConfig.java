@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.modeladapter.PriceTable;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -26,16 +27,18 @@ public final class EngineConfig {
     private final List<AgentConfig> agents;
     private final String entryAgent;
     private final RedisConfig redis;
+    private final PriceTable prices;
     private final String file;
     private final Map<String, Integer> lines;
 
     EngineConfig(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
-            String entryAgent, RedisConfig redis, String file, Map<String, Integer> lines) {
+            String entryAgent, RedisConfig redis, PriceTable prices, String file, Map<String, Integer> lines) {
         this.providers = List.copyOf(providers);
         this.mcpServers = List.copyOf(mcpServers);
         this.agents = List.copyOf(agents);
         this.entryAgent = entryAgent;
         this.redis = redis;
+        this.prices = prices == null ? PriceTable.empty() : prices;
         this.file = file;
         this.lines = Map.copyOf(lines);
     }
@@ -95,6 +98,15 @@ public final class EngineConfig {
      */
     public Optional<RedisConfig> redis() {
         return Optional.ofNullable(redis);
+    }
+
+    /**
+     * The {@code prices:} section: model prices laid over {@link PriceTable#defaults()}.
+     *
+     * @return the configured prices, empty when none are
+     */
+    public PriceTable prices() {
+        return prices;
     }
 
     /**
@@ -249,6 +261,7 @@ public final class EngineConfig {
         private final List<AgentConfig> agents = new ArrayList<>();
         private String entryAgent;
         private RedisConfig redis;
+        private PriceTable prices = PriceTable.empty();
 
         private Builder() {}
 
@@ -308,12 +321,26 @@ public final class EngineConfig {
         }
 
         /**
+         * Prices models beyond (or instead of) {@link PriceTable#defaults()}.
+         *
+         * @param value the prices; replaces any set before
+         * @return this builder
+         */
+        public Builder prices(PriceTable value) {
+            if (value == null) {
+                throw new IllegalArgumentException("EngineConfig.Builder.prices must not be null");
+            }
+            this.prices = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration (not yet checked: see {@link EngineConfig#check(Set, Set)}).
          *
          * @return the configuration
          */
         public EngineConfig build() {
-            return new EngineConfig(providers, mcpServers, agents, entryAgent, redis, null, Map.of());
+            return new EngineConfig(providers, mcpServers, agents, entryAgent, redis, prices, null, Map.of());
         }
     }
 }

@@ -8,9 +8,10 @@ import dev.shelly.chats.Text;
 import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.modeladapter.ReplyMetadata;
 import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,9 +27,12 @@ import tools.jackson.databind.node.ObjectNode;
  * the Redis store write the same JSON).
  *
  * <p>Every built-in part round-trips exactly, images as base64, thinking with its signature.
- * Metadata keeps JSON values (text, numbers, booleans, lists, maps), {@link Usage} and
- * {@link StopReason}; any other value is stored as its text. Parts of an application's own kinds
- * come back as {@link OpaquePart}.
+ * Metadata keeps JSON values (text, numbers, booleans, lists, maps); a {@link Usage} is written
+ * as an object of its four counts and a {@link StopReason} as its name, and both read back as
+ * those plain values (replies carry no usage or stop reason since the typed model call, but
+ * sessions saved before it still load, their {@code usage} and {@code stop_reason} keys as plain
+ * values); any other value is stored as its text. Parts of an application's own kinds come back
+ * as {@link OpaquePart}.
  */
 public final class ChatJson {
     private final JsonMapper json;
@@ -146,7 +150,8 @@ public final class ChatJson {
 
     /**
      * Encodes a whole session as its stores keep it: {@code id}, {@code entry_agent},
-     * {@code created}, {@code updated}, {@code version}, {@code usage} and {@code messages}.
+     * {@code created}, {@code updated}, {@code version}, {@code usage}, {@code cost}
+     * ({@code usd} as a decimal string, {@code unpriced_tokens}) and {@code messages}.
      *
      * @param session the session
      * @return a JSON object
@@ -163,6 +168,9 @@ public final class ChatJson {
                 .put("output_tokens", session.usage().outputTokens())
                 .put("cache_read_tokens", session.usage().cacheReadTokens())
                 .put("cache_write_tokens", session.usage().cacheWriteTokens());
+        root.putObject("cost")
+                .put("usd", session.cost().usd().toPlainString())
+                .put("unpriced_tokens", session.cost().unpricedTokens());
         root.set("messages", encode(session.messages()));
         return root;
     }
@@ -170,24 +178,29 @@ public final class ChatJson {
     /**
      * Decodes a session written by {@link #encodeRecord}. The {@code id} inside is not read: a
      * session is the one of the key it is stored under. A session saved before versions were
-     * kept loads as version 0, its usage the sum of the usage its replies carry.
+     * kept loads as version 0, its usage the sum of the usage its replies carry; one saved before
+     * costs were kept loads with a zero cost.
      *
      * @param id the id it is stored under
      * @param root the JSON object
      * @param where names the source in error messages, e.g. a file
      * @return the session
-     * @throws IllegalArgumentException naming the source and the offending message
+     * @throws IllegalArgumentException naming the source and the offending message (a malformed
+     *     or negative cost included)
      * @throws java.time.format.DateTimeParseException when a timestamp is not an instant
      */
     public SessionRecord decodeRecord(String id, JsonNode root, String where) {
         List<Message> messages = decode(root.get("messages"), where);
         JsonNode usage = root.get("usage");
+        JsonNode cost = root.get("cost");
         return new SessionRecord(id, root.path("entry_agent").asString(),
                 Instant.parse(root.path("created").asString()), Instant.parse(root.path("updated").asString()),
                 messages, root.path("version").asLong(0),
                 usage == null || !usage.isObject() ? SessionRecord.usageOf(messages)
                         : new Usage(usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(),
-                                usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()));
+                                usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()),
+                cost == null || !cost.isObject() ? Cost.ZERO
+                        : new Cost(new BigDecimal(cost.path("usd").asString("0")), cost.path("unpriced_tokens").asLong()));
     }
 
     /**
@@ -224,26 +237,13 @@ public final class ChatJson {
         if (metadata != null && metadata.isObject()) {
             for (String key : metadata.propertyNames()) {
                 JsonNode v = metadata.get(key);
-                Object value = switch (key) {
-                    case ReplyMetadata.USAGE -> new Usage(v.path("input_tokens").asLong(), v.path("output_tokens").asLong(),
-                            v.path("cache_read_tokens").asLong(), v.path("cache_write_tokens").asLong());
-                    case ReplyMetadata.STOP_REASON -> stopReason(v.asString());
-                    default -> decodeValue(v);
-                };
+                Object value = decodeValue(v);
                 if (value != null) {
                     meta.put(key, value);
                 }
             }
         }
         return new Message(required(n, "sender").asString(), Role.parse(required(n, "role").asString()), parts, meta);
-    }
-
-    private static StopReason stopReason(String name) {
-        try {
-            return StopReason.valueOf(name);
-        } catch (IllegalArgumentException e) {
-            return StopReason.OTHER;
-        }
     }
 
     private Part decodePart(JsonNode p) {

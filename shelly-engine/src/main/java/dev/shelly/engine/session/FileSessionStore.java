@@ -48,7 +48,7 @@ import tools.jackson.databind.node.ObjectNode;
  *       file copied to {@code b.json} is session {@code b}, and its next save writes {@code b}
  *       inside. Copying a file is how a conversation is forked.
  *   <li>Files saved before versions were kept load as version 0, their usage the sum of the
- *       usage their replies carry.
+ *       usage their replies carry. Files saved before costs were kept load with a zero cost.
  * </ul>
  */
 public final class FileSessionStore implements SessionStore {

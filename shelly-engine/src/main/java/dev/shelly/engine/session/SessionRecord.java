@@ -1,10 +1,11 @@
 package dev.shelly.engine.session;
 
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A saved conversation.
@@ -17,9 +18,10 @@ import java.util.List;
  * @param version how many times the session was saved: each save of a session carries a higher
  *     version than the one before, and a store never lets a lower version replace a higher one
  * @param usage the tokens every model call of the session used, delegated agents included
+ * @param cost what those calls cost, by the engine's price table when they were made
  */
 public record SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages,
-        long version, Usage usage) {
+        long version, Usage usage, Cost cost) {
     /** Validates and copies. */
     public SessionRecord {
         SessionIds.check(id, "SessionRecord.id");
@@ -40,6 +42,25 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
         if (usage == null) {
             usage = Usage.ZERO;
         }
+        if (cost == null) {
+            cost = Cost.ZERO;
+        }
+    }
+
+    /**
+     * A record whose cost was not kept (a session saved before costs were).
+     *
+     * @param id the session's id
+     * @param entryAgent the agent that answers in this session
+     * @param created when the session began
+     * @param updated when it was last saved
+     * @param messages the conversation
+     * @param version the save count
+     * @param usage the tokens used
+     */
+    public SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages,
+            long version, Usage usage) {
+        this(id, entryAgent, created, updated, messages, version, usage, Cost.ZERO);
     }
 
     /**
@@ -53,7 +74,7 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      * @param messages the conversation
      */
     public SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages) {
-        this(id, entryAgent, created, updated, messages, 0, usageOf(messages));
+        this(id, entryAgent, created, updated, messages, 0, usageOf(messages), Cost.ZERO);
     }
 
     /**
@@ -63,18 +84,32 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      * @return the record
      */
     public SessionRecord withId(String newId) {
-        return new SessionRecord(newId, entryAgent, created, updated, messages, version, usage);
+        return new SessionRecord(newId, entryAgent, created, updated, messages, version, usage, cost);
     }
 
+    /**
+     * The usage that replies of older sessions carried in their metadata under {@code usage}
+     * (replies carry no metadata since the typed model call; usage lives in the record).
+     */
     static Usage usageOf(List<Message> messages) {
         Usage total = Usage.ZERO;
         if (messages != null) {
             for (Message m : messages) {
                 if (m != null) {
-                    total = total.plus(ReplyMetadata.usage(m).orElse(Usage.ZERO));
+                    Object usage = m.metadata().get("usage");
+                    if (usage instanceof Usage u) {
+                        total = total.plus(u);
+                    } else if (usage instanceof Map<?, ?> map) {
+                        total = total.plus(new Usage(count(map, "input_tokens"), count(map, "output_tokens"),
+                                count(map, "cache_read_tokens"), count(map, "cache_write_tokens")));
+                    }
                 }
             }
         }
         return total;
+    }
+
+    private static long count(Map<?, ?> map, String key) {
+        return map.get(key) instanceof Number n && n.longValue() > 0 ? n.longValue() : 0;
     }
 }

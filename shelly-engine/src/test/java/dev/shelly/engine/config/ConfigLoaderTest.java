@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.agent.Agent;
+import dev.shelly.modeladapter.Price;
+import dev.shelly.modeladapter.PriceTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -413,5 +415,51 @@ class ConfigLoaderTest {
                   password: x
                 """)).hasMessage("config.yaml:4: redis.password: unknown field 'password'; expected one of "
                         + "key_prefix, timeout, tls, url");
+    }
+
+    @Test
+    void pricesAndPromptCachingAreRead() {
+        EngineConfig c = parse("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a, prompt_caching: false }, { name: b }]
+                entry_agent: a
+                prices:
+                  my-model: { input: 0.5, output: 1.5, cache_read: 0.05, cache_write: 0.6 }
+                  gpt-4.1: { input: 1, output: 4 }
+                """);
+
+        assertThat(c.agents().get(0).promptCaching()).isFalse();
+        assertThat(c.agents().get(1).promptCaching()).isNull();
+        assertThat(c.prices().find("my-model-2026")).contains(Price.of(0.5, 1.5, 0.05, 0.6));
+        assertThat(c.prices().find("gpt-4.1")).contains(Price.of(1, 4, 1, 1));
+        assertThat(c.prices().asMap()).hasSize(2);
+        assertThat(parse("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a }]
+                """).prices()).isEqualTo(PriceTable.empty());
+    }
+
+    @Test
+    void badPricesNameTheirPath() {
+        String head = """
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a }]
+                prices:
+                """;
+        assertThat(error(head + "  my-model: { input: -1, output: 1 }\n"))
+                .hasMessage("config.yaml:4: prices.my-model.input: must be a number of zero or more, got '-1'");
+        assertThat(error(head + "  my-model: { input: 1, output: cheap }\n"))
+                .hasMessage("config.yaml:4: prices.my-model.output: must be a number of zero or more, got 'cheap'");
+        assertThat(error(head + "  my-model: { input: 1 }\n"))
+                .hasMessage("config.yaml:4: prices.my-model: missing required field 'output'");
+        assertThat(error(head + "  my-model: { input: 1, output: 2, cache: 1 }\n"))
+                .hasMessage("config.yaml:4: prices.my-model.cache: unknown field 'cache'; expected one of "
+                        + "cache_read, cache_write, input, output");
+        assertThat(error(head + "  - my-model\n"))
+                .hasMessage("config.yaml:4: prices: expected a mapping of names to values, got a list");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a, prompt_caching: sometimes }]
+                """)).hasMessage("config.yaml:2: agents[0].prompt_caching: expected true or false, got 'sometimes'");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ShellyException;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +54,7 @@ class FileSessionStoreTest extends SessionStoreContract {
         SessionRecord old = store.read("old");
         assertThat(old.version()).isZero();
         assertThat(old.usage()).isEqualTo(Usage.of(7, 3));
+        assertThat(old.cost()).as("a file from before costs were kept").isEqualTo(Cost.ZERO);
         assertThat(old.messages()).extracting(Message::text).containsExactly("hi", "hello");
         try (SessionStore.Lease lease = store.open("old", Duration.ZERO)) {
             assertThat(lease.save(old.withId("old"))).as("the same version again is not newer").isFalse();

@@ -1,19 +1,17 @@
 package dev.shelly.modeladapter.http;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Text;
 import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
-import java.util.List;
 
 /**
  * A {@link Completer} that speaks a {@link WireFormat} over an {@link HttpModelClient}, and
@@ -48,31 +46,30 @@ public final class HttpCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        checkArguments(chat, tools);
-        byte[] request = format.request(chat, tools, false);
+    public ModelResponse complete(ModelRequest request) {
+        checkRequest(request);
         try {
-            byte[] body = client.post(format.path(), request, format::error);
-            return recorded(format.reply(body));
+            byte[] body = client.post(format.path(), format.request(request, false), format::error);
+            return recorded(format.reply(body, request));
         } catch (ModelException e) {
             throw client.redact(e);
         }
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
-        checkArguments(chat, tools);
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
+        checkRequest(request);
         if (listener == null) {
             throw new IllegalArgumentException(format.provider() + ": stream listener must not be null");
         }
-        StreamDecoder decoder = format.decoder(listener);
-        byte[] request = format.request(chat, tools, true);
         try {
-            byte[] whole = client.stream(format.path(), request, format::error, decoder::isEnd, decoder::onEvent);
+            byte[] body = format.request(request, true);
+            StreamDecoder decoder = format.decoder(request, listener);
+            byte[] whole = client.stream(format.path(), body, format::error, decoder::isEnd, decoder::onEvent);
             if (whole != null) {
-                Message reply = format.reply(whole);
-                replay(reply, listener);
-                return recorded(reply);
+                ModelResponse response = format.reply(whole, request);
+                replay(response, listener);
+                return recorded(response);
             }
             return recorded(decoder.finish());
         } catch (ModelException e) {
@@ -81,9 +78,9 @@ public final class HttpCompleter implements Completer {
     }
 
     /** Delivers a reply that arrived whole as the deltas a stream would have given. */
-    private static void replay(Message reply, StreamListener listener) {
+    private static void replay(ModelResponse response, StreamListener listener) {
         int index = 0;
-        for (Part part : reply.parts()) {
+        for (Part part : response.message().parts()) {
             switch (part) {
                 case Thinking t when !t.text().isEmpty() -> listener.onDelta(new Delta.ThinkingDelta(t.text()));
                 case Text t when !t.text().isEmpty() -> listener.onDelta(new Delta.TextDelta(t.text()));
@@ -95,20 +92,21 @@ public final class HttpCompleter implements Completer {
                 default -> { }
             }
         }
-        ReplyMetadata.usage(reply).ifPresent(u -> listener.onDelta(new Delta.UsageDelta(u)));
+        listener.onDelta(new Delta.UsageDelta(response.usage()));
     }
 
-    private void checkArguments(Chat chat, List<ToolDefinition> tools) {
-        if (chat == null || tools == null) {
-            throw new IllegalArgumentException(format.provider() + ": chat and tools must not be null");
+    private void checkRequest(ModelRequest request) {
+        if (request == null) {
+            throw new IllegalArgumentException(format.provider() + ": request must not be null");
         }
     }
 
-    private Message recorded(Message reply) {
-        if (usage != null) {
-            ReplyMetadata.usage(reply).ifPresent(usage::add);
+    private ModelResponse recorded(ModelResponse response) {
+        // A reply the provider reported no usage for has Usage.ZERO: it is not counted as a reply with usage.
+        if (usage != null && !response.usage().equals(Usage.ZERO)) {
+            usage.add(response.usage());
         }
-        return reply;
+        return response;
     }
 
     @Override

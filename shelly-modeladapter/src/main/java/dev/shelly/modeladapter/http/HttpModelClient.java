@@ -138,6 +138,11 @@ public final class HttpModelClient {
      */
     public byte[] post(String path, byte[] json, Function<ErrorResponse, ModelException> errors) {
         Call call = newCall(path, json, false);
+        if (Thread.currentThread().isVirtual()) {
+            return postInline(call, errors);
+        }
+        // A platform thread blocked in a socket read does not answer interrupts: it waits on a
+        // virtual thread that does the call, and cancels the call when interrupted.
         CompletableFuture<byte[]> result = new CompletableFuture<>();
         Thread.ofVirtual().name("shelly-http-" + provider).start(() -> {
             try (Response response = call.execute()) {
@@ -158,6 +163,28 @@ public final class HttpModelClient {
             throw cancelled(call);
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
+        }
+    }
+
+    /**
+     * The call on the calling virtual thread, with no hand-off: an interrupt closes the virtual
+     * thread's socket (or OkHttp throws an {@link InterruptedIOException}) and keeps the flag set,
+     * so the call ends promptly as a cancellation.
+     */
+    private byte[] postInline(Call call, Function<ErrorResponse, ModelException> errors) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw cancelled(call);
+        }
+        try (Response response = call.execute()) {
+            if (!response.isSuccessful()) {
+                throw errors.apply(errorResponse(response));
+            }
+            return response.body().bytes();
+        } catch (IOException e) {
+            if (Thread.currentThread().isInterrupted() || call.isCanceled()) {
+                throw cancelled(call);
+            }
+            throw ioFailure(e);
         }
     }
 

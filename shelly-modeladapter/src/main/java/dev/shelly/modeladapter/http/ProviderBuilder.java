@@ -1,7 +1,10 @@
 package dev.shelly.modeladapter.http;
 
 import dev.shelly.chats.internal.Redaction;
+import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.RetryingCompleter;
@@ -43,8 +46,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     private String baseUrl;
     private String apiKey;
     private String model;
-    private Integer maxTokens;
-    private Double temperature;
+    private ModelOptions options = ModelOptions.NONE;
     private final Map<String, String> headers = new LinkedHashMap<>();
     private Duration connectTimeout = HttpModelClient.DEFAULT_CONNECT_TIMEOUT;
     private Duration readTimeout = HttpModelClient.DEFAULT_READ_TIMEOUT;
@@ -139,7 +141,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
         if (value < 1) {
             throw new IllegalArgumentException(name + ": maxTokens must be at least 1, was " + value);
         }
-        this.maxTokens = value;
+        options = options.toBuilder().maxTokens(value).build();
         return self();
     }
 
@@ -153,8 +155,84 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
         if (!(value >= 0) || Double.isInfinite(value)) {
             throw new IllegalArgumentException(name + ": temperature must be zero or more, was " + value);
         }
-        this.temperature = value;
+        options = options.toBuilder().temperature(value).build();
         return self();
+    }
+
+    /**
+     * Sets nucleus sampling; unset, the provider's default applies.
+     *
+     * @param value above 0, at most 1
+     * @return this builder
+     */
+    public B topP(double value) {
+        options = checked(() -> options.toBuilder().topP(value).build());
+        return self();
+    }
+
+    /**
+     * Sets the stop sequences sent with every request.
+     *
+     * @param values the sequences; none null or empty
+     * @return this builder
+     */
+    public B stop(String... values) {
+        if (values == null) {
+            throw new IllegalArgumentException(name + ": stop must not be null");
+        }
+        options = checked(() -> options.toBuilder().stop(values).build());
+        return self();
+    }
+
+    /**
+     * Sets how much the model reasons on every request ({@link Reasoning#budget} for Anthropic,
+     * {@link Reasoning#effort} for OpenAI and xAI).
+     *
+     * @param value the reasoning
+     * @return this builder
+     */
+    public B reasoning(Reasoning value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + ": reasoning must not be null");
+        }
+        options = options.toBuilder().reasoning(value).build();
+        return self();
+    }
+
+    /**
+     * Sets the prompt-cache hints of every request; unset, a request carries none.
+     *
+     * @param value the hints
+     * @return this builder
+     */
+    public B cache(CacheHints value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + ": cache must not be null");
+        }
+        options = options.toBuilder().cache(value).build();
+        return self();
+    }
+
+    /**
+     * Replaces every default option at once. A request's own options win field by field.
+     *
+     * @param value the defaults
+     * @return this builder
+     */
+    public B options(ModelOptions value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + ": options must not be null");
+        }
+        options = value;
+        return self();
+    }
+
+    private ModelOptions checked(java.util.function.Supplier<ModelOptions> change) {
+        try {
+            return change.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -339,7 +417,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return the value, or empty
      */
     protected final OptionalInt maxTokens() {
-        return maxTokens == null ? OptionalInt.empty() : OptionalInt.of(maxTokens);
+        return options.maxTokens() == null ? OptionalInt.empty() : OptionalInt.of(options.maxTokens());
     }
 
     /**
@@ -348,7 +426,17 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return the value, or empty
      */
     protected final OptionalDouble temperature() {
-        return temperature == null ? OptionalDouble.empty() : OptionalDouble.of(temperature);
+        return options.temperature() == null ? OptionalDouble.empty() : OptionalDouble.of(options.temperature());
+    }
+
+    /**
+     * The default options gathered from the setters: what the wire format merges under each
+     * request's own options.
+     *
+     * @return the defaults, {@link ModelOptions#NONE} when none were set
+     */
+    protected final ModelOptions defaults() {
+        return options;
     }
 
     /**
@@ -453,8 +541,8 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     public String toString() {
         return getClass().getSimpleName() + "[name=" + name + ", model=" + model + ", baseUrl="
                 + (baseUrl != null ? Redaction.maskUrl(baseUrl) : "(environment or default)") + ", apiKey="
-                + (apiKey != null ? "****" : "(environment)") + ", maxTokens=" + maxTokens + ", temperature="
-                + temperature + ", headers=" + headers.keySet() + ", callTimeout=" + callTimeout + ", retry=" + retry + "]";
+                + (apiKey != null ? "****" : "(environment)") + ", maxTokens=" + options.maxTokens() + ", temperature="
+                + options.temperature() + ", headers=" + headers.keySet() + ", callTimeout=" + callTimeout + ", retry=" + retry + "]";
     }
 
     private static String blankToNull(String s) {

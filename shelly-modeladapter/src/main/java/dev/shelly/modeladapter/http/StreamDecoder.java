@@ -1,10 +1,10 @@
 package dev.shelly.modeladapter.http;
 
-import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelResponse;
 
 /**
- * Decodes the server-sent events of one streamed reply into deltas and a final message.
+ * Decodes the server-sent events of one streamed reply into deltas and a final response.
  *
  * <p>{@link #onEvent} and {@link #finish} run on the calling thread, in order; {@link #isEnd}
  * may run on the thread reading the network and must only look at the event.
@@ -30,9 +30,9 @@ public interface StreamDecoder {
     /**
      * The complete reply, after the end event has been handled.
      *
-     * @return the message, equal to the one the non-streamed call returns
+     * @return the response, equal to the one the non-streamed call returns
      * @throws ModelException of kind {@code INVALID_RESPONSE} when the events did not make a
      *     valid reply
      */
-    Message finish();
+    ModelResponse finish();
 }

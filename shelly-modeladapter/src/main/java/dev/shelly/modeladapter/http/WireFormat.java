@@ -1,15 +1,19 @@
 package dev.shelly.modeladapter.http;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
-import java.util.List;
 
 /**
- * One provider's wire format: how a chat becomes a request body, and how a reply, a stream
- * and an error response become a {@link Message} or a {@link ModelException}.
+ * One provider's wire format: how a {@link ModelRequest} becomes a request body, and how a
+ * reply, a stream and an error response become a {@link ModelResponse} or a
+ * {@link ModelException}.
+ *
+ * <p>A format holds the provider's default options and merges them under each request's own
+ * ({@code request.options().orElse(defaults)}), so the body it writes is exactly what is sent.
+ * An option it cannot map is refused with a {@link ModelException} of kind
+ * {@code INVALID_REQUEST}.
  *
  * <p>A wire format holds no per-call state and is safe for many threads; each streamed call
  * gets its own {@link StreamDecoder}. {@link HttpCompleter} does the HTTP around it.
@@ -31,33 +35,36 @@ public interface WireFormat {
     String path();
 
     /**
-     * Translates a conversation into a request body.
+     * Translates a request into a request body.
      *
-     * @param chat the conversation
-     * @param tools the tools the model may call
+     * @param request the messages, tools and options
      * @param stream whether to ask for a streamed reply
      * @return the JSON request body, UTF-8
-     * @throws IllegalArgumentException when the chat or a tool cannot be sent (a tool schema that
-     *     is not JSON, say)
+     * @throws IllegalArgumentException when a message or a tool cannot be sent (a tool schema
+     *     that is not JSON, say)
+     * @throws ModelException of kind {@code INVALID_REQUEST} when the provider cannot take an
+     *     option
      */
-    byte[] request(Chat chat, List<ToolDefinition> tools, boolean stream);
+    byte[] request(ModelRequest request, boolean stream);
 
     /**
      * Parses a complete (non-streamed) reply.
      *
      * @param body the response body of a successful call
-     * @return the assistant's message with its metadata
+     * @param request the request it answers
+     * @return the response
      * @throws ModelException of kind {@code INVALID_RESPONSE} when the body is not a valid reply
      */
-    Message reply(byte[] body);
+    ModelResponse reply(byte[] body, ModelRequest request);
 
     /**
      * Starts decoding one streamed reply.
      *
+     * @param request the request it answers
      * @param listener receives the deltas
      * @return a decoder for this call only
      */
-    StreamDecoder decoder(StreamListener listener);
+    StreamDecoder decoder(ModelRequest request, StreamListener listener);
 
     /**
      * Turns an HTTP error response into the right kind of failure.

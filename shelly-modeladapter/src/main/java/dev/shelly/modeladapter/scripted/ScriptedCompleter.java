@@ -1,6 +1,5 @@
 package dev.shelly.modeladapter.scripted;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Text;
@@ -10,16 +9,17 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
-import dev.shelly.modeladapter.ReplyMetadata;
-import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.WeakHashMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -40,14 +40,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>{@link #of} walks one script across all calls, in the order they arrive: right for one
  *       agent, or for agents that never run at the same time.
- *   <li>{@link #perChat} walks the script from its start for every distinct {@link Chat}: right
- *       for one completer shared by many delegated children running concurrently, each of which
- *       has a chat of its own, so every child sees the same script whatever the scheduling.
+ *   <li>{@link #perChat} walks the script from its start for every distinct conversation (the
+ *       request's {@link ModelRequest#conversationId()}, which an agent sets to its chat's id):
+ *       right for one completer shared by many delegated children running concurrently, each of
+ *       which has a chat of its own, so every child sees the same script whatever the
+ *       scheduling.
  * </ul>
  *
- * <p>Every reply carries {@link ReplyMetadata}: provider {@code scripted}, the step's usage
- * ({@link Usage#ZERO} unless given) and a stop reason ({@code TOOL_USE} when it calls tools,
- * {@code END_TURN} otherwise), unless the scripted message already has them.
+ * <p>Every {@link ModelResponse} names provider {@code scripted} (unless a
+ * {@link Step#respond} step names another), carries the step's usage ({@link Usage#ZERO} unless
+ * given), the step's model when {@link Step.Answer#withModel} set one, and a stop reason
+ * ({@code TOOL_USE} when it calls tools, {@code END_TURN} otherwise) unless the step's response
+ * gives its own.
  *
  * <p>Called through the streaming overload, it delivers the reply as deltas first: text split at
  * word boundaries, thinking, each tool call's start and arguments, then the usage.
@@ -66,7 +70,7 @@ public final class ScriptedCompleter implements Completer {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition called = lock.newCondition();
     private final List<Request> requests = new ArrayList<>();
-    private final Map<Chat, int[]> cursors = new WeakHashMap<>();
+    private final Map<String, int[]> cursors = new HashMap<>();
     private int sharedCursor;
 
     private ScriptedCompleter(List<Step> steps, boolean perChat) {
@@ -125,41 +129,44 @@ public final class ScriptedCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        return complete(chat, tools, null);
+    public ModelResponse complete(ModelRequest request) {
+        return complete(request, null);
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
-        if (chat == null) {
-            throw new IllegalArgumentException("ScriptedCompleter.complete chat must not be null");
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
+        if (request == null) {
+            throw new IllegalArgumentException("ScriptedCompleter.complete request must not be null");
+        }
+        if (perChat && request.conversationId() == null) {
+            throw new IllegalStateException("ScriptedCompleter.perChat needs requests with a conversationId; "
+                    + "an agent sets it to its chat's id");
         }
         if (Thread.currentThread().isInterrupted()) {
             throw cancelled();
         }
-        List<Message> seen = chat.messages();
-        int index = next(chat, seen, tools == null ? List.of() : List.copyOf(tools));
+        int index = next(request);
         if (index >= steps.size()) {
-            throw exhausted(index, seen);
+            throw exhausted(index, request.messages());
         }
-        Message reply = take(steps.get(index), chat);
+        ModelResponse response = take(steps.get(index), request);
         if (listener != null) {
-            stream(reply, listener);
+            stream(response, listener);
         }
-        return reply;
+        return response;
     }
 
-    private int next(Chat chat, List<Message> seen, List<ToolDefinition> tools) {
+    private int next(ModelRequest request) {
         lock.lock();
         try {
             int index;
             if (perChat) {
-                int[] cursor = cursors.computeIfAbsent(chat, c -> new int[1]);
+                int[] cursor = cursors.computeIfAbsent(request.conversationId(), c -> new int[1]);
                 index = cursor[0]++;
             } else {
                 index = sharedCursor++;
             }
-            requests.add(new Request(seen, tools, index));
+            requests.add(new Request(request, index));
             called.signalAll();
             return index;
         } finally {
@@ -167,36 +174,28 @@ public final class ScriptedCompleter implements Completer {
         }
     }
 
-    private static Message take(Step step, Chat chat) {
+    private static ModelResponse take(Step step, ModelRequest request) {
         return switch (step) {
             case Step.Delayed d -> {
                 sleep(d.delay());
-                yield take(d.then(), chat);
+                yield take(d.then(), request);
             }
             case Step.Hang h -> {
                 sleep(null);
                 throw cancelled();
             }
             case Step.Fail f -> throw f.error();
-            case Step.Answer a -> decorate(a.reply().apply(chat), a.usage());
+            case Step.Answer a -> decorate(a.respond().apply(request), a.usage(), a.model());
         };
     }
 
-    private static Message decorate(Message reply, Usage usage) {
-        if (reply == null) {
-            throw new IllegalStateException("a scripted answer returned null instead of a message");
+    private static ModelResponse decorate(ModelResponse response, Usage usage, String model) {
+        if (response == null) {
+            throw new IllegalStateException("a scripted answer returned null instead of a response");
         }
-        Message m = reply;
-        if (m.meta(ReplyMetadata.PROVIDER).isEmpty()) {
-            m = m.withMeta(ReplyMetadata.PROVIDER, PROVIDER);
-        }
-        if (m.meta(ReplyMetadata.USAGE).isEmpty()) {
-            m = m.withMeta(ReplyMetadata.USAGE, usage == null ? Usage.ZERO : usage);
-        }
-        if (m.meta(ReplyMetadata.STOP_REASON).isEmpty()) {
-            m = m.withMeta(ReplyMetadata.STOP_REASON, m.hasToolCalls() ? StopReason.TOOL_USE : StopReason.END_TURN);
-        }
-        return m;
+        return new ModelResponse(response.message(), usage != null ? usage : response.usage(),
+                response.stopReason(), response.providerStopReason(), model != null ? model : response.model(),
+                response.responseId(), response.provider() != null ? response.provider() : PROVIDER);
     }
 
     /** Waits for a duration, or forever when null; an interrupt ends the wait with a cancellation. */
@@ -214,9 +213,9 @@ public final class ScriptedCompleter implements Completer {
         }
     }
 
-    private static void stream(Message reply, StreamListener listener) {
+    private static void stream(ModelResponse response, StreamListener listener) {
         int call = 0;
-        for (Part part : reply.parts()) {
+        for (Part part : response.message().parts()) {
             switch (part) {
                 case Text t -> {
                     for (String chunk : words(t.text())) {
@@ -238,7 +237,7 @@ public final class ScriptedCompleter implements Completer {
                 }
             }
         }
-        ReplyMetadata.usage(reply).ifPresent(u -> listener.onDelta(new Delta.UsageDelta(u)));
+        listener.onDelta(new Delta.UsageDelta(response.usage()));
     }
 
     /** Splits text before each run of white space, so the chunks concatenate to the text. */
@@ -348,15 +347,42 @@ public final class ScriptedCompleter implements Completer {
     /**
      * One call the scripted model received.
      *
-     * @param messages the chat's messages at the time of the call
-     * @param tools the tools offered
+     * @param request the request as the model received it
      * @param step the index of the script step that answered it, from 0 (may be past the end)
      */
-    public record Request(List<Message> messages, List<ToolDefinition> tools, int step) {
-        /** Copies the lists. */
+    public record Request(ModelRequest request, int step) {
+        /** Checks the request. */
         public Request {
-            messages = List.copyOf(messages);
-            tools = List.copyOf(tools);
+            if (request == null) {
+                throw new IllegalArgumentException("ScriptedCompleter.Request request must not be null");
+            }
+        }
+
+        /**
+         * The messages the model saw.
+         *
+         * @return the messages, in order
+         */
+        public List<Message> messages() {
+            return request.messages();
+        }
+
+        /**
+         * The tools offered.
+         *
+         * @return the tools
+         */
+        public List<ToolDefinition> tools() {
+            return request.tools();
+        }
+
+        /**
+         * The request's options.
+         *
+         * @return the options, {@link ModelOptions#NONE} when none were set
+         */
+        public ModelOptions options() {
+            return request.options();
         }
 
         /**
@@ -365,22 +391,17 @@ public final class ScriptedCompleter implements Completer {
          * @return the system prompt, or an empty string when there is none
          */
         public String systemPrompt() {
-            for (Message m : messages) {
-                if (m.role() == dev.shelly.chats.Role.SYSTEM) {
-                    return m.text();
-                }
-            }
-            return "";
+            return request.systemPrompt().orElse("");
         }
 
         /**
          * The last message the model saw.
          *
          * @return the message
-         * @throws java.util.NoSuchElementException when the chat was empty
+         * @throws java.util.NoSuchElementException when there were no messages
          */
         public Message lastMessage() {
-            return messages.getLast();
+            return request.messages().getLast();
         }
 
         /**
@@ -389,8 +410,8 @@ public final class ScriptedCompleter implements Completer {
          * @return the names
          */
         public List<String> toolNames() {
-            List<String> names = new ArrayList<>(tools.size());
-            for (ToolDefinition t : tools) {
+            List<String> names = new ArrayList<>(request.tools().size());
+            for (ToolDefinition t : request.tools()) {
                 names.add(t.name());
             }
             return names;

@@ -1,12 +1,13 @@
 package dev.shelly.modeladapter.scripted;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.Text;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +19,8 @@ import java.util.function.Function;
  * called: answer (with text, tool calls or a delegation), fail, wait, or hang until interrupted.
  *
  * <p>Tool calls made by the factories here get ids {@code call_1}, {@code call_2}, ... counted
- * over the tool calls already in the chat, so ids are unique within a chat and the same on
- * every run.
+ * over the tool calls already in the request's messages, so ids are unique within a chat and
+ * the same on every run.
  */
 public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Delayed {
 
@@ -36,21 +37,23 @@ public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Del
         if (text == null) {
             throw new IllegalArgumentException("Step.reply text must not be null");
         }
-        return new Answer(chat -> Message.text(SENDER, Role.ASSISTANT, text), null);
+        Message reply = Message.text(SENDER, Role.ASSISTANT, text);
+        return new Answer(request -> ModelResponse.of(reply), null, null);
     }
 
     /**
-     * A final answer whose text is computed from the chat, for example echoing the task:
-     * {@code Step.reply(chat -> "done: " + chat.last().orElseThrow().text())}.
+     * A final answer whose text is computed from the request, for example echoing the task:
+     * {@code Step.reply(request -> "done: " + request.last().orElseThrow().text())}.
      *
-     * @param text computes the reply from the chat the model sees
+     * @param text computes the reply from the request the model sees
      * @return the step
      */
-    static Answer reply(Function<Chat, String> text) {
+    static Answer reply(Function<ModelRequest, String> text) {
         if (text == null) {
             throw new IllegalArgumentException("Step.reply function must not be null");
         }
-        return new Answer(chat -> Message.text(SENDER, Role.ASSISTANT, text.apply(chat)), null);
+        return new Answer(request -> ModelResponse.of(Message.text(SENDER, Role.ASSISTANT, text.apply(request))),
+                null, null);
     }
 
     /**
@@ -75,14 +78,14 @@ public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Del
             throw new IllegalArgumentException("Step.toolCalls needs at least one call");
         }
         List<Call> list = List.of(calls);
-        return new Answer(chat -> {
-            int first = countToolCalls(chat);
+        return new Answer(request -> {
+            int first = countToolCalls(request);
             List<Part> parts = new ArrayList<>(list.size());
             for (int i = 0; i < list.size(); i++) {
                 parts.add(new ToolCall("call_" + (first + i + 1), list.get(i).name(), list.get(i).arguments()));
             }
-            return new Message(SENDER, Role.ASSISTANT, parts);
-        }, null);
+            return ModelResponse.of(new Message(SENDER, Role.ASSISTANT, parts));
+        }, null, null);
     }
 
     /**
@@ -141,20 +144,40 @@ public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Del
         if (reply == null) {
             throw new IllegalArgumentException("Step.message reply must not be null");
         }
-        return new Answer(chat -> reply, null);
+        return new Answer(request -> ModelResponse.of(reply), null, null);
     }
 
     /**
-     * A reply computed from the chat.
+     * A reply computed from the request.
      *
      * @param reply computes the reply; must not return null
      * @return the step
      */
-    static Answer answer(Function<Chat, Message> reply) {
+    static Answer answer(Function<ModelRequest, Message> reply) {
         if (reply == null) {
             throw new IllegalArgumentException("Step.answer function must not be null");
         }
-        return new Answer(reply, null);
+        return new Answer(request -> {
+            Message m = reply.apply(request);
+            if (m == null) {
+                throw new IllegalStateException("a scripted answer returned null instead of a message");
+            }
+            return ModelResponse.of(m);
+        }, null, null);
+    }
+
+    /**
+     * A whole response computed from the request, for tests that need cache usage, a stop reason
+     * or a model name. The step's own usage and model, when set, replace the response's.
+     *
+     * @param response computes the response; must not return null
+     * @return the step
+     */
+    static Answer respond(Function<ModelRequest, ModelResponse> response) {
+        if (response == null) {
+            throw new IllegalArgumentException("Step.respond function must not be null");
+        }
+        return new Answer(response, null, null);
     }
 
     /**
@@ -188,9 +211,9 @@ public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Del
         return new Delayed(delay, this);
     }
 
-    private static int countToolCalls(Chat chat) {
+    private static int countToolCalls(ModelRequest request) {
         int n = 0;
-        for (Message m : chat.messages()) {
+        for (Message m : request.messages()) {
             for (Part p : m.parts()) {
                 if (p instanceof ToolCall) {
                     n++;
@@ -201,16 +224,18 @@ public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Del
     }
 
     /**
-     * A reply built from the chat the model sees.
+     * A response built from the request the model sees.
      *
-     * @param reply builds the reply
-     * @param usage the usage the reply reports, or null for {@link Usage#ZERO}
+     * @param respond builds the response
+     * @param usage the usage the response reports, or null for the response's own
+     *     ({@link Usage#ZERO} unless a {@link #respond} step set one)
+     * @param model the model the response names, or null for the response's own
      */
-    record Answer(Function<Chat, Message> reply, Usage usage) implements Step {
+    record Answer(Function<ModelRequest, ModelResponse> respond, Usage usage, String model) implements Step {
         /** Validates the function. */
         public Answer {
-            if (reply == null) {
-                throw new IllegalArgumentException("Step.Answer reply must not be null");
+            if (respond == null) {
+                throw new IllegalArgumentException("Step.Answer function must not be null");
             }
         }
 
@@ -221,7 +246,20 @@ public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Del
          * @return the new step
          */
         public Answer withUsage(Usage value) {
-            return new Answer(reply, value);
+            return new Answer(respond, value, model);
+        }
+
+        /**
+         * A copy of this answer whose response names a model, for cost tests.
+         *
+         * @param value the model's name
+         * @return the new step
+         */
+        public Answer withModel(String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("Step.Answer.withModel model must not be null or blank");
+            }
+            return new Answer(respond, usage, value);
         }
 
         /**
@@ -235,14 +273,15 @@ public sealed interface Step permits Step.Answer, Step.Fail, Step.Hang, Step.Del
             if (text == null) {
                 throw new IllegalArgumentException("Step.Answer.withText text must not be null");
             }
-            Function<Chat, Message> inner = reply;
-            return new Answer(chat -> {
-                Message m = inner.apply(chat);
+            Function<ModelRequest, ModelResponse> inner = respond;
+            return new Answer(request -> {
+                ModelResponse r = inner.apply(request);
+                Message m = r.message();
                 List<Part> parts = new ArrayList<>(m.parts().size() + 1);
                 parts.add(new Text(text));
                 parts.addAll(m.parts());
-                return new Message(m.sender(), m.role(), parts, m.metadata());
-            }, usage);
+                return r.withMessage(new Message(m.sender(), m.role(), parts, m.metadata()));
+            }, usage, model);
         }
     }
 

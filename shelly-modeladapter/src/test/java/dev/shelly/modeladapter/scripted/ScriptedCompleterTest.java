@@ -11,7 +11,9 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
@@ -29,6 +31,11 @@ class ScriptedCompleterTest {
 
     private static final ToolDefinition WEATHER = new ToolDefinition("get_weather", "weather", "{\"type\":\"object\"}");
 
+    /** The request an agent sends for a chat: its messages, the tools, and the chat's id. */
+    private static ModelRequest request(Chat chat, List<ToolDefinition> tools) {
+        return new ModelRequest(chat.messages(), tools, ModelOptions.NONE, chat.id());
+    }
+
     @Test
     void followsTheScriptInOrderAndRecordsWhatTheModelSaw() {
         ScriptedCompleter model = ScriptedCompleter.of(
@@ -36,17 +43,20 @@ class ScriptedCompleterTest {
                 Step.reply("It is sunny."));
         Chat chat = Chat.of(Message.system("be brief"), Message.user("weather?"));
 
-        Message first = model.complete(chat, List.of(WEATHER));
-        chat.append(first, Message.of("tools", Role.TOOL, ToolResult.of("call_1", "sunny")));
-        Message second = model.complete(chat, List.of(WEATHER));
+        ModelResponse first = model.complete(request(chat, List.of(WEATHER)));
+        chat.append(first.message(), Message.of("tools", Role.TOOL, ToolResult.of("call_1", "sunny")));
+        ModelResponse second = model.complete(request(chat, List.of(WEATHER)));
 
-        assertThat(first.toolCalls()).containsExactly(new ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}"));
-        assertThat(first.sender()).isEqualTo("assistant");
-        assertThat(ReplyMetadata.stopReason(first)).contains(StopReason.TOOL_USE);
-        assertThat(second.text()).isEqualTo("It is sunny.");
-        assertThat(ReplyMetadata.stopReason(second)).contains(StopReason.END_TURN);
-        assertThat(ReplyMetadata.usage(second)).contains(Usage.ZERO);
-        assertThat(second.meta(ReplyMetadata.PROVIDER)).contains("scripted");
+        assertThat(first.message().toolCalls())
+                .containsExactly(new ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}"));
+        assertThat(first.message().sender()).isEqualTo("assistant");
+        assertThat(first.message().metadata()).as("replies carry no metadata").isEmpty();
+        assertThat(first.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(second.message().text()).isEqualTo("It is sunny.");
+        assertThat(second.stopReason()).isEqualTo(StopReason.END_TURN);
+        assertThat(second.usage()).isEqualTo(Usage.ZERO);
+        assertThat(second.provider()).isEqualTo("scripted");
+        assertThat(second.model()).isNull();
         assertThat(chat.size()).isEqualTo(4);
 
         List<ScriptedCompleter.Request> requests = model.requests();
@@ -65,8 +75,8 @@ class ScriptedCompleterTest {
                 Step.toolCalls(new Step.Call("b", "{\"x\":1}"), new Step.Call("c", null)));
         Chat chat = Chat.of(Message.user("go"));
 
-        chat.append(model.complete(chat, List.of()));
-        Message second = model.complete(chat, List.of());
+        chat.append(model.complete(request(chat, List.of())).message());
+        Message second = model.complete(request(chat, List.of())).message();
 
         assertThat(second.toolCalls()).containsExactly(
                 new ToolCall("call_2", "b", "{\"x\":1}"), new ToolCall("call_3", "c", "{}"));
@@ -74,9 +84,10 @@ class ScriptedCompleterTest {
 
     @Test
     void delegationStepsWriteTheDelegateToolsArguments() {
-        Message one = Step.delegate("worker", "do \"X\"").reply().apply(new Chat());
+        ModelRequest empty = ModelRequest.of(List.of());
+        Message one = Step.delegate("worker", "do \"X\"").respond().apply(empty).message();
         Message many = Step.delegate(new Step.Task("a", "t1", "line1\nline2"), new Step.Task("b", "t2", null))
-                .reply().apply(new Chat());
+                .respond().apply(empty).message();
 
         assertThat(one.toolCalls().getFirst().name()).isEqualTo("delegate");
         assertThat(one.toolCalls().getFirst().arguments())
@@ -93,11 +104,11 @@ class ScriptedCompleterTest {
                 Step.toolCall("t", "{}").withText("Let me look."));
         Chat chat = Chat.of(Message.user("hi"));
 
-        Message echo = model.complete(chat, List.of());
-        Message withText = model.complete(chat, List.of());
+        ModelResponse echo = model.complete(request(chat, List.of()));
+        Message withText = model.complete(request(chat, List.of())).message();
 
-        assertThat(echo.text()).isEqualTo("echo: hi");
-        assertThat(ReplyMetadata.usage(echo)).contains(Usage.of(7, 2));
+        assertThat(echo.message().text()).isEqualTo("echo: hi");
+        assertThat(echo.usage()).isEqualTo(Usage.of(7, 2));
         assertThat(withText.text()).isEqualTo("Let me look.");
         assertThat(withText.toolCalls()).hasSize(1);
     }
@@ -109,7 +120,7 @@ class ScriptedCompleterTest {
                         .withUsage(Usage.of(3, 4)));
         List<Delta> deltas = new ArrayList<>();
 
-        Message reply = model.complete(Chat.of(Message.user("?")), List.of(WEATHER), deltas::add);
+        Message reply = model.complete(request(Chat.of(Message.user("?")), List.of(WEATHER)), deltas::add).message();
 
         assertThat(deltas).containsExactly(
                 new Delta.TextDelta("Checking"),
@@ -133,16 +144,16 @@ class ScriptedCompleterTest {
         ModelException overloaded = ModelException.builder(ModelException.Kind.OVERLOADED).provider("p").build();
         ScriptedCompleter model = ScriptedCompleter.of(Step.fail(overloaded));
 
-        assertThatThrownBy(() -> model.complete(Chat.of(Message.user("x")), List.of())).isSameAs(overloaded);
+        assertThatThrownBy(() -> model.complete(request(Chat.of(Message.user("x")), List.of()))).isSameAs(overloaded);
     }
 
     @Test
     void aCallPastTheEndOfTheScriptSaysSo() {
         ScriptedCompleter model = ScriptedCompleter.of(Step.reply("only"));
         Chat chat = Chat.of(Message.user("again please"));
-        model.complete(chat, List.of());
+        model.complete(request(chat, List.of()));
 
-        assertThatThrownBy(() -> model.complete(chat, List.of()))
+        assertThatThrownBy(() -> model.complete(request(chat, List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind())
                         .isEqualTo(ModelException.Kind.INVALID_RESPONSE))
                 .hasMessage("scripted: invalid response: the script has 1 step and was called for step 2; "
@@ -157,7 +168,7 @@ class ScriptedCompleterTest {
         AtomicReference<Boolean> flag = new AtomicReference<>();
         Thread caller = Thread.ofVirtual().start(() -> {
             try {
-                model.complete(Chat.of(Message.user("x")), List.of());
+                model.complete(request(Chat.of(Message.user("x")), List.of()));
             } catch (Throwable t) {
                 thrown.set(t);
                 flag.set(Thread.currentThread().isInterrupted());
@@ -179,7 +190,7 @@ class ScriptedCompleterTest {
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         Thread caller = Thread.ofVirtual().start(() -> {
             try {
-                model.complete(Chat.of(Message.user("x")), List.of());
+                model.complete(request(Chat.of(Message.user("x")), List.of()));
             } catch (Throwable t) {
                 thrown.set(t);
             }
@@ -199,7 +210,7 @@ class ScriptedCompleterTest {
         ScriptedCompleter model = ScriptedCompleter.of(Step.reply("never"));
         Thread.currentThread().interrupt();
         try {
-            assertThatThrownBy(() -> model.complete(Chat.of(Message.user("x")), List.of()))
+            assertThatThrownBy(() -> model.complete(request(Chat.of(Message.user("x")), List.of())))
                     .isInstanceOf(CancellationException.class);
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
         } finally {
@@ -229,9 +240,9 @@ class ScriptedCompleterTest {
                 try {
                     start.await();
                     Chat chat = Chat.of(Message.user(task));
-                    Message call = model.complete(chat, List.of());
+                    Message call = model.complete(request(chat, List.of())).message();
                     chat.append(call, Message.of("tools", Role.TOOL, ToolResult.of(call.toolCalls().getFirst().id(), "ok")));
-                    answers.add(model.complete(chat, List.of()).text());
+                    answers.add(model.complete(request(chat, List.of())).message().text());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -249,6 +260,33 @@ class ScriptedCompleterTest {
         assertThat(model.callCount()).isEqualTo(2 * n);
     }
 
+    @Test
+    void perChatNeedsAConversationId() {
+        ScriptedCompleter model = ScriptedCompleter.perChat(Step.reply("x"));
+        assertThatThrownBy(() -> model.complete(ModelRequest.of(List.of(Message.user("x")))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("ScriptedCompleter.perChat needs requests with a conversationId; "
+                        + "an agent sets it to its chat's id");
+    }
+
+    @Test
+    void respondStepsGiveWholeResponsesAndWithModelNamesTheModel() {
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.respond(r -> new ModelResponse(Message.text("a", Role.ASSISTANT, "cut"), new Usage(5, 9, 100, 0),
+                        StopReason.MAX_TOKENS, "length", null, "resp_1", null)),
+                Step.reply("priced").withModel("claude-sonnet-4-5").withUsage(Usage.of(1, 2)));
+        ModelRequest request = ModelRequest.builder().message(Message.user("q")).maxTokens(9).build();
+
+        ModelResponse cut = model.complete(request);
+        ModelResponse priced = model.complete(request);
+
+        assertThat(cut).isEqualTo(new ModelResponse(Message.text("a", Role.ASSISTANT, "cut"), new Usage(5, 9, 100, 0),
+                StopReason.MAX_TOKENS, "length", null, "resp_1", "scripted"));
+        assertThat(priced.model()).isEqualTo("claude-sonnet-4-5");
+        assertThat(priced.usage()).isEqualTo(Usage.of(1, 2));
+        assertThat(model.requests().getFirst().options().maxTokens()).isEqualTo(9);
+    }
+
     @RepeatedTest(5)
     @Timeout(20)
     void aSharedScriptHandsEachStepOutExactlyOnce() throws Exception {
@@ -261,7 +299,7 @@ class ScriptedCompleterTest {
         List<String> got = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            threads.add(Thread.ofVirtual().start(() -> got.add(model.complete(Chat.of(Message.user("x")), List.of()).text())));
+            threads.add(Thread.ofVirtual().start(() -> got.add(model.complete(request(Chat.of(Message.user("x")), List.of())).message().text())));
         }
         for (Thread t : threads) {
             t.join();

@@ -1,17 +1,15 @@
 package dev.shelly.providers.anthropic;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.Auth;
 import dev.shelly.modeladapter.http.ProviderBuilder;
 import dev.shelly.modeladapter.http.WireFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.OptionalInt;
 
 /**
  * A completer for Anthropic's Messages API ({@code POST /v1/messages}).
@@ -65,13 +63,13 @@ public final class AnthropicCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        return delegate.complete(chat, tools);
+    public ModelResponse complete(ModelRequest request) {
+        return delegate.complete(request);
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
-        return delegate.complete(chat, tools, listener);
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
+        return delegate.complete(request, listener);
     }
 
     @Override
@@ -79,10 +77,20 @@ public final class AnthropicCompleter implements Completer {
         return description;
     }
 
+    /** How a JSON response format reaches the Messages API. */
+    public enum StructuredOutputs {
+        /** NATIVE, except on models without native structured outputs (before Claude 4.5), and for non-strict schemas. */
+        AUTO,
+        /** {@code output_config.format}, for strict schemas; a non-strict schema still goes as a tool. */
+        NATIVE,
+        /** A forced {@code final_answer} tool whose input is the answer. */
+        TOOL
+    }
+
     /** Configures an {@link AnthropicCompleter}. */
     public static final class Builder extends ProviderBuilder<Builder> {
-        private Integer thinkingBudget;
         private String version = API_VERSION;
+        private StructuredOutputs structuredOutputs = StructuredOutputs.AUTO;
 
         private Builder() {
             super("anthropic", DEFAULT_BASE_URL, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL");
@@ -100,7 +108,22 @@ public final class AnthropicCompleter implements Completer {
                 throw new IllegalArgumentException(providerName() + ": thinkingBudget must be at least 1024, was "
                         + budgetTokens);
             }
-            this.thinkingBudget = budgetTokens;
+            return reasoning(Reasoning.budget(budgetTokens));
+        }
+
+        /**
+         * Sets how a JSON response format is sent: natively ({@code output_config.format}), as a
+         * forced {@code final_answer} tool, or chosen by model ({@link StructuredOutputs#AUTO},
+         * the default).
+         *
+         * @param value the mode
+         * @return this builder
+         */
+        public Builder structuredOutputs(StructuredOutputs value) {
+            if (value == null) {
+                throw new IllegalArgumentException(providerName() + ": structuredOutputs must not be null");
+            }
+            this.structuredOutputs = value;
             return this;
         }
 
@@ -128,12 +151,11 @@ public final class AnthropicCompleter implements Completer {
          */
         public WireFormat wireFormat() {
             int maxTokens = maxTokens().orElse(DEFAULT_MAX_TOKENS);
-            if (thinkingBudget != null && thinkingBudget >= maxTokens) {
-                throw new IllegalArgumentException(providerName() + ": thinkingBudget (" + thinkingBudget
+            if (defaults().reasoning() instanceof Reasoning.Budget b && b.tokens() >= maxTokens) {
+                throw new IllegalArgumentException(providerName() + ": thinkingBudget (" + b.tokens()
                         + ") must be less than maxTokens (" + maxTokens + ")");
             }
-            return new AnthropicFormat(providerName(), requireModel(), maxTokens, temperature(),
-                    thinkingBudget == null ? OptionalInt.empty() : OptionalInt.of(thinkingBudget));
+            return new AnthropicFormat(providerName(), requireModel(), defaults(), structuredOutputs);
         }
 
         @Override

@@ -4,7 +4,6 @@ import static dev.shelly.providers.internal.WireSupport.count;
 import static dev.shelly.providers.internal.WireSupport.invalid;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -14,20 +13,28 @@ import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.Reasoning;
+import dev.shelly.modeladapter.ResponseFormat;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.ToolChoice;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.http.ErrorResponse;
 import dev.shelly.modeladapter.http.StreamDecoder;
 import dev.shelly.modeladapter.http.WireFormat;
+import dev.shelly.providers.internal.JsonObjectMemo;
 import dev.shelly.providers.internal.WireSupport;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JsonGenerator;
@@ -37,18 +44,28 @@ import tools.jackson.databind.JsonNode;
 final class AnthropicFormat implements WireFormat {
     private static final Logger LOG = LoggerFactory.getLogger(AnthropicFormat.class);
 
+    /** The name of the forced tool that carries a JSON answer in tool mode. */
+    static final String FINAL_ANSWER = "final_answer";
+    private static final String FINAL_ANSWER_DESCRIPTION =
+            "Give your final answer by calling this tool once, with the answer as its input.";
+    /** Models without native structured outputs (GA on Claude 4.5 and later only). */
+    private static final Pattern NO_NATIVE_JSON = Pattern.compile("^claude-3|^claude-(opus|sonnet)-4(-[01])?(-\\d{8})?$");
+    private static final Duration FIVE_MINUTES = Duration.ofMinutes(5);
+    private static final Duration ONE_HOUR = Duration.ofHours(1);
+
     private final String provider;
     private final String model;
-    private final int maxTokens;
-    private final OptionalDouble temperature;
-    private final OptionalInt thinkingBudget;
+    private final ModelOptions defaults;
+    private final AnthropicCompleter.StructuredOutputs structuredOutputs;
+    private final JsonObjectMemo memo = new JsonObjectMemo();
+    private volatile int lastSize = 4096;
 
-    AnthropicFormat(String provider, String model, int maxTokens, OptionalDouble temperature, OptionalInt thinkingBudget) {
+    AnthropicFormat(String provider, String model, ModelOptions defaults,
+            AnthropicCompleter.StructuredOutputs structuredOutputs) {
         this.provider = provider;
         this.model = model;
-        this.maxTokens = maxTokens;
-        this.temperature = temperature;
-        this.thinkingBudget = thinkingBudget;
+        this.defaults = defaults;
+        this.structuredOutputs = structuredOutputs;
     }
 
     @Override
@@ -66,9 +83,34 @@ final class AnthropicFormat implements WireFormat {
     /** One message on the wire: a role and the parts it carries, after merging. */
     private record WireMessage(String role, List<Part> parts) {}
 
+    /** How a JSON response format is sent on one request. */
+    private enum JsonMode { NONE, NATIVE, TOOL }
+
+    /** Whether a request asks for JSON through the forced tool, so the reply's tool call becomes its text. */
+    boolean toolMode(ModelRequest request) {
+        return jsonMode(request.options().orElse(defaults)) == JsonMode.TOOL;
+    }
+
+    private JsonMode jsonMode(ModelOptions options) {
+        if (!(options.responseFormat() instanceof ResponseFormat.JsonSchema f)) {
+            return JsonMode.NONE;
+        }
+        return switch (structuredOutputs) {
+            case TOOL -> JsonMode.TOOL;
+            case NATIVE -> f.strict() ? JsonMode.NATIVE : JsonMode.TOOL;
+            case AUTO -> f.strict() && !NO_NATIVE_JSON.matcher(model).find() ? JsonMode.NATIVE : JsonMode.TOOL;
+        };
+    }
+
     @Override
-    public byte[] request(Chat chat, List<ToolDefinition> tools, boolean stream) {
-        List<Message> messages = chat.messages();
+    public byte[] request(ModelRequest request, boolean stream) {
+        List<Message> messages = request.messages();
+        List<ToolDefinition> tools = request.tools();
+        ModelOptions options = request.options().orElse(defaults);
+        int maxTokens = options.maxTokens() != null ? options.maxTokens() : AnthropicCompleter.DEFAULT_MAX_TOKENS;
+        JsonMode json = jsonMode(options);
+        check(options, maxTokens, json, tools);
+        CacheHints cache = options.cache() == null ? CacheHints.OFF : options.cache();
         StringBuilder system = new StringBuilder();
         List<WireMessage> wire = new ArrayList<>(messages.size());
         for (Message m : messages) {
@@ -98,45 +140,206 @@ final class AnthropicFormat implements WireFormat {
                 wire.add(new WireMessage(role, parts));
             }
         }
-        return WireSupport.write(4096, gen -> {
+        boolean cacheSystem = cache.prefix() && !system.isEmpty();
+        boolean cacheLastTool = cache.prefix() && system.isEmpty();
+        Duration ttl = cache.ttl();
+        byte[] body = WireSupport.write(lastSize, gen -> {
             gen.writeStartObject();
             gen.writeStringProperty("model", model);
             gen.writeNumberProperty("max_tokens", maxTokens);
-            if (temperature.isPresent()) {
+            if (options.temperature() != null) {
                 gen.writeName("temperature");
-                gen.writeNumber(temperature.getAsDouble());
+                gen.writeNumber(options.temperature());
             }
-            if (thinkingBudget.isPresent()) {
+            if (options.topP() != null) {
+                gen.writeName("top_p");
+                gen.writeNumber(options.topP());
+            }
+            if (options.stop() != null && !options.stop().isEmpty()) {
+                gen.writeName("stop_sequences");
+                gen.writeStartArray();
+                for (String stop : options.stop()) {
+                    gen.writeString(stop);
+                }
+                gen.writeEndArray();
+            }
+            if (options.reasoning() instanceof Reasoning.Budget b) {
                 gen.writeName("thinking");
                 gen.writeStartObject();
                 gen.writeStringProperty("type", "enabled");
-                gen.writeNumberProperty("budget_tokens", thinkingBudget.getAsInt());
+                gen.writeNumberProperty("budget_tokens", b.tokens());
                 gen.writeEndObject();
             }
-            if (!system.isEmpty()) {
+            if (cacheSystem) {
+                gen.writeName("system");
+                gen.writeStartArray();
+                gen.writeStartObject();
+                gen.writeStringProperty("type", "text");
+                gen.writeStringProperty("text", system.toString());
+                writeCacheControl(gen, ttl);
+                gen.writeEndObject();
+                gen.writeEndArray();
+            } else if (!system.isEmpty()) {
                 gen.writeStringProperty("system", system.toString());
             }
             gen.writeName("messages");
             gen.writeStartArray();
-            for (WireMessage m : wire) {
-                writeMessage(gen, m);
+            for (int i = 0; i < wire.size(); i++) {
+                writeMessage(gen, wire.get(i), cache.conversation() && i == wire.size() - 1, ttl);
             }
             gen.writeEndArray();
-            if (!tools.isEmpty()) {
+            boolean finalAnswer = json == JsonMode.TOOL;
+            if (!tools.isEmpty() || finalAnswer) {
                 gen.writeName("tools");
                 gen.writeStartArray();
-                for (ToolDefinition t : tools) {
+                for (int i = 0; i < tools.size(); i++) {
                     gen.writeStartObject();
-                    WireSupport.writeToolFields(gen, t, "input_schema");
+                    WireSupport.writeToolFields(gen, tools.get(i), "input_schema", memo);
+                    if (cacheLastTool && !finalAnswer && i == tools.size() - 1) {
+                        writeCacheControl(gen, ttl);
+                    }
+                    gen.writeEndObject();
+                }
+                if (finalAnswer) {
+                    ResponseFormat.JsonSchema f = (ResponseFormat.JsonSchema) options.responseFormat();
+                    gen.writeStartObject();
+                    gen.writeStringProperty("name", FINAL_ANSWER);
+                    gen.writeStringProperty("description", FINAL_ANSWER_DESCRIPTION);
+                    gen.writeName("input_schema");
+                    gen.writeRawValue(f.schema().strip());
+                    if (cacheLastTool) {
+                        writeCacheControl(gen, ttl);
+                    }
                     gen.writeEndObject();
                 }
                 gen.writeEndArray();
+                writeToolChoice(gen, options.toolChoice(), finalAnswer, !tools.isEmpty());
+            }
+            if (json == JsonMode.NATIVE) {
+                ResponseFormat.JsonSchema f = (ResponseFormat.JsonSchema) options.responseFormat();
+                gen.writeName("output_config");
+                gen.writeStartObject();
+                gen.writeName("format");
+                gen.writeStartObject();
+                gen.writeStringProperty("type", "json_schema");
+                gen.writeName("schema");
+                gen.writeRawValue(f.schema().strip());
+                gen.writeEndObject();
+                gen.writeEndObject();
             }
             if (stream) {
                 gen.writeBooleanProperty("stream", true);
             }
             gen.writeEndObject();
         });
+        lastSize = body.length;
+        return body;
+    }
+
+    /** Refuses, before any HTTP, what the Messages API would refuse or this format cannot map. */
+    private void check(ModelOptions options, int maxTokens, JsonMode json, List<ToolDefinition> tools) {
+        Reasoning reasoning = options.reasoning();
+        if (reasoning instanceof Reasoning.Effort e) {
+            throw WireSupport.refusal(provider, "Reasoning.effort(\"" + e.level() + "\") is not supported: Anthropic takes "
+                    + "a thinking budget, Reasoning.budget(tokens) of at least 1024 and below maxTokens");
+        }
+        boolean thinking = reasoning instanceof Reasoning.Budget;
+        if (reasoning instanceof Reasoning.Budget b) {
+            if (b.tokens() < 1024) {
+                throw WireSupport.refusal(provider, "Reasoning.budget(" + b.tokens()
+                        + ") is below Anthropic's minimum of 1024 thinking tokens");
+            }
+            if (b.tokens() >= maxTokens) {
+                throw WireSupport.refusal(provider, "Reasoning.budget(" + b.tokens() + ") must be less than maxTokens ("
+                        + maxTokens + ")");
+            }
+            String forced = switch (options.toolChoice()) {
+                case ToolChoice.Required r -> "REQUIRED";
+                case ToolChoice.Named n -> "named '" + n.name() + "'";
+                case null, default -> null;
+            };
+            if (forced != null) {
+                throw WireSupport.refusal(provider, "tool choice " + forced + " cannot be combined with extended "
+                        + "thinking: Anthropic allows only AUTO or NONE while thinking");
+            }
+            if (options.temperature() != null) {
+                throw WireSupport.refusal(provider, "temperature cannot be set while extended thinking is on");
+            }
+            if (options.topP() != null && options.topP() < 0.95) {
+                throw WireSupport.refusal(provider, "topP must be between 0.95 and 1 while extended thinking is on, was "
+                        + options.topP());
+            }
+        }
+        if (options.temperature() != null && options.temperature() > 1) {
+            throw WireSupport.refusal(provider, "temperature must be between 0 and 1, was " + options.temperature());
+        }
+        Duration ttl = options.cache() == null ? null : options.cache().ttl();
+        if (ttl != null && !ttl.equals(FIVE_MINUTES) && !ttl.equals(ONE_HOUR)) {
+            throw WireSupport.refusal(provider, "cache ttl must be 5 minutes or 1 hour, was " + ttl);
+        }
+        if (options.responseFormat() instanceof ResponseFormat.JsonSchema f) {
+            WireSupport.checkSchema(provider, f, memo);
+        }
+        if (json == JsonMode.TOOL) {
+            if (thinking) {
+                throw WireSupport.refusal(provider, "a JSON response format on model '" + model
+                        + "' needs a forced tool, which extended thinking does not allow");
+            }
+            for (ToolDefinition t : tools) {
+                if (t.name().equals(FINAL_ANSWER)) {
+                    throw WireSupport.refusal(provider, "a tool is named '" + FINAL_ANSWER
+                            + "', the name the JSON response format's forced tool needs");
+                }
+            }
+        }
+    }
+
+    private static void writeCacheControl(JsonGenerator gen, Duration ttl) {
+        gen.writeName("cache_control");
+        gen.writeStartObject();
+        gen.writeStringProperty("type", "ephemeral");
+        if (ONE_HOUR.equals(ttl)) {
+            gen.writeStringProperty("ttl", "1h");
+        }
+        gen.writeEndObject();
+    }
+
+    /**
+     * The tool choice on the wire. In tool mode the answer tool is forced when no other tool is
+     * offered or the choice is NONE, and any tool (a real one or the answer) otherwise; a named
+     * choice is kept.
+     */
+    private static void writeToolChoice(JsonGenerator gen, ToolChoice choice, boolean finalAnswer, boolean otherTools) {
+        String type;
+        String name = null;
+        if (finalAnswer && !(choice instanceof ToolChoice.Named)) {
+            if (!otherTools || choice instanceof ToolChoice.None) {
+                type = "tool";
+                name = FINAL_ANSWER;
+            } else {
+                type = "any";
+            }
+        } else {
+            switch (choice) {
+                case null -> {
+                    return;
+                }
+                case ToolChoice.Auto a -> type = "auto";
+                case ToolChoice.None n -> type = "none";
+                case ToolChoice.Required r -> type = "any";
+                case ToolChoice.Named n -> {
+                    type = "tool";
+                    name = n.name();
+                }
+            }
+        }
+        gen.writeName("tool_choice");
+        gen.writeStartObject();
+        gen.writeStringProperty("type", type);
+        if (name != null) {
+            gen.writeStringProperty("name", name);
+        }
+        gen.writeEndObject();
     }
 
     /**
@@ -154,22 +357,38 @@ final class AnthropicFormat implements WireFormat {
         };
     }
 
-    private void writeMessage(JsonGenerator gen, WireMessage m) {
+    private void writeMessage(JsonGenerator gen, WireMessage m, boolean cacheLast, Duration ttl) {
+        // In a user message the tool results must come first; the breakpoint goes on the last
+        // block written that can carry one (never a thinking block).
+        Part breakpoint = null;
+        if (cacheLast) {
+            for (Part p : m.parts()) {
+                if (!(p instanceof ToolResult) && !(p instanceof Thinking)) {
+                    breakpoint = p;
+                }
+            }
+            if (breakpoint == null) {
+                for (Part p : m.parts()) {
+                    if (p instanceof ToolResult) {
+                        breakpoint = p;
+                    }
+                }
+            }
+        }
         gen.writeStartObject();
         gen.writeStringProperty("role", m.role());
         gen.writeName("content");
         gen.writeStartArray();
-        // In a user message the tool results must come first.
         for (Part p : m.parts()) {
             if (p instanceof ToolResult r) {
-                writeToolResult(gen, r);
+                writeToolResult(gen, r, p == breakpoint, ttl);
             }
         }
         for (Part p : m.parts()) {
             switch (p) {
-                case Text t -> writeText(gen, t.text());
-                case Image i -> writeImage(gen, i);
-                case ToolCall c -> writeToolUse(gen, c);
+                case Text t -> writeText(gen, t.text(), p == breakpoint, ttl);
+                case Image i -> writeImage(gen, i, p == breakpoint, ttl);
+                case ToolCall c -> writeToolUse(gen, c, p == breakpoint, ttl);
                 case Thinking t -> writeThinking(gen, t);
                 default -> { }
             }
@@ -178,14 +397,17 @@ final class AnthropicFormat implements WireFormat {
         gen.writeEndObject();
     }
 
-    private static void writeText(JsonGenerator gen, String text) {
+    private static void writeText(JsonGenerator gen, String text, boolean cached, Duration ttl) {
         gen.writeStartObject();
         gen.writeStringProperty("type", "text");
         gen.writeStringProperty("text", text);
+        if (cached) {
+            writeCacheControl(gen, ttl);
+        }
         gen.writeEndObject();
     }
 
-    private static void writeImage(JsonGenerator gen, Image image) {
+    private static void writeImage(JsonGenerator gen, Image image, boolean cached, Duration ttl) {
         gen.writeStartObject();
         gen.writeStringProperty("type", "image");
         gen.writeName("source");
@@ -200,22 +422,28 @@ final class AnthropicFormat implements WireFormat {
             gen.writeStringProperty("data", dataUrl != null ? dataUrl[1] : image.base64());
         }
         gen.writeEndObject();
+        if (cached) {
+            writeCacheControl(gen, ttl);
+        }
         gen.writeEndObject();
     }
 
-    private void writeToolUse(JsonGenerator gen, ToolCall call) {
+    private void writeToolUse(JsonGenerator gen, ToolCall call, boolean cached, Duration ttl) {
         gen.writeStartObject();
         gen.writeStringProperty("type", "tool_use");
         gen.writeStringProperty("id", call.id());
         gen.writeStringProperty("name", call.name());
         gen.writeName("input");
-        if (WireSupport.isJsonObject(call.arguments())) {
+        if (memo.isJsonObject(call.arguments())) {
             gen.writeRawValue(call.arguments().strip());
         } else {
             // The API takes only an object; the model's malformed arguments cannot be sent back as they are.
             LOG.debug("{}: tool call {} has arguments that are not a JSON object; sending {{}}", provider, call.id());
             gen.writeStartObject();
             gen.writeEndObject();
+        }
+        if (cached) {
+            writeCacheControl(gen, ttl);
         }
         gen.writeEndObject();
     }
@@ -233,7 +461,7 @@ final class AnthropicFormat implements WireFormat {
         gen.writeEndObject();
     }
 
-    private static void writeToolResult(JsonGenerator gen, ToolResult r) {
+    private static void writeToolResult(JsonGenerator gen, ToolResult r, boolean cached, Duration ttl) {
         gen.writeStartObject();
         gen.writeStringProperty("type", "tool_result");
         gen.writeStringProperty("tool_use_id", r.toolCallId());
@@ -247,9 +475,9 @@ final class AnthropicFormat implements WireFormat {
             gen.writeStartArray();
             for (Part p : r.content()) {
                 if (p instanceof Text t && !t.text().isBlank()) {
-                    writeText(gen, t.text());
+                    writeText(gen, t.text(), false, null);
                 } else if (p instanceof Image i) {
-                    writeImage(gen, i);
+                    writeImage(gen, i, false, null);
                 }
             }
             gen.writeEndArray();
@@ -257,13 +485,16 @@ final class AnthropicFormat implements WireFormat {
         if (r.isError()) {
             gen.writeBooleanProperty("is_error", true);
         }
+        if (cached) {
+            writeCacheControl(gen, ttl);
+        }
         gen.writeEndObject();
     }
 
     // ---- reply --------------------------------------------------------------------------
 
     @Override
-    public Message reply(byte[] body) {
+    public ModelResponse reply(byte[] body, ModelRequest request) {
         JsonNode root = WireSupport.parseObject(provider, body, "the reply");
         if ("error".equals(text(root, "type"))) {
             throw streamError(root);
@@ -292,8 +523,50 @@ final class AnthropicFormat implements WireFormat {
         }
         String stop = text(root, "stop_reason");
         JsonNode usage = root.get("usage");
-        return WireSupport.reply(provider, parts, text(root, "model"), text(root, "id"), stopReason(stop), stop,
-                usage != null && usage.isObject() ? new UsageCounts().update(usage).usage() : null);
+        return response(parts, text(root, "model"), text(root, "id"), stop,
+                usage != null && usage.isObject() ? new UsageCounts().update(usage).usage() : null, toolMode(request));
+    }
+
+    /**
+     * The response around a reply's parts. In tool mode, the answer tool's call becomes the
+     * reply's text (compact JSON) with stop reason END_TURN when it is the only call; beside
+     * other calls it is dropped.
+     */
+    ModelResponse response(List<Part> parts, String model, String id, String stop, Usage usage, boolean toolMode) {
+        StopReason neutral = stopReason(stop);
+        if (toolMode) {
+            int calls = 0;
+            int answers = 0;
+            for (Part p : parts) {
+                if (p instanceof ToolCall c) {
+                    calls++;
+                    if (c.name().equals(FINAL_ANSWER)) {
+                        answers++;
+                    }
+                }
+            }
+            if (answers > 0) {
+                boolean only = answers == calls;
+                List<Part> kept = new ArrayList<>(parts.size());
+                for (Part p : parts) {
+                    if (p instanceof ToolCall c && c.name().equals(FINAL_ANSWER)) {
+                        if (only) {
+                            kept.add(new Text(c.arguments()));
+                        } else {
+                            LOG.debug("{}: dropping the {} call {} beside the reply's other tool calls", provider,
+                                    FINAL_ANSWER, c.id());
+                        }
+                    } else {
+                        kept.add(p);
+                    }
+                }
+                parts = kept;
+                if (only) {
+                    neutral = StopReason.END_TURN;
+                }
+            }
+        }
+        return WireSupport.reply(provider, parts, model, id, neutral, stop, usage);
     }
 
     static Part textPart(String text) {
@@ -381,8 +654,8 @@ final class AnthropicFormat implements WireFormat {
     // ---- streaming ----------------------------------------------------------------------
 
     @Override
-    public StreamDecoder decoder(StreamListener listener) {
-        return new AnthropicStreamDecoder(this, listener);
+    public StreamDecoder decoder(ModelRequest request, StreamListener listener) {
+        return new AnthropicStreamDecoder(this, listener, toolMode(request));
     }
 
     // ---- errors -------------------------------------------------------------------------

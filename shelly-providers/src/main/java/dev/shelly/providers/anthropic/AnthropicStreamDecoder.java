@@ -3,12 +3,11 @@ package dev.shelly.providers.anthropic;
 import static dev.shelly.providers.internal.WireSupport.invalid;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Thinking;
 import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
-import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.http.SseEvent;
 import dev.shelly.modeladapter.http.StreamDecoder;
 import dev.shelly.providers.internal.WireSupport;
@@ -33,6 +32,7 @@ final class AnthropicStreamDecoder implements StreamDecoder {
         String id;
         String name;
         int toolIndex = -1;
+        boolean answer;
 
         Block(String type) {
             this.type = type;
@@ -41,6 +41,7 @@ final class AnthropicStreamDecoder implements StreamDecoder {
 
     private final AnthropicFormat format;
     private final StreamListener listener;
+    private final boolean toolMode;
     private final Map<Integer, Block> blocks = new TreeMap<>();
     private final AnthropicFormat.UsageCounts usage = new AnthropicFormat.UsageCounts();
     private String id;
@@ -50,9 +51,10 @@ final class AnthropicStreamDecoder implements StreamDecoder {
     private boolean stopped;
     private int tools;
 
-    AnthropicStreamDecoder(AnthropicFormat format, StreamListener listener) {
+    AnthropicStreamDecoder(AnthropicFormat format, StreamListener listener, boolean toolMode) {
         this.format = format;
         this.listener = listener;
+        this.toolMode = toolMode;
     }
 
     @Override
@@ -123,8 +125,13 @@ final class AnthropicStreamDecoder implements StreamDecoder {
                 block.id = text(content, "id");
                 block.name = text(content, "name");
                 format.toolCall(index, block.id, block.name, "{}");
-                block.toolIndex = tools++;
-                listener.onDelta(new Delta.ToolCallStart(block.toolIndex, block.id, block.name));
+                if (toolMode && AnthropicFormat.FINAL_ANSWER.equals(block.name)) {
+                    // The forced answer tool: its input is the reply's text, streamed as text.
+                    block.answer = true;
+                } else {
+                    block.toolIndex = tools++;
+                    listener.onDelta(new Delta.ToolCallStart(block.toolIndex, block.id, block.name));
+                }
                 JsonNode input = content.get("input");
                 if (input != null && input.isObject() && !input.isEmpty()) {
                     appendArguments(block, WireSupport.compact(input));
@@ -164,14 +171,17 @@ final class AnthropicStreamDecoder implements StreamDecoder {
     }
 
     private void appendArguments(Block block, String s) {
-        if (s != null && !s.isEmpty() && block.toolIndex >= 0) {
+        if (s != null && !s.isEmpty() && block.answer) {
+            block.text.append(s);
+            listener.onDelta(new Delta.TextDelta(s));
+        } else if (s != null && !s.isEmpty() && block.toolIndex >= 0) {
             block.text.append(s);
             listener.onDelta(new Delta.ToolCallArguments(block.toolIndex, s));
         }
     }
 
     @Override
-    public Message finish() {
+    public ModelResponse finish() {
         if (!started) {
             throw invalid(format.provider(), "the stream held no message_start event", null);
         }
@@ -193,8 +203,6 @@ final class AnthropicStreamDecoder implements StreamDecoder {
                 parts.add(part);
             }
         }
-        Usage total = usage.usage();
-        return WireSupport.reply(format.provider(), parts, model, id, AnthropicFormat.stopReason(stopReason), stopReason,
-                total);
+        return format.response(parts, model, id, stopReason, usage.usage(), toolMode);
     }
 }

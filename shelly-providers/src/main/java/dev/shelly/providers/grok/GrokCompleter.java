@@ -19,7 +19,7 @@ public final class GrokCompleter {
 
     /** xAI's profile: name {@code grok}, {@code XAI_API_KEY}, {@code XAI_BASE_URL}. */
     public static final OpenAiCompleter.Profile PROFILE = new OpenAiCompleter.Profile("grok", DEFAULT_BASE_URL,
-            "XAI_API_KEY", "XAI_BASE_URL", true, "max_completion_tokens");
+            "XAI_API_KEY", "XAI_BASE_URL", true, "max_completion_tokens", 4, true);
 
     private GrokCompleter() {}
 

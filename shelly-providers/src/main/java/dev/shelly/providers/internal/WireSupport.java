@@ -6,12 +6,10 @@ import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.ModelException;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -163,9 +161,10 @@ public final class WireSupport {
      * @param gen the generator, inside the tool's object
      * @param tool the tool
      * @param schemaField the schema's field name: {@code input_schema} or {@code parameters}
+     * @param memo remembers the schemas already checked
      */
-    public static void writeToolFields(JsonGenerator gen, ToolDefinition tool, String schemaField) {
-        if (!isJsonObject(tool.inputSchema())) {
+    public static void writeToolFields(JsonGenerator gen, ToolDefinition tool, String schemaField, JsonObjectMemo memo) {
+        if (!memo.isJsonObject(tool.inputSchema())) {
             throw new IllegalArgumentException("tool '" + tool.name() + "': inputSchema is not a JSON object");
         }
         gen.writeStringProperty("name", tool.name());
@@ -174,6 +173,34 @@ public final class WireSupport {
         }
         gen.writeName(schemaField);
         gen.writeRawValue(tool.inputSchema().strip());
+    }
+
+    /**
+     * An option the provider cannot take: a failure of kind {@code INVALID_REQUEST}, never
+     * retried, raised before any HTTP.
+     *
+     * @param provider the provider's name
+     * @param message what cannot be sent, and what can
+     * @return the exception
+     */
+    public static ModelException refusal(String provider, String message) {
+        return ModelException.builder(ModelException.Kind.INVALID_REQUEST).provider(provider)
+                .providerMessage(message).build();
+    }
+
+    /**
+     * Checks that a JSON response format's schema is one JSON object.
+     *
+     * @param provider the provider's name
+     * @param format the format
+     * @param memo remembers the schemas already checked
+     * @throws ModelException of kind {@code INVALID_REQUEST} when it is not
+     */
+    public static void checkSchema(String provider, dev.shelly.modeladapter.ResponseFormat.JsonSchema format,
+            JsonObjectMemo memo) {
+        if (!memo.isJsonObject(format.schema())) {
+            throw refusal(provider, "ResponseFormat.jsonSchema '" + format.name() + "': the schema is not a JSON object");
+        }
     }
 
     /**
@@ -231,33 +258,20 @@ public final class WireSupport {
     }
 
     /**
-     * Builds a reply with its metadata in a fixed order: provider, model, response id, stop
-     * reason, the provider's stop reason, usage. Null values are left out.
+     * Builds a response around a reply from sender {@code provider}.
      *
      * @param provider the provider's name
      * @param parts the content
      * @param model the model the provider reports
      * @param id the provider's id of the reply
-     * @param stop the neutral stop reason
+     * @param stop the neutral stop reason, or null to derive it from the parts
      * @param providerStop the provider's own stop reason
      * @param usage the usage, or null when the provider sent none
-     * @return the message from sender {@code provider}
+     * @return the response
      */
-    public static Message reply(String provider, List<Part> parts, String model, String id, StopReason stop,
+    public static ModelResponse reply(String provider, List<Part> parts, String model, String id, StopReason stop,
             String providerStop, Usage usage) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put(ReplyMetadata.PROVIDER, provider);
-        putIfNotNull(meta, ReplyMetadata.MODEL, model);
-        putIfNotNull(meta, ReplyMetadata.RESPONSE_ID, id);
-        putIfNotNull(meta, ReplyMetadata.STOP_REASON, stop);
-        putIfNotNull(meta, ReplyMetadata.PROVIDER_STOP_REASON, providerStop);
-        putIfNotNull(meta, ReplyMetadata.USAGE, usage);
-        return new Message(provider, Role.ASSISTANT, parts, meta);
-    }
-
-    private static void putIfNotNull(Map<String, Object> meta, String key, Object value) {
-        if (value != null) {
-            meta.put(key, value);
-        }
+        return new ModelResponse(new Message(provider, Role.ASSISTANT, parts), usage, stop, providerStop, model, id,
+                provider);
     }
 }

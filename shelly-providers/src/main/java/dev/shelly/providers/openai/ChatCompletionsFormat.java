@@ -4,7 +4,6 @@ import static dev.shelly.providers.internal.WireSupport.count;
 import static dev.shelly.providers.internal.WireSupport.invalid;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Chat;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -16,18 +15,23 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.Reasoning;
+import dev.shelly.modeladapter.ResponseFormat;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.ToolChoice;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.http.ErrorResponse;
 import dev.shelly.modeladapter.http.StreamDecoder;
 import dev.shelly.modeladapter.http.WireFormat;
+import dev.shelly.providers.internal.JsonObjectMemo;
 import dev.shelly.providers.internal.WireSupport;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,18 +50,20 @@ final class ChatCompletionsFormat implements WireFormat {
     private final String provider;
     private final String model;
     private final String maxTokensField;
-    private final OptionalInt maxTokens;
-    private final OptionalDouble temperature;
-    private final String reasoningEffort;
+    private final ModelOptions defaults;
+    private final int maxStop;
+    private final boolean checkRanges;
+    private final JsonObjectMemo memo = new JsonObjectMemo();
+    private volatile int lastSize = 4096;
 
-    ChatCompletionsFormat(String provider, String model, String maxTokensField, OptionalInt maxTokens,
-            OptionalDouble temperature, String reasoningEffort) {
+    ChatCompletionsFormat(String provider, String model, String maxTokensField, ModelOptions defaults, int maxStop,
+            boolean checkRanges) {
         this.provider = provider;
         this.model = model;
         this.maxTokensField = maxTokensField;
-        this.maxTokens = maxTokens;
-        this.temperature = temperature;
-        this.reasoningEffort = reasoningEffort;
+        this.defaults = defaults;
+        this.maxStop = maxStop;
+        this.checkRanges = checkRanges;
     }
 
     @Override
@@ -73,9 +79,12 @@ final class ChatCompletionsFormat implements WireFormat {
     // ---- request ------------------------------------------------------------------------
 
     @Override
-    public byte[] request(Chat chat, List<ToolDefinition> tools, boolean stream) {
-        List<Message> messages = chat.messages();
-        return WireSupport.write(4096, gen -> {
+    public byte[] request(ModelRequest request, boolean stream) {
+        List<Message> messages = request.messages();
+        List<ToolDefinition> tools = request.tools();
+        ModelOptions options = request.options().orElse(defaults);
+        check(options);
+        byte[] body = WireSupport.write(lastSize, gen -> {
             gen.writeStartObject();
             gen.writeStringProperty("model", model);
             gen.writeName("messages");
@@ -92,21 +101,47 @@ final class ChatCompletionsFormat implements WireFormat {
                     gen.writeStringProperty("type", "function");
                     gen.writeName("function");
                     gen.writeStartObject();
-                    WireSupport.writeToolFields(gen, t, "parameters");
+                    WireSupport.writeToolFields(gen, t, "parameters", memo);
                     gen.writeEndObject();
                     gen.writeEndObject();
                 }
                 gen.writeEndArray();
+                writeToolChoice(gen, options.toolChoice());
             }
-            if (maxTokens.isPresent()) {
-                gen.writeNumberProperty(maxTokensField, maxTokens.getAsInt());
+            if (options.responseFormat() instanceof ResponseFormat.JsonSchema f) {
+                gen.writeName("response_format");
+                gen.writeStartObject();
+                gen.writeStringProperty("type", "json_schema");
+                gen.writeName("json_schema");
+                gen.writeStartObject();
+                gen.writeStringProperty("name", f.name());
+                gen.writeName("schema");
+                gen.writeRawValue(f.schema().strip());
+                gen.writeBooleanProperty("strict", f.strict());
+                gen.writeEndObject();
+                gen.writeEndObject();
             }
-            if (temperature.isPresent()) {
+            if (options.maxTokens() != null) {
+                gen.writeNumberProperty(maxTokensField, options.maxTokens());
+            }
+            if (options.temperature() != null) {
                 gen.writeName("temperature");
-                gen.writeNumber(temperature.getAsDouble());
+                gen.writeNumber(options.temperature());
             }
-            if (reasoningEffort != null) {
-                gen.writeStringProperty("reasoning_effort", reasoningEffort);
+            if (options.topP() != null) {
+                gen.writeName("top_p");
+                gen.writeNumber(options.topP());
+            }
+            if (options.stop() != null && !options.stop().isEmpty()) {
+                gen.writeName("stop");
+                gen.writeStartArray();
+                for (String stop : options.stop()) {
+                    gen.writeString(stop);
+                }
+                gen.writeEndArray();
+            }
+            if (options.reasoning() instanceof Reasoning.Effort e) {
+                gen.writeStringProperty("reasoning_effort", e.level());
             }
             if (stream) {
                 gen.writeBooleanProperty("stream", true);
@@ -117,6 +152,48 @@ final class ChatCompletionsFormat implements WireFormat {
             }
             gen.writeEndObject();
         });
+        lastSize = body.length;
+        return body;
+    }
+
+    /** Refuses, before any HTTP, what this provider cannot take (plan: one rule, exact messages). */
+    private void check(ModelOptions options) {
+        if (options.reasoning() instanceof Reasoning.Budget b) {
+            throw WireSupport.refusal(provider, "Reasoning.budget(" + b.tokens() + ") is not supported: this provider "
+                    + "takes a reasoning effort, Reasoning.effort(\"low\"|\"medium\"|\"high\")");
+        }
+        if (maxStop > 0 && options.stop() != null && options.stop().size() > maxStop) {
+            throw WireSupport.refusal(provider, "at most " + maxStop + " stop sequences, got " + options.stop().size());
+        }
+        if (checkRanges && options.temperature() != null && options.temperature() > 2) {
+            throw WireSupport.refusal(provider, "temperature must be between 0 and 2, was " + options.temperature());
+        }
+        if (options.cache() != null && options.cache().ttl() != null) {
+            throw WireSupport.refusal(provider,
+                    "a cache ttl cannot be set: this provider caches prompts on its own and takes no ttl");
+        }
+        if (options.responseFormat() instanceof ResponseFormat.JsonSchema f) {
+            WireSupport.checkSchema(provider, f, memo);
+        }
+    }
+
+    private static void writeToolChoice(JsonGenerator gen, ToolChoice choice) {
+        switch (choice) {
+            case null -> { }
+            case ToolChoice.Auto a -> gen.writeStringProperty("tool_choice", "auto");
+            case ToolChoice.None n -> gen.writeStringProperty("tool_choice", "none");
+            case ToolChoice.Required r -> gen.writeStringProperty("tool_choice", "required");
+            case ToolChoice.Named n -> {
+                gen.writeName("tool_choice");
+                gen.writeStartObject();
+                gen.writeStringProperty("type", "function");
+                gen.writeName("function");
+                gen.writeStartObject();
+                gen.writeStringProperty("name", n.name());
+                gen.writeEndObject();
+                gen.writeEndObject();
+            }
+        }
     }
 
     private void writeMessage(JsonGenerator gen, Message m) {
@@ -220,7 +297,7 @@ final class ChatCompletionsFormat implements WireFormat {
      * box gives the call.
      */
     private String sendableArguments(ToolCall call) {
-        if (WireSupport.isJsonObject(call.arguments())) {
+        if (memo.isJsonObject(call.arguments())) {
             return call.arguments();
         }
         LOG.debug("{}: tool call {} has arguments that are not a JSON object; sending {{}}", provider, call.id());
@@ -243,7 +320,7 @@ final class ChatCompletionsFormat implements WireFormat {
     // ---- reply --------------------------------------------------------------------------
 
     @Override
-    public Message reply(byte[] body) {
+    public ModelResponse reply(byte[] body, ModelRequest request) {
         JsonNode root = WireSupport.parseObject(provider, body, "the reply");
         if (root.hasNonNull("error")) {
             throw inStreamError(root);
@@ -369,7 +446,8 @@ final class ChatCompletionsFormat implements WireFormat {
         Long total = count(usage, "total_tokens");
         long cached = orZero(count(usage.path("prompt_tokens_details"), "cached_tokens"));
         long output = total != null && total > prompt + completion ? total - prompt : completion;
-        return new Usage(Math.max(0, prompt - cached), output, Math.min(cached, prompt), 0);
+        long reasoning = orZero(count(usage.path("completion_tokens_details"), "reasoning_tokens"));
+        return new Usage(Math.max(0, prompt - cached), output, Math.min(cached, prompt), 0, Math.min(reasoning, output));
     }
 
     private static long orZero(Long v) {
@@ -379,7 +457,7 @@ final class ChatCompletionsFormat implements WireFormat {
     // ---- streaming ----------------------------------------------------------------------
 
     @Override
-    public StreamDecoder decoder(StreamListener listener) {
+    public StreamDecoder decoder(ModelRequest request, StreamListener listener) {
         return new ChatCompletionsStreamDecoder(this, listener);
     }
 

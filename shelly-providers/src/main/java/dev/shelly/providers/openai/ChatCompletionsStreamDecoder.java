@@ -3,7 +3,6 @@ package dev.shelly.providers.openai;
 import static dev.shelly.providers.internal.WireSupport.invalid;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Text;
 import dev.shelly.chats.Thinking;
@@ -212,7 +211,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
     }
 
     @Override
-    public Message finish() {
+    public dev.shelly.modeladapter.ModelResponse finish() {
         if (!sawChunk) {
             throw invalid(format.provider(), "the stream ended without a single chunk", null);
         }

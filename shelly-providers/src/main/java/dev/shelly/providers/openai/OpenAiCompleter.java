@@ -1,14 +1,13 @@
 package dev.shelly.providers.openai;
 
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.http.Auth;
 import dev.shelly.modeladapter.http.ProviderBuilder;
 import dev.shelly.modeladapter.http.WireFormat;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -44,26 +43,49 @@ public final class OpenAiCompleter implements Completer {
      * @param apiKeyRequired whether building fails without a key
      * @param maxTokensField the request field for max tokens: {@code max_completion_tokens}
      *     (OpenAI, xAI) or {@code max_tokens} (local servers)
+     * @param maxStop the most stop sequences a request may carry, 0 for no check
+     * @param checkRanges whether to refuse a temperature above 2 before any HTTP
      */
     public record Profile(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable,
-            boolean apiKeyRequired, String maxTokensField) {
+            boolean apiKeyRequired, String maxTokensField, int maxStop, boolean checkRanges) {
         /** Validates the name and the max-tokens field. */
+        /**
+         * A profile without the range checks: no stop-sequence limit, no temperature check.
+         *
+         * @param name the provider's name
+         * @param defaultBaseUrl the base URL when none is given, or null
+         * @param apiKeyVariable the environment variable of the key, or null
+         * @param baseUrlVariable the environment variable of the base URL, or null
+         * @param apiKeyRequired whether building fails without a key
+         * @param maxTokensField the request field for max tokens
+         */
+        public Profile(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable,
+                boolean apiKeyRequired, String maxTokensField) {
+            this(name, defaultBaseUrl, apiKeyVariable, baseUrlVariable, apiKeyRequired, maxTokensField, 0, false);
+        }
+
+        /** Validates the names and the limit. */
         public Profile {
             if (name == null || name.isBlank() || maxTokensField == null || maxTokensField.isBlank()) {
                 throw new IllegalArgumentException("OpenAiCompleter.Profile name and maxTokensField must not be blank");
+            }
+            if (maxStop < 0) {
+                throw new IllegalArgumentException("OpenAiCompleter.Profile maxStop must be 0 (no check) or more, was "
+                        + maxStop);
             }
         }
     }
 
     /** OpenAI itself: {@code OPENAI_API_KEY}, {@code OPENAI_BASE_URL}. */
     public static final Profile OPENAI = new Profile("openai", DEFAULT_BASE_URL, "OPENAI_API_KEY", "OPENAI_BASE_URL",
-            true, "max_completion_tokens");
+            true, "max_completion_tokens", 4, true);
 
     /**
      * Any OpenAI-compatible server: a base URL is required, a key optional, nothing is read from
      * the environment (so an OpenAI key never goes to another server by accident).
      */
-    public static final Profile COMPATIBLE = new Profile("openai-compatible", null, null, null, false, "max_tokens");
+    public static final Profile COMPATIBLE = new Profile("openai-compatible", null, null, null, false, "max_tokens", 0,
+            false);
 
     private final Completer delegate;
     private final String description;
@@ -117,13 +139,13 @@ public final class OpenAiCompleter implements Completer {
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools) {
-        return delegate.complete(chat, tools);
+    public ModelResponse complete(ModelRequest request) {
+        return delegate.complete(request);
     }
 
     @Override
-    public Message complete(Chat chat, List<ToolDefinition> tools, StreamListener listener) {
-        return delegate.complete(chat, tools, listener);
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
+        return delegate.complete(request, listener);
     }
 
     @Override
@@ -135,7 +157,6 @@ public final class OpenAiCompleter implements Completer {
     public static final class Builder extends ProviderBuilder<Builder> {
         private final Profile profile;
         private String maxTokensField;
-        private String reasoningEffort;
 
         private Builder(Profile profile) {
             super(profile.name(), profile.defaultBaseUrl(), profile.apiKeyVariable(), profile.baseUrlVariable());
@@ -165,8 +186,14 @@ public final class OpenAiCompleter implements Completer {
          * @return this builder
          */
         public Builder reasoningEffort(String effort) {
-            this.reasoningEffort = effort == null || effort.isBlank() ? null : effort.strip();
-            return this;
+            if (effort == null || effort.isBlank()) {
+                return options(defaults().toBuilder().reasoning(null).build());
+            }
+            try {
+                return reasoning(Reasoning.effort(effort.strip()));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(providerName() + ": " + e.getMessage(), e);
+            }
         }
 
         /**
@@ -177,8 +204,8 @@ public final class OpenAiCompleter implements Completer {
          * @throws IllegalArgumentException when the model is not set
          */
         public WireFormat wireFormat() {
-            return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, maxTokens(), temperature(),
-                    reasoningEffort);
+            return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, defaults(),
+                    profile.maxStop(), profile.checkRanges());
         }
 
         @Override

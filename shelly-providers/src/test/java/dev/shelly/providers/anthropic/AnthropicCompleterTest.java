@@ -17,7 +17,7 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
@@ -145,28 +145,17 @@ class AnthropicCompleterTest {
 
             """;
 
-    private static final Message EXPECTED_REPLY = new Message("anthropic", Role.ASSISTANT, List.of(
+    private static final ModelResponse EXPECTED_REPLY = new ModelResponse(new Message("anthropic", Role.ASSISTANT, List.of(
             Thinking.of("Two lookups.", "EqQB"),
             new Text("Checking both."),
             new ToolCall("toolu_1", "get_weather", "{\"city\":\"Paris\",\"unit\":\"celsius\"}"),
-            new ToolCall("toolu_2", "get_time", "{}")),
-            orderedMeta());
-
-    private static Map<String, Object> orderedMeta() {
-        Map<String, Object> meta = new java.util.LinkedHashMap<>();
-        meta.put(ReplyMetadata.PROVIDER, "anthropic");
-        meta.put(ReplyMetadata.MODEL, "claude-test-20250929");
-        meta.put(ReplyMetadata.RESPONSE_ID, "msg_01");
-        meta.put(ReplyMetadata.STOP_REASON, StopReason.TOOL_USE);
-        meta.put(ReplyMetadata.PROVIDER_STOP_REASON, "tool_use");
-        meta.put(ReplyMetadata.USAGE, new Usage(120, 45, 300, 10));
-        return meta;
-    }
+            new ToolCall("toolu_2", "get_time", "{}"))),
+            new Usage(120, 45, 300, 10), StopReason.TOOL_USE, "tool_use", "claude-test-20250929", "msg_01", "anthropic");
 
     @Test
     void sendsTheConversationExactlyAsTheMessagesApiWantsIt() throws Exception {
         server.enqueue(json(200, REPLY));
-        builder().temperature(0.5).build().complete(Fixtures.conversation(), Fixtures.tools());
+        builder().temperature(0.5).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
         RecordedRequest request = server.takeRequest();
         assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/messages");
         assertThat(request.getHeaders().get("x-api-key")).isEqualTo(KEY);
@@ -211,7 +200,7 @@ class AnthropicCompleterTest {
                 Message.of("bot", Role.ASSISTANT, new Fixtures.Citation("only a custom part")),
                 Message.of("bot", Role.ASSISTANT, Thinking.redacted("opaque"), new Text("")),
                 Message.of("user", Role.USER, dev.shelly.chats.Image.ofUrl("data:image/gif;base64,R0lGOD")));
-        builder().build().complete(chat, List.of());
+        builder().build().complete(Fixtures.request(chat, List.of()));
         assertJson(server.takeRequest(), """
                 {"model":"claude-test","max_tokens":1024,"system":"one\\n\\ntwo",
                  "messages":[
@@ -232,9 +221,9 @@ class AnthropicCompleterTest {
     void parsesTextToolCallsThinkingAndUsageAndSkipsUnknownBlocks() {
         server.enqueue(json(200, REPLY));
         UsageTracker tracker = new UsageTracker();
-        Message reply = builder().usageTracker(tracker).build().complete(Fixtures.conversation(), Fixtures.tools());
+        ModelResponse reply = builder().usageTracker(tracker).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
-        assertThat(reply.metadata().keySet()).containsExactlyElementsOf(orderedMeta().keySet());
+        assertThat(reply.message().metadata()).as("replies carry no metadata").isEmpty();
         assertThat(tracker.count()).isEqualTo(1);
         assertThat(tracker.total()).isEqualTo(new Usage(120, 45, 300, 10));
     }
@@ -244,8 +233,8 @@ class AnthropicCompleterTest {
         server.enqueue(sse(STREAM));
         UsageTracker tracker = new UsageTracker();
         List<Delta> deltas = new ArrayList<>();
-        Message reply = builder().usageTracker(tracker).build()
-                .complete(Fixtures.conversation(), Fixtures.tools(), deltas::add);
+        ModelResponse reply = builder().usageTracker(tracker).build()
+                .complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()), deltas::add);
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         assertThat(deltas).containsExactly(
                 new Delta.UsageDelta(new Usage(120, 1, 300, 10)),
@@ -265,7 +254,7 @@ class AnthropicCompleterTest {
     @Test
     void theStreamingRequestAsksForAStream() throws Exception {
         server.enqueue(sse(STREAM));
-        builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { });
+        builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { });
         RecordedRequest request = server.takeRequest();
         assertThat(request.getHeaders().get("Accept")).isEqualTo("text/event-stream");
         assertJson(request, """
@@ -302,9 +291,9 @@ class AnthropicCompleterTest {
                 data: {"type":"message_stop"}
 
                 """));
-        Message reply = builder().build().complete(Chat.of(Message.user("go")), List.of(), d -> { });
-        assertThat(reply.toolCalls()).containsExactly(new ToolCall("t0", "a", "{\"x\":1}"), new ToolCall("t1", "b", "{\"y\":2}"));
-        assertThat(ReplyMetadata.usage(reply)).contains(Usage.of(5, 9));
+        ModelResponse reply = builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()), d -> { });
+        assertThat(reply.message().toolCalls()).containsExactly(new ToolCall("t0", "a", "{\"x\":1}"), new ToolCall("t1", "b", "{\"y\":2}"));
+        assertThat(reply.usage()).isEqualTo(Usage.of(5, 9));
     }
 
     @Test
@@ -327,20 +316,20 @@ class AnthropicCompleterTest {
                 data: {"type":"message_stop"}
 
                 """));
-        Message cut = builder().build().complete(Chat.of(Message.user("go")), List.of(), d -> { });
-        assertThat(cut.toolCalls()).containsExactly(new ToolCall("t0", "a", "{\"x\": tru"));
-        assertThat(ReplyMetadata.stopReason(cut)).contains(StopReason.MAX_TOKENS);
-        assertThat(ReplyMetadata.usage(cut)).isEmpty();
+        ModelResponse cut = builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()), d -> { });
+        assertThat(cut.message().toolCalls()).containsExactly(new ToolCall("t0", "a", "{\"x\": tru"));
+        assertThat(cut.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
+        assertThat(cut.usage()).isEqualTo(Usage.ZERO);
 
         server.enqueue(json(200, """
                 {"id":"m2","type":"message","role":"assistant","model":"c","content":[],"stop_reason":"end_turn",
                  "usage":{"input_tokens":3,"output_tokens":0}}"""));
-        Message empty = builder().build().complete(Chat.of(Message.user("go")), List.of());
-        assertThat(empty.parts()).isEmpty();
-        assertThat(ReplyMetadata.stopReason(empty)).contains(StopReason.END_TURN);
+        ModelResponse empty = builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()));
+        assertThat(empty.message().parts()).isEmpty();
+        assertThat(empty.stopReason()).isEqualTo(StopReason.END_TURN);
 
         server.enqueue(json(200, "<html>bad gateway</html>"));
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("go")), List.of()))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
                     assertThat(e.getMessage()).startsWith("anthropic: invalid response: the reply is not valid JSON");
@@ -348,7 +337,7 @@ class AnthropicCompleterTest {
 
         server.enqueue(json(200, """
                 {"id":"m3","type":"message","content":[{"type":"tool_use","name":"a","input":{}}]}"""));
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("go")), List.of()))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
                         .isEqualTo("anthropic: invalid response: content block 0 is a tool_use without an id or a name"));
     }
@@ -365,7 +354,7 @@ class AnthropicCompleterTest {
                 Message.of("tools", Role.TOOL, new dev.shelly.chats.ToolResult("t1",
                         List.of(new Text(" "), dev.shelly.chats.Image.ofBytes(Fixtures.PNG, "image/png")), false)),
                 Message.user("  "));
-        builder().build().complete(chat, List.of());
+        builder().build().complete(Fixtures.request(chat, List.of()));
         assertJson(server.takeRequest(), """
                 {"model":"claude-test","max_tokens":1024,
                  "messages":[
@@ -387,7 +376,7 @@ class AnthropicCompleterTest {
                         dev.shelly.chats.ToolResult.error("t1", "not valid JSON"),
                         dev.shelly.chats.ToolResult.error("t2", "not an object"),
                         dev.shelly.chats.ToolResult.of("t3", "sunny")));
-        builder().build().complete(chat, List.of());
+        builder().build().complete(Fixtures.request(chat, List.of()));
         assertJson(server.takeRequest(), """
                 {"model":"claude-test","max_tokens":1024,
                  "messages":[
@@ -432,8 +421,8 @@ class AnthropicCompleterTest {
 
                 """));
         List<Delta> deltas = new ArrayList<>();
-        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of(), deltas::add);
-        assertThat(reply.parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+        ModelResponse reply = builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), deltas::add);
+        assertThat(reply.message().parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
         assertThat(deltas).doesNotHaveAnyElementsOfTypes(Delta.ThinkingDelta.class);
     }
 
@@ -446,10 +435,10 @@ class AnthropicCompleterTest {
                 {"id":"m","type":"message","role":"assistant","model":"c","content":[
                   {"type":"redacted_thinking","data":"EmwKAhgBEgy3va3pzix"},{"type":"text","text":"ok"}],
                  "stop_reason":"%s","usage":{"input_tokens":1,"output_tokens":1}}""".formatted(wire)));
-        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of());
-        assertThat(ReplyMetadata.stopReason(reply)).contains(expected);
-        assertThat(reply.meta(ReplyMetadata.PROVIDER_STOP_REASON)).contains(wire);
-        assertThat(reply.parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+        ModelResponse reply = builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
+        assertThat(reply.stopReason()).isEqualTo(expected);
+        assertThat(reply.providerStopReason()).isEqualTo(wire);
+        assertThat(reply.message().parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
     }
 
     @ParameterizedTest(name = "{0} {1} -> {3}")
@@ -474,7 +463,7 @@ class AnthropicCompleterTest {
                         + dev.shelly.providers.internal.WireSupport.JSON.writeValueAsString(message)
                         + "},\"request_id\":\"req_011CSHoEeqs5C35K2UUqR7Fy\"}")
                 .build());
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(kind);
                     assertThat(e.retryable()).isEqualTo(retryable);
@@ -491,7 +480,7 @@ class AnthropicCompleterTest {
         server.enqueue(json(429, """
                 {"type":"error","error":{"type":"rate_limit_error","message":"You have reached your API usage limits.",
                  "details":{"error_code":"enforced_spend_limit_reached"}},"request_id":"req_018EeWyXxfu5pfWkrYcMdjWG"}"""));
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.QUOTA_EXCEEDED);
                     assertThat(e.retryable()).isFalse();
@@ -499,7 +488,7 @@ class AnthropicCompleterTest {
                 });
         server.enqueue(new MockResponse.Builder().code(413).body("<html>\n<h1>413 Request Entity Too Large</h1></html>")
                 .build());
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage()).isEqualTo(
                         "anthropic: invalid request (HTTP 413): <html> <h1>413 Request Entity Too Large</h1></html>"));
     }
@@ -514,7 +503,7 @@ class AnthropicCompleterTest {
                 data: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}
 
                 """));
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.OVERLOADED);
                     assertThat(e.retryable()).isTrue();
@@ -540,8 +529,8 @@ class AnthropicCompleterTest {
         Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
         UsageTracker tracker = new UsageTracker();
         List<Delta> deltas = new ArrayList<>();
-        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).usageTracker(tracker)
-                .build().complete(Fixtures.conversation(), Fixtures.tools(), deltas::add);
+        ModelResponse reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).usageTracker(tracker)
+                .build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()), deltas::add);
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         assertThat(server.getRequestCount()).isEqualTo(2);
         assertThat(sleeps.delays).containsExactly(Duration.ofMillis(500));
@@ -560,8 +549,8 @@ class AnthropicCompleterTest {
         Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
         List<RetryEvent> retries = new ArrayList<>();
         UsageTracker tracker = new UsageTracker();
-        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).retryListener(retries::add)
-                .usageTracker(tracker).build().complete(Fixtures.conversation(), Fixtures.tools(), d -> { });
+        ModelResponse reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).retryListener(retries::add)
+                .usageTracker(tracker).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()), d -> { });
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         assertThat(sleeps.delays).containsExactly(Duration.ofSeconds(7), Duration.ofMillis(1000));
         assertThat(retries).extracting(r -> r.failure().kind()).containsExactly(Kind.RATE_LIMITED, Kind.OVERLOADED);
@@ -577,12 +566,12 @@ class AnthropicCompleterTest {
                 .setHeader("Content-Length", STREAM.length())
                 .onResponseEnd(new SocketEffect.CloseSocket(true, false, false)).build());
         List<Delta> deltas = new ArrayList<>();
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), deltas::add))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), deltas::add))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
         assertThat(deltas).isNotEmpty();
 
         server.enqueue(sse(half)); // the server closed the stream cleanly but early
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
                         .isEqualTo("anthropic: network (HTTP 200): the server closed the stream before the reply was complete"));
     }
@@ -598,9 +587,9 @@ class AnthropicCompleterTest {
             Thread caller = Thread.ofVirtual().start(() -> {
                 try {
                     if (streaming) {
-                        completer.complete(Chat.of(Message.user("hi")), List.of(), d -> { });
+                        completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { });
                     } else {
-                        completer.complete(Chat.of(Message.user("hi")), List.of());
+                        completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
                     }
                 } catch (Throwable e) {
                     thrown.set(e);
@@ -621,7 +610,7 @@ class AnthropicCompleterTest {
                 server.url("/").toString());
         AnthropicCompleter completer = AnthropicCompleter.builder().model("claude-test").environment(env::get)
                 .retry(RetryPolicy.none()).build();
-        completer.complete(Chat.of(Message.user("hi")), List.of());
+        completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
         RecordedRequest request = server.takeRequest();
         assertThat(request.getHeaders().get("x-api-key")).isEqualTo("env-key-42");
         assertThat(request.getBody().utf8()).contains("\"max_tokens\":4096");

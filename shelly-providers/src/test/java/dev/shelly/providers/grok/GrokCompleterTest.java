@@ -14,13 +14,13 @@ import dev.shelly.chats.Thinking;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.providers.Fixtures;
 import dev.shelly.providers.openai.OpenAiCompleter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import mockwebserver3.MockWebServer;
@@ -48,24 +48,15 @@ class GrokCompleterTest {
                "completion_tokens_details":{"reasoning_tokens":317}}}
             """;
 
-    private static final Message EXPECTED = new Message("grok", Role.ASSISTANT,
-            List.of(Thinking.of("Check divisors up to 10.", null), new Text("101 is prime.")), meta());
-
-    private static Map<String, Object> meta() {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put(ReplyMetadata.PROVIDER, "grok");
-        meta.put(ReplyMetadata.MODEL, "grok-3-mini");
-        meta.put(ReplyMetadata.RESPONSE_ID, "a1b2");
-        meta.put(ReplyMetadata.STOP_REASON, StopReason.END_TURN);
-        meta.put(ReplyMetadata.PROVIDER_STOP_REASON, "stop");
-        meta.put(ReplyMetadata.USAGE, Usage.of(10, 319)); // reasoning tokens are output too
-        return meta;
-    }
+    private static final ModelResponse EXPECTED = new ModelResponse(new Message("grok", Role.ASSISTANT,
+            List.of(Thinking.of("Check divisors up to 10.", null), new Text("101 is prime."))),
+            new Usage(10, 319, 0, 0, 317), // reasoning tokens are output too
+            StopReason.END_TURN, "stop", "grok-3-mini", "a1b2", "grok");
 
     @Test
     void speaksChatCompletionsWithItsOwnNameKeyAndBaseUrl() throws Exception {
         server.enqueue(json(200, REPLY));
-        Message reply = completer().complete(Chat.of(Message.user("Is 101 prime?")), List.of());
+        ModelResponse reply = completer().complete(Fixtures.request(Chat.of(Message.user("Is 101 prime?")), List.of()));
         assertThat(reply).isEqualTo(EXPECTED);
         RecordedRequest request = server.takeRequest();
         assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
@@ -88,10 +79,10 @@ class GrokCompleterTest {
                 + "\"completion_tokens_details\":{\"reasoning_tokens\":317}}}\n\n"
                 + "data: [DONE]\n\n"));
         List<Delta> deltas = new ArrayList<>();
-        Message reply = completer().complete(Chat.of(Message.user("Is 101 prime?")), List.of(), deltas::add);
+        ModelResponse reply = completer().complete(Fixtures.request(Chat.of(Message.user("Is 101 prime?")), List.of()), deltas::add);
         assertThat(reply).isEqualTo(EXPECTED);
         assertThat(deltas).containsExactly(new Delta.ThinkingDelta("Check divisors "), new Delta.ThinkingDelta("up to 10."),
-                new Delta.TextDelta("101 is prime."), new Delta.UsageDelta(Usage.of(10, 319)));
+                new Delta.TextDelta("101 is prime."), new Delta.UsageDelta(new Usage(10, 319, 0, 0, 317)));
     }
 
     @Test
@@ -105,7 +96,7 @@ class GrokCompleterTest {
         Map<String, String> env = Map.of("XAI_API_KEY", "xai-env-key", "XAI_BASE_URL", server.url("/v1").toString());
         OpenAiCompleter retrying = GrokCompleter.builder().model("grok-4").environment(env::get).sleeper(sleeps).build();
         for (int status : new int[] {429, 403}) {
-            assertThatThrownBy(() -> retrying.complete(Chat.of(Message.user("hi")), List.of()))
+            assertThatThrownBy(() -> retrying.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of())))
                     .isInstanceOfSatisfying(ModelException.class, e -> {
                         assertThat(e.kind()).isEqualTo(Kind.QUOTA_EXCEEDED);
                         assertThat(e.retryable()).isFalse();
@@ -120,7 +111,7 @@ class GrokCompleterTest {
     void xaiErrorBodiesAreUnderstood() {
         server.enqueue(json(400, """
                 {"code": "Client specified an invalid argument", "error": "Incorrect API key provided: ba***na. You can obtain an API key from https://console.x.ai."}"""));
-        assertThatThrownBy(() -> completer().complete(Chat.of(Message.user("hi")), List.of()))
+        assertThatThrownBy(() -> completer().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.AUTHENTICATION);
                     assertThat(e.getMessage()).isEqualTo("grok: authentication (HTTP 400): Incorrect API key provided: "
@@ -128,7 +119,7 @@ class GrokCompleterTest {
                 });
         server.enqueue(json(400, """
                 {"code":"Client specified an invalid argument","error":"This model's maximum prompt length is 131072 but the request contains 136973 tokens."}"""));
-        assertThatThrownBy(() -> completer().complete(Chat.of(Message.user("long")), List.of()))
+        assertThatThrownBy(() -> completer().complete(Fixtures.request(Chat.of(Message.user("long")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind())
                         .isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED));
         assertThatThrownBy(() -> GrokCompleter.builder().model("grok-4").environment(n -> null).build())

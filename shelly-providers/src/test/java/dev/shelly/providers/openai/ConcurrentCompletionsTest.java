@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.providers.Fixtures;
 import dev.shelly.providers.internal.WireSupport;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,9 +68,9 @@ class ConcurrentCompletionsTest {
                 replies.add(pool.submit(() -> {
                     start.await();
                     Chat chat = Chat.of(Message.user(text));
-                    Message reply = stream ? completer.complete(chat, List.of(), d -> { }) : completer.complete(chat, List.of());
-                    assertThat(ReplyMetadata.usage(reply)).contains(Usage.of(1, 1));
-                    return reply.text();
+                    ModelResponse reply = stream ? completer.complete(Fixtures.request(chat, List.of()), d -> { }) : completer.complete(Fixtures.request(chat, List.of()));
+                    assertThat(reply.usage()).isEqualTo(Usage.of(1, 1));
+                    return reply.message().text();
                 }));
             }
             start.countDown();

@@ -13,10 +13,11 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.providers.Fixtures;
 import dev.shelly.providers.Providers;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,10 +41,10 @@ class OpenAiCompatibleTest {
         server.enqueue(json(200, """
                 {"id":"chatcmpl-1","model":"llama3.2","choices":[{"index":0,"message":{"role":"assistant","content":"hi"},
                  "finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"total_tokens":6}}"""));
-        Message reply = ollama().maxTokens(64).build().complete(Chat.of(Message.user("hello")), List.of());
-        assertThat(reply.text()).isEqualTo("hi");
-        assertThat(reply.sender()).isEqualTo("ollama");
-        assertThat(ReplyMetadata.usage(reply)).contains(dev.shelly.modeladapter.Usage.of(5, 1));
+        ModelResponse reply = ollama().maxTokens(64).build().complete(Fixtures.request(Chat.of(Message.user("hello")), List.of()));
+        assertThat(reply.message().text()).isEqualTo("hi");
+        assertThat(reply.message().sender()).isEqualTo("ollama");
+        assertThat(reply.usage()).isEqualTo(dev.shelly.modeladapter.Usage.of(5, 1));
         RecordedRequest request = server.takeRequest();
         assertThat(request.getHeaders().get("Authorization")).isNull();
         assertJson(request, """
@@ -62,9 +63,9 @@ class OpenAiCompatibleTest {
                  "arguments":"{\\"city\\":\\"Paris\\"}"}}]},"finish_reason":"tool_calls"}],
                  "usage":{"prompt_tokens":9,"completion_tokens":4,"total_tokens":13}}"""));
         List<Delta> deltas = new ArrayList<>();
-        Message reply = ollama().build().complete(Chat.of(Message.user("weather?")), List.of(), deltas::add);
-        assertThat(reply.text()).isEqualTo("Checking.");
-        assertThat(reply.toolCalls()).containsExactly(new ToolCall("call_7", "get_weather", "{\"city\":\"Paris\"}"));
+        ModelResponse reply = ollama().build().complete(Fixtures.request(Chat.of(Message.user("weather?")), List.of()), deltas::add);
+        assertThat(reply.message().text()).isEqualTo("Checking.");
+        assertThat(reply.message().toolCalls()).containsExactly(new ToolCall("call_7", "get_weather", "{\"city\":\"Paris\"}"));
         assertThat(deltas).containsExactly(new Delta.TextDelta("Checking."),
                 new Delta.ToolCallStart(0, "call_7", "get_weather"),
                 new Delta.ToolCallArguments(0, "{\"city\":\"Paris\"}"),
@@ -76,7 +77,7 @@ class OpenAiCompatibleTest {
     void anOptionalKeyIsSentAsBearer() throws Exception {
         server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"ok\"}}]}"));
         Providers.builder("openai-compatible").baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
-                .retry(RetryPolicy.none()).build().complete(Chat.of(Message.user("x")), List.of());
+                .retry(RetryPolicy.none()).build().complete(Fixtures.request(Chat.of(Message.user("x")), List.of()));
         assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer local-key");
     }
 
@@ -92,11 +93,11 @@ class OpenAiCompatibleTest {
                 + "data: [DONE]\n\n"));
         UsageTracker tracker = new UsageTracker();
         List<Delta> deltas = new ArrayList<>();
-        Message reply = ollama().usageTracker(tracker).build().complete(Chat.of(Message.user("go")), List.of(), deltas::add);
-        assertThat(reply.parts()).containsExactly(new ToolCall("call_x1", "get_weather", "{\"city\":\"Paris\"}"),
+        ModelResponse reply = ollama().usageTracker(tracker).build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()), deltas::add);
+        assertThat(reply.message().parts()).containsExactly(new ToolCall("call_x1", "get_weather", "{\"city\":\"Paris\"}"),
                 new ToolCall("call_x2", "get_time", "{}"));
-        assertThat(ReplyMetadata.stopReason(reply)).contains(StopReason.TOOL_USE);
-        assertThat(ReplyMetadata.usage(reply)).as("no usage chunk: unknown, not zero").isEmpty();
+        assertThat(reply.stopReason()).isEqualTo(StopReason.TOOL_USE);
+        assertThat(reply.usage()).as("no usage chunk: zero, and not counted").isEqualTo(dev.shelly.modeladapter.Usage.ZERO);
         assertThat(tracker.count()).isZero();
         assertThat(deltas).containsExactly(new Delta.ToolCallStart(0, "call_x1", "get_weather"),
                 new Delta.ToolCallArguments(0, "{\"city\":\"Paris\"}"),
@@ -118,8 +119,8 @@ class OpenAiCompatibleTest {
                 + head + "\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"tool_calls\"}]}\n\n"
                 + "data: [DONE]\n\n"));
         List<Delta> deltas = new ArrayList<>();
-        Message reply = ollama().build().complete(Chat.of(Message.user("go")), List.of(), deltas::add);
-        assertThat(reply.parts()).containsExactly(new ToolCall("call_first", "get_weather", "{\"city\":\"Paris\"}"));
+        ModelResponse reply = ollama().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()), deltas::add);
+        assertThat(reply.message().parts()).containsExactly(new ToolCall("call_first", "get_weather", "{\"city\":\"Paris\"}"));
         assertThat(deltas).containsExactly(new Delta.ToolCallStart(0, "call_first", "get_weather"),
                 new Delta.ToolCallArguments(0, "{\"city\":"), new Delta.ToolCallArguments(0, "\"Paris\"}"));
     }
@@ -133,8 +134,8 @@ class OpenAiCompatibleTest {
                   {"id":"call_w","type":"function","function":{"name":"get_weather","arguments":{"city":"Rome"}}}]},
                  "finish_reason":"tool_calls"}]}""";
         server.enqueue(json(200, body));
-        Message reply = ollama().build().complete(Chat.of(Message.user("go")), List.of());
-        assertThat(reply.parts()).containsExactly(new ToolCall("call_0", "get_time", "{}"),
+        ModelResponse reply = ollama().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()));
+        assertThat(reply.message().parts()).containsExactly(new ToolCall("call_0", "get_time", "{}"),
                 new ToolCall("call_w", "get_weather", "{\"city\":\"Rome\"}"));
     }
 
@@ -143,12 +144,12 @@ class OpenAiCompatibleTest {
         server.enqueue(json(200, """
                 {"id":"x","model":"qwen","choices":[{"index":0,"message":{"role":"assistant","content":"4",
                  "reasoning":"2+2"},"finish_reason":"stop"}]}"""));
-        Message reply = ollama().build().complete(Chat.of(Message.user("2+2?")), List.of());
-        assertThat(reply.parts()).first().isEqualTo(Thinking.of("2+2", null));
+        ModelResponse reply = ollama().build().complete(Fixtures.request(Chat.of(Message.user("2+2?")), List.of()));
+        assertThat(reply.message().parts()).first().isEqualTo(Thinking.of("2+2", null));
 
         server.enqueue(json(400, """
                 {"object": "error", "message": "This model's maximum context length is 131072 tokens. However, you requested 156632 tokens (152536 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.", "type": "BadRequestError", "param": null, "code": 400}"""));
-        assertThatThrownBy(() -> ollama().build().complete(Chat.of(Message.user("long")), List.of()))
+        assertThatThrownBy(() -> ollama().build().complete(Fixtures.request(Chat.of(Message.user("long")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED);
                     assertThat(e.getMessage()).startsWith("ollama: context length exceeded (HTTP 400): This model's");
@@ -166,7 +167,7 @@ class OpenAiCompatibleTest {
         }
         dev.shelly.providers.Fixtures.Sleeps sleeps = new dev.shelly.providers.Fixtures.Sleeps();
         assertThatThrownBy(() -> ollama().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
-                .complete(Chat.of(Message.user("go")), List.of(), d -> { }))
+                .complete(Fixtures.request(Chat.of(Message.user("go")), List.of()), d -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.INVALID_REQUEST);
                     assertThat(e.retryable()).isFalse();
@@ -179,7 +180,7 @@ class OpenAiCompatibleTest {
     @Test
     void aToolSchemaThatIsNotAJsonObjectIsRejectedBeforeSending() {
         var broken = new dev.shelly.chats.ToolDefinition("lookup", "Look up", "{\"type\": \"object\",");
-        assertThatThrownBy(() -> ollama().build().complete(Chat.of(Message.user("x")), List.of(broken)))
+        assertThatThrownBy(() -> ollama().build().complete(Fixtures.request(Chat.of(Message.user("x")), List.of(broken))))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("tool 'lookup': inputSchema is not a JSON object");
         assertThat(server.getRequestCount()).isZero();

@@ -17,7 +17,7 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
-import dev.shelly.modeladapter.ReplyMetadata;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
@@ -25,7 +25,6 @@ import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.providers.Fixtures;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
@@ -93,31 +92,17 @@ class OpenAiCompleterTest {
                     + "\"prompt_tokens_details\":{\"cached_tokens\":100},\"completion_tokens_details\":{\"reasoning_tokens\":0}}")
             + "data: [DONE]\n\n";
 
-    static final Message EXPECTED_REPLY = new Message("openai", Role.ASSISTANT, List.of(
+    static final ModelResponse EXPECTED_REPLY = new ModelResponse(new Message("openai", Role.ASSISTANT, List.of(
             new Text("Checking both."),
             new ToolCall("call_a", "get_weather", "{\"city\":\"Paris\"}"),
-            new ToolCall("call_b", "get_time", "{}")),
-            meta("openai", "gpt-test-2024", "chatcmpl-123", StopReason.TOOL_USE, "tool_calls", new Usage(20, 45, 100, 0)));
-
-    static Map<String, Object> meta(String provider, String model, String id, StopReason stop, String providerStop,
-            Usage usage) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        meta.put(ReplyMetadata.PROVIDER, provider);
-        meta.put(ReplyMetadata.MODEL, model);
-        meta.put(ReplyMetadata.RESPONSE_ID, id);
-        meta.put(ReplyMetadata.STOP_REASON, stop);
-        meta.put(ReplyMetadata.PROVIDER_STOP_REASON, providerStop);
-        if (usage != null) {
-            meta.put(ReplyMetadata.USAGE, usage);
-        }
-        return meta;
-    }
+            new ToolCall("call_b", "get_time", "{}"))),
+            new Usage(20, 45, 100, 0), StopReason.TOOL_USE, "tool_calls", "gpt-test-2024", "chatcmpl-123", "openai");
 
     @Test
     void sendsTheConversationExactlyAsChatCompletionsWantsIt() throws Exception {
         server.enqueue(json(200, REPLY));
         builder().maxTokens(1024).temperature(0.5).header("OpenAI-Project", "proj_1").build()
-                .complete(Fixtures.conversation(), Fixtures.tools());
+                .complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
         RecordedRequest request = server.takeRequest();
         assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
         assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer " + KEY);
@@ -154,7 +139,7 @@ class OpenAiCompleterTest {
                 Message.of("tools", Role.TOOL, new ToolResult("c1",
                         List.of(new Text("here it is"), Image.ofBytes(Fixtures.PNG, "image/png")), false)),
                 Message.of("bot", Role.ASSISTANT, new Fixtures.Citation("nothing sendable")));
-        builder().reasoningEffort("low").build().complete(chat, List.of(), d -> { });
+        builder().reasoningEffort("low").build().complete(Fixtures.request(chat, List.of()), d -> { });
         assertJson(server.takeRequest(), """
                 {"model":"gpt-test","messages":[
                   {"role":"user","content":"screenshot please"},
@@ -177,7 +162,7 @@ class OpenAiCompleterTest {
                         ToolResult.error("c1", "arguments for tool 'get_weather' are not valid JSON"),
                         ToolResult.error("c2", "arguments for tool 'get_weather' must be a JSON object"),
                         ToolResult.of("c3", "sunny")));
-        builder().build().complete(chat, List.of(), d -> { });
+        builder().build().complete(Fixtures.request(chat, List.of()), d -> { });
         assertJson(server.takeRequest(), """
                 {"model":"gpt-test","messages":[
                   {"role":"user","content":"weather?"},
@@ -196,7 +181,7 @@ class OpenAiCompleterTest {
     void parsesTextToolCallsAndUsage() {
         server.enqueue(json(200, REPLY));
         UsageTracker tracker = new UsageTracker();
-        Message reply = builder().usageTracker(tracker).build().complete(Fixtures.conversation(), Fixtures.tools());
+        ModelResponse reply = builder().usageTracker(tracker).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         assertThat(tracker.total()).isEqualTo(new Usage(20, 45, 100, 0));
     }
@@ -206,8 +191,8 @@ class OpenAiCompleterTest {
         server.enqueue(sse(STREAM));
         UsageTracker tracker = new UsageTracker();
         List<Delta> deltas = new ArrayList<>();
-        Message reply = builder().usageTracker(tracker).build()
-                .complete(Fixtures.conversation(), Fixtures.tools(), deltas::add);
+        ModelResponse reply = builder().usageTracker(tracker).build()
+                .complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()), deltas::add);
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         assertThat(deltas).containsExactly(
                 new Delta.TextDelta("Checking "),
@@ -227,29 +212,29 @@ class OpenAiCompleterTest {
                 {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,
                  "tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{\\"a\\": tru"}}]},
                  "finish_reason":"length"}]}"""));
-        Message cut = builder().build().complete(Chat.of(Message.user("go")), List.of());
-        assertThat(cut.parts()).containsExactly(new ToolCall("c", "f", "{\"a\": tru"));
-        assertThat(ReplyMetadata.stopReason(cut)).as("cut off, not a finished tool call").contains(StopReason.MAX_TOKENS);
-        assertThat(ReplyMetadata.usage(cut)).isEmpty();
+        ModelResponse cut = builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()));
+        assertThat(cut.message().parts()).containsExactly(new ToolCall("c", "f", "{\"a\": tru"));
+        assertThat(cut.stopReason()).as("cut off, not a finished tool call").isEqualTo(StopReason.MAX_TOKENS);
+        assertThat(cut.usage()).isEqualTo(Usage.ZERO);
 
         server.enqueue(json(200, """
                 {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":""},"finish_reason":"stop"}],
                  "usage":{"prompt_tokens":3,"completion_tokens":0,"total_tokens":3}}"""));
-        Message empty = builder().build().complete(Chat.of(Message.user("go")), List.of());
-        assertThat(empty.parts()).isEmpty();
-        assertThat(ReplyMetadata.stopReason(empty)).contains(StopReason.END_TURN);
+        ModelResponse empty = builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()));
+        assertThat(empty.message().parts()).isEmpty();
+        assertThat(empty.stopReason()).isEqualTo(StopReason.END_TURN);
 
         server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[]}"));
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("go")), List.of()))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
                         .isEqualTo("openai: invalid response: the reply has no choices"));
 
         server.enqueue(json(200, """
                 {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":null,"refusal":"I can't help with that."},
                  "finish_reason":"stop"}]}"""));
-        Message refused = builder().build().complete(Chat.of(Message.user("go")), List.of());
-        assertThat(refused.text()).isEqualTo("I can't help with that.");
-        assertThat(ReplyMetadata.stopReason(refused)).contains(StopReason.REFUSAL);
+        ModelResponse refused = builder().build().complete(Fixtures.request(Chat.of(Message.user("go")), List.of()));
+        assertThat(refused.message().text()).isEqualTo("I can't help with that.");
+        assertThat(refused.stopReason()).isEqualTo(StopReason.REFUSAL);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -259,9 +244,9 @@ class OpenAiCompleterTest {
         server.enqueue(json(200, """
                 {"id":"x","model":"m","choices":[{"index":0,"message":{"role":"assistant","content":"ok"},
                  "finish_reason":"%s"}]}""".formatted(wire)));
-        Message reply = builder().build().complete(Chat.of(Message.user("hi")), List.of());
-        assertThat(ReplyMetadata.stopReason(reply)).contains(expected);
-        assertThat(reply.meta(ReplyMetadata.PROVIDER_STOP_REASON)).contains(wire);
+        ModelResponse reply = builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
+        assertThat(reply.stopReason()).isEqualTo(expected);
+        assertThat(reply.providerStopReason()).isEqualTo(wire);
     }
 
     @ParameterizedTest(name = "{0} {2} -> {4}")
@@ -285,7 +270,7 @@ class OpenAiCompleterTest {
                 .body("{\"error\":{\"message\":" + dev.shelly.providers.internal.WireSupport.JSON.writeValueAsString(message)
                         + ",\"type\":\"" + type + "\",\"param\":null,\"code\":" + codeJson + "}}")
                 .build());
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of()))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(kind);
                     assertThat(e.retryable()).isEqualTo(retryable);
@@ -303,7 +288,7 @@ class OpenAiCompleterTest {
                 + "data: {\"error\":{\"message\":\"The server had an error while processing your request.\","
                 + "\"type\":\"server_error\",\"param\":null,\"code\":null}}\n\n"));
         List<Delta> deltas = new ArrayList<>();
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), deltas::add))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), deltas::add))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.SERVER);
                     assertThat(e.getMessage()).isEqualTo(
@@ -319,8 +304,8 @@ class OpenAiCompleterTest {
                         + "</center>\r\n</body>\r\n</html>\r\n").build());
         server.enqueue(json(200, REPLY));
         List<dev.shelly.modeladapter.RetryEvent> retries = new ArrayList<>();
-        Message reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(new Fixtures.Sleeps())
-                .retryListener(retries::add).build().complete(Fixtures.conversation(), Fixtures.tools());
+        ModelResponse reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(new Fixtures.Sleeps())
+                .retryListener(retries::add).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         ModelException failure = retries.getFirst().failure();
         assertThat(failure.kind()).isEqualTo(Kind.SERVER);
@@ -336,8 +321,8 @@ class OpenAiCompleterTest {
                 .build());
         server.enqueue(json(200, REPLY));
         Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
-        Message reply = builder().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
-                .complete(Fixtures.conversation(), Fixtures.tools());
+        ModelResponse reply = builder().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
+                .complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         assertThat(sleeps.delays).containsExactly(Duration.ofMillis(1574));
     }
@@ -348,7 +333,7 @@ class OpenAiCompleterTest {
                 {"error":{"message":"You exceeded your current quota","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"""));
         Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
         assertThatThrownBy(() -> builder().retry(RetryPolicy.defaults()).sleeper(sleeps).build()
-                .complete(Chat.of(Message.user("hi")), List.of()))
+                .complete(Fixtures.request(Chat.of(Message.user("hi")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.QUOTA_EXCEEDED));
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(sleeps.delays).isEmpty();
@@ -358,7 +343,7 @@ class OpenAiCompleterTest {
     void cutOffStreamsFailInsteadOfReturningATruncatedMessage() {
         String beforeDone = STREAM.substring(0, STREAM.indexOf("data: [DONE]"));
         server.enqueue(sse(beforeDone));
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
                         .isEqualTo("openai: network (HTTP 200): the server closed the stream before the reply was complete"));
 
@@ -366,7 +351,7 @@ class OpenAiCompleterTest {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(half)
                 .setHeader("Content-Length", STREAM.length())
                 .onResponseEnd(new SocketEffect.CloseSocket(true, false, false)).build());
-        assertThatThrownBy(() -> builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> { }))
+        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
     }
 
@@ -380,7 +365,7 @@ class OpenAiCompleterTest {
         CountDownLatch done = new CountDownLatch(1);
         Thread caller = Thread.ofPlatform().start(() -> {
             try {
-                builder().build().complete(Chat.of(Message.user("hi")), List.of(), d -> firstDelta.countDown());
+                builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> firstDelta.countDown());
             } catch (Throwable e) {
                 thrown.set(e);
             }
@@ -398,7 +383,7 @@ class OpenAiCompleterTest {
         Map<String, String> env = Map.of("OPENAI_API_KEY", "env-key-42", "OPENAI_BASE_URL", server.url("/v1/").toString());
         OpenAiCompleter completer = OpenAiCompleter.builder().model("gpt-test").environment(env::get)
                 .retry(RetryPolicy.none()).build();
-        completer.complete(Chat.of(Message.user("hi")), List.of());
+        completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
         RecordedRequest request = server.takeRequest();
         assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
         assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer env-key-42");

@@ -1,0 +1,109 @@
+package dev.shelly.agent;
+
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.tools.ToolContext;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run of an agent: the agent's settings, the run's context, its event source, and the state
+ * that lives as long as the run. What the tool turn, {@code delegate} and the built-in tools use
+ * instead of calling back into the agent.
+ */
+final class Run {
+    private static final Logger LOG = LoggerFactory.getLogger(Run.class);
+
+    final Agent agent;
+    final RunContext context;
+    final AgentEvent.Source source;
+    final AgentListener listener;
+    final boolean observed;
+    private final boolean canDelegate;
+    private ToolContext toolContext;
+    /** The run's final message, once it has one. */
+    Message reply;
+    /** The bound record of a structured run, once it has one. */
+    Object structured;
+
+    Run(Agent agent, RunContext context) {
+        this.agent = agent;
+        this.context = context;
+        this.source = new AgentEvent.Source(agent.name(), context.parentAgent().orElse(null), context.depth(),
+                context.runId().orElse(null), context.parentRunId().orElse(null), context.sessionId().orElse(null));
+        this.listener = context.listener();
+        this.observed = listener != AgentListener.NONE;
+        Registry registry = context.registry().orElse(null);
+        this.canDelegate = registry != null && context.depth() < context.delegationLimit()
+                && !otherAgents(registry, agent.name()).isEmpty();
+    }
+
+    String name() {
+        return agent.name();
+    }
+
+    Chat chat() {
+        return agent.chat();
+    }
+
+    /** Whether the agent may delegate in this run. */
+    boolean canDelegate() {
+        return canDelegate;
+    }
+
+    Registry registryOrNull() {
+        return context.registry().orElse(null);
+    }
+
+    /** The registry's agents other than this one, sorted by name. */
+    List<Registry.Entry> otherAgents() {
+        Registry registry = registryOrNull();
+        return registry == null ? List.of() : otherAgents(registry, agent.name());
+    }
+
+    static List<Registry.Entry> otherAgents(Registry registry, String self) {
+        List<Registry.Entry> all = registry.list();
+        List<Registry.Entry> others = new ArrayList<>(all.size());
+        for (Registry.Entry e : all) {
+            if (!e.name().equals(self)) {
+                others.add(e);
+            }
+        }
+        return Collections.unmodifiableList(others);
+    }
+
+    /** The run's one tool context, made at its first tool call. Touched by the running thread only. */
+    ToolContext toolContext() {
+        if (toolContext == null) {
+            toolContext = context.toolContext();
+        }
+        return toolContext;
+    }
+
+    void append(Message message) {
+        agent.chat().append(message);
+        if (observed) {
+            emit(new AgentEvent.MessageAdded(source, message));
+        }
+    }
+
+    void emit(AgentEvent event) {
+        if (!observed) {
+            return;
+        }
+        try {
+            listener.onEvent(event);
+        } catch (RuntimeException e) {
+            LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", agent.name(),
+                    event.getClass().getSimpleName(), e);
+        }
+    }
+
+    CancellationException cancelled() {
+        return new CancellationException("agent '" + agent.name() + "' was cancelled");
+    }
+}

@@ -1,0 +1,487 @@
+package dev.shelly.agent;
+
+import dev.shelly.agent.internal.FanOut;
+import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.Usage;
+import dev.shelly.tools.RunValues;
+import dev.shelly.tools.ToolContext;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The context of a run: who runs (run id, agent, parent run and agent, depth, delegation limit),
+ * for whom (session id, the application's own {@link RunValues}), and with what (the registry,
+ * the listener, hooks, the cancel grace). It also adds up the tokens and cost of every model
+ * call made under it, delegated children included.
+ *
+ * <p>An application builds a scope and passes it to a run; the run {@linkplain #runId() enters}
+ * its own context from it, and a delegated child's context names its parent run:
+ * <pre>{@code
+ * RunContext scope = RunContext.builder()
+ *         .sessionId("s-42")
+ *         .value(TENANT, "acme")
+ *         .toolCallHooks(approval)
+ *         .build();
+ * Message reply = agent.run("Book the flight", scope);
+ * Usage used = scope.usage();          // everything the run and its children used
+ * }</pre>
+ *
+ * <p>A tool finds its run's context with {@link #from(ToolContext)}. Immutable apart from the
+ * totals, which are safe for concurrent runs.
+ */
+public final class RunContext {
+    /** The key under which a tool's {@link ToolContext#values()} carry the run's context. */
+    public static final RunValues.Key<RunContext> KEY = RunValues.Key.of("shelly.run", RunContext.class);
+
+    private static final String RUN_PREFIX = "run_" + randomPrefix();
+    private static final AtomicLong RUNS = new AtomicLong();
+
+    private final String runId;
+    private final String parentRunId;
+    private final String sessionId;
+    private final String agent;
+    private final String parentAgent;
+    private final int depth;
+    private final int delegationLimit;
+    private final Registry registry;
+    private final AgentListener listener;
+    private final RunValues values;
+    private final List<ModelCallHook> modelCallHooks;
+    private final List<ToolCallHook> toolCallHooks;
+    private final Duration cancelGrace;
+    private final RunContext totalsParent;
+    private final AtomicReference<Totals> totals = new AtomicReference<>(Totals.ZERO);
+
+    private record Totals(Usage usage, Cost cost) {
+        static final Totals ZERO = new Totals(Usage.ZERO, Cost.ZERO);
+    }
+
+    private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
+            int delegationLimit, Registry registry, AgentListener listener, RunValues values,
+            List<ModelCallHook> modelCallHooks, List<ToolCallHook> toolCallHooks, Duration cancelGrace,
+            RunContext totalsParent) {
+        this.runId = runId;
+        this.parentRunId = parentRunId;
+        this.sessionId = sessionId;
+        this.agent = agent;
+        this.parentAgent = parentAgent;
+        this.depth = depth;
+        this.delegationLimit = delegationLimit;
+        this.registry = registry;
+        this.listener = listener;
+        this.values = values;
+        this.modelCallHooks = modelCallHooks;
+        this.toolCallHooks = toolCallHooks;
+        this.cancelGrace = cancelGrace;
+        this.totalsParent = totalsParent;
+    }
+
+    private static String randomPrefix() {
+        SecureRandom random = new SecureRandom();
+        StringBuilder sb = new StringBuilder(14);
+        for (int i = 0; i < 13; i++) {
+            sb.append(Character.forDigit(random.nextInt(32), 32));
+        }
+        return sb.append('_').toString();
+    }
+
+    /**
+     * A fresh, empty scope: no session, no values, no registry, no listener, no hooks, the
+     * default grace. It adds up what the runs entered under it use.
+     *
+     * @return the scope
+     */
+    public static RunContext root() {
+        return new Builder().build();
+    }
+
+    /**
+     * Starts building a scope.
+     *
+     * @return a builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * The run context a tool call belongs to.
+     *
+     * @param tool the tool's context
+     * @return the run's context, or empty when the tool was not called by an agent's run
+     */
+    public static Optional<RunContext> from(ToolContext tool) {
+        if (tool == null) {
+            throw new IllegalArgumentException("RunContext.from tool context must not be null");
+        }
+        return tool.values().get(KEY);
+    }
+
+    // ------------------------------------------------------------------ what a run knows
+
+    /**
+     * The run's id, as events and tools see it.
+     *
+     * @return the id, or empty for a scope the application built
+     */
+    public Optional<String> runId() {
+        return Optional.ofNullable(runId);
+    }
+
+    /**
+     * The id of the run that started this one: the delegating agent's run, or the run of the
+     * agent that used a team or an agent as a tool.
+     *
+     * @return the id, or empty for a top-level run
+     */
+    public Optional<String> parentRunId() {
+        return Optional.ofNullable(parentRunId);
+    }
+
+    /**
+     * The session the run belongs to.
+     *
+     * @return the id, or empty when there is none
+     */
+    public Optional<String> sessionId() {
+        return Optional.ofNullable(sessionId);
+    }
+
+    /**
+     * The running agent.
+     *
+     * @return its name, or empty for a scope the application built
+     */
+    public Optional<String> agent() {
+        return Optional.ofNullable(agent);
+    }
+
+    /**
+     * The agent that delegated to the running one.
+     *
+     * @return its name, or empty at the top of a delegation tree
+     */
+    public Optional<String> parentAgent() {
+        return Optional.ofNullable(parentAgent);
+    }
+
+    /**
+     * The delegation depth: 0 at the top, 1 for a delegated child, ...
+     *
+     * @return the depth
+     */
+    public int depth() {
+        return depth;
+    }
+
+    /**
+     * How deep delegation may go: the lowest limit of the scope and every agent on the way.
+     *
+     * @return the limit; {@link Integer#MAX_VALUE} when nothing limits it yet
+     */
+    public int delegationLimit() {
+        return delegationLimit;
+    }
+
+    /**
+     * The registry the run delegates through.
+     *
+     * @return the registry, or empty when there is none
+     */
+    public Optional<Registry> registry() {
+        return Optional.ofNullable(registry);
+    }
+
+    /**
+     * The listener the run's events go to (for a run: its agent's own listener, then the
+     * caller's).
+     *
+     * @return the listener, {@link AgentListener#NONE} when none
+     */
+    public AgentListener listener() {
+        return listener;
+    }
+
+    /**
+     * The application's values.
+     *
+     * @return the values, {@link RunValues#EMPTY} when none
+     */
+    public RunValues values() {
+        return values;
+    }
+
+    /**
+     * One of the application's values.
+     *
+     * @param key the key
+     * @param <T> the value's type
+     * @return the value, or empty
+     */
+    public <T> Optional<T> value(RunValues.Key<T> key) {
+        return values.get(key);
+    }
+
+    /**
+     * The model-call hooks that apply: the scope's, then (for a run) its agent's. Delegated
+     * children inherit them.
+     *
+     * @return the hooks, outermost first
+     */
+    public List<ModelCallHook> modelCallHooks() {
+        return modelCallHooks;
+    }
+
+    /**
+     * The tool-call hooks that apply: the scope's, then (for a run) its agent's. Delegated
+     * children inherit them.
+     *
+     * @return the hooks, outermost first
+     */
+    public List<ToolCallHook> toolCallHooks() {
+        return toolCallHooks;
+    }
+
+    /**
+     * How long interrupted tool calls, children and members may take to stop before they are
+     * abandoned.
+     *
+     * @return the grace
+     */
+    public Duration cancelGrace() {
+        return cancelGrace;
+    }
+
+    /**
+     * The tokens of every model call made under this context so far, delegated children
+     * included.
+     *
+     * @return the total
+     */
+    public Usage usage() {
+        return totals.get().usage();
+    }
+
+    /**
+     * The cost of every model call made under this context so far, delegated children included.
+     *
+     * @return the total
+     */
+    public Cost cost() {
+        return totals.get().cost();
+    }
+
+    @Override
+    public String toString() {
+        return "RunContext[" + (runId == null ? "scope" : runId) + (agent == null ? "" : ", agent " + agent)
+                + (sessionId == null ? "" : ", session " + sessionId) + ", depth " + depth + "]";
+    }
+
+    // ------------------------------------------------------------------ package-private
+
+    /** The context of a run of {@code runner} entered from this one. */
+    RunContext enter(Agent runner) {
+        String parentRun = runId != null ? runId : parentRunId;
+        Registry reg = runner.registryOrNull() != null ? runner.registryOrNull() : registry;
+        Duration grace = runner.ownCancelGrace() != null ? runner.ownCancelGrace() : cancelGrace;
+        return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
+                runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
+                runner.listener().andThen(listener), values, concat(modelCallHooks, runner.modelCallHooks()),
+                concat(toolCallHooks, runner.toolCallHooks()), grace, this);
+    }
+
+    /** The scope a child delegated to by this run starts in: one level deeper, naming this run. */
+    RunContext delegation() {
+        return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
+                values, modelCallHooks, toolCallHooks, cancelGrace, this);
+    }
+
+    /** Adds one model call's usage and cost to this context and every context it was entered from. */
+    void record(Usage usage, Cost cost) {
+        for (RunContext c = this; c != null; c = c.totalsParent) {
+            c.totals.updateAndGet(t -> new Totals(t.usage().plus(usage), t.cost().plus(cost)));
+        }
+    }
+
+    /** The tool context of this run: the application's values plus this context under {@link #KEY}. */
+    ToolContext toolContext() {
+        return new ToolContext(agent, parentAgent, depth, runId, parentRunId, sessionId, values.with(KEY, this));
+    }
+
+    private static <T> List<T> concat(List<T> first, List<T> second) {
+        if (second.isEmpty()) {
+            return first;
+        }
+        if (first.isEmpty()) {
+            return second;
+        }
+        List<T> all = new ArrayList<>(first.size() + second.size());
+        all.addAll(first);
+        all.addAll(second);
+        return List.copyOf(all);
+    }
+
+    // ------------------------------------------------------------------ builder
+
+    /** Collects a scope's settings; everything is optional. */
+    public static final class Builder {
+        private String sessionId;
+        private RunValues values = RunValues.EMPTY;
+        private AgentListener listener = AgentListener.NONE;
+        private Registry registry;
+        private int maxDelegationDepth = Integer.MAX_VALUE;
+        private Duration cancelGrace = FanOut.DEFAULT_GRACE;
+        private final List<ModelCallHook> modelCallHooks = new ArrayList<>();
+        private final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+
+        private Builder() {}
+
+        /**
+         * The session the runs belong to.
+         *
+         * @param value the session id; not blank
+         * @return this builder
+         */
+        public Builder sessionId(String value) {
+            if (value == null || value.isBlank()) {
+                throw new IllegalArgumentException("RunContext sessionId must not be null or blank");
+            }
+            this.sessionId = value;
+            return this;
+        }
+
+        /**
+         * Sets one of the application's values.
+         *
+         * @param key the key
+         * @param value the value
+         * @param <T> the value's type
+         * @return this builder
+         */
+        public <T> Builder value(RunValues.Key<T> key, T value) {
+            this.values = values.with(key, value);
+            return this;
+        }
+
+        /**
+         * Sets every application value at once, replacing those set before.
+         *
+         * @param value the values
+         * @return this builder
+         */
+        public Builder values(RunValues value) {
+            if (value == null) {
+                throw new IllegalArgumentException("RunContext values must not be null; use RunValues.EMPTY");
+            }
+            this.values = value;
+            return this;
+        }
+
+        /**
+         * The listener for the events of every run under the scope (each agent's own listener
+         * hears its events first).
+         *
+         * @param value the listener
+         * @return this builder
+         */
+        public Builder listener(AgentListener value) {
+            if (value == null) {
+                throw new IllegalArgumentException("RunContext listener must not be null; use AgentListener.NONE");
+            }
+            this.listener = value;
+            return this;
+        }
+
+        /**
+         * The registry for runs whose agent has none of its own.
+         *
+         * @param value the registry
+         * @return this builder
+         */
+        public Builder registry(Registry value) {
+            if (value == null) {
+                throw new IllegalArgumentException("RunContext registry must not be null");
+            }
+            this.registry = value;
+            return this;
+        }
+
+        /**
+         * A delegation depth limit on top of every agent's own.
+         *
+         * @param value the limit; not negative
+         * @return this builder
+         */
+        public Builder maxDelegationDepth(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("RunContext maxDelegationDepth must not be negative, was " + value);
+            }
+            this.maxDelegationDepth = value;
+            return this;
+        }
+
+        /**
+         * How long interrupted work may take to stop, for agents and teams that set none;
+         * {@link FanOut#DEFAULT_GRACE} unless set.
+         *
+         * @param value the grace; not negative
+         * @return this builder
+         */
+        public Builder cancelGrace(Duration value) {
+            if (value == null || value.isNegative()) {
+                throw new IllegalArgumentException("RunContext cancelGrace must not be null or negative, was " + value);
+            }
+            this.cancelGrace = value;
+            return this;
+        }
+
+        /**
+         * Adds model-call hooks; they run before every agent's own and reach delegated children.
+         *
+         * @param more the hooks
+         * @return this builder
+         */
+        public Builder modelCallHooks(ModelCallHook... more) {
+            addAll(modelCallHooks, more, "modelCallHooks");
+            return this;
+        }
+
+        /**
+         * Adds tool-call hooks; they run before every agent's own and reach delegated children.
+         *
+         * @param more the hooks
+         * @return this builder
+         */
+        public Builder toolCallHooks(ToolCallHook... more) {
+            addAll(toolCallHooks, more, "toolCallHooks");
+            return this;
+        }
+
+        private static <T> void addAll(List<T> list, T[] more, String field) {
+            if (more == null) {
+                throw new IllegalArgumentException("RunContext " + field + " must not be null");
+            }
+            for (int i = 0; i < more.length; i++) {
+                if (more[i] == null) {
+                    throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
+                }
+            }
+            list.addAll(List.of(more));
+        }
+
+        /**
+         * Builds the scope.
+         *
+         * @return the scope
+         */
+        public RunContext build() {
+            return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry, listener, values,
+                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), cancelGrace, null);
+        }
+    }
+}

@@ -1,0 +1,401 @@
+package dev.shelly.agent.internal;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntFunction;
+
+/**
+ * Internal, not API. Runs tasks concurrently, each on its own virtual thread, and joins them in
+ * order: the one structured-concurrency utility behind an agent's tool turn, {@code delegate},
+ * a team's concurrent step and the timeout middleware.
+ *
+ * <ul>
+ *   <li>Every task settles exactly once, as a {@link Outcome.Success}, a {@link Outcome.Failure},
+ *       a {@link Outcome.Cancelled} (it ended, by any exception, after the fan-out interrupted
+ *       it) or an {@link Outcome.Abandoned} (it had not ended a grace period after it was
+ *       interrupted). The first writer wins: a task finishing after it was abandoned is dropped.
+ *   <li>With {@link #failFast(boolean) failFast}, the first failure interrupts the other tasks.
+ *       Interrupting the joining thread, or reaching the {@link #deadline(Duration) deadline},
+ *       interrupts them all.
+ *   <li>Interrupted tasks get the {@link #grace(Duration) grace} to stop; then the rest are
+ *       abandoned.
+ *   <li>A single task runs on the caller's own thread (unless a deadline is set or
+ *       {@link #inlineSingle(boolean) inlineSingle} is off): no thread hand-off at all.
+ * </ul>
+ *
+ * @param <T> what a task returns
+ */
+public final class FanOut<T> {
+    /** How long interrupted tasks may take to stop, unless set otherwise. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
+    private final List<? extends Callable<? extends T>> tasks;
+    private boolean failFast;
+    private Duration grace = DEFAULT_GRACE;
+    private Duration deadline;
+    private boolean inlineSingle = true;
+    private IntFunction<String> names;
+    private Settled<T> onSettled;
+
+    private FanOut(List<? extends Callable<? extends T>> tasks) {
+        this.tasks = tasks;
+    }
+
+    /**
+     * A fan-out of tasks, joined in this order.
+     *
+     * @param tasks the tasks; none null
+     * @param <T> what a task returns
+     * @return the fan-out, not started
+     */
+    public static <T> FanOut<T> of(List<? extends Callable<? extends T>> tasks) {
+        if (tasks == null) {
+            throw new IllegalArgumentException("FanOut.of tasks must not be null");
+        }
+        for (int i = 0; i < tasks.size(); i++) {
+            if (tasks.get(i) == null) {
+                throw new IllegalArgumentException("FanOut.of tasks[" + i + "] must not be null");
+            }
+        }
+        return new FanOut<>(List.copyOf(tasks));
+    }
+
+    /**
+     * Whether the first failure interrupts the other tasks; off by default.
+     *
+     * @param value true to cancel the rest on the first failure
+     * @return this fan-out
+     */
+    public FanOut<T> failFast(boolean value) {
+        this.failFast = value;
+        return this;
+    }
+
+    /**
+     * How long interrupted tasks may take to stop before they are abandoned;
+     * {@link #DEFAULT_GRACE} unless set.
+     *
+     * @param value the grace; not negative
+     * @return this fan-out
+     */
+    public FanOut<T> grace(Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new IllegalArgumentException("FanOut.grace must not be null or negative, was " + value);
+        }
+        this.grace = value;
+        return this;
+    }
+
+    /**
+     * How long the tasks may take in all; at the deadline they are interrupted, as on a caller's
+     * interrupt, and {@link Joined#timedOut()} is true. A deadline runs even a single task on a
+     * thread of its own.
+     *
+     * @param value the deadline; positive
+     * @return this fan-out
+     */
+    public FanOut<T> deadline(Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("FanOut.deadline must be positive, was " + value);
+        }
+        this.deadline = value;
+        return this;
+    }
+
+    /**
+     * Whether a single task runs on the caller's thread; on by default.
+     *
+     * @param value false to fork even a single task
+     * @return this fan-out
+     */
+    public FanOut<T> inlineSingle(boolean value) {
+        this.inlineSingle = value;
+        return this;
+    }
+
+    /**
+     * Names the tasks' threads; unnamed unless set.
+     *
+     * @param value the thread name of task i
+     * @return this fan-out
+     */
+    public FanOut<T> names(IntFunction<String> value) {
+        this.names = value;
+        return this;
+    }
+
+    /**
+     * Called exactly once per task as it settles, on the thread that settled it (the task's own,
+     * or the joining thread for an abandoned task). {@link #join()} returns after every call has
+     * begun, and after every call by a task that ended within the grace has returned.
+     *
+     * @param value the callback
+     * @return this fan-out
+     */
+    public FanOut<T> onSettled(Settled<T> value) {
+        this.onSettled = value;
+        return this;
+    }
+
+    /**
+     * Runs the tasks and waits for every one to settle. Never throws for a task's failure. When
+     * the calling thread is interrupted the tasks are cancelled, the join returns after the grace
+     * at most, and the caller's interrupt flag is left set.
+     *
+     * @return the outcomes, in task order
+     */
+    public Joined<T> join() {
+        int n = tasks.size();
+        if (n == 0) {
+            return new Joined<>(List.of(), -1, Thread.currentThread().isInterrupted(), false);
+        }
+        if (n == 1 && inlineSingle && deadline == null) {
+            return inline();
+        }
+        return new Run().join();
+    }
+
+    private Joined<T> inline() {
+        Outcome<T> outcome;
+        int firstFailure = -1;
+        try {
+            outcome = new Outcome.Success<>(tasks.getFirst().call());
+        } catch (Throwable e) {
+            if (Thread.currentThread().isInterrupted() || e instanceof InterruptedException
+                    || e instanceof CancellationException) {
+                outcome = new Outcome.Cancelled<>(-1);
+            } else {
+                outcome = new Outcome.Failure<>(e);
+                firstFailure = 0;
+            }
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (onSettled != null) {
+            onSettled.settled(0, outcome);
+        }
+        return new Joined<>(List.of(outcome), firstFailure, Thread.currentThread().isInterrupted(), false);
+    }
+
+    /** One forked run: its threads, outcomes and the join's wait. */
+    private final class Run {
+        private final int n = tasks.size();
+        private final AtomicReferenceArray<Outcome<T>> outcomes = new AtomicReferenceArray<>(n);
+        private final Thread[] threads = new Thread[n];
+        private final AtomicInteger firstFailure = new AtomicInteger(-1);
+        private final ReentrantLock lock = new ReentrantLock();
+        private final Condition allSettled = lock.newCondition();
+        private int unsettled = n;
+        /** Set before the fan-out interrupts its tasks: -1 for the caller or the deadline, else the failed task. */
+        private volatile int cancelCause = Integer.MIN_VALUE;
+
+        Joined<T> join() {
+            for (int i = 0; i < n; i++) {
+                int slot = i;
+                Thread.Builder builder = names == null ? Thread.ofVirtual() : Thread.ofVirtual().name(names.apply(i));
+                threads[i] = builder.unstarted(() -> runTask(slot));
+            }
+            for (Thread t : threads) {
+                t.start();
+            }
+            boolean interrupted = false;
+            boolean timedOut = false;
+            long deadlineAt = deadline == null ? 0 : System.nanoTime() + TimeUnit.NANOSECONDS.convert(deadline);
+            lock.lock();
+            try {
+                while (unsettled > 0) {
+                    if (failFast && firstFailure.get() >= 0) {
+                        break; // the failure cancelled the others: they get the grace below
+                    }
+                    if (deadline == null) {
+                        allSettled.await();
+                    } else {
+                        long left = deadlineAt - System.nanoTime();
+                        if (left <= 0) {
+                            timedOut = true;
+                            break;
+                        }
+                        allSettled.awaitNanos(left);
+                    }
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } finally {
+                lock.unlock();
+            }
+            if (interrupted || timedOut) {
+                cancel(-1, -1);
+            }
+            if (!awaitGrace()) {
+                interrupted = true;
+            }
+            for (int i = 0; i < n; i++) {
+                settle(i, new Outcome.Abandoned<>());
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            List<Outcome<T>> list = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                list.add(outcomes.get(i));
+            }
+            return new Joined<>(List.copyOf(list), firstFailure.get(), interrupted, timedOut);
+        }
+
+        /** Waits up to the grace for what is still running; returns false when interrupted meanwhile. */
+        private boolean awaitGrace() {
+            long until = System.nanoTime() + TimeUnit.NANOSECONDS.convert(grace);
+            lock.lock();
+            try {
+                while (unsettled > 0) {
+                    long left = until - System.nanoTime();
+                    if (left <= 0) {
+                        return true;
+                    }
+                    allSettled.awaitNanos(left);
+                }
+                return true;
+            } catch (InterruptedException e) {
+                return false;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void runTask(int i) {
+            if (cancelCause != Integer.MIN_VALUE) {
+                settle(i, new Outcome.Cancelled<>(cancelCause));
+                return;
+            }
+            Outcome<T> outcome;
+            try {
+                outcome = new Outcome.Success<>(tasks.get(i).call());
+            } catch (Throwable e) {
+                int cause = cancelCause;
+                outcome = cause != Integer.MIN_VALUE ? new Outcome.Cancelled<>(cause) : new Outcome.Failure<>(e);
+            }
+            if (settle(i, outcome) && outcome instanceof Outcome.Failure<T> && failFast
+                    && firstFailure.compareAndSet(-1, i)) {
+                cancel(i, i);
+            } else if (outcome instanceof Outcome.Failure<T>) {
+                firstFailure.compareAndSet(-1, i);
+            }
+        }
+
+        /** Interrupts every task but one, remembering why first. */
+        private void cancel(int cause, int except) {
+            if (cancelCause == Integer.MIN_VALUE) {
+                cancelCause = cause;
+            }
+            for (int i = 0; i < n; i++) {
+                if (i != except && outcomes.get(i) == null) {
+                    threads[i].interrupt();
+                }
+            }
+            lock.lock();
+            try {
+                allSettled.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Settles a task unless it already is; the first writer wins. */
+        private boolean settle(int i, Outcome<T> outcome) {
+            if (!outcomes.compareAndSet(i, null, outcome)) {
+                return false;
+            }
+            try {
+                if (onSettled != null) {
+                    onSettled.settled(i, outcome);
+                }
+            } finally {
+                lock.lock();
+                try {
+                    if (--unsettled == 0) {
+                        allSettled.signalAll();
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+            return true;
+        }
+    }
+
+    /**
+     * How one task ended.
+     *
+     * @param <T> what a task returns
+     */
+    public sealed interface Outcome<T> {
+        /**
+         * It returned.
+         *
+         * @param value what it returned
+         * @param <T> what a task returns
+         */
+        record Success<T>(T value) implements Outcome<T> {}
+
+        /**
+         * It threw, not because the fan-out interrupted it.
+         *
+         * @param error what it threw
+         * @param <T> what a task returns
+         */
+        record Failure<T>(Throwable error) implements Outcome<T> {}
+
+        /**
+         * It ended after the fan-out interrupted it.
+         *
+         * @param because -1 when the caller was interrupted or the deadline passed, else the index
+         *     of the failed task that cancelled the rest
+         * @param <T> what a task returns
+         */
+        record Cancelled<T>(int because) implements Outcome<T> {}
+
+        /**
+         * It was interrupted and had not ended within the grace; it is left to finish alone and
+         * whatever it returns later is dropped.
+         *
+         * @param <T> what a task returns
+         */
+        record Abandoned<T>() implements Outcome<T> {}
+    }
+
+    /**
+     * What a join found.
+     *
+     * @param outcomes one per task, in task order
+     * @param firstFailure the index of the first task that failed, or -1
+     * @param interrupted whether the joining thread was interrupted (its flag is left set)
+     * @param timedOut whether the deadline passed before every task settled
+     * @param <T> what a task returns
+     */
+    public record Joined<T>(List<Outcome<T>> outcomes, int firstFailure, boolean interrupted, boolean timedOut) {}
+
+    /**
+     * Told of each task's outcome as it settles.
+     *
+     * @param <T> what a task returns
+     */
+    @FunctionalInterface
+    public interface Settled<T> {
+        /**
+         * A task settled.
+         *
+         * @param index the task's index
+         * @param outcome how it ended
+         */
+        void settled(int index, Outcome<T> outcome);
+    }
+}
