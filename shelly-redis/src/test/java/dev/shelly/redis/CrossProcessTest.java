@@ -5,20 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBoard;
 import dev.shelly.state.tasks.TaskStatus;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -36,8 +27,8 @@ class CrossProcessTest {
         for (int i = 0; i < TASKS; i++) {
             board.create("work " + i, "");
         }
-        Child a = Child.launch("work", SharedRedis.server().url(), "test:", name, "A", "4", "2");
-        Child b = Child.launch("work", SharedRedis.server().url(), "test:", name, "B", "4", "0");
+        ChildJvm a = ChildJvm.launch(BoardWorkerMain.class, "work", SharedRedis.server().url(), "test:", name, "A", "4", "2");
+        ChildJvm b = ChildJvm.launch(BoardWorkerMain.class, "work", SharedRedis.server().url(), "test:", name, "B", "4", "0");
         a.awaitReady();
         b.awaitReady();
         a.go();
@@ -70,7 +61,7 @@ class CrossProcessTest {
         assertThat(board.list(TaskStatus.COMPLETED, null)).hasSize(TASKS);
         Map<String, List<String>> claims = new HashMap<>();
         redone.forEach(id -> claims.computeIfAbsent(id, k -> new ArrayList<>()).add("C-0"));
-        for (Child child : List.of(a, b)) {
+        for (ChildJvm child : List.of(a, b)) {
             for (String line : child.lines) {
                 if (line.startsWith("CLAIM ")) {
                     String[] p = line.split(" ");
@@ -97,8 +88,8 @@ class CrossProcessTest {
     @Test
     void twoJvmsSharingARateLimitStayUnderItTogether() throws Exception {
         String name = SharedRedis.freshName();
-        Child one = Child.launch("limit", SharedRedis.server().url(), "test:", name, "60000", "300");
-        Child two = Child.launch("limit", SharedRedis.server().url(), "test:", name, "60000", "300");
+        ChildJvm one = ChildJvm.launch(BoardWorkerMain.class, "limit", SharedRedis.server().url(), "test:", name, "60000", "300");
+        ChildJvm two = ChildJvm.launch(BoardWorkerMain.class, "limit", SharedRedis.server().url(), "test:", name, "60000", "300");
         one.awaitReady();
         two.awaitReady();
         one.go();
@@ -106,88 +97,13 @@ class CrossProcessTest {
         one.awaitExit();
         two.awaitExit();
         List<Long> starts = new ArrayList<>();
-        for (Child child : List.of(one, two)) {
+        for (ChildJvm child : List.of(one, two)) {
             child.lines.stream().filter(l -> l.startsWith("SLOT ")).forEach(l -> starts.add(Long.parseLong(l.substring(5))));
         }
         List<Long> sorted = starts.stream().sorted().toList();
         assertThat(sorted).hasSize(600);
         for (int i = 1; i < sorted.size(); i++) {
             assertThat(sorted.get(i) - sorted.get(i - 1)).as("gap before start %d", i).isGreaterThanOrEqualTo(1000);
-        }
-    }
-
-    /** A JVM running {@link BoardWorkerMain} on the test class path. */
-    private static final class Child {
-        final Process process;
-        final List<String> lines = new CopyOnWriteArrayList<>();
-        final CountDownLatch ready = new CountDownLatch(1);
-        final Thread reader;
-
-        private Child(Process process) {
-            this.process = process;
-            this.reader = Thread.ofPlatform().start(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        lines.add(line);
-                        if (line.equals("READY")) {
-                            ready.countDown();
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process was killed
-                }
-            });
-        }
-
-        static Child launch(String... args) throws IOException {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    BoardWorkerMain.class.getName()));
-            command.addAll(List.of(args));
-            return new Child(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
-        }
-
-        void awaitReady() throws InterruptedException {
-            if (!ready.await(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("the child JVM did not get ready: " + lines);
-            }
-        }
-
-        void go() throws IOException {
-            OutputStream in = process.getOutputStream();
-            in.write("go\n".getBytes(StandardCharsets.UTF_8));
-            in.flush();
-        }
-
-        void awaitLines(java.util.function.Predicate<String> which, int count) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (lines.stream().filter(which).count() < count) {
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    throw new AssertionError("the child printed " + lines.size() + " lines and "
-                            + (process.isAlive() ? "is still running" : "exited"));
-                }
-                Thread.sleep(5);
-            }
-        }
-
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-            reader.join(TimeUnit.SECONDS.toMillis(30));
-        }
-
-        void awaitExit() throws InterruptedException {
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("the child JVM did not finish within 60 s");
-            }
-            reader.join(TimeUnit.SECONDS.toMillis(30));
-            assertThat(process.exitValue()).as("exit code; output: %s", lines.size() > 20 ? lines.subList(lines.size() - 20,
-                    lines.size()) : lines).isZero();
-            assertThat(lines).contains("EXIT");
         }
     }
 }

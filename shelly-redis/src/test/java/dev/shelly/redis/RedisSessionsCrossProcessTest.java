@@ -7,18 +7,9 @@ import dev.shelly.chats.Role;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.Session;
 import dev.shelly.engine.session.SessionStore;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,7 +36,7 @@ class RedisSessionsCrossProcessTest {
                 s.send("hello");
                 id = s.id();
             }
-            Child child = Child.launch("turns", SharedRedis.server().url(), prefix, "15000", id, String.valueOf(turns),
+            ChildJvm child = ChildJvm.launch(SessionWorkerMain.class, "turns", SharedRedis.server().url(), prefix, "15000", id, String.valueOf(turns),
                     "child ");
             child.awaitReady();
             child.go();
@@ -77,7 +68,7 @@ class RedisSessionsCrossProcessTest {
             try (Session s = engine.newSession("held-1")) {
                 s.send("before");
             }
-            Child child = Child.launch("hold", SharedRedis.server().url(), prefix, "1000", "held-1", "100000", "dead ");
+            ChildJvm child = ChildJvm.launch(SessionWorkerMain.class, "hold", SharedRedis.server().url(), prefix, "1000", "held-1", "100000", "dead ");
             child.awaitReady();
             child.go();
             child.awaitLines(l -> l.startsWith("ACK "), 20);
@@ -101,81 +92,6 @@ class RedisSessionsCrossProcessTest {
             List<String> stored = userTexts(redis.sessions(), "held-1");
             assertThat(stored.getLast()).isEqualTo("after");
             assertThat(stored).containsSubsequence(acknowledged);
-        }
-    }
-
-    /** A JVM running {@link SessionWorkerMain} on the test class path. */
-    private static final class Child {
-        final Process process;
-        final List<String> lines = new CopyOnWriteArrayList<>();
-        final CountDownLatch ready = new CountDownLatch(1);
-        final Thread reader;
-
-        private Child(Process process) {
-            this.process = process;
-            this.reader = Thread.ofPlatform().start(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    String line;
-                    while ((line = in.readLine()) != null) {
-                        lines.add(line);
-                        if (line.equals("READY")) {
-                            ready.countDown();
-                        }
-                    }
-                } catch (IOException e) {
-                    // the process was killed
-                }
-            });
-        }
-
-        static Child launch(String... args) throws IOException {
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                    SessionWorkerMain.class.getName()));
-            command.addAll(List.of(args));
-            return new Child(new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start());
-        }
-
-        void awaitReady() throws InterruptedException {
-            if (!ready.await(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("the child JVM did not get ready: " + lines);
-            }
-        }
-
-        void go() throws IOException {
-            OutputStream in = process.getOutputStream();
-            in.write("go\n".getBytes(StandardCharsets.UTF_8));
-            in.flush();
-        }
-
-        void awaitLines(java.util.function.Predicate<String> which, int count) throws InterruptedException {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (lines.stream().filter(which).count() < count) {
-                if (!process.isAlive() || System.nanoTime() > deadline) {
-                    process.destroyForcibly();
-                    throw new AssertionError("the child printed " + lines.size() + " lines and "
-                            + (process.isAlive() ? "is still running" : "exited"));
-                }
-                Thread.sleep(5);
-            }
-        }
-
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-            reader.join(TimeUnit.SECONDS.toMillis(30));
-        }
-
-        void awaitExit() throws InterruptedException {
-            if (!process.waitFor(120, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("the child JVM did not finish within 120 s: " + lines);
-            }
-            reader.join(TimeUnit.SECONDS.toMillis(30));
-            assertThat(process.exitValue()).as("exit code; output: %s", lines).isZero();
-            assertThat(lines).contains("EXIT");
         }
     }
 }
