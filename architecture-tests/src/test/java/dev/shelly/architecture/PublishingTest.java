@@ -133,7 +133,7 @@ class PublishingTest {
                 wrong.add(artifactId + " is not in the BOM, so not published, but does not set maven.deploy.skip");
             }
             if (inBom.contains(artifactId)) {
-                for (String skip : List.of("maven.source.skip", "maven.javadoc.skip", "gpg.skip", "japicmp.skip")) {
+                for (String skip : List.of("maven.source.skip", "maven.javadoc.skip", "gpg.skip")) {
                     if (Poms.property(pom, skip).isPresent()) {
                         wrong.add(artifactId + " is published but sets " + skip);
                     }
