@@ -7,7 +7,7 @@ import dev.shelly.engine.ShellyDir;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import java.io.IOException;
 import java.nio.file.Path;
