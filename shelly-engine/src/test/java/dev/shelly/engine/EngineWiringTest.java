@@ -158,7 +158,7 @@ class EngineWiringTest {
                 """);
         assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).environment(name -> null).build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("providers[0].headers: provider 'gpt' cannot be built: gpt: the value of header"
+                .hasMessage(shelly.resolve("config.yaml") + ":6: providers[0].headers.X-Org-Token: gpt: the value of header"
                         + " X-Org-Token has a control character at index 10 (a stray newline?); the value is not shown")
                 .hasMessageNotContaining("org-secret");
     }
@@ -166,7 +166,7 @@ class EngineWiringTest {
     @Test
     void eventsReachSubscribersWhileTheTurnRuns(@TempDir Path tmp) throws Exception {
         var config = dev.shelly.engine.config.EngineConfig.builder()
-                .provider(dev.shelly.engine.config.ProviderConfig.builder("m", dev.shelly.engine.config.ProviderKind.OPENAI, "x")
+                .provider(dev.shelly.engine.config.ProviderConfig.builder("m", "openai", "x")
                         .apiKey("k").build())
                 .agent(dev.shelly.engine.config.AgentConfig.builder("talker").build())
                 .build();
