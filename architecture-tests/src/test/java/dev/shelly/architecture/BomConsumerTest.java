@@ -16,10 +16,12 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Builds a user's project that imports {@code shelly-bom} and depends on every Shelly library
- * without a version, and checks with the enforcer's {@code dependencyConvergence} that its
- * dependency tree converges: the BOM must give users the third-party versions Shelly is built and
- * tested with (the MCP SDK's Jackson lifted to Shelly's, and so on).
+ * Builds a user's project that imports {@code shelly-bom} and depends on Shelly libraries without
+ * a version, and checks its dependency tree with the enforcer: with every library, that it
+ * converges ({@code dependencyConvergence}: the BOM must give users the third-party versions
+ * Shelly is built and tested with, the MCP SDK's Jackson lifted to Shelly's, and so on); with
+ * {@code shelly-agent} or {@code shelly-engine} alone, that it carries none of the heavy jars that
+ * only MCP or the HTTP provider base need ({@code bannedDependencies}).
  *
  * <p>The consumer resolves Shelly's artifacts from a local repository of its own, filled with the
  * poms (and jars, when built) of this checkout, chained in front of the build's local repository
@@ -28,126 +30,63 @@ import org.junit.jupiter.api.io.TempDir;
  * is.
  */
 class BomConsumerTest {
+    /** The groups whose jars only MCP (the SDK, Reactor, the networknt validator) brings. */
+    private static final List<String> MCP_GROUPS = List.of("io.modelcontextprotocol.sdk", "io.projectreactor",
+            "org.reactivestreams", "com.networknt");
+    /** The groups whose jars only the HTTP provider base (OkHttp, Okio, Kotlin) brings. */
+    private static final List<String> HTTP_GROUPS = List.of("com.squareup.okhttp3", "com.squareup.okio",
+            "org.jetbrains.kotlin", "org.jetbrains");
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aProjectThatImportsTheBomGetsAConvergingDependencyTree(@TempDir Path tmp) throws Exception {
-        Path root = Poms.root();
-        String version = Poms.version(root);
-        Path repo = publishCheckout(root, version, tmp.resolve("repo"));
-        Path consumer = Files.createDirectories(tmp.resolve("consumer"));
-        Files.writeString(consumer.resolve("pom.xml"), consumerPom(version, libraries(root),
-                Poms.pluginVersion(root, "maven-enforcer-plugin")), StandardCharsets.UTF_8);
-
-        Build build = maven(root, repo, consumer, tmp.resolve("consumer.log"), "validate");
-        assertThat(build.exitCode()).as("the consumer build passed the convergence check:%n%s", build.output()).isZero();
-        assertThat(build.output()).contains("Rule 0: org.apache.maven.enforcer.rules.dependency.DependencyConvergence passed");
+        List<String> libraries = shellyLibraries();
+        assertThat(libraries).as("the BOM lists the modules cut by dependency weight")
+                .contains("shelly-mcp", "shelly-provider-spi", "shelly-testing");
+        String output = consumer(tmp, libraries, "<dependencyConvergence/>").passes();
+        assertThat(output).contains("Rule 0: org.apache.maven.enforcer.rules.dependency.DependencyConvergence passed");
     }
 
     /**
-     * A consumer with a {@code module-info.java} that requires {@code dev.shelly.agent},
-     * {@code dev.shelly.engine} and {@code dev.shelly.providers}, built from the BOM alone, compiles
-     * on the module path and runs there: an agent calls a typed tool (Jackson binds the consumer's
-     * record through the package it opens), a provider is built (OkHttp and Kotlin resolve as
-     * modules), and each Shelly type comes from a named module.
+     * What a user of {@code shelly-agent} alone downloads, as Maven resolves it: no MCP SDK,
+     * Reactor, networknt validator, OkHttp, Okio or Kotlin jar, in any scope.
      */
     @Test
-    @Timeout(value = 180, unit = TimeUnit.SECONDS)
-    void aModularConsumerCompilesAndRunsOnTheModulePath(@TempDir Path tmp) throws Exception {
-        Path root = Poms.root();
-        String version = Poms.version(root);
-        Path repo = publishCheckout(root, version, tmp.resolve("repo"));
-        Path consumer = modularConsumer(root, version, tmp.resolve("modular"), MAIN);
-
-        Build build = maven(root, repo, consumer, tmp.resolve("modular.log"), "compile", "exec:exec");
-        assertThat(build.exitCode()).as("the modular consumer compiled and ran:%n%s", build.output()).isZero();
-        assertThat(build.output())
-                .contains("answer: the tool said 18°C and sunny in Paris")
-                .contains("modules: dev.shelly.agent dev.shelly.engine dev.shelly.providers dev.shelly.provider.spi")
-                .contains("provider: OpenAiCompleter");
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shellyAgentAloneBringsNeitherMcpNorOkHttp(@TempDir Path tmp) throws Exception {
+        List<String> banned = new ArrayList<>(MCP_GROUPS);
+        banned.addAll(HTTP_GROUPS);
+        String output = consumer(tmp, List.of("shelly-agent"), banned(banned)).passes();
+        assertThat(output).contains("Rule 0: org.apache.maven.enforcer.rules.dependency.BannedDependencies passed");
     }
 
-    /** The same consumer importing an internal package of dev.shelly.agent does not compile. */
+    /** The engine has shelly-mcp as an optional dependency: a user of the engine gets no MCP jar. */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void aModularConsumerThatImportsAnInternalPackageFailsToCompile(@TempDir Path tmp) throws Exception {
-        Path root = Poms.root();
-        String version = Poms.version(root);
-        Path repo = publishCheckout(root, version, tmp.resolve("repo"));
-        Path consumer = modularConsumer(root, version, tmp.resolve("internal"), """
-                package example.consumer;
-
-                import dev.shelly.agent.internal.FanOut;
-
-                public final class Main {
-                    public static void main(String[] args) {
-                        System.out.println(FanOut.class);
-                    }
-                }
-                """);
-
-        Build build = maven(root, repo, consumer, tmp.resolve("internal.log"), "compile");
-        assertThat(build.exitCode()).as("the consumer of an internal package must not compile:%n%s", build.output())
-                .isNotZero();
-        assertThat(build.output()).contains(
-                "package dev.shelly.agent.internal is declared in module dev.shelly.agent, which does not export it");
+    void shellyEngineAloneBringsNoMcp(@TempDir Path tmp) throws Exception {
+        String output = consumer(tmp, List.of("shelly-engine"), banned(MCP_GROUPS)).passes();
+        assertThat(output).contains("Rule 0: org.apache.maven.enforcer.rules.dependency.BannedDependencies passed");
     }
 
-    private static final String MAIN = """
-            package example.consumer;
+    /** The rule of the two tests above does see a banned jar: shelly-mcp brings the MCP SDK. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theWeightRuleFailsOnAModuleThatBringsMcp(@TempDir Path tmp) throws Exception {
+        String output = consumer(tmp, List.of("shelly-mcp"), banned(MCP_GROUPS)).fails();
+        assertThat(output).contains("io.modelcontextprotocol.sdk:mcp:jar", "banned via the exclude/include list");
+    }
 
-            import dev.shelly.agent.Agent;
-            import dev.shelly.chats.Message;
-            import dev.shelly.chats.Role;
-            import dev.shelly.chats.ToolCall;
-            import dev.shelly.engine.Engine;
-            import dev.shelly.modeladapter.Completer;
-            import dev.shelly.modeladapter.ModelResponse;
-            import dev.shelly.provider.spi.ProviderBuilder;
-            import dev.shelly.providers.openai.OpenAiCompleter;
-            import dev.shelly.tools.Tool;
-            import dev.shelly.tools.ToolBox;
-            import dev.shelly.tools.ToolOutput;
-
-            public final class Main {
-                public record City(String name) {}
-
-                public static void main(String[] args) {
-                    Completer model = request -> {
-                        Message last = request.messages().getLast();
-                        return ModelResponse.of(last.role() == Role.TOOL
-                                ? Message.text("model", Role.ASSISTANT, "the tool said " + last.toolResults().getFirst().text())
-                                : Message.of("model", Role.ASSISTANT, new ToolCall("call_1", "get_weather", "{\"name\":\"Paris\"}")));
-                    };
-                    Tool weather = Tool.typed("get_weather", "Current weather for a city", City.class,
-                            (city, ctx) -> ToolOutput.text("18°C and sunny in " + city.name()));
-                    Agent agent = Agent.builder("assistant").description("Answers weather questions")
-                            .completer(model).toolboxes(ToolBox.of(weather)).build();
-                    System.out.println("answer: " + agent.run("What's the weather in Paris?").text());
-                    Completer provider = OpenAiCompleter.builder().apiKey("sk-not-a-real-key").model("gpt-test").build();
-                    System.out.println("provider: " + provider.getClass().getSimpleName());
-                    System.out.println("modules: " + Agent.class.getModule().getName() + " " + Engine.class.getModule().getName()
-                            + " " + OpenAiCompleter.class.getModule().getName() + " " + ProviderBuilder.class.getModule().getName());
-                }
-            }
-            """;
-
-    /** Every library of the BOM, and the checkout's poms and jars published into a local repository of the test's own. */
-    private static Path publishCheckout(Path root, String version, Path repoDir) throws IOException {
-        Path repo = Files.createDirectories(repoDir);
-        publish(repo, "shelly-parent", version, root.resolve("pom.xml"), null);
-        for (String artifactId : libraries(root)) {
-            Path folder = root.resolve(artifactId);
-            publish(repo, artifactId, version, folder.resolve("pom.xml"),
-                    folder.resolve("target").resolve(artifactId + "-" + version + ".jar"));
+    private static String banned(List<String> groups) {
+        StringBuilder excludes = new StringBuilder();
+        for (String group : groups) {
+            excludes.append("<exclude>").append(group).append("</exclude>");
         }
-        publish(repo, "shelly-bom", version, root.resolve("shelly-bom").resolve("pom.xml"), null);
-        return repo;
+        return "<bannedDependencies><excludes>" + excludes + "</excludes></bannedDependencies>";
     }
 
-    private static List<String> libraries(Path root) {
+    static List<String> shellyLibraries() {
         List<String> libraries = new ArrayList<>();
-        for (Poms.Dependency d : Poms.module(root, "shelly-bom").managed()) {
+        for (Poms.Dependency d : Poms.module(Poms.root(), "shelly-bom").managed()) {
             if (d.groupId().equals("dev.shelly")) {
                 libraries.add(d.artifactId());
             }
@@ -155,117 +94,65 @@ class BomConsumerTest {
         return libraries;
     }
 
-    /** A Maven build's exit code and output. */
-    private record Build(int exitCode, String output) {}
-
-    /** Runs Maven on a consumer, offline when this build is, with the given goals. */
-    private static Build maven(Path root, Path repo, Path consumer, Path log, String... goals) throws Exception {
-        List<String> command = new ArrayList<>(List.of(maven(root), "-B", "-f", consumer.resolve("pom.xml").toString(),
-                "-Dmaven.repo.local=" + repo, "-Dstyle.color=never"));
-        String userRepo = System.getProperty("shelly.localRepository", "");
-        if (!userRepo.isBlank() && !userRepo.startsWith("${")) {
-            command.add("-Dmaven.repo.local.tail=" + userRepo);
+    /** A user's project importing the BOM, depending on some Shelly libraries, with enforcer rules. */
+    private static Consumer consumer(Path tmp, List<String> dependencies, String rules) throws IOException {
+        Path root = Poms.root();
+        String version = Poms.version(root);
+        Path repo = Files.createDirectories(tmp.resolve("repo"));
+        publish(repo, "shelly-parent", version, root.resolve("pom.xml"), null);
+        for (String artifactId : shellyLibraries()) {
+            Path folder = root.resolve(artifactId);
+            publish(repo, artifactId, version, folder.resolve("pom.xml"),
+                    folder.resolve("target").resolve(artifactId + "-" + version + ".jar"));
         }
-        if (System.getProperty("shelly.offline", "").equals("offline:true")) {
-            command.add("-o");
-        }
-        command.addAll(List.of(goals));
-        Process process = new ProcessBuilder(command).directory(consumer.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        boolean ended = process.waitFor(150, TimeUnit.SECONDS);
-        if (!ended) {
-            process.destroyForcibly();
-        }
-        String output = Files.readString(log);
-        assertThat(ended).as("the consumer build ended in time:%n%s", output).isTrue();
-        return new Build(process.exitValue(), output);
+        publish(repo, "shelly-bom", version, root.resolve("shelly-bom").resolve("pom.xml"), null);
+        Path project = Files.createDirectories(tmp.resolve("consumer"));
+        Files.writeString(project.resolve("pom.xml"), consumerPom(version, dependencies,
+                Poms.pluginVersion(root, "maven-enforcer-plugin"), rules), StandardCharsets.UTF_8);
+        return new Consumer(root, repo, project, tmp.resolve("consumer.log"));
     }
 
-    /**
-     * A jar project with a module-info that requires dev.shelly.agent, dev.shelly.engine and
-     * dev.shelly.providers, from the BOM, with the given main class; exec:exec runs it on the module path.
-     */
-    private static Path modularConsumer(Path root, String version, Path dir, String main) throws IOException {
-        for (String artifactId : List.of("shelly-agent", "shelly-engine", "shelly-providers")) {
-            Path jar = root.resolve(artifactId).resolve("target").resolve(artifactId + "-" + version + ".jar");
-            assertThat(jar).as("the modular consumer needs the built jars; package %s first", artifactId).isRegularFile();
+    /** Runs {@code validate} on a consumer project with the Maven of this build. */
+    private record Consumer(Path root, Path repo, Path project, Path log) {
+        String passes() throws IOException, InterruptedException {
+            Run run = run();
+            assertThat(run.exit()).as("the consumer build passed its enforcer rules:%n%s", run.output()).isZero();
+            return run.output();
         }
-        Path sources = Files.createDirectories(dir.resolve("src/main/java/example/consumer"));
-        Files.writeString(dir.resolve("src/main/java/module-info.java"), """
-                module example.consumer {
-                    requires dev.shelly.agent;
-                    requires dev.shelly.engine;
-                    requires dev.shelly.providers;
 
-                    // Jackson binds the tool input onto this package's record.
-                    opens example.consumer to tools.jackson.databind;
-                }
-                """, StandardCharsets.UTF_8);
-        Files.writeString(sources.resolve("Main.java"), main, StandardCharsets.UTF_8);
-        Files.writeString(dir.resolve("pom.xml"), """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <project xmlns="http://maven.apache.org/POM/4.0.0">
-                  <modelVersion>4.0.0</modelVersion>
-                  <groupId>example</groupId>
-                  <artifactId>modular-consumer</artifactId>
-                  <version>1</version>
-                  <properties>
-                    <maven.compiler.release>21</maven.compiler.release>
-                    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-                  </properties>
-                  <dependencyManagement>
-                    <dependencies>
-                      <dependency>
-                        <groupId>dev.shelly</groupId>
-                        <artifactId>shelly-bom</artifactId>
-                        <version>%1$s</version>
-                        <type>pom</type>
-                        <scope>import</scope>
-                      </dependency>
-                    </dependencies>
-                  </dependencyManagement>
-                  <dependencies>
-                    <dependency><groupId>dev.shelly</groupId><artifactId>shelly-agent</artifactId></dependency>
-                    <dependency><groupId>dev.shelly</groupId><artifactId>shelly-engine</artifactId></dependency>
-                    <dependency><groupId>dev.shelly</groupId><artifactId>shelly-providers</artifactId></dependency>
-                  </dependencies>
-                  <build>
-                    <plugins>
-                      <plugin>
-                        <groupId>org.apache.maven.plugins</groupId>
-                        <artifactId>maven-resources-plugin</artifactId>
-                        <version>%2$s</version>
-                      </plugin>
-                      <plugin>
-                        <groupId>org.apache.maven.plugins</groupId>
-                        <artifactId>maven-compiler-plugin</artifactId>
-                        <version>%3$s</version>
-                      </plugin>
-                      <plugin>
-                        <groupId>org.codehaus.mojo</groupId>
-                        <artifactId>exec-maven-plugin</artifactId>
-                        <version>%4$s</version>
-                        <configuration>
-                          <executable>java</executable>
-                          <arguments>
-                            <argument>--module-path</argument>
-                            <modulepath/>
-                            <argument>--module</argument>
-                            <argument>example.consumer/example.consumer.Main</argument>
-                          </arguments>
-                        </configuration>
-                      </plugin>
-                    </plugins>
-                  </build>
-                </project>
-                """.formatted(version, Poms.pluginVersion(root, "maven-resources-plugin"),
-                Poms.pluginVersion(root, "maven-compiler-plugin"), Poms.pluginVersion(root, "exec-maven-plugin")),
-                StandardCharsets.UTF_8);
-        return dir;
+        String fails() throws IOException, InterruptedException {
+            Run run = run();
+            assertThat(run.exit()).as("the consumer build failed its enforcer rules:%n%s", run.output()).isNotZero();
+            return run.output();
+        }
+
+        private record Run(int exit, String output) {}
+
+        private Run run() throws IOException, InterruptedException {
+            List<String> command = new ArrayList<>(List.of(maven(root), "-B", "-f", project.resolve("pom.xml").toString(),
+                    "-Dmaven.repo.local=" + repo, "-Dstyle.color=never"));
+            String userRepo = System.getProperty("shelly.localRepository", "");
+            if (!userRepo.isBlank() && !userRepo.startsWith("${")) {
+                command.add("-Dmaven.repo.local.tail=" + userRepo);
+            }
+            if (System.getProperty("shelly.offline", "").equals("offline:true")) {
+                command.add("-o");
+            }
+            command.add("validate");
+            Process process = new ProcessBuilder(command).directory(project.toFile())
+                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            boolean ended = process.waitFor(100, TimeUnit.SECONDS);
+            if (!ended) {
+                process.destroyForcibly();
+            }
+            String output = Files.readString(log);
+            assertThat(ended).as("the consumer build ended in time:%n%s", output).isTrue();
+            return new Run(process.exitValue(), output);
+        }
     }
 
     /** Places a pom (and its jar, when there is one) where a local repository keeps it. */
-    private static void publish(Path repo, String artifactId, String version, Path pom, Path jar) throws IOException {
+    static void publish(Path repo, String artifactId, String version, Path pom, Path jar) throws IOException {
         Path dir = Files.createDirectories(repo.resolve("dev/shelly").resolve(artifactId).resolve(version));
         Files.copy(pom, dir.resolve(artifactId + "-" + version + ".pom"), StandardCopyOption.REPLACE_EXISTING);
         if (jar != null && Files.isRegularFile(jar)) {
@@ -274,7 +161,7 @@ class BomConsumerTest {
     }
 
     /** The Maven running this build, else the project's wrapper. */
-    private static String maven(Path root) {
+    static String maven(Path root) {
         boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
         String home = System.getProperty("shelly.mavenHome", "");
         if (!home.isBlank() && !home.startsWith("${")) {
@@ -286,7 +173,7 @@ class BomConsumerTest {
         return root.resolve(windows ? "mvnw.cmd" : "mvnw").toString();
     }
 
-    private static String consumerPom(String version, List<String> libraries, String enforcerVersion) {
+    private static String consumerPom(String version, List<String> libraries, String enforcerVersion, String rules) {
         StringBuilder deps = new StringBuilder();
         for (String artifactId : libraries) {
             deps.append("""
@@ -328,7 +215,7 @@ class BomConsumerTest {
                             <id>converge</id>
                             <goals><goal>enforce</goal></goals>
                             <configuration>
-                              <rules><dependencyConvergence/></rules>
+                              <rules>%s</rules>
                             </configuration>
                           </execution>
                         </executions>
@@ -336,6 +223,6 @@ class BomConsumerTest {
                     </plugins>
                   </build>
                 </project>
-                """.formatted(version, deps, enforcerVersion);
+                """.formatted(version, deps, enforcerVersion, rules);
     }
 }

@@ -18,7 +18,7 @@ final class Poms {
     private Poms() {}
 
     /** A dependency as a pom declares it. */
-    record Dependency(String groupId, String artifactId, String scope) {}
+    record Dependency(String groupId, String artifactId, String scope, boolean optional) {}
 
     /** One module's pom. */
     record Module(String folder, String artifactId, String packaging, Optional<String> moduleName,
@@ -95,7 +95,8 @@ final class Poms {
             deps.add(new Dependency(
                     text(d, "groupId").orElse(""),
                     text(d, "artifactId").orElse(""),
-                    text(d, "scope").orElse("compile")));
+                    text(d, "scope").orElse("compile"),
+                    text(d, "optional").orElse("false").equals("true")));
         }
         return deps;
     }
