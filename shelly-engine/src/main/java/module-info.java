@@ -7,6 +7,7 @@ module dev.shelly.engine {
     requires dev.shelly.providers;
     // Only when the application adds shelly-mcp: a config with mcp_servers needs it.
     requires static dev.shelly.mcp;
+    requires tools.jackson.dataformat.yaml;
     requires org.snakeyaml.engine;
     requires org.slf4j;
 
@@ -14,6 +15,9 @@ module dev.shelly.engine {
     exports dev.shelly.engine.config;
     exports dev.shelly.engine.session;
     exports dev.shelly.engine.spi;
+
+    // config.yaml is bound onto the config records by Jackson.
+    opens dev.shelly.engine.config to tools.jackson.databind;
 
     uses dev.shelly.engine.spi.SharedBackendsProvider;
 }

@@ -6,6 +6,4 @@ module dev.shelly.skills {
     requires org.snakeyaml.engine;
 
     exports dev.shelly.skills;
-    // The depth-limited YAML parser the engine reads its config with.
-    exports dev.shelly.skills.internal to dev.shelly.engine;
 }
