@@ -1,10 +1,9 @@
 /**
- * The composition root: config, providers, MCP servers, skills, agents, sessions.
+ * The composition root: config, providers (found as plug-ins), MCP servers, skills, agents, sessions.
  */
 module dev.shelly.engine {
     requires transitive dev.shelly.agent;
     requires transitive dev.shelly.state;
-    requires dev.shelly.providers;
     // Only when the application adds shelly-mcp: a config with mcp_servers needs it.
     requires static dev.shelly.mcp;
     requires tools.jackson.dataformat.yaml;
@@ -19,5 +18,7 @@ module dev.shelly.engine {
     // config.yaml is bound onto the config records by Jackson.
     opens dev.shelly.engine.config to tools.jackson.databind;
 
+    // Provider kinds (shelly-providers' and a user's own) and shared backends (shelly-redis).
+    uses dev.shelly.modeladapter.spi.CompleterFactory;
     uses dev.shelly.engine.spi.SharedBackendsProvider;
 }

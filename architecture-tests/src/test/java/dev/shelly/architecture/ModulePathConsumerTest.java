@@ -26,7 +26,9 @@ class ModulePathConsumerTest {
      * {@code dev.shelly.engine} and {@code dev.shelly.providers}, built from the BOM alone, compiles
      * on the module path and runs there: an agent calls a typed tool (Jackson binds the consumer's
      * record through the package it opens), a provider is built (OkHttp and Kotlin resolve as
-     * modules), and each Shelly type comes from a named module.
+     * modules), an engine reads a config.yaml (Jackson binds it onto the config records the engine
+     * opens; the provider kind is found through the engine's {@code uses} and shelly-providers'
+     * {@code provides}), and each Shelly type comes from a named module.
      */
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
@@ -41,7 +43,8 @@ class ModulePathConsumerTest {
         assertThat(build.output())
                 .contains("answer: the tool said 18°C and sunny in Paris")
                 .contains("modules: dev.shelly.agent dev.shelly.engine dev.shelly.providers dev.shelly.provider.spi")
-                .contains("provider: OpenAiCompleter");
+                .contains("provider: OpenAiCompleter")
+                .contains("engine: opened, lead is registered");
     }
 
     /** The same consumer importing an internal package of dev.shelly.agent does not compile. */
@@ -85,6 +88,8 @@ class ModulePathConsumerTest {
             import dev.shelly.tools.Tool;
             import dev.shelly.tools.ToolBox;
             import dev.shelly.tools.ToolOutput;
+            import java.nio.file.Files;
+            import java.nio.file.Path;
 
             public final class Main {
                 public record City(String name) {}
@@ -103,6 +108,21 @@ class ModulePathConsumerTest {
                     System.out.println("answer: " + agent.run("What's the weather in Paris?").text());
                     Completer provider = OpenAiCompleter.builder().apiKey("sk-not-a-real-key").model("gpt-test").build();
                     System.out.println("provider: " + provider.getClass().getSimpleName());
+                    try {
+                        Path dir = Files.createTempDirectory("modular-consumer");
+                        Files.createDirectories(dir.resolve(".shelly"));
+                        Files.writeString(dir.resolve(".shelly/config.yaml"), """
+                                providers:
+                                  - { name: local, kind: openai-compatible, base_url: "http://127.0.0.1:9/v1", model: llama3.2 }
+                                agents:
+                                  - { name: lead, description: Answers questions, provider: local }
+                                """);
+                        try (Engine engine = Engine.open(dir)) {
+                            System.out.println("engine: opened, lead is " + engine.registry().get("lead").map(r -> "registered").orElse("missing"));
+                        }
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
                     System.out.println("modules: " + Agent.class.getModule().getName() + " " + Engine.class.getModule().getName()
                             + " " + OpenAiCompleter.class.getModule().getName() + " " + ProviderBuilder.class.getModule().getName());
                 }
