@@ -254,7 +254,7 @@ final class Boundary {
                 }
             }
             for (JavaCodeUnit unit : type.getCodeUnits()) {
-                if (!exposed(unit.getModifiers()) || unit.isStaticInitializer()) {
+                if (!exposed(unit.getModifiers())) {
                     continue;
                 }
                 String name = type.getName() + "." + (unit.isConstructor() ? type.getSimpleName() : unit.getName())
@@ -317,9 +317,9 @@ final class Boundary {
     // ---- rule (d) ----
 
     /**
-     * A module's classes use only packages of the Shelly modules it may depend on (the arrows of
-     * {@link ModuleDependencyTest#ALLOWED}), and another module's package only when that module
-     * exports it to everyone or to this module by name.
+     * A module's classes use only packages of the Shelly modules its arrows reach (those of
+     * {@link ModuleDependencyTest#ALLOWED}, followed transitively, as Maven does), and another
+     * module's package only when that module exports it to everyone or to this module by name.
      */
     static List<String> noUpwardOrInternalDependencies(ModuleView module, List<ModuleView> all,
             Map<String, Set<String>> allowed) {
@@ -330,7 +330,7 @@ final class Boundary {
             }
         }
         Set<String> violations = new TreeSet<>();
-        Set<String> mayUse = allowed.getOrDefault(module.artifact(), Set.of());
+        Set<String> mayUse = reach(module.artifact(), allowed);
         for (JavaClass type : module.classes()) {
             for (Dependency d : type.getDirectDependenciesFromSelf()) {
                 JavaClass target = d.getTargetClass().isArray() ? d.getTargetClass().getBaseComponentType() : d.getTargetClass();
@@ -340,8 +340,8 @@ final class Boundary {
                 }
                 String user = d.getOriginClass().getName();
                 if (!mayUse.contains(owner.artifact())) {
-                    violations.add("%s uses %s: %s may not depend on %s (its arrows: %s)".formatted(user,
-                            target.getName(), module.artifact(), owner.artifact(), new TreeSet<>(mayUse)));
+                    violations.add("%s uses %s: %s may not depend on %s (its arrows reach: %s)".formatted(user,
+                            target.getName(), module.artifact(), owner.artifact(), mayUse));
                 } else if (!owner.readableBy(target.getPackageName(), module.name())) {
                     violations.add("%s uses %s: package %s is internal to %s and not exported to %s".formatted(user,
                             target.getName(), target.getPackageName(), owner.name(), module.name()));
@@ -349,5 +349,18 @@ final class Boundary {
             }
         }
         return new ArrayList<>(violations);
+    }
+
+    /** The modules an artifact's arrows reach, directly or through others. */
+    private static Set<String> reach(String artifact, Map<String, Set<String>> allowed) {
+        Set<String> reached = new TreeSet<>();
+        List<String> todo = new ArrayList<>(allowed.getOrDefault(artifact, Set.of()));
+        while (!todo.isEmpty()) {
+            String next = todo.removeLast();
+            if (reached.add(next)) {
+                todo.addAll(allowed.getOrDefault(next, Set.of()));
+            }
+        }
+        return reached;
     }
 }

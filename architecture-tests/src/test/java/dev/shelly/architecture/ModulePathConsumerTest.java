@@ -111,12 +111,12 @@ class ModulePathConsumerTest {
                     try {
                         Path dir = Files.createTempDirectory("modular-consumer");
                         Files.createDirectories(dir.resolve(".shelly"));
-                        Files.writeString(dir.resolve(".shelly/config.yaml"), """
-                                providers:
-                                  - { name: local, kind: openai-compatible, base_url: "http://127.0.0.1:9/v1", model: llama3.2 }
-                                agents:
-                                  - { name: lead, description: Answers questions, provider: local }
-                                """);
+                        Files.writeString(dir.resolve(".shelly/config.yaml"), String.join(System.lineSeparator(),
+                                "providers:",
+                                "  - { name: local, kind: openai-compatible, base_url: 'http://127.0.0.1:9/v1', model: llama3.2 }",
+                                "agents:",
+                                "  - { name: lead, description: Answers questions, provider: local }",
+                                ""));
                         try (Engine engine = Engine.open(dir)) {
                             System.out.println("engine: opened, lead is " + engine.registry().get("lead").map(r -> "registered").orElse("missing"));
                         }
