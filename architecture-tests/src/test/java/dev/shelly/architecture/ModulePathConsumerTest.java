@@ -99,7 +99,7 @@ class ModulePathConsumerTest {
                         Message last = request.messages().getLast();
                         return ModelResponse.of(last.role() == Role.TOOL
                                 ? Message.text("model", Role.ASSISTANT, "the tool said " + last.toolResults().getFirst().text())
-                                : Message.of("model", Role.ASSISTANT, new ToolCall("call_1", "get_weather", "{\"name\":\"Paris\"}")));
+                                : Message.of("model", Role.ASSISTANT, new ToolCall("call_1", "get_weather", "{\\\"name\\\":\\\"Paris\\\"}")));
                     };
                     Tool weather = Tool.typed("get_weather", "Current weather for a city", City.class,
                             (city, ctx) -> ToolOutput.text("18°C and sunny in " + city.name()));
