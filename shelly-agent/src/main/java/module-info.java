@@ -5,7 +5,8 @@ module dev.shelly.agent {
     requires transitive dev.shelly.modeladapter;
     requires transitive dev.shelly.tools;
     requires transitive dev.shelly.skills;
-    requires org.slf4j;
+    // Middleware.logger takes an slf4j Logger.
+    requires transitive org.slf4j;
 
     exports dev.shelly.agent;
     exports dev.shelly.agent.workflow;
