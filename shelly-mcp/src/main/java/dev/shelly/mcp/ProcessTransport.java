@@ -290,9 +290,12 @@ final class ProcessTransport implements McpClientTransport {
 
     /**
      * The process has exited: wait for its last messages on stdout and its last stderr lines
-     * (until both streams end, or have been quiet for {@link #STDERR_QUIET}, at most
-     * {@link #STDERR_DRAIN}), then say so. So an answer written just before the exit is still
-     * delivered before the exit is reported.
+     * (until both streams end, at most {@link #STDERR_DRAIN}), then say so. So an answer written
+     * just before the exit is still delivered before the exit is reported. Only when a process of
+     * its tree is still alive, and may hold the streams open, is their end not awaited once they
+     * have been quiet for {@link #STDERR_QUIET}: without such a process, the end of file is
+     * certain and only the readers' scheduling can delay it, which on a loaded machine can take
+     * longer than any quiet period.
      */
     private void processEnded(Process p) {
         long exitNanos = System.nanoTime();
@@ -301,7 +304,8 @@ final class ProcessTransport implements McpClientTransport {
         while (stderrReader.isAlive() || stdoutReader.isAlive()) {
             long now = System.nanoTime();
             long quietSince = Math.max(exitNanos, lastOutputNanos);
-            if (now - quietSince >= STDERR_QUIET.toNanos() || now - deadline >= 0) {
+            boolean quiet = now - quietSince >= STDERR_QUIET.toNanos() && tree.stream().anyMatch(ProcessHandle::isAlive);
+            if (quiet || now - deadline >= 0) {
                 break;
             }
             try {
