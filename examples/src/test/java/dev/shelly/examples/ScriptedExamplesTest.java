@@ -69,23 +69,23 @@ class ScriptedExamplesTest {
         assertThat(r.lines()).containsExactly(
                 ExampleModels.SCRIPTED_BANNER,
                 "> Read inventory records 1 to 120 with read_record, one at a time, and report their total stock value.",
-                "[iteration 20: 3409 of 8000 tokens]",
-                "[iteration 40: 5869 of 8000 tokens]",
-                "[iteration 41: offloaded 1 large result, 6865 -> 5750 tokens]",
-                "[iteration 44: compacted 61 messages, 6361 -> 2712 tokens]",
-                "[iteration 60: 4679 of 8000 tokens]",
+                "[iteration 20: 3197 of 8000 tokens]",
+                "[iteration 40: 5444 of 8000 tokens]",
+                "[iteration 41: offloaded 1 large result, 6432 -> 5328 tokens]",
+                "[iteration 45: compacted 61 messages, 6006 -> 2657 tokens]",
+                "[iteration 60: 4342 of 8000 tokens]",
                 "[note to the model: You have called read_record with the same arguments 3 times in a row ({\"number\":60})."
                         + " Its result will not change. Use what you already have, try a different approach, or give your"
                         + " final answer.]",
-                "[iteration 71: compacted 56 messages, 6086 -> 2642 tokens]",
-                "[iteration 80: 3748 of 8000 tokens]",
-                "[iteration 83: offloaded 1 large result, 4991 -> 3876 tokens]",
-                "[iteration 99: compacted 55 messages, 6086 -> 2712 tokens]",
-                "[iteration 100: 2835 of 8000 tokens]",
-                "[iteration 120: 5295 of 8000 tokens]",
-                "[iteration 123: offloaded 1 large result, 6536 -> 5422 tokens]",
+                "[iteration 75: compacted 62 messages, 6075 -> 2592 tokens]",
+                "[iteration 80: 3155 of 8000 tokens]",
+                "[iteration 83: offloaded 1 large result, 4368 -> 3265 tokens]",
+                "[iteration 100: 5403 of 8000 tokens]",
+                "[iteration 106: compacted 61 messages, 6078 -> 2657 tokens]",
+                "[iteration 120: 4226 of 8000 tokens]",
+                "[iteration 123: offloaded 1 large result, 5436 -> 4330 tokens]",
                 "I read all 120 records. Their total stock value is $79820.",
-                "[123 model calls; largest request 5996 of 8000 tokens; 3 compactions; the chat holds 251 messages, 4 of them"
+                "[123 model calls; largest request 5965 of 8000 tokens; 3 compactions; the chat holds 251 messages, 4 of them"
                         + " summaries and notes]");
     }
 

@@ -9,10 +9,11 @@ import java.util.List;
  * management adds such an estimate of what was appended since the last call to the input tokens
  * the provider reported for it, so only the new part is ever estimated.
  *
- * <p>{@link #heuristic()} counts characters: about four ASCII characters of prose per token,
- * about three of JSON (tool arguments and schemas, which tokenize denser), one token per
- * non-ASCII character or so, plus a few tokens of framing per message, tool call, tool result
- * and tool definition. Implement this interface to plug in a real tokenizer.
+ * <p>{@link #heuristic()} counts the pieces a byte-pair tokenizer makes of text (words, digit
+ * groups, symbols, line breaks) plus a few tokens of framing per message and tool result. On the
+ * requests of this project's examples it is within 14% of OpenAI's o200k_base count of every
+ * request (8.7% on average; the module README says how this was measured). Implement this
+ * interface to plug in a real tokenizer.
  */
 public interface TokenEstimator {
 
