@@ -64,7 +64,9 @@ import org.slf4j.LoggerFactory;
  *   <li>It asks the completer for a reply, offering the tools of its toolboxes, then
  *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
  *       it {@linkplain #canDelegate() can delegate} (a tool name is looked up in that order; the
- *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). The
+ *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). With a
+ *       {@linkplain Builder#contextPolicy context policy} the request holds the model's view of
+ *       the chat as its strategies shaped it (see {@link dev.shelly.agent.context}). The
  *       request passes through the {@linkplain ModelCallHook model-call hooks} (the context's,
  *       then the agent's) and carries the agent's {@linkplain Builder#options options}, prompt
  *       caching included; the response passes back through them in reverse. The reply gets the

@@ -50,7 +50,10 @@ final class ContextManager {
     private final Agent agent;
     private final ContextPolicy policy;
     private final TokenEstimator estimator;
-    /** Estimates of chat messages, by identity: a chat never changes a message. */
+    /**
+     * Estimates of the messages of this run's views, by identity (a chat never changes a
+     * message, and strategies reuse what they rewrote); cleared when a run starts.
+     */
     private final Map<Message, Long> estimates = new IdentityHashMap<>();
     /** How far the chat was searched for this agent's summary. */
     private int scanned;
@@ -82,6 +85,11 @@ final class ContextManager {
      * @param prompt the system prompt when the chat does not open with it, else null
      */
     View view(Run run, int iteration, Message prompt, List<ToolDefinition> offered) {
+        if (stateRun != run) {
+            stateRun = run;
+            state.clear();
+            estimates.clear();
+        }
         findSummary();
         View view = new View(run, iteration, offered);
         int base;
@@ -106,10 +114,6 @@ final class ContextManager {
             }
         }
         if (policy.active()) {
-            if (stateRun != run) {
-                stateRun = run;
-                state.clear();
-            }
             for (ContextStrategy s : policy.strategies()) {
                 s.apply(view);
             }
@@ -212,7 +216,7 @@ final class ContextManager {
         private final Run run;
         private final int iteration;
         final List<Message> messages = new ArrayList<>();
-        private final List<Integer> chatIndex = new ArrayList<>();
+        private int[] chatIndex = new int[64];
         private List<ToolDefinition> tools;
         private final List<ToolDefinition> offered;
         int first;
@@ -226,8 +230,11 @@ final class ContextManager {
         }
 
         void add(Message m, int index) {
+            if (messages.size() == chatIndex.length) {
+                chatIndex = java.util.Arrays.copyOf(chatIndex, chatIndex.length * 2);
+            }
+            chatIndex[messages.size()] = index;
             messages.add(m);
-            chatIndex.add(index);
             if (policy.active()) {
                 estimate += index >= 0 ? remember(m) : tokens(m);
             }
@@ -278,12 +285,40 @@ final class ContextManager {
                         + first + " to " + (messages.size() - 1) + ")");
             }
             Message old = messages.get(index);
-            if (message == null || message.role() != old.role() || !ids(message).equals(ids(old))) {
+            if (message == null || message.role() != old.role() || !sameIds(message, old)) {
                 throw new IllegalArgumentException("ContextView.replace: the message at " + index + " must keep its role ("
                         + old.role() + ") and its tool-call ids " + ids(old));
             }
-            estimate += tokens(message) - tokens(old);
+            estimate += remember(message) - tokens(old);
             messages.set(index, message);
+        }
+
+        /** Whether two messages hold the same tool calls and results, by id, in order. */
+        private static boolean sameIds(Message a, Message b) {
+            List<Part> x = a.parts();
+            List<Part> y = b.parts();
+            int i = 0;
+            int j = 0;
+            while (true) {
+                while (i < x.size() && !(x.get(i) instanceof ToolCall || x.get(i) instanceof ToolResult)) {
+                    i++;
+                }
+                while (j < y.size() && !(y.get(j) instanceof ToolCall || y.get(j) instanceof ToolResult)) {
+                    j++;
+                }
+                if (i == x.size() || j == y.size()) {
+                    return i == x.size() && j == y.size();
+                }
+                Part p = x.get(i);
+                Part q = y.get(j);
+                boolean same = p instanceof ToolCall c ? q instanceof ToolCall d && c.id().equals(d.id())
+                        : q instanceof ToolResult r && ((ToolResult) p).toolCallId().equals(r.toolCallId());
+                if (!same) {
+                    return false;
+                }
+                i++;
+                j++;
+            }
         }
 
         private static List<String> ids(Message m) {
@@ -306,7 +341,7 @@ final class ContextManager {
         @Override
         public boolean canCutAt(int index) {
             return index > first && index < messages.size() && messages.get(index).role() != Role.TOOL
-                    && chatIndex.get(index) >= 0;
+                    && chatIndex[index] >= 0;
         }
 
         @Override
@@ -400,28 +435,27 @@ final class ContextManager {
             int replaced = from - first;
             Map<String, Object> meta = new LinkedHashMap<>();
             meta.put(ContextPolicy.KIND, ContextPolicy.SUMMARY);
-            meta.put(ContextPolicy.FROM, chatIndex.get(from));
+            meta.put(ContextPolicy.FROM, chatIndex[from]);
             meta.put(ContextPolicy.AGENT, agent.name());
             meta.put(ContextPolicy.STRATEGY, strategy);
             Message written = new Message(ContextPolicy.SENDER, Role.USER,
                     List.of(new Text(ContextPolicy.SUMMARY_HEADING + text.strip())), meta);
             int index = run.append(written);
             List<Message> keptMessages = new ArrayList<>(messages.subList(from, messages.size()));
-            List<Integer> keptIndex = new ArrayList<>(chatIndex.subList(from, chatIndex.size()));
+            int[] keptIndex = java.util.Arrays.copyOfRange(chatIndex, from, messages.size());
             Message prompt = messages.get(0);
-            int promptIndex = chatIndex.get(0);
+            int promptIndex = chatIndex[0];
             messages.clear();
-            chatIndex.clear();
             estimate = 0;
             add(prompt, promptIndex);
             add(written, index);
             first = 2;
             for (int i = 0; i < keptMessages.size(); i++) {
-                add(keptMessages.get(i), keptIndex.get(i));
+                add(keptMessages.get(i), keptIndex[i]);
             }
             summary = written;
             summaryIndex = index;
-            resumeFrom = keptIndex.get(0);
+            resumeFrom = keptIndex[0];
             run.emit(new AgentEvent.ContextCompacted(run.source, iteration, strategy, before, tokens(), replaced));
         }
 

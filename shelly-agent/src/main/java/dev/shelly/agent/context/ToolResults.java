@@ -7,13 +7,24 @@ import dev.shelly.chats.Text;
 import dev.shelly.chats.ToolResult;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
 /** Rewrites the old tool results of a view, one result at a time, and reports what it changed. */
 final class ToolResults {
     private ToolResults() {}
+
+    /**
+     * What a strategy rewrote in this run, by the identity of the chat's message (a chat never
+     * changes a message), so each old result is rewritten once; and the results reported.
+     */
+    private static final class Memo {
+        final Map<Message, Message> rewritten = new IdentityHashMap<>();
+        final Set<String> reported = new HashSet<>();
+    }
 
     /**
      * Applies {@code rewrite} to the results of every tool message but the newest
@@ -33,11 +44,18 @@ final class ToolResults {
             return;
         }
         long before = view.tokens();
-        Set<String> reported = view.state(owner, HashSet::new);
+        Memo memo = view.state(owner, Memo::new);
         int fresh = 0;
         for (int t = 0; t < old; t++) {
             int index = tools.get(t);
             Message m = view.message(index);
+            Message known = memo.rewritten.get(m);
+            if (known != null) {
+                if (known != m) {
+                    view.replace(index, known);
+                }
+                continue;
+            }
             List<Part> parts = new ArrayList<>(m.parts().size());
             boolean changed = false;
             for (Part p : m.parts()) {
@@ -46,7 +64,7 @@ final class ToolResults {
                     if (changedResult != null) {
                         parts.add(changedResult);
                         changed = true;
-                        if (reported.add(r.toolCallId())) {
+                        if (memo.reported.add(r.toolCallId())) {
                             fresh++;
                         }
                         continue;
@@ -54,8 +72,10 @@ final class ToolResults {
                 }
                 parts.add(p);
             }
+            Message rewritten = changed ? new Message(m.sender(), m.role(), parts, m.metadata()) : m;
+            memo.rewritten.put(m, rewritten);
             if (changed) {
-                view.replace(index, new Message(m.sender(), m.role(), parts, m.metadata()));
+                view.replace(index, rewritten);
             }
         }
         if (fresh > 0) {
