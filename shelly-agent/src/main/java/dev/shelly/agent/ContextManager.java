@@ -399,7 +399,9 @@ final class ContextManager {
                 throw new IllegalArgumentException("ContextView.summarize needs messages and instructions");
             }
             OptionalInt w = window();
-            int cap = w.isPresent() ? (int) Math.min(SUMMARY_INPUT_CHARS, w.getAsInt() * 2L) : SUMMARY_INPUT_CHARS;
+            // About three quarters of the window, at four characters a token: the summariser is
+            // usually the agent's own model, and its request must fit the same window.
+            int cap = w.isPresent() ? (int) Math.min(SUMMARY_INPUT_CHARS, w.getAsInt() * 3L) : SUMMARY_INPUT_CHARS;
             String previous = summary().orElse(null);
             String text = transcript(older, cap);
             String ask = previous == null ? "Messages to summarise:\n\n" + text

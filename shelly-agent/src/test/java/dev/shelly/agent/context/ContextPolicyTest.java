@@ -64,7 +64,8 @@ class ContextPolicyTest {
         assertThat(first.messages()).containsExactly(Message.system(Compaction.DEFAULT_INSTRUCTIONS),
                 Message.user("Messages to summarise:\n\n[user] go\n[worker calls fetch] {\"page\":1}\n"
                         + "[result of fetch] page 1: " + "x".repeat(392) + "\n[worker calls fetch] {\"page\":2}\n"
-                        + "[result of fetch] page 2: " + "x".repeat(392) + "\n"));
+                        + "[result of fetch] page 2: " + "x".repeat(392) + "\n[worker calls fetch] {\"page\":3}\n"
+                        + "[result of fetch] page 3: " + "x".repeat(392) + "\n"));
         // Every later summary builds on the one before.
         for (int i = 1; i < model.summaries.size(); i++) {
             assertThat(model.summaries.get(i).messages().get(1).text()).startsWith("Previous summary:\n\nsummary " + i
