@@ -37,6 +37,8 @@ class LongRunOverTheWireTest {
     private abstract static class Emulation extends Dispatcher {
         final List<Long> tokens = new ArrayList<>();
         final List<String> problems = new ArrayList<>();
+        final List<JsonNode> bodies = new ArrayList<>();
+        final List<String> written = new ArrayList<>();
         int calls;
         int summaries;
 
@@ -46,9 +48,11 @@ class LongRunOverTheWireTest {
             long count = count(body);
             if (isSummary(body)) {
                 summaries++;
-                return reply(text("Progress so far: records 1 to " + calls + " read."), count);
+                written.add("Progress so far: records 1 to " + calls + " read.");
+                return reply(text(written.getLast()), count);
             }
             tokens.add(count);
+            bodies.add(body);
             String problem = invalid(body);
             if (problem != null) {
                 problems.add("request " + (tokens.size()) + ": " + problem);
@@ -251,13 +255,41 @@ class LongRunOverTheWireTest {
         assertThat(r.lines()).anyMatch(l -> l.matches("\\[iteration \\d+: compacted \\d+ messages, \\d+ -> \\d+ tokens]"));
     }
 
+    /** The first request after the first compaction: its messages from the summary on. */
+    private static JsonNode afterFirstCut(Emulation emulation, String pointer) {
+        for (JsonNode body : emulation.bodies) {
+            if (body.at(pointer).toString().contains("Summary of the conversation so far")) {
+                return body.get("messages");
+            }
+        }
+        throw new AssertionError("no request holds a summary");
+    }
+
     @Test
     void chatCompletionsGetsOnlyValidRequestsAllUnderTheWindow() {
-        runAgainst(new ChatCompletions(), Map.of("OPENAI_API_KEY", "sk-test", "OPENAI_BASE_URL", server.url("/v1").toString()));
+        ChatCompletions emulation = new ChatCompletions();
+        runAgainst(emulation, Map.of("OPENAI_API_KEY", "sk-test", "OPENAI_BASE_URL", server.url("/v1").toString()));
+
+        JsonNode messages = afterFirstCut(emulation, "/messages/1");
+        assertThat(messages.get(1)).isEqualTo(JSON.readTree("{\"role\":\"user\",\"content\":"
+                + JSON.writeValueAsString("Summary of the conversation so far (earlier messages were compacted):\n\n"
+                        + emulation.written.getFirst()) + "}"));
+        assertThat(messages.get(2).path("role").asString()).isEqualTo("assistant");
+        assertThat(messages.get(3).path("role").asString()).isEqualTo("tool");
+        assertThat(messages.get(3).path("tool_call_id")).isEqualTo(messages.get(2).at("/tool_calls/0/id"));
     }
 
     @Test
     void anthropicMessagesGetsOnlyValidRequestsAllUnderTheWindow() {
-        runAgainst(new Messages(), Map.of("ANTHROPIC_API_KEY", "sk-ant-test", "ANTHROPIC_BASE_URL", server.url("/").toString()));
+        Messages emulation = new Messages();
+        runAgainst(emulation, Map.of("ANTHROPIC_API_KEY", "sk-ant-test", "ANTHROPIC_BASE_URL", server.url("/").toString()));
+
+        JsonNode messages = afterFirstCut(emulation, "/messages/0");
+        assertThat(messages.get(0).path("role").asString()).isEqualTo("user");
+        assertThat(messages.get(0).at("/content/0")).isEqualTo(JSON.readTree("{\"type\":\"text\",\"text\":"
+                + JSON.writeValueAsString("Summary of the conversation so far (earlier messages were compacted):\n\n"
+                        + emulation.written.getFirst()) + "}"));
+        assertThat(messages.get(1).at("/content/0/type").asString()).isEqualTo("tool_use");
+        assertThat(messages.get(2).at("/content/0/tool_use_id")).isEqualTo(messages.get(1).at("/content/0/id"));
     }
 }
