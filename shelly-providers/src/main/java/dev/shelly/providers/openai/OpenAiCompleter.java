@@ -209,6 +209,11 @@ public final class OpenAiCompleter implements Completer {
         }
 
         @Override
+        protected boolean apiKeyRequired() {
+            return profile.apiKeyRequired();
+        }
+
+        @Override
         public OpenAiCompleter build() {
             String model = requireModel();
             Optional<String> key = profile.apiKeyRequired() ? Optional.of(requireApiKey()) : resolveApiKey();
