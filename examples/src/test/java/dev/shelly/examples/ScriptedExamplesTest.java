@@ -63,6 +63,33 @@ class ScriptedExamplesTest {
     }
 
     @Test
+    void longRunKeepsEveryRequestUnderItsSmallWindowForOverAHundredIterations() {
+        Runs.Result r = run("long-run");
+
+        assertThat(r.lines()).containsExactly(
+                ExampleModels.SCRIPTED_BANNER,
+                "> Read inventory records 1 to 120 with read_record, one at a time, and report their total stock value.",
+                "[iteration 20: 3197 of 8000 tokens]",
+                "[iteration 40: 5444 of 8000 tokens]",
+                "[iteration 41: offloaded 1 large result, 6432 -> 5328 tokens]",
+                "[iteration 45: compacted 61 messages, 6006 -> 2657 tokens]",
+                "[iteration 60: 4342 of 8000 tokens]",
+                "[note to the model: You have called read_record with the same arguments 3 times in a row ({\"number\":60})."
+                        + " Its result will not change. Use what you already have, try a different approach, or give your"
+                        + " final answer.]",
+                "[iteration 75: compacted 62 messages, 6075 -> 2592 tokens]",
+                "[iteration 80: 3155 of 8000 tokens]",
+                "[iteration 83: offloaded 1 large result, 4368 -> 3265 tokens]",
+                "[iteration 100: 5403 of 8000 tokens]",
+                "[iteration 106: compacted 61 messages, 6078 -> 2657 tokens]",
+                "[iteration 120: 4226 of 8000 tokens]",
+                "[iteration 123: offloaded 1 large result, 5436 -> 4330 tokens]",
+                "I read all 120 records. Their total stock value is $79820.",
+                "[123 model calls; largest request 5965 of 8000 tokens; 3 compactions; the chat holds 251 messages, 4 of them"
+                        + " summaries and notes]");
+    }
+
+    @Test
     void thePromptOnTheCommandLineReplacesTheDefaultTask() {
         Runs.Result r = run("tools", "How", "warm", "is", "Oslo?");
 

@@ -5,6 +5,8 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.agent.internal.FanOut;
 import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
@@ -62,7 +64,9 @@ import org.slf4j.LoggerFactory;
  *   <li>It asks the completer for a reply, offering the tools of its toolboxes, then
  *       {@code load_skill} when it has skills, then {@code list_agents} and {@code delegate} when
  *       it {@linkplain #canDelegate() can delegate} (a tool name is looked up in that order; the
- *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). The
+ *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). With a
+ *       {@linkplain Builder#contextPolicy context policy} the request holds the model's view of
+ *       the chat as its strategies shaped it (see {@link dev.shelly.agent.context}). The
  *       request passes through the {@linkplain ModelCallHook model-call hooks} (the context's,
  *       then the agent's) and carries the agent's {@linkplain Builder#options options}, prompt
  *       caching included; the response passes back through them in reverse. The reply gets the
@@ -158,9 +162,13 @@ public final class Agent implements Runner {
     private final List<ToolCallHook> toolCallHooks;
     private final ModelOptions options;
     private final PriceTable prices;
+    private final ContextPolicy contextPolicy;
+    /** The toolboxes runs search: the user's, then those of the context strategies. */
+    private final List<ToolBox> runToolboxes;
     // Run state, not configuration: one run at a time, and a registry spawns an agent once.
     private final AtomicBoolean running = new AtomicBoolean();
     private final AtomicBoolean spawned = new AtomicBoolean();
+    private final ContextManager contextManager;
 
     private Agent(Builder b) {
         this.name = b.name;
@@ -189,6 +197,9 @@ public final class Agent implements Runner {
         }
         this.options = opts;
         this.prices = b.prices;
+        this.contextPolicy = b.contextPolicy;
+        this.runToolboxes = b.runToolboxes;
+        this.contextManager = new ContextManager(this, contextPolicy);
     }
 
     /** Says what is wrong with an agent name, or returns null when providers accept it. */
@@ -381,7 +392,7 @@ public final class Agent implements Runner {
         try {
             run.emit(new AgentEvent.AgentStarted(run.source));
             List<ToolCall> pending = pausedCalls();
-            AgentTools tools = new AgentTools(run, toolboxes, skillTool);
+            AgentTools tools = new AgentTools(run, runToolboxes, skillTool);
             if (!pending.isEmpty()) {
                 ToolTurn.run(run, 0, pending, tools, null);
             }
@@ -465,23 +476,6 @@ public final class Agent implements Runner {
         }
     }
 
-    /**
-     * What the model sees: the chat's messages when the chat opens with a system message (the
-     * agent's prompt, written there by {@link #prepare}), else the run's prompt followed by them.
-     */
-    private List<Message> modelMessages(Message prompt) {
-        List<Message> messages = chat.messages();
-        if (systemPromptInChat && !messages.isEmpty() && messages.getFirst().role() == Role.SYSTEM) {
-            return messages;
-        }
-        Message[] all = new Message[messages.size() + 1];
-        all[0] = prompt;
-        for (int i = 0; i < messages.size(); i++) {
-            all[i + 1] = messages.get(i);
-        }
-        return List.of(all);
-    }
-
     private Message loop(Run run, AgentTools tools, StructuredOutput<?> out) {
         RunContext ctx = run.context;
         List<ModelCallHook> hooks = ctx.modelCallHooks();
@@ -495,11 +489,14 @@ public final class Agent implements Runner {
                 throw run.cancelled();
             }
             List<ToolDefinition> offered = tools.definitions();
-            if (prompt == null && !(systemPromptInChat && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM)) {
+            boolean promptInChat = systemPromptInChat && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
+            if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt(run));
             }
-            ModelRequest request = new ModelRequest(modelMessages(prompt), offered, runOptions, chat.id());
+            ContextManager.View view = contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
+            ModelRequest request = new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
             List<ToolDefinition> built = request.tools();
+            List<ToolDefinition> scope = view.scoped() ? built : null;
             ModelCall call = null;
             if (!hooks.isEmpty()) {
                 call = new ModelCall(ctx, iteration, request);
@@ -518,6 +515,9 @@ public final class Agent implements Runner {
             }
             for (int h = hooks.size() - 1; h >= 0; h--) {
                 response = hookResult(hooks.get(h).afterModelCall(call, response), "model-call hook", h, "a response");
+            }
+            if (contextManager.active()) {
+                contextManager.measured(request, response);
             }
             Message reply = response.message();
             if (!reply.sender().equals(name)) {
@@ -547,7 +547,7 @@ public final class Agent implements Runner {
                 run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
                 continue;
             }
-            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? null : request.tools());
+            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? scope : request.tools());
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
                 return results;
             }
@@ -591,16 +591,20 @@ public final class Agent implements Runner {
      *
      * ## Skills
      *
+     * Call load_skill with a skill's name to read its full procedure before you follow it.
+     *
      * ### {skill name}
      *
-     * {skill content}
+     * {skill description, or its content when it has none}
      *
      * ## Available Agents
      *
      * - **{name}**: {description}
      * </pre>
      *
-     * Only non-empty sections appear; the agents are the registry's entries (sorted by name)
+     * Only non-empty sections appear; a skill with a description is listed by it and loaded on
+     * demand with {@code load_skill} (the line about it appears only then), a skill without one is
+     * inlined in full; the agents are the registry's entries (sorted by name)
      * other than this agent, listed only when the agent {@linkplain #canDelegate() can delegate};
      * every text is stripped of surrounding white space. A delegated child's prompt lists the
      * agents only when it may delegate further.
@@ -808,6 +812,20 @@ public final class Agent implements Runner {
     }
 
     /**
+     * How the agent keeps its model calls inside the model's window.
+     *
+     * @return the policy; {@link ContextPolicy#NONE} unless set
+     */
+    public ContextPolicy contextPolicy() {
+        return contextPolicy;
+    }
+
+    /** The agent's model, for the context manager's summaries. */
+    Completer completer() {
+        return completer;
+    }
+
+    /**
      * The prices that turn the agent's usage into cost.
      *
      * @return the price table; {@link PriceTable#defaults()} unless set
@@ -847,6 +865,8 @@ public final class Agent implements Runner {
         private Chat chat;
         private Registry registry;
         private AgentListener listener = AgentListener.NONE;
+        private ContextPolicy contextPolicy = ContextPolicy.NONE;
+        private List<ToolBox> runToolboxes;
 
         private Builder(String name) {
             String invalid = invalidName(name);
@@ -1172,6 +1192,25 @@ public final class Agent implements Runner {
         }
 
         /**
+         * How the agent keeps its model calls inside the model's window: the strategies that
+         * shape the model's view of the chat before every call (compaction, trimming, offloading,
+         * budgets, ...). {@link ContextPolicy#NONE} (the default) sends the whole chat. The
+         * strategies act before the model-call hooks, on the view only: the chat keeps every
+         * message plus the summaries and notes they add. A strategy's tools (such as
+         * {@code recall}) are offered after the toolboxes'.
+         *
+         * @param value the policy
+         * @return this builder
+         */
+        public Builder contextPolicy(ContextPolicy value) {
+            if (value == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' contextPolicy must not be null; use ContextPolicy.NONE");
+            }
+            this.contextPolicy = value;
+            return this;
+        }
+
+        /**
          * Builds the agent.
          *
          * @return the agent
@@ -1189,6 +1228,24 @@ public final class Agent implements Runner {
             if (prices == null) {
                 prices = PriceTable.defaults();
             }
+            runToolboxes = new ArrayList<>(toolboxes);
+            for (ContextStrategy strategy : contextPolicy.strategies()) {
+                Optional<ToolBox> box = strategy.tools();
+                if (box.isEmpty()) {
+                    continue;
+                }
+                for (ToolDefinition d : box.get().definitions()) {
+                    for (int i = 0; i < runToolboxes.size(); i++) {
+                        if (runToolboxes.get(i).contains(d.name())) {
+                            throw new IllegalArgumentException("toolbox " + (i + 1) + " of agent '" + name + "' holds a tool "
+                                    + "named '" + d.name() + "', which the context strategy '" + strategy.name()
+                                    + "' offers; rename the tool");
+                        }
+                    }
+                }
+                runToolboxes.add(box.get());
+            }
+            runToolboxes = List.copyOf(runToolboxes);
             return new Agent(this);
         }
 

@@ -23,7 +23,10 @@ import java.util.concurrent.CancellationException;
  * {@link ToolCallFinished} (the calls run concurrently, so their events interleave) and a
  * {@link MessageAdded} for the results; finally {@link AgentFinished} or {@link AgentFailed}.
  * In a hand-off group, {@link HandedOff} follows the run of an agent that transferred the
- * conversation, before the next agent's {@link AgentStarted}.
+ * conversation, before the next agent's {@link AgentStarted}. An agent with a context policy
+ * reports, before each {@link CompletionStarted}, any {@link ContextCompacted},
+ * {@link ContextTrimmed} and {@link BudgetWarning} in the order its strategies ran (each summary
+ * or note added to the chat first, as a {@link MessageAdded}), then one {@link ContextMeasured}.
  */
 public sealed interface AgentEvent {
 
@@ -170,4 +173,58 @@ public sealed interface AgentEvent {
      * @param handoffs how many transfers the group's current run has made, this one included
      */
     record HandedOff(Source source, String group, String to, int handoffs) implements AgentEvent {}
+
+    /**
+     * How full the model's context is before a model call of an agent with a context policy,
+     * after its strategies ran: the input tokens the provider reported for the agent's last call
+     * plus the estimated size of what changed since.
+     *
+     * @param source the agent
+     * @param iteration the call's iteration
+     * @param tokens the request's tokens
+     * @param window the model's context window, or 0 while it is unknown
+     */
+    record ContextMeasured(Source source, int iteration, long tokens, int window) implements AgentEvent {}
+
+    /**
+     * A context strategy summarised the older part of the conversation and cut the model's view
+     * to resume after it; the summary is in the chat.
+     *
+     * @param source the agent
+     * @param iteration the call's iteration
+     * @param strategy the strategy's name ({@code compaction}, {@code sliding_window}, ...)
+     * @param tokensBefore the request's tokens before the cut
+     * @param tokensAfter the request's tokens after it
+     * @param messagesSummarized how many messages of the view the summary replaced
+     */
+    record ContextCompacted(Source source, int iteration, String strategy, long tokensBefore, long tokensAfter,
+            int messagesSummarized) implements AgentEvent {}
+
+    /**
+     * A context strategy shrank tool results in the model's view (trimmed, masked or offloaded
+     * them); reported when it changes a result for the first time in the run.
+     *
+     * @param source the agent
+     * @param iteration the call's iteration
+     * @param strategy the strategy's name
+     * @param tokensBefore the request's tokens before the strategy acted
+     * @param tokensAfter the request's tokens after it
+     * @param results how many results it changed for the first time
+     */
+    record ContextTrimmed(Source source, int iteration, String strategy, long tokensBefore, long tokensAfter, int results)
+            implements AgentEvent {}
+
+    /**
+     * A run has used most of a budget, and the model was told to finish.
+     *
+     * @param source the agent
+     * @param iteration the call's iteration
+     * @param budget {@code tokens} or {@code time}
+     * @param used how much is used (tokens, or milliseconds)
+     * @param limit the limit, in the same unit
+     * @param tokensBefore the request's tokens before the note
+     * @param tokensAfter the request's tokens with the note
+     */
+    record BudgetWarning(Source source, int iteration, String budget, long used, long limit, long tokensBefore,
+            long tokensAfter) implements AgentEvent {}
 }

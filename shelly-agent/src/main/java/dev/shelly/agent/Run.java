@@ -29,6 +29,8 @@ final class Run {
     Message reply;
     /** The bound record of a structured run, once it has one. */
     Object structured;
+    /** When the run started, for time budgets. */
+    final long startNanos = System.nanoTime();
 
     Run(Agent agent, RunContext context) {
         this.agent = agent;
@@ -84,11 +86,13 @@ final class Run {
         return toolContext;
     }
 
-    void append(Message message) {
-        agent.chat().append(message);
+    /** Appends to the chat and announces it; returns the message's index in the chat. */
+    int append(Message message) {
+        int size = agent.chat().append(message);
         if (observed) {
             emit(new AgentEvent.MessageAdded(source, message));
         }
+        return size - 1;
     }
 
     void emit(AgentEvent event) {

@@ -19,19 +19,41 @@ import java.util.List;
  *
  * ## Skills
  *
+ * Call load_skill with a skill's name to read its full procedure before you follow it.
+ *
  * ### {skill name}
  *
- * {skill content}
+ * {skill description, or the skill's content when it has no description}
  *
  * ## Available Agents
  *
  * - **{name}**: {description}
  * </pre>
  *
- * Only non-empty sections appear; each text is stripped of surrounding white space.
+ * Only non-empty sections appear; each text is stripped of surrounding white space. A skill
+ * with a description is listed by it, and the model loads its content with {@code load_skill}
+ * (the line about {@code load_skill} appears only when a skill is listed so); a skill without one
+ * is inlined in full.
  */
 final class SystemPrompt {
+    /** The line under {@code ## Skills} when a skill is listed by its description only. */
+    static final String LOAD_HINT = "Call load_skill with a skill's name to read its full procedure before you follow it.";
+
     private SystemPrompt() {}
+
+    /** A skill with a description is listed by it and loaded on demand; one without is inlined. */
+    static boolean onDemand(Skill skill) {
+        return !skill.description().isBlank();
+    }
+
+    private static boolean anyOnDemand(List<Skill> skills) {
+        for (Skill s : skills) {
+            if (onDemand(s)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     static String build(String name, String description, String instructions, String context, List<Skill> skills,
             List<Registry.Entry> agents) {
@@ -43,10 +65,14 @@ final class SystemPrompt {
         section(sb, "Project Context", context);
         if (!skills.isEmpty()) {
             sb.append("\n\n## Skills");
+            if (anyOnDemand(skills)) {
+                sb.append("\n\n").append(LOAD_HINT);
+            }
             for (Skill skill : skills) {
                 sb.append("\n\n### ").append(skill.name());
-                if (!skill.content().isBlank()) {
-                    sb.append("\n\n").append(skill.content().strip());
+                String text = onDemand(skill) ? skill.description() : skill.content();
+                if (!text.isBlank()) {
+                    sb.append("\n\n").append(text.strip());
                 }
             }
         }

@@ -54,7 +54,7 @@ class AgentTest {
                 .instructions("  Break tasks down.\nDelegate them.\n")
                 .context("The project is a Java SDK.")
                 .skills(List.of(Skill.of("orchestration", "How to orchestrate", "1. Break it into subtasks\n2. Delegate"),
-                        Skill.of("review", "How to review", "Read the diff.")))
+                        Skill.of("review", "", "Read the diff.")))
                 .registry(registry)
                 .completer(ScriptedCompleter.of(Step.reply("ok")))
                 .build();
@@ -75,10 +75,11 @@ class AgentTest {
 
                 ## Skills
 
+                Call load_skill with a skill's name to read its full procedure before you follow it.
+
                 ### orchestration
 
-                1. Break it into subtasks
-                2. Delegate
+                How to orchestrate
 
                 ### review
 
@@ -90,6 +91,30 @@ class AgentTest {
                 - **writer**: Writes articles and summaries""";
         assertThat(lead.systemPrompt()).isEqualTo(expected);
         assertThat(lead.chat().get(0)).isEqualTo(Message.system(expected));
+    }
+
+    @Test
+    void skillsWithADescriptionAreListedByItAndTheirContentIsLoadedOnDemand() {
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCalls(new Step.Call("load_skill", "{\"name\":\"deploy\"}")), Step.reply("done"));
+        Agent a = agent("ops", model)
+                .skills(List.of(Skill.of("deploy", "Ship a release to production", "1. Tag.\n2. Build.\n3. Roll out.")))
+                .build();
+
+        a.run("ship it");
+
+        assertThat(a.systemPrompt()).isEqualTo("""
+                You are ops.
+
+                ## Skills
+
+                Call load_skill with a skill's name to read its full procedure before you follow it.
+
+                ### deploy
+
+                Ship a release to production""");
+        assertThat(model.requests().getFirst().messages().getFirst().text()).doesNotContain("Roll out");
+        assertThat(a.chat().get(3).parts()).containsExactly(ToolResult.of("call_1", "1. Tag.\n2. Build.\n3. Roll out."));
     }
 
     @Test

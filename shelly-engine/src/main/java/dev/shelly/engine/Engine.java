@@ -6,7 +6,9 @@ import dev.shelly.agent.Middleware;
 import dev.shelly.agent.Registry;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ShellyException;
+import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.ContextConfig;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
@@ -22,6 +24,7 @@ import dev.shelly.engine.session.SessionRecord;
 import dev.shelly.engine.config.RedisConfig;
 import dev.shelly.engine.session.SessionStore;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.engine.spi.SharedBackends;
@@ -102,6 +105,7 @@ public final class Engine implements AutoCloseable {
     private final EventBus<AgentEvent> events;
     private final UsageTracker usage;
     private final PriceTable prices;
+    private final ContextWindows windows;
     private final Store store;
     private final TaskBoard tasks;
     private final SharedBackends shared;
@@ -123,6 +127,7 @@ public final class Engine implements AutoCloseable {
         this.events = b.events != null ? b.events : new EventBus<>();
         this.usage = b.usage;
         this.prices = PriceTable.defaults().withAll(b.config.prices()).withAll(b.prices);
+        this.windows = ContextWindows.defaults().withAll(b.config.contextWindows()).withAll(b.contextWindows);
         this.store = backends.store();
         this.tasks = backends.tasks();
         this.shared = backends.shared();
@@ -527,6 +532,9 @@ public final class Engine implements AutoCloseable {
         if (a.promptCaching() != null) {
             b.promptCaching(a.promptCaching());
         }
+        if (a.context() != null) {
+            b.contextPolicy(contextPolicy(a));
+        }
         if (a.options().maxIterations() != null) {
             b.maxIterations(a.options().maxIterations());
         }
@@ -544,6 +552,39 @@ public final class Engine implements AutoCloseable {
             boxes.add(select(toolboxes.get(ref.name()).get(), ref));
         }
         return b.toolboxes(boxes.toArray(ToolBox[]::new)).build();
+    }
+
+    /**
+     * An agent's context policy from its {@code context:} section: its window (else the table's
+     * for its provider's model), its summariser, and the strategies; offloaded results go to
+     * {@code .shelly/offload} in a project.
+     */
+    private ContextPolicy contextPolicy(AgentConfig a) {
+        ContextConfig c = a.context();
+        ContextPolicy.Builder p = ContextPolicy.builder().windows(windows);
+        String model = config.providerOf(a).model();
+        if (c.window() != null) {
+            p.window(c.window());
+        } else {
+            windows.find(model).ifPresent(w -> p.window(w.tokens()));
+        }
+        if (c.summarizer() != null) {
+            p.summarizer(completers.get(c.summarizer()));
+        }
+        Path project = dir == null ? null : dir.projectDir();
+        Path offload = dir == null ? null : dir.root().resolve("offload");
+        return p.strategies(c.strategies(offload, project)).build();
+    }
+
+    /**
+     * The context windows by model id: {@link ContextWindows#defaults()}, then the
+     * configuration's {@code context_windows:}, then {@link Builder#contextWindows}, each laid
+     * over the one before.
+     *
+     * @return the table
+     */
+    public ContextWindows contextWindows() {
+        return windows;
     }
 
     private List<Skill> skillsOf(AgentConfig a) {
@@ -590,6 +631,7 @@ public final class Engine implements AutoCloseable {
         private EventBus<AgentEvent> events;
         private UsageTracker usage = new UsageTracker();
         private PriceTable prices = PriceTable.empty();
+        private ContextWindows contextWindows = ContextWindows.empty();
         private Store store;
         private TaskBoard tasks;
         private List<Skill> skills = List.of();
@@ -770,6 +812,18 @@ public final class Engine implements AutoCloseable {
          */
         public Builder prices(PriceTable value) {
             this.prices = requireNonNull(value, "Engine.Builder.prices");
+            return this;
+        }
+
+        /**
+         * Context windows laid over the defaults and the configuration's
+         * {@code context_windows:}; these win over both.
+         *
+         * @param value the windows
+         * @return this builder
+         */
+        public Builder contextWindows(ContextWindows value) {
+            this.contextWindows = requireNonNull(value, "Engine.Builder.contextWindows");
             return this;
         }
 

@@ -291,9 +291,11 @@ class EngineTest {
 
                     ## Skills
 
+                    Call load_skill with a skill's name to read its full procedure before you follow it.
+
                     ### review
 
-                    Read the diff twice.
+                    How to review
 
                     ## Available Agents
 

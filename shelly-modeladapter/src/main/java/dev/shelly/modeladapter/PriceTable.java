@@ -109,21 +109,7 @@ public final class PriceTable {
      * @return the price, or empty when the table does not know the model
      */
     public Optional<Price> find(String model) {
-        if (model == null || prices.isEmpty()) {
-            return Optional.empty();
-        }
-        String candidate = model;
-        while (true) {
-            Price price = prices.get(candidate);
-            if (price != null) {
-                return Optional.of(price);
-            }
-            int dash = candidate.lastIndexOf('-');
-            if (dash <= 0) {
-                return Optional.empty();
-            }
-            candidate = candidate.substring(0, dash);
-        }
+        return Optional.ofNullable(ModelIds.find(prices, model));
     }
 
     /**

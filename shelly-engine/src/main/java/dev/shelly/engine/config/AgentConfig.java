@@ -22,9 +22,11 @@ import java.util.List;
  * @param options its limits; every one left out takes the agent default
  * @param promptCaching whether the agent's requests carry prompt-cache hints, or null for the
  *     agent default (on)
+ * @param context how its model calls stay inside the model's window (the {@code context:}
+ *     section), or null to send the whole chat
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
-        List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching) {
+        List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching, ContextConfig context) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -105,6 +107,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private List<String> skills;
         private Options options = Options.DEFAULT;
         private Boolean promptCaching;
+        private ContextConfig context;
 
         private Builder(String name) {
             this.name = name;
@@ -224,13 +227,24 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Sets the {@code context:} section: how the agent's model calls stay inside the window.
+         *
+         * @param value the section
+         * @return this builder
+         */
+        public Builder context(ContextConfig value) {
+            this.context = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration.
          *
          * @return the configuration
          */
         public AgentConfig build() {
-            return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options,
-                    promptCaching);
+            return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options, promptCaching,
+                    context);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.PriceTable;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -105,6 +106,16 @@ public final class EngineConfig {
     }
 
     /**
+     * The {@code context_windows:} section: model ids and their windows in tokens, laid over
+     * {@link ContextWindows#defaults()}.
+     *
+     * @return the configured windows, empty when none are
+     */
+    public ContextWindows contextWindows() {
+        return sections.contextWindows();
+    }
+
+    /**
      * The file this configuration was read from.
      *
      * @return the file, or empty for a configuration built in code
@@ -171,6 +182,11 @@ public final class EngineConfig {
         for (int i = 0; i < agents.size(); i++) {
             AgentConfig agent = agents.get(i);
             providerOf(agent);
+            String summarizer = agent.context() == null ? null : agent.context().summarizer();
+            if (summarizer != null && !providerNames().contains(summarizer)) {
+                throw error("agents[" + i + "].context.summarizer", "unknown provider '" + summarizer + "'; expected one of: "
+                        + names(providerNames()));
+            }
             for (int j = 0; j < agent.toolboxes().size(); j++) {
                 String name = agent.toolboxes().get(j).name();
                 if (!toolboxes.contains(name)) {
@@ -243,6 +259,7 @@ public final class EngineConfig {
         private String entryAgent;
         private RedisConfig redis;
         private PriceTable prices = PriceTable.empty();
+        private ContextWindows contextWindows = ContextWindows.empty();
 
         private Builder() {}
 
@@ -316,12 +333,26 @@ public final class EngineConfig {
         }
 
         /**
+         * Sets the {@code context_windows:} section.
+         *
+         * @param value model ids and their windows; replaces any set before
+         * @return this builder
+         */
+        public Builder contextWindows(ContextWindows value) {
+            if (value == null) {
+                throw new IllegalArgumentException("EngineConfig.Builder.contextWindows must not be null");
+            }
+            this.contextWindows = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration (not yet checked: see {@link EngineConfig#check(Set, Set)}).
          *
          * @return the configuration
          */
         public EngineConfig build() {
-            return new EngineConfig(new Sections(providers, mcpServers, agents, entryAgent, redis, prices),
+            return new EngineConfig(new Sections(providers, mcpServers, agents, entryAgent, redis, prices, contextWindows),
                     Locations.NONE);
         }
     }

@@ -1,7 +1,10 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.modeladapter.ContextWindow;
+import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.Price;
 import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -19,9 +22,11 @@ import tools.jackson.databind.util.StdConverter;
  * @param entryAgent {@code entry_agent:}, or null
  * @param redis the {@code redis:} section, or null
  * @param prices the {@code prices:} section: model id to price
+ * @param contextWindows the {@code context_windows:} section: model id to window in tokens
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
-        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices) {
+        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices,
+        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);
@@ -29,6 +34,22 @@ record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers
         agents = agents == null ? List.of() : List.copyOf(agents);
         Fields.notBlank(entryAgent, "entry_agent");
         prices = prices == null ? PriceTable.empty() : prices;
+        contextWindows = contextWindows == null ? ContextWindows.empty() : contextWindows;
+    }
+
+    /** {@code context_windows:} as a {@link ContextWindows} table, in file order. */
+    static final class Windows extends StdConverter<Map<String, Integer>, ContextWindows> {
+        @Override
+        public ContextWindows convert(Map<String, Integer> entries) {
+            ContextWindows table = ContextWindows.empty();
+            for (Map.Entry<String, Integer> e : entries.entrySet()) {
+                if (e.getValue() == null || e.getValue() < 1) {
+                    throw new InvalidSettingException(e.getKey(), "expected a window of at least 1 token, got " + e.getValue());
+                }
+                table = table.with(e.getKey(), ContextWindow.of(e.getValue()));
+            }
+            return table;
+        }
     }
 
     /**

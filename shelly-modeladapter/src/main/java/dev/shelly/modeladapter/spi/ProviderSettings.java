@@ -543,6 +543,6 @@ public final class ProviderSettings {
 
     @Override
     public String toString() {
-        return "ProviderSettings[provider=" + provider + ", fields=" + values.keySet() + "]";
+        return "ProviderSettings[provider=" + provider + ", fields=" + new java.util.TreeSet<>(values.keySet()) + "]";
     }
 }

@@ -1,0 +1,493 @@
+package dev.shelly.agent;
+
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.context.ContextStrategy;
+import dev.shelly.agent.context.ContextView;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.Text;
+import dev.shelly.chats.Thinking;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ContextWindow;
+import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.TokenEstimator;
+import dev.shelly.modeladapter.Usage;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+
+/**
+ * An agent's context management: builds the model's view of its chat before every call (the
+ * prompt, the agent's latest summary, the conversation since), runs the policy's strategies on
+ * it, and keeps the token account (the provider's count for the last call plus an estimate of
+ * what changed since).
+ *
+ * <p>It acts, like a model-call hook, before the agent's hooks see the request, and on the view
+ * only: what reaches the chat are the summaries and notes the strategies add, each marked in its
+ * metadata, so a saved session resumes from the same view. Belongs to one agent, which runs one
+ * run at a time: not thread-safe.
+ */
+final class ContextManager {
+    /** Each message is cut to this many characters in what the summariser reads. */
+    static final int SUMMARY_PIECE_CHARS = 2_000;
+    /** What the summariser reads at most when the window is unknown. */
+    private static final int SUMMARY_INPUT_CHARS = 400_000;
+
+    private final Agent agent;
+    private final ContextPolicy policy;
+    private final TokenEstimator estimator;
+    /**
+     * Estimates of the messages of this run's views, by identity (a chat never changes a
+     * message, and strategies reuse what they rewrote); cleared when a run starts.
+     */
+    private final Map<Message, Long> estimates = new IdentityHashMap<>();
+    /** How far the chat was searched for this agent's summary. */
+    private int scanned;
+    /** The chat index of this agent's latest summary, or -1. */
+    private int summaryIndex = -1;
+    private Message summary;
+    private int resumeFrom;
+    /** The input tokens the provider reported for the last call, or -1. */
+    private long reported = -1;
+    /** The estimate of the request those tokens were reported for. */
+    private long reportedEstimate;
+    private String model;
+    private Run stateRun;
+    private final Map<ContextStrategy, Object> state = new IdentityHashMap<>();
+
+    ContextManager(Agent agent, ContextPolicy policy) {
+        this.agent = agent;
+        this.policy = policy;
+        this.estimator = policy.estimator();
+    }
+
+    boolean active() {
+        return policy.active();
+    }
+
+    /**
+     * The model's view for one call, shaped by the strategies.
+     *
+     * @param prompt the system prompt when the chat does not open with it, else null
+     */
+    View view(Run run, int iteration, Message prompt, List<ToolDefinition> offered) {
+        if (stateRun != run) {
+            stateRun = run;
+            state.clear();
+            estimates.clear();
+        }
+        findSummary();
+        View view = new View(run, iteration, offered);
+        int base;
+        if (prompt == null) {
+            view.add(agent.chat().get(0), 0);
+            base = 1;
+        } else {
+            view.add(prompt, -1);
+            base = 0;
+        }
+        int start = base;
+        if (summary != null) {
+            view.add(summary, summaryIndex);
+            start = Math.max(base, resumeFrom);
+        }
+        view.first = view.messages.size();
+        List<Message> rest = agent.chat().since(start);
+        for (int i = 0; i < rest.size(); i++) {
+            Message m = rest.get(i);
+            if (!isSummary(m)) {
+                view.add(m, start + i);
+            }
+        }
+        if (policy.active()) {
+            for (ContextStrategy s : policy.strategies()) {
+                s.apply(view);
+            }
+            run.emit(new AgentEvent.ContextMeasured(run.source, iteration, view.tokens(), view.window().orElse(0)));
+        }
+        return view;
+    }
+
+    /** Takes the provider's count for the request that was sent. */
+    void measured(ModelRequest sent, ModelResponse response) {
+        if (response.model() != null) {
+            model = response.model();
+        }
+        long input = response.usage().totalInputTokens();
+        if (input > 0) {
+            reported = input;
+            reportedEstimate = estimate(sent.messages(), sent.tools());
+        }
+    }
+
+    private long estimate(List<Message> messages, List<ToolDefinition> tools) {
+        long sum = 3 + estimator.tools(tools);
+        for (Message m : messages) {
+            sum += tokens(m);
+        }
+        return sum;
+    }
+
+    private long tokens(Message m) {
+        Long known = estimates.get(m);
+        return known != null ? known : estimator.message(m);
+    }
+
+    private long remember(Message m) {
+        return estimates.computeIfAbsent(m, estimator::message);
+    }
+
+    private OptionalInt window() {
+        if (policy.window().isPresent()) {
+            return policy.window();
+        }
+        Optional<ContextWindow> found = policy.windows().find(model);
+        return found.isPresent() ? OptionalInt.of(found.get().tokens()) : OptionalInt.empty();
+    }
+
+    /** Finds this agent's latest summary in what the chat gained since the last look. */
+    private void findSummary() {
+        List<Message> fresh = agent.chat().since(scanned);
+        for (int i = 0; i < fresh.size(); i++) {
+            Message m = fresh.get(i);
+            if (isSummary(m) && agent.name().equals(m.metadata().get(ContextPolicy.AGENT))
+                    && m.metadata().get(ContextPolicy.FROM) instanceof Number from) {
+                summaryIndex = scanned + i;
+                summary = m;
+                resumeFrom = from.intValue();
+            }
+        }
+        scanned += fresh.size();
+    }
+
+    static boolean isSummary(Message m) {
+        return ContextPolicy.SUMMARY.equals(m.metadata().get(ContextPolicy.KIND));
+    }
+
+    /** The text the summariser reads for some messages: one line or block per message. */
+    static String transcript(List<Message> messages, int maxChars) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, String> names = new LinkedHashMap<>();
+        for (Message m : messages) {
+            for (Part p : m.parts()) {
+                switch (p) {
+                    case Text t when !t.text().isBlank() -> line(sb, "[" + m.sender() + "] ", t.text());
+                    case Thinking t -> { }
+                    case ToolCall c -> {
+                        names.put(c.id(), c.name());
+                        line(sb, "[" + m.sender() + " calls " + c.name() + "] ", c.arguments());
+                    }
+                    case ToolResult r -> line(sb, "[" + (r.isError() ? "error from " : "result of ")
+                            + names.getOrDefault(r.toolCallId(), r.toolCallId()) + "] ", r.text());
+                    default -> { }
+                }
+            }
+        }
+        if (sb.length() > maxChars) {
+            return "[... " + (sb.length() - maxChars) + " earlier characters left out]\n" + sb.substring(sb.length() - maxChars);
+        }
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, String head, String text) {
+        String body = text.strip();
+        if (body.length() > SUMMARY_PIECE_CHARS) {
+            body = body.substring(0, SUMMARY_PIECE_CHARS) + " [... " + (body.length() - SUMMARY_PIECE_CHARS) + " more characters]";
+        }
+        sb.append(head).append(body).append('\n');
+    }
+
+    /** The view of one call. */
+    final class View implements ContextView {
+        private final Run run;
+        private final int iteration;
+        final List<Message> messages = new ArrayList<>();
+        private int[] chatIndex = new int[64];
+        private List<ToolDefinition> tools;
+        private final List<ToolDefinition> offered;
+        int first;
+        private long estimate;
+
+        View(Run run, int iteration, List<ToolDefinition> offered) {
+            this.run = run;
+            this.iteration = iteration;
+            this.tools = offered;
+            this.offered = offered;
+        }
+
+        void add(Message m, int index) {
+            if (messages.size() == chatIndex.length) {
+                chatIndex = java.util.Arrays.copyOf(chatIndex, chatIndex.length * 2);
+            }
+            chatIndex[messages.size()] = index;
+            messages.add(m);
+            if (policy.active()) {
+                estimate += index >= 0 ? remember(m) : tokens(m);
+            }
+        }
+
+        /** Whether a strategy changed the tools offered. */
+        boolean scoped() {
+            return tools != offered;
+        }
+
+        List<ToolDefinition> toolList() {
+            return tools;
+        }
+
+        List<Message> list() {
+            return Collections.unmodifiableList(messages);
+        }
+
+        @Override
+        public String agent() {
+            return agent.name();
+        }
+
+        @Override
+        public int iteration() {
+            return iteration;
+        }
+
+        @Override
+        public List<Message> messages() {
+            return List.copyOf(messages);
+        }
+
+        @Override
+        public int size() {
+            return messages.size();
+        }
+
+        @Override
+        public Message message(int index) {
+            return messages.get(index);
+        }
+
+        @Override
+        public void replace(int index, Message message) {
+            if (index < first || index >= messages.size()) {
+                throw new IllegalArgumentException("ContextView.replace: index " + index + " is not a conversation message ("
+                        + first + " to " + (messages.size() - 1) + ")");
+            }
+            Message old = messages.get(index);
+            if (message == null || message.role() != old.role() || !sameIds(message, old)) {
+                throw new IllegalArgumentException("ContextView.replace: the message at " + index + " must keep its role ("
+                        + old.role() + ") and its tool-call ids " + ids(old));
+            }
+            estimate += remember(message) - tokens(old);
+            messages.set(index, message);
+        }
+
+        /** Whether two messages hold the same tool calls and results, by id, in order. */
+        private static boolean sameIds(Message a, Message b) {
+            List<Part> x = a.parts();
+            List<Part> y = b.parts();
+            int i = 0;
+            int j = 0;
+            while (true) {
+                while (i < x.size() && !(x.get(i) instanceof ToolCall || x.get(i) instanceof ToolResult)) {
+                    i++;
+                }
+                while (j < y.size() && !(y.get(j) instanceof ToolCall || y.get(j) instanceof ToolResult)) {
+                    j++;
+                }
+                if (i == x.size() || j == y.size()) {
+                    return i == x.size() && j == y.size();
+                }
+                Part p = x.get(i);
+                Part q = y.get(j);
+                boolean same = p instanceof ToolCall c ? q instanceof ToolCall d && c.id().equals(d.id())
+                        : q instanceof ToolResult r && ((ToolResult) p).toolCallId().equals(r.toolCallId());
+                if (!same) {
+                    return false;
+                }
+                i++;
+                j++;
+            }
+        }
+
+        private static List<String> ids(Message m) {
+            List<String> ids = new ArrayList<>();
+            for (Part p : m.parts()) {
+                if (p instanceof ToolCall c) {
+                    ids.add(c.id());
+                } else if (p instanceof ToolResult r) {
+                    ids.add(r.toolCallId());
+                }
+            }
+            return ids;
+        }
+
+        @Override
+        public int firstMessage() {
+            return first;
+        }
+
+        @Override
+        public boolean canCutAt(int index) {
+            return index > first && index < messages.size() && messages.get(index).role() != Role.TOOL
+                    && chatIndex[index] >= 0;
+        }
+
+        @Override
+        public Optional<String> summary() {
+            if (first < 2 || !isSummary(messages.get(1))) {
+                return Optional.empty();
+            }
+            String text = messages.get(1).text();
+            return Optional.of(text.startsWith(ContextPolicy.SUMMARY_HEADING)
+                    ? text.substring(ContextPolicy.SUMMARY_HEADING.length()) : text);
+        }
+
+        @Override
+        public List<ToolDefinition> tools() {
+            return Collections.unmodifiableList(tools);
+        }
+
+        @Override
+        public void tools(List<ToolDefinition> value) {
+            if (value == null) {
+                throw new IllegalArgumentException("ContextView.tools must not be null");
+            }
+            tools = List.copyOf(value);
+        }
+
+        @Override
+        public long tokens() {
+            long now = estimate + 3 + estimator.tools(tools);
+            return reported >= 0 ? Math.max(1, reported + now - reportedEstimate) : now;
+        }
+
+        @Override
+        public long tokens(Message message) {
+            return ContextManager.this.tokens(message);
+        }
+
+        @Override
+        public OptionalInt window() {
+            return ContextManager.this.window();
+        }
+
+        @Override
+        public Usage usage() {
+            return run.context.usage();
+        }
+
+        @Override
+        public Duration elapsed() {
+            return Agent.since(run.startNanos);
+        }
+
+        @Override
+        public String summarize(List<Message> older, Completer completer, String instructions) {
+            if (older == null || instructions == null || instructions.isBlank()) {
+                throw new IllegalArgumentException("ContextView.summarize needs messages and instructions");
+            }
+            OptionalInt w = window();
+            // About three quarters of the window, at four characters a token: the summariser is
+            // usually the agent's own model, and its request must fit the same window.
+            int cap = w.isPresent() ? (int) Math.min(SUMMARY_INPUT_CHARS, w.getAsInt() * 3L) : SUMMARY_INPUT_CHARS;
+            String previous = summary().orElse(null);
+            String text = transcript(older, cap);
+            String ask = previous == null ? "Messages to summarise:\n\n" + text
+                    : "Previous summary:\n\n" + previous + "\n\nMessages to add to it:\n\n" + text;
+            Completer model = completer != null ? completer : policy.summarizer().orElse(agent.completer());
+            ModelRequest request = new ModelRequest(List.of(Message.system(instructions), Message.user(ask)), List.of(),
+                    ModelOptions.NONE, null);
+            ModelResponse response = model.complete(request);
+            if (response == null) {
+                throw new AgentException(agent.name(), "the summariser of agent '" + agent.name()
+                        + "' returned null instead of a response", null);
+            }
+            Usage usage = response.usage();
+            run.context.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
+            String written = response.message().text().strip();
+            if (written.isEmpty()) {
+                throw new AgentException(agent.name(), "the summariser of agent '" + agent.name()
+                        + "' returned an empty summary; the context was not compacted", null);
+            }
+            return written;
+        }
+
+        @Override
+        public void compact(int from, String text, String strategy) {
+            if (!canCutAt(from)) {
+                throw new IllegalArgumentException("ContextView.compact: the view may not be cut at " + from
+                        + " (a cut resumes at a conversation message after the first that is not a tool message)");
+            }
+            if (text == null || text.isBlank()) {
+                throw new IllegalArgumentException("ContextView.compact needs a summary");
+            }
+            long before = tokens();
+            int replaced = from - first;
+            Map<String, Object> meta = new LinkedHashMap<>();
+            meta.put(ContextPolicy.KIND, ContextPolicy.SUMMARY);
+            meta.put(ContextPolicy.FROM, chatIndex[from]);
+            meta.put(ContextPolicy.AGENT, agent.name());
+            meta.put(ContextPolicy.STRATEGY, strategy);
+            Message written = new Message(ContextPolicy.SENDER, Role.USER,
+                    List.of(new Text(ContextPolicy.SUMMARY_HEADING + text.strip())), meta);
+            int index = run.append(written);
+            List<Message> keptMessages = new ArrayList<>(messages.subList(from, messages.size()));
+            int[] keptIndex = java.util.Arrays.copyOfRange(chatIndex, from, messages.size());
+            Message prompt = messages.get(0);
+            int promptIndex = chatIndex[0];
+            messages.clear();
+            estimate = 0;
+            add(prompt, promptIndex);
+            add(written, index);
+            first = 2;
+            for (int i = 0; i < keptMessages.size(); i++) {
+                add(keptMessages.get(i), keptIndex[i]);
+            }
+            summary = written;
+            summaryIndex = index;
+            resumeFrom = keptIndex[0];
+            run.emit(new AgentEvent.ContextCompacted(run.source, iteration, strategy, before, tokens(), replaced));
+        }
+
+        @Override
+        public void note(String text, String strategy) {
+            if (text == null || text.isBlank()) {
+                throw new IllegalArgumentException("ContextView.note needs a text");
+            }
+            Message m = new Message(ContextPolicy.SENDER, Role.USER, List.of(new Text(text)),
+                    Map.of(ContextPolicy.KIND, ContextPolicy.NOTE, ContextPolicy.STRATEGY, strategy));
+            int index = run.append(m);
+            add(m, index);
+        }
+
+        @Override
+        public void trimmed(String strategy, long tokensBefore, int results) {
+            run.emit(new AgentEvent.ContextTrimmed(run.source, iteration, strategy, tokensBefore, tokens(), results));
+        }
+
+        @Override
+        public void budgetWarning(String budget, long used, long limit, String text, String strategy) {
+            long before = tokens();
+            note(text, strategy);
+            run.emit(new AgentEvent.BudgetWarning(run.source, iteration, budget, used, limit, before, tokens()));
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T state(ContextStrategy owner, Supplier<T> initial) {
+            return (T) ContextManager.this.state.computeIfAbsent(owner, k -> initial.get());
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.shelly.agent.context;
+
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolResult;
+import java.util.List;
+
+/**
+ * Notices tool calls failing in a row: when the last {@code failures} tool results were all
+ * errors, a note the model reads asks it to stop and reflect before the next call. After a note,
+ * the count starts again.
+ *
+ * <p>Config: {@code failure_reflection: {failures: 3}}.
+ *
+ * @param failures how many failed results in a row ask for reflection; at least 1
+ */
+public record FailureReflection(int failures) implements ContextStrategy {
+    /** The strategy's name. */
+    public static final String NAME = "failure_reflection";
+
+    /** Validates the count. */
+    public FailureReflection {
+        if (failures < 1) {
+            throw new IllegalArgumentException("FailureReflection failures must be at least 1, was " + failures);
+        }
+    }
+
+    /**
+     * The note after {@code count} failures in a row.
+     *
+     * @param count the failures
+     * @return the note
+     */
+    public static String note(int count) {
+        return "The last " + count + " tool calls failed. Stop and reflect before your next call: what do the errors "
+                + "say, which assumption was wrong, and what will you do differently?";
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void apply(ContextView view) {
+        int count = 0;
+        scan:
+        for (int i = view.size() - 1; i >= view.firstMessage(); i--) {
+            Message m = view.message(i);
+            if (Cuts.isNote(m, NAME) || (m.role() == Role.USER && !m.sender().equals(ContextPolicy.SENDER))) {
+                break;
+            }
+            if (m.role() != Role.TOOL) {
+                continue;
+            }
+            List<Part> parts = m.parts();
+            for (int p = parts.size() - 1; p >= 0; p--) {
+                if (parts.get(p) instanceof ToolResult r) {
+                    if (!r.isError()) {
+                        break scan;
+                    }
+                    count++;
+                }
+            }
+        }
+        if (count >= failures) {
+            view.note(note(count), NAME);
+        }
+    }
+}
