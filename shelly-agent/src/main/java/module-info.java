@@ -10,6 +10,7 @@ module dev.shelly.agent {
 
     exports dev.shelly.agent;
     exports dev.shelly.agent.workflow;
+    exports dev.shelly.agent.context;
 
     // Jackson binds a coordinator's decision onto a record of this package.
     opens dev.shelly.agent.workflow to tools.jackson.databind;
