@@ -9,8 +9,11 @@ import dev.shelly.agent.AgentException;
 public final class BudgetExceededException extends AgentException {
     private static final long serialVersionUID = 1L;
 
+    /** What ran out: {@code tokens} or {@code time}. */
     private final String budget;
+    /** How much was used, in the budget's unit. */
     private final long used;
+    /** The limit, in the budget's unit. */
     private final long limit;
 
     /**
