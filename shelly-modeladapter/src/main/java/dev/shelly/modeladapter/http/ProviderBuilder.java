@@ -13,6 +13,7 @@ import dev.shelly.modeladapter.UsageTracker;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -41,7 +42,7 @@ import java.util.function.UnaryOperator;
 public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     private String name;
     private final String defaultBaseUrl;
-    private final String apiKeyVariable;
+    private final List<String> apiKeyVariables;
     private final String baseUrlVariable;
     private String baseUrl;
     private String apiKey;
@@ -68,9 +69,24 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @param baseUrlVariable the environment variable holding the base URL, or null for none
      */
     protected ProviderBuilder(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable) {
+        this(name, defaultBaseUrl, apiKeyVariable == null ? List.of() : List.of(apiKeyVariable), baseUrlVariable);
+    }
+
+    /**
+     * Starts the settings of a provider whose key may come from one of several environment
+     * variables, the first set one winning (Gemini: {@code GEMINI_API_KEY}, then
+     * {@code GOOGLE_API_KEY}).
+     *
+     * @param name the provider's name, used in errors and reply metadata
+     * @param defaultBaseUrl the base URL when none is given, or null when one must be given
+     * @param apiKeyVariables the environment variables that may hold the key, in order of
+     *     preference; empty for none
+     * @param baseUrlVariable the environment variable holding the base URL, or null for none
+     */
+    protected ProviderBuilder(String name, String defaultBaseUrl, List<String> apiKeyVariables, String baseUrlVariable) {
         this.name = name;
         this.defaultBaseUrl = defaultBaseUrl;
-        this.apiKeyVariable = apiKeyVariable;
+        this.apiKeyVariables = List.copyOf(apiKeyVariables);
         this.baseUrlVariable = baseUrlVariable;
     }
 
@@ -448,11 +464,13 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
         if (apiKey != null) {
             return Optional.of(checkKey(apiKey, "apiKey(...)"));
         }
-        if (apiKeyVariable == null) {
-            return Optional.empty();
+        for (String variable : apiKeyVariables) {
+            String fromEnv = blankToNull(environment.apply(variable));
+            if (fromEnv != null) {
+                return Optional.of(checkKey(fromEnv, "the environment variable " + variable));
+            }
         }
-        String fromEnv = blankToNull(environment.apply(apiKeyVariable));
-        return fromEnv == null ? Optional.empty() : Optional.of(checkKey(fromEnv, "the environment variable " + apiKeyVariable));
+        return Optional.empty();
     }
 
     /** Refuses a key HTTP cannot carry, naming where it came from and never quoting it. */
@@ -476,7 +494,8 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      */
     protected final String requireApiKey() {
         return resolveApiKey().orElseThrow(() -> new IllegalArgumentException(name + ": no API key: call apiKey(...)"
-                + (apiKeyVariable == null ? "" : " or set the environment variable " + apiKeyVariable)));
+                + (apiKeyVariables.isEmpty() ? "" : " or set the environment variable "
+                        + String.join(" or ", apiKeyVariables))));
     }
 
     /**
