@@ -87,6 +87,49 @@ public final class OpenAiCompleter implements Completer {
     public static final Profile COMPATIBLE = new Profile("openai-compatible", null, null, null, false, "max_tokens", 0,
             false);
 
+    /** Which of OpenAI's two request formats a completer speaks. */
+    public enum Api {
+        /** Chat Completions ({@code POST <base>/chat/completions}): the default. */
+        CHAT_COMPLETIONS("chat"),
+        /**
+         * The Responses API ({@code POST <base>/responses}), used statelessly ({@code store: false},
+         * encrypted reasoning carried between turns).
+         */
+        RESPONSES("responses");
+
+        private final String configName;
+
+        Api(String configName) {
+            this.configName = configName;
+        }
+
+        /**
+         * The name configuration uses ({@code api: chat} or {@code api: responses}).
+         *
+         * @return the name
+         */
+        public String configName() {
+            return configName;
+        }
+
+        /**
+         * The API a configuration name stands for.
+         *
+         * @param name {@code chat} (or {@code chat-completions}) or {@code responses}, case ignored
+         * @return the API
+         * @throws IllegalArgumentException naming the value and the ones known
+         */
+        public static Api of(String name) {
+            String key = name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
+            return switch (key) {
+                case "chat", "chat-completions", "chat_completions" -> CHAT_COMPLETIONS;
+                case "responses" -> RESPONSES;
+                default -> throw new IllegalArgumentException("unknown OpenAI api '" + name
+                        + "'; expected chat or responses");
+            };
+        }
+    }
+
     private final Completer delegate;
     private final String description;
 
@@ -158,6 +201,8 @@ public final class OpenAiCompleter implements Completer {
         private final Profile profile;
         private String maxTokensField;
 
+        private Api api = Api.CHAT_COMPLETIONS;
+
         private Builder(Profile profile) {
             super(profile.name(), profile.defaultBaseUrl(), profile.apiKeyVariable(), profile.baseUrlVariable());
             this.profile = profile;
@@ -175,6 +220,20 @@ public final class OpenAiCompleter implements Completer {
                 throw new IllegalArgumentException(providerName() + ": maxTokensField must not be blank");
             }
             this.maxTokensField = field.strip();
+            return this;
+        }
+
+        /**
+         * Chooses the request format: Chat Completions (the default) or the Responses API.
+         *
+         * @param value the API
+         * @return this builder
+         */
+        public Builder api(Api value) {
+            if (value == null) {
+                throw new IllegalArgumentException(providerName() + ": api must not be null");
+            }
+            this.api = value;
             return this;
         }
 
@@ -204,6 +263,9 @@ public final class OpenAiCompleter implements Completer {
          * @throws IllegalArgumentException when the model is not set
          */
         public WireFormat wireFormat() {
+            if (api == Api.RESPONSES) {
+                return new ResponsesFormat(providerName(), requireModel(), defaults(), profile.checkRanges());
+            }
             return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, defaults(),
                     profile.maxStop(), profile.checkRanges());
         }
@@ -215,7 +277,7 @@ public final class OpenAiCompleter implements Completer {
             WireFormat format = wireFormat();
             Completer completer = assemble(format, key.map(Auth::bearer).orElse(Auth.none()), Map.of());
             return new OpenAiCompleter(completer, "OpenAiCompleter[name=" + providerName() + ", model=" + model
-                    + ", baseUrl=" + maskedBaseUrl() + "]");
+                    + ", baseUrl=" + maskedBaseUrl() + (api == Api.RESPONSES ? ", api=responses" : "") + "]");
         }
     }
 }
