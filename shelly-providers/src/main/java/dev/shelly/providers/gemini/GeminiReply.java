@@ -101,7 +101,7 @@ final class GeminiReply {
             String arguments = args == null || args.isNull() ? "{}" : WireSupport.compact(args);
             String id = WireSupport.text(call, "id");
             if (id == null || id.isBlank()) {
-                id = madeUpId(responseId, calls, name, arguments);
+                id = madeUpId(conversationLength, responseId, calls, name, arguments);
             }
             Segment s = new Segment(Kind.CALL);
             s.signature = signature;
@@ -136,7 +136,7 @@ final class GeminiReply {
     }
 
     /** A call id from what the stream and the whole reply share, unique within a conversation. */
-    private String madeUpId(String responseId, int position, String name, String arguments) {
+    static String madeUpId(int conversationLength, String responseId, int position, String name, String arguments) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
             String key = conversationLength + "\n" + (responseId == null ? "" : responseId) + "\n" + position + "\n"
