@@ -18,7 +18,7 @@ import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.UsageTracker;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.internal.WireSupport;
 import dev.shelly.providers.testlog.CapturedLogs;
 import java.time.Duration;

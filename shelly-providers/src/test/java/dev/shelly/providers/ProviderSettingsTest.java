@@ -3,7 +3,7 @@ package dev.shelly.providers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.gemini.GeminiCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;

@@ -6,8 +6,8 @@ import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
-import dev.shelly.modeladapter.http.SseEvent;
-import dev.shelly.modeladapter.http.StreamDecoder;
+import dev.shelly.provider.spi.SseEvent;
+import dev.shelly.provider.spi.StreamDecoder;
 import dev.shelly.providers.internal.WireSupport;
 import tools.jackson.databind.JsonNode;
 

@@ -3,7 +3,7 @@ package dev.shelly.providers.anthropic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.Fixtures;
 import dev.shelly.providers.ProviderContract;
 import java.util.List;

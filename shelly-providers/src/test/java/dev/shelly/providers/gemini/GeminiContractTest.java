@@ -10,7 +10,7 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.Fixtures;
 import dev.shelly.providers.ProviderContract;
 import java.util.List;

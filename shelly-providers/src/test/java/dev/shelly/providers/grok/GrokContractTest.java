@@ -1,6 +1,6 @@
 package dev.shelly.providers.grok;
 
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.openai.OpenAiChatContractTest;
 import java.util.List;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.Fixtures;
 import dev.shelly.providers.ProviderContract;
 import dev.shelly.providers.internal.WireSupport;
