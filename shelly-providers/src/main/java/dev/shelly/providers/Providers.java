@@ -2,6 +2,7 @@ package dev.shelly.providers;
 
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
+import dev.shelly.providers.gemini.GeminiCompleter;
 import dev.shelly.providers.grok.GrokCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
 import java.util.List;
@@ -16,14 +17,14 @@ import java.util.Locale;
  */
 public final class Providers {
     /** The kinds {@link #builder(String)} knows. */
-    public static final List<String> KINDS = List.of("anthropic", "openai", "grok", "openai-compatible");
+    public static final List<String> KINDS = List.of("anthropic", "openai", "grok", "gemini", "openai-compatible");
 
     private Providers() {}
 
     /**
      * A builder for a kind of provider.
      *
-     * @param kind {@code anthropic}, {@code openai}, {@code grok} or {@code openai-compatible}
+     * @param kind {@code anthropic}, {@code openai}, {@code grok}, {@code gemini} or {@code openai-compatible}
      *     (case ignored)
      * @return the provider's builder, ready for the common settings
      * @throws IllegalArgumentException for an unknown kind, listing the known ones
@@ -34,6 +35,7 @@ public final class Providers {
             case "anthropic" -> AnthropicCompleter.builder();
             case "openai" -> OpenAiCompleter.builder();
             case "grok", "xai" -> GrokCompleter.builder();
+            case "gemini" -> GeminiCompleter.builder();
             case "openai-compatible" -> OpenAiCompleter.compatible();
             default -> throw new IllegalArgumentException("unknown provider kind '" + kind + "'; expected one of "
                     + String.join(", ", KINDS));

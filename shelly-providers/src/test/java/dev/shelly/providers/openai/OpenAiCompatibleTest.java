@@ -188,8 +188,9 @@ class OpenAiCompatibleTest {
 
     @Test
     void unknownProviderKindsAreNamed() {
-        assertThatThrownBy(() -> Providers.builder("gemini"))
-                .hasMessage("unknown provider kind 'gemini'; expected one of anthropic, openai, grok, openai-compatible");
+        assertThatThrownBy(() -> Providers.builder("bard"))
+                .hasMessage("unknown provider kind 'bard'; expected one of anthropic, openai, grok, gemini, openai-compatible");
+        assertThat(Providers.builder("gemini")).isInstanceOf(dev.shelly.providers.gemini.GeminiCompleter.Builder.class);
         assertThat(Providers.builder("Anthropic")).isInstanceOf(dev.shelly.providers.anthropic.AnthropicCompleter.Builder.class);
     }
 }
