@@ -1,4 +1,4 @@
-package dev.shelly.providers;
+package dev.shelly.providers.gemini;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.spi.CompleterFactory;
+import dev.shelly.providers.Fixtures;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.modeladapter.spi.ProviderSettings;
 import java.util.HashMap;
@@ -20,8 +21,8 @@ import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 
-/** Every kind of this module is found with ServiceLoader and built from configured settings. */
-class CompleterFactoriesTest {
+/** The {@code gemini} kind is found with ServiceLoader and built from configured settings. */
+class GeminiCompleterFactoryTest {
     @StartStop
     private final MockWebServer server = new MockWebServer();
 
@@ -39,8 +40,9 @@ class CompleterFactoriesTest {
     }
 
     @Test
-    void everyKindIsFoundByServiceLoader() {
-        assertThat(factories().keySet()).containsExactly("anthropic", "gemini", "grok", "openai", "openai-compatible");
+    void theGeminiKindIsFoundByServiceLoader() {
+        assertThat(factories()).containsKey("gemini");
+        assertThat(factories().get("gemini")).isInstanceOf(GeminiCompleterFactory.class);
     }
 
     @Test
@@ -63,37 +65,14 @@ class CompleterFactoriesTest {
     }
 
     @Test
-    void apiResponsesChoosesTheResponsesApiForEveryOpenAiKind() throws Exception {
-        for (String kind : List.of("openai", "grok", "openai-compatible")) {
-            server.enqueue(Fixtures.json(200, "{\"id\":\"resp_1\",\"status\":\"completed\",\"model\":\"m\",\"output\":[]}"));
-            Completer completer = create(kind, Map.of("model", "m", "base_url", server.url("/v1").toString(),
-                    "api_key", "k-0123456789", "api", "responses"), Map.of());
-            completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
-            assertThat(server.takeRequest().getUrl().encodedPath()).as(kind).isEqualTo("/v1/responses");
-        }
-        server.enqueue(Fixtures.json(200, "{\"id\":\"c\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\","
-                + "\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}"));
-        create("openai", Map.of("model", "m", "base_url", server.url("/v1").toString(), "api", "chat"),
-                Map.of("OPENAI_API_KEY", "k")).complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
-        assertThat(server.takeRequest().getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
-    }
-
-    @Test
     void aWrongOrMissingSettingIsNamedByItsField() {
-        assertThatThrownBy(() -> create("openai", Map.of("model", "m", "api_key", "k", "api", "assistants"), Map.of()))
-                .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
-                    assertThat(e.field()).isEqualTo("api");
-                    assertThat(e.reason()).isEqualTo("expected chat or responses, got 'assistants'");
-                });
         assertThatThrownBy(() -> create("gemini", Map.of("model", "gemini-2.5-flash"), Map.of()))
                 .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
                     assertThat(e.field()).isEqualTo("api_key");
                     assertThat(e.reason()).isEqualTo("no API key: set api_key or the environment variable GEMINI_API_KEY"
                             + " or GOOGLE_API_KEY");
                 });
-        assertThatThrownBy(() -> create("openai-compatible", Map.of("model", "llama3.2"), Map.of()))
-                .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.field()).isEqualTo("base_url"));
-        assertThatThrownBy(() -> create("anthropic", Map.of("api_key", "k"), Map.of()))
+        assertThatThrownBy(() -> create("gemini", Map.of("api_key", "k"), Map.of()))
                 .isInstanceOfSatisfying(InvalidSettingException.class, e -> assertThat(e.field()).isEqualTo("model"));
         assertThatThrownBy(() -> create("gemini", Map.of("model", "g", "api_key", "k",
                 "headers", Map.of("X-Bad", "tok-secret\nbreak")), Map.of()))
@@ -101,14 +80,6 @@ class CompleterFactoriesTest {
                     assertThat(e.field()).isEqualTo("headers.X-Bad");
                     assertThat(e.getMessage()).doesNotContain("tok-secret");
                 });
-    }
-
-    @Test
-    void aSettingAKindDoesNotKnowIsLeftUnreadForTheEngineToReport() {
-        ProviderSettings settings = ProviderSettings.of("claude", Map.of("model", "claude-sonnet-4-5", "api_key", "k",
-                "api", "responses"), name -> null);
-        factories().get("anthropic").create(settings);
-        assertThat(settings.unread()).containsExactly("api");
     }
 
     @Test
