@@ -20,7 +20,7 @@ import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.internal.WireSupport;
-import dev.shelly.providers.testlog.CapturedLogs;
+import dev.shelly.testing.logs.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -372,16 +372,19 @@ public abstract class ProviderContract {
 
     @Test
     void anErrorEventAfterHttp200IsRetriedRedactedInTheMessageTheRetryEventAndTheWarnLine() {
-        CapturedLogs.clear();
         for (int i = 0; i < 3; i++) {
             server.enqueue(Fixtures.sse(errorEvent("overloaded for key " + KEY)));
         }
-        assertThatThrownBy(() -> retrying().build().complete(Fixtures.request(hi(), List.of()), delta -> { }))
-                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.retryable()).isTrue())
-                .hasMessageStartingWith(name() + ": ")
-                .hasMessageEndingWith(": overloaded for key [redacted]");
+        List<String> logged;
+        try (LogCapture logs = LogCapture.start()) {
+            assertThatThrownBy(() -> retrying().build().complete(Fixtures.request(hi(), List.of()), delta -> { }))
+                    .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.retryable()).isTrue())
+                    .hasMessageStartingWith(name() + ": ")
+                    .hasMessageEndingWith(": overloaded for key [redacted]");
+            logged = logs.lines().stream().map(LogCapture.Line::render).toList();
+        }
         assertThat(retries).hasSize(2).allSatisfy(r -> assertThat(r.toString()).doesNotContain(KEY).contains("[redacted]"));
-        assertThat(CapturedLogs.lines()).filteredOn(l -> l.startsWith("WARN")).hasSize(2)
+        assertThat(logged).filteredOn(l -> l.startsWith("WARN")).hasSize(2)
                 .allSatisfy(l -> assertThat(l).doesNotContain(KEY).contains("[redacted]"));
     }
 
