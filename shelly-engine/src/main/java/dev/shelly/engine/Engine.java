@@ -885,13 +885,20 @@ public final class Engine implements AutoCloseable {
             TaskBoard useTasks = tasks != null ? tasks
                     : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
             Map<String, Completer> models = new LinkedHashMap<>();
+            ProviderKinds kinds = null;
             for (int i = 0; i < config.providers().size(); i++) {
                 ProviderConfig p = config.providers().get(i);
                 Completer override = completerOverrides.get(p.name());
-                // A completer given in code does not know the engine's tracker: count its replies here.
-                models.put(p.name(), override != null ? new CountingCompleter(override, usage)
-                        : ProviderFactory.build(p, i, config, env, usage,
-                                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit)));
+                if (override != null) {
+                    // A completer given in code does not know the engine's tracker: count its replies here.
+                    models.put(p.name(), new CountingCompleter(override, usage));
+                    continue;
+                }
+                if (kinds == null) {
+                    kinds = ProviderKinds.load();
+                }
+                models.put(p.name(), kinds.build(config, i, env, usage,
+                        shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit)));
             }
             for (String name : completerOverrides.keySet()) {
                 if (!models.containsKey(name)) {

@@ -5,6 +5,8 @@ import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
+import dev.shelly.modeladapter.spi.ProviderSettings;
 import dev.shelly.provider.spi.Auth;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.provider.spi.WireFormat;
@@ -237,6 +239,26 @@ public final class OpenAiCompleter implements Completer {
         }
 
         /**
+         * Chooses the request format from a provider's {@code api} setting ({@code chat} or
+         * {@code responses}), when it has one; configuration's {@code openai}, {@code grok} and
+         * {@code openai-compatible} kinds read it this way.
+         *
+         * @param settings the provider's settings
+         * @return this builder
+         * @throws InvalidSettingException naming {@code api} when its value is neither
+         */
+        public Builder api(ProviderSettings settings) {
+            settings.optionalString("api").ifPresent(value -> {
+                try {
+                    api(Api.of(value));
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidSettingException("api", "expected chat or responses, got '" + value + "'");
+                }
+            });
+            return this;
+        }
+
+        /**
          * Sets {@code reasoning_effort} for reasoning models ({@code low}, {@code medium},
          * {@code high}, ...); unset, it is not sent.
          *
@@ -267,6 +289,11 @@ public final class OpenAiCompleter implements Completer {
             }
             return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, defaults(),
                     profile.maxStop(), profile.checkRanges());
+        }
+
+        @Override
+        protected boolean apiKeyRequired() {
+            return profile.apiKeyRequired();
         }
 
         @Override

@@ -18,7 +18,6 @@ import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.providers.Fixtures;
-import dev.shelly.providers.Providers;
 import java.util.ArrayList;
 import java.util.List;
 import mockwebserver3.MockWebServer;
@@ -76,7 +75,7 @@ class OpenAiCompatibleTest {
     @Test
     void anOptionalKeyIsSentAsBearer() throws Exception {
         server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"ok\"}}]}"));
-        Providers.builder("openai-compatible").baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
+        OpenAiCompleter.compatible().baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
                 .retry(RetryPolicy.none()).build().complete(Fixtures.request(Chat.of(Message.user("x")), List.of()));
         assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer local-key");
     }
@@ -184,13 +183,5 @@ class OpenAiCompatibleTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("tool 'lookup': inputSchema is not a JSON object");
         assertThat(server.getRequestCount()).isZero();
-    }
-
-    @Test
-    void unknownProviderKindsAreNamed() {
-        assertThatThrownBy(() -> Providers.builder("bard"))
-                .hasMessage("unknown provider kind 'bard'; expected one of anthropic, openai, grok, gemini, openai-compatible");
-        assertThat(Providers.builder("gemini")).isInstanceOf(dev.shelly.providers.gemini.GeminiCompleter.Builder.class);
-        assertThat(Providers.builder("Anthropic")).isInstanceOf(dev.shelly.providers.anthropic.AnthropicCompleter.Builder.class);
     }
 }

@@ -22,7 +22,7 @@ import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 
 /** The {@code gemini} kind is found with ServiceLoader and built from configured settings. */
-class GeminiCompleterFactoryTest {
+class GeminiFactoryTest {
     @StartStop
     private final MockWebServer server = new MockWebServer();
 
@@ -42,7 +42,7 @@ class GeminiCompleterFactoryTest {
     @Test
     void theGeminiKindIsFoundByServiceLoader() {
         assertThat(factories()).containsKey("gemini");
-        assertThat(factories().get("gemini")).isInstanceOf(GeminiCompleterFactory.class);
+        assertThat(factories().get("gemini")).isInstanceOf(GeminiFactory.class);
     }
 
     @Test
@@ -69,7 +69,7 @@ class GeminiCompleterFactoryTest {
         assertThatThrownBy(() -> create("gemini", Map.of("model", "gemini-2.5-flash"), Map.of()))
                 .isInstanceOfSatisfying(InvalidSettingException.class, e -> {
                     assertThat(e.field()).isEqualTo("api_key");
-                    assertThat(e.reason()).isEqualTo("no API key: set api_key or the environment variable GEMINI_API_KEY"
+                    assertThat(e.reason()).isEqualTo("no API key; set api_key, or the environment variable GEMINI_API_KEY"
                             + " or GOOGLE_API_KEY");
                 });
         assertThatThrownBy(() -> create("gemini", Map.of("api_key", "k"), Map.of()))
