@@ -5,6 +5,7 @@ import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
+import dev.shelly.providers.gemini.GeminiCompleter;
 import dev.shelly.providers.grok.GrokCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
 import java.util.Locale;
@@ -18,16 +19,18 @@ import java.util.Optional;
  *   <li>{@code ANTHROPIC_API_KEY} set: Anthropic ({@code ANTHROPIC_BASE_URL} if set).
  *   <li>else {@code OPENAI_API_KEY}: OpenAI ({@code OPENAI_BASE_URL} if set).
  *   <li>else {@code XAI_API_KEY}: xAI's Grok ({@code XAI_BASE_URL} if set).
+ *   <li>else {@code GEMINI_API_KEY} (or {@code GOOGLE_API_KEY}): Google's Gemini
+ *       ({@code GEMINI_BASE_URL} if set).
  *   <li>else {@code OPENAI_BASE_URL}: an OpenAI-compatible server without a key (Ollama, vLLM,
  *       llama.cpp, LM Studio), e.g. {@code http://localhost:11434/v1}.
  *   <li>else nothing: a scripted model, in-process, without the network.
  * </ol>
  *
- * {@code SHELLY_PROVIDER} ({@code anthropic}, {@code openai}, {@code grok},
+ * {@code SHELLY_PROVIDER} ({@code anthropic}, {@code openai}, {@code grok}, {@code gemini},
  * {@code openai-compatible} or {@code scripted}) picks one explicitly when several are set;
  * {@code SHELLY_MODEL} names the model, else each provider has a default
  * ({@link #DEFAULT_ANTHROPIC_MODEL}, {@link #DEFAULT_OPENAI_MODEL}, {@link #DEFAULT_GROK_MODEL},
- * {@link #DEFAULT_COMPATIBLE_MODEL}).
+ * {@link #DEFAULT_GEMINI_MODEL}, {@link #DEFAULT_COMPATIBLE_MODEL}).
  *
  * <pre>{@code
  * ExampleModels models = ExampleModels.select(System.getenv());
@@ -47,12 +50,15 @@ public final class ExampleModels {
     public static final String DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
     /** The model used with Grok when {@code SHELLY_MODEL} is not set. */
     public static final String DEFAULT_GROK_MODEL = "grok-4";
+    /** The model used with Gemini when {@code SHELLY_MODEL} is not set. */
+    public static final String DEFAULT_GEMINI_MODEL = "gemini-2.5-flash";
     /** The model used with an OpenAI-compatible server when {@code SHELLY_MODEL} is not set. */
     public static final String DEFAULT_COMPATIBLE_MODEL = "llama3.2";
 
     /** The line a scripted run starts with. */
     public static final String SCRIPTED_BANNER =
-            "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY or OPENAI_BASE_URL set; see README]";
+            "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL set;"
+                    + " see README]";
 
     /** The kinds of model the examples can use. */
     public enum Provider {
@@ -62,6 +68,8 @@ public final class ExampleModels {
         OPENAI("openai", "OPENAI_API_KEY", "OPENAI_BASE_URL", OpenAiCompleter.DEFAULT_BASE_URL),
         /** xAI's Grok. */
         GROK("grok", "XAI_API_KEY", "XAI_BASE_URL", GrokCompleter.DEFAULT_BASE_URL),
+        /** Google's Gemini API; {@code GOOGLE_API_KEY} also serves as its key. */
+        GEMINI("gemini", "GEMINI_API_KEY", "GEMINI_BASE_URL", GeminiCompleter.DEFAULT_BASE_URL),
         /** Any server speaking Chat Completions, without a key. */
         OPENAI_COMPATIBLE("openai-compatible", null, "OPENAI_BASE_URL", null),
         /** A scripted model in this process. */
@@ -81,7 +89,8 @@ public final class ExampleModels {
 
         /**
          * The provider's kind as configuration names it ({@code anthropic}, {@code openai},
-         * {@code grok}, {@code openai-compatible}; {@code scripted} for the scripted model).
+         * {@code grok}, {@code gemini}, {@code openai-compatible}; {@code scripted} for the
+         * scripted model).
          *
          * @return the kind
          */
@@ -118,7 +127,7 @@ public final class ExampleModels {
                 return GROK;
             }
             throw new IllegalArgumentException("SHELLY_PROVIDER is '" + kind.strip()
-                    + "'; expected anthropic, openai, grok, openai-compatible or scripted");
+                    + "'; expected anthropic, openai, grok, gemini, openai-compatible or scripted");
         }
     }
 
@@ -161,6 +170,7 @@ public final class ExampleModels {
                 case ANTHROPIC -> DEFAULT_ANTHROPIC_MODEL;
                 case OPENAI -> DEFAULT_OPENAI_MODEL;
                 case GROK -> DEFAULT_GROK_MODEL;
+                case GEMINI -> DEFAULT_GEMINI_MODEL;
                 default -> DEFAULT_COMPATIBLE_MODEL;
             };
         }
@@ -178,6 +188,9 @@ public final class ExampleModels {
         if (value(env, "XAI_API_KEY") != null) {
             return Provider.GROK;
         }
+        if (value(env, "GEMINI_API_KEY") != null || value(env, "GOOGLE_API_KEY") != null) {
+            return Provider.GEMINI;
+        }
         if (value(env, "OPENAI_BASE_URL") != null) {
             return Provider.OPENAI_COMPATIBLE;
         }
@@ -185,7 +198,11 @@ public final class ExampleModels {
     }
 
     private static void requireSettings(Provider provider, Map<String, String> env) {
-        if (provider.apiKeyVariable != null && value(env, provider.apiKeyVariable) == null) {
+        if (provider == Provider.GEMINI && value(env, "GEMINI_API_KEY") == null && value(env, "GOOGLE_API_KEY") == null) {
+            throw new IllegalArgumentException("SHELLY_PROVIDER is gemini but neither GEMINI_API_KEY nor GOOGLE_API_KEY"
+                    + " is set");
+        }
+        if (provider.apiKeyVariable != null && provider != Provider.GEMINI && value(env, provider.apiKeyVariable) == null) {
             throw new IllegalArgumentException("SHELLY_PROVIDER is " + provider.kind + " but " + provider.apiKeyVariable
                     + " is not set");
         }
@@ -272,9 +289,10 @@ public final class ExampleModels {
             case ANTHROPIC -> AnthropicCompleter.builder();
             case OPENAI -> OpenAiCompleter.builder();
             case GROK -> GrokCompleter.builder();
+            case GEMINI -> GeminiCompleter.builder();
             case OPENAI_COMPATIBLE -> OpenAiCompleter.compatible().baseUrl(baseUrl);
             case SCRIPTED -> throw new IllegalStateException("the scripted model has no provider to open; "
-                    + "set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY or OPENAI_BASE_URL");
+                    + "set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL");
         };
         return builder.environment(environment::get).model(model).retryListener(retries).usageTracker(usage).build();
     }

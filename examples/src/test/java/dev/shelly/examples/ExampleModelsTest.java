@@ -20,10 +20,11 @@ class ExampleModelsTest {
         assertThat(models.scripted()).isTrue();
         assertThat(models.baseUrl()).isEmpty();
         assertThat(models.banner()).isEqualTo(
-                "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY or OPENAI_BASE_URL set; see README]");
+                "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL set;"
+                        + " see README]");
         assertThatThrownBy(() -> models.open(RetryListener.NONE, null))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY or OPENAI_BASE_URL");
+                .hasMessageContaining("set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL");
     }
 
     @Test
@@ -116,7 +117,27 @@ class ExampleModelsTest {
                 .hasMessage("SHELLY_PROVIDER is openai-compatible but OPENAI_BASE_URL is not set "
                         + "(e.g. http://localhost:11434/v1 for Ollama)");
         assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "gemini")))
-                .hasMessage("SHELLY_PROVIDER is 'gemini'; expected anthropic, openai, grok, openai-compatible or scripted");
+                .hasMessage("SHELLY_PROVIDER is gemini but neither GEMINI_API_KEY nor GOOGLE_API_KEY is set");
+        assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "bard")))
+                .hasMessage("SHELLY_PROVIDER is 'bard'; expected anthropic, openai, grok, gemini, openai-compatible or scripted");
+    }
+
+    @Test
+    void geminiWithItsKeyOrGooglesComesAfterGrokAndBeforeAKeylessServer() {
+        ExampleModels models = ExampleModels.select(Map.of("GEMINI_API_KEY", "g-key",
+                "OPENAI_BASE_URL", "http://localhost:11434/v1"));
+
+        assertThat(models.provider()).isEqualTo(Provider.GEMINI);
+        assertThat(models.model()).isEqualTo("gemini-2.5-flash");
+        assertThat(models.baseUrl()).contains("https://generativelanguage.googleapis.com");
+        assertThat(models.banner()).isEqualTo("[model: gemini gemini-2.5-flash at https://generativelanguage.googleapis.com]");
+        assertThat(models.open(RetryListener.NONE, null).toString()).doesNotContain("g-key");
+        assertThat(ExampleModels.select(Map.of("GOOGLE_API_KEY", "g", "GEMINI_BASE_URL", "http://gemini-proxy"))
+                .describe()).isEqualTo("gemini gemini-2.5-flash at http://gemini-proxy");
+        assertThat(ExampleModels.select(Map.of("XAI_API_KEY", "x", "GEMINI_API_KEY", "g")).provider())
+                .isEqualTo(Provider.GROK);
+        assertThat(ExampleModels.select(Map.of("SHELLY_PROVIDER", "gemini", "XAI_API_KEY", "x", "GOOGLE_API_KEY", "g"))
+                .provider()).isEqualTo(Provider.GEMINI);
     }
 
     private static Map<String, String> with(Map<String, String> env, String provider) {

@@ -34,7 +34,11 @@ class PriceTableTest {
         assertThat(defaults.find("claude-haiku-4-5")).contains(Price.of(1, 5, 0.10, 1.25));
         assertThat(defaults.find("gpt-4.1-mini-2025-04-14")).contains(Price.of(0.40, 1.60, 0.10, 0.40));
         assertThat(defaults.find("grok-4-0709")).contains(Price.of(3, 15, 0.75, 3));
-        assertThat(defaults.asMap()).hasSizeGreaterThanOrEqualTo(10);
+        assertThat(defaults.find("gemini-2.5-flash")).contains(Price.of(0.30, 2.50, 0.03, 0.30));
+        assertThat(defaults.find("gemini-2.5-flash-lite")).as("not priced as gemini-2.5-flash")
+                .contains(Price.of(0.10, 0.40, 0.01, 0.10));
+        assertThat(defaults.find("gemini-3-pro-preview")).contains(Price.of(2, 12, 0.20, 2));
+        assertThat(defaults.asMap()).hasSizeGreaterThanOrEqualTo(15);
     }
 
     @Test

@@ -37,9 +37,9 @@ class RedisEngineTest {
         Files.writeString(shelly.resolve("config.yaml"), """
                 providers:
                   - name: m
-                    kind: openai
+                    kind: canned
                     model: x
-                    api_key: k
+                    reply: unused, the engine is given its completer
                     rate_limit: { requests_per_minute: 600, tokens_per_minute: 100000 }
                 agents:
                   - name: worker

@@ -49,7 +49,7 @@ public final class HttpCompleter implements Completer {
     public ModelResponse complete(ModelRequest request) {
         checkRequest(request);
         try {
-            byte[] body = client.post(format.path(), format.request(request, false), format::error);
+            byte[] body = client.post(format.path(false), format.request(request, false), format::error);
             return recorded(format.reply(body, request));
         } catch (ModelException e) {
             throw client.redact(e);
@@ -65,7 +65,8 @@ public final class HttpCompleter implements Completer {
         try {
             byte[] body = format.request(request, true);
             StreamDecoder decoder = format.decoder(request, listener);
-            byte[] whole = client.stream(format.path(), body, format::error, decoder::isEnd, decoder::onEvent);
+            byte[] whole = client.stream(format.path(true), body, format::error, decoder::isEnd, decoder::onEvent,
+                    decoder::completeAtClose);
             if (whole != null) {
                 ModelResponse response = format.reply(whole, request);
                 replay(response, listener);

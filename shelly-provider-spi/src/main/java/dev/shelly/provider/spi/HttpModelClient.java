@@ -18,6 +18,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -222,6 +223,29 @@ public final class HttpModelClient {
      */
     public byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
             Predicate<SseEvent> isEnd, Consumer<SseEvent> handler) {
+        return stream(path, json, errors, isEnd, handler, () -> false);
+    }
+
+    /**
+     * Like {@link #stream(String, byte[], Function, Predicate, Consumer)}, for an API whose stream
+     * has no last event and ends when the server closes it (Gemini): when the body ends before an
+     * event {@code isEnd} accepts, {@code completeAtClose} is asked on the calling thread, after
+     * every event has been handled, whether the reply is complete; only when it is not is the
+     * stream reported as cut.
+     *
+     * @param path the path relative to the base URL
+     * @param json the request body
+     * @param errors turns an error response into an exception
+     * @param isEnd tells, on the reading thread, whether an event is the last one
+     * @param handler receives each event on the calling thread
+     * @param completeAtClose whether the events handled so far make a complete reply
+     * @return null when the reply came as events; the body when the server answered with JSON
+     * @throws ModelException on an error status, a network failure, or a stream that ends
+     *     before the reply is complete
+     * @throws CancellationException when the calling thread is interrupted
+     */
+    public byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+            Predicate<SseEvent> isEnd, Consumer<SseEvent> handler, BooleanSupplier completeAtClose) {
         Call call = newCall(path, json, true);
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
         Object endOfStream = new Object();
@@ -298,6 +322,9 @@ public final class HttpModelClient {
                     return whole.bytes();
                 }
                 if (item == endOfStream) {
+                    if (completeAtClose.getAsBoolean()) {
+                        return null;
+                    }
                     throw ModelException.builder(Kind.NETWORK).provider(provider).status(200)
                             .providerMessage(STREAM_CUT).build();
                 }

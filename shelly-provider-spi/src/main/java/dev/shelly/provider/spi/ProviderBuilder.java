@@ -16,6 +16,7 @@ import dev.shelly.modeladapter.spi.ProviderSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -44,7 +45,7 @@ import java.util.function.UnaryOperator;
 public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     private String name;
     private final String defaultBaseUrl;
-    private final String apiKeyVariable;
+    private final List<String> apiKeyVariables;
     private final String baseUrlVariable;
     private String baseUrl;
     private String apiKey;
@@ -71,9 +72,24 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @param baseUrlVariable the environment variable holding the base URL, or null for none
      */
     protected ProviderBuilder(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable) {
+        this(name, defaultBaseUrl, apiKeyVariable == null ? List.of() : List.of(apiKeyVariable), baseUrlVariable);
+    }
+
+    /**
+     * Starts the settings of a provider whose key may come from one of several environment
+     * variables, the first set one winning (Gemini: {@code GEMINI_API_KEY}, then
+     * {@code GOOGLE_API_KEY}).
+     *
+     * @param name the provider's name, used in errors and reply metadata
+     * @param defaultBaseUrl the base URL when none is given, or null when one must be given
+     * @param apiKeyVariables the environment variables that may hold the key, in order of
+     *     preference; empty for none
+     * @param baseUrlVariable the environment variable holding the base URL, or null for none
+     */
+    protected ProviderBuilder(String name, String defaultBaseUrl, List<String> apiKeyVariables, String baseUrlVariable) {
         this.name = name;
         this.defaultBaseUrl = defaultBaseUrl;
-        this.apiKeyVariable = apiKeyVariable;
+        this.apiKeyVariables = List.copyOf(apiKeyVariables);
         this.baseUrlVariable = baseUrlVariable;
     }
 
@@ -436,7 +452,8 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
         }
         if (key.isEmpty() && apiKeyRequired()) {
             throw new InvalidSettingException("api_key", "no API key; set api_key"
-                    + (apiKeyVariable == null ? "" : ", or the environment variable " + apiKeyVariable));
+                    + (apiKeyVariables.isEmpty() ? "" : ", or the environment variable "
+                            + String.join(" or ", apiKeyVariables)));
         }
         return build();
     }
@@ -448,7 +465,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return true by default when the provider has an API-key environment variable
      */
     protected boolean apiKeyRequired() {
-        return apiKeyVariable != null;
+        return !apiKeyVariables.isEmpty();
     }
 
     /**
@@ -510,11 +527,13 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
         if (apiKey != null) {
             return Optional.of(checkKey(apiKey, "apiKey(...)"));
         }
-        if (apiKeyVariable == null) {
-            return Optional.empty();
+        for (String variable : apiKeyVariables) {
+            String fromEnv = blankToNull(environment.apply(variable));
+            if (fromEnv != null) {
+                return Optional.of(checkKey(fromEnv, "the environment variable " + variable));
+            }
         }
-        String fromEnv = blankToNull(environment.apply(apiKeyVariable));
-        return fromEnv == null ? Optional.empty() : Optional.of(checkKey(fromEnv, "the environment variable " + apiKeyVariable));
+        return Optional.empty();
     }
 
     /** Refuses a key HTTP cannot carry, naming where it came from and never quoting it. */
@@ -538,7 +557,8 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      */
     protected final String requireApiKey() {
         return resolveApiKey().orElseThrow(() -> new IllegalArgumentException(name + ": no API key: call apiKey(...)"
-                + (apiKeyVariable == null ? "" : " or set the environment variable " + apiKeyVariable)));
+                + (apiKeyVariables.isEmpty() ? "" : " or set the environment variable "
+                        + String.join(" or ", apiKeyVariables))));
     }
 
     /**

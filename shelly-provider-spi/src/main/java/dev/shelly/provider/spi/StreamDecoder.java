@@ -28,6 +28,21 @@ public interface StreamDecoder {
     void onEvent(SseEvent event);
 
     /**
+     * Whether the events handled so far make a complete reply, so that the server closing the
+     * stream here is its normal end. APIs that send a last event (Anthropic's
+     * {@code message_stop}, OpenAI's {@code [DONE]}) never need this (the default, false: a
+     * stream that closes before {@link #isEnd} is cut). Gemini has no last event: its stream
+     * ends when the chunk with the finish reason has come and the server closes it.
+     *
+     * <p>Runs on the calling thread, after every event before the close has been handled.
+     *
+     * @return true when a close now ends the reply normally
+     */
+    default boolean completeAtClose() {
+        return false;
+    }
+
+    /**
      * The complete reply, after the end event has been handled.
      *
      * @return the response, equal to the one the non-streamed call returns

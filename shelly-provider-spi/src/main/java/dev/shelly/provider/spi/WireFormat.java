@@ -35,6 +35,17 @@ public interface WireFormat {
     String path();
 
     /**
+     * The endpoint's path for a plain or a streamed call. Most APIs stream on the same endpoint
+     * (the default); Gemini streams on another ({@code :streamGenerateContent?alt=sse}).
+     *
+     * @param stream whether the call streams
+     * @return the path relative to the base URL, possibly with a query
+     */
+    default String path(boolean stream) {
+        return path();
+    }
+
+    /**
      * Translates a request into a request body.
      *
      * @param request the messages, tools and options

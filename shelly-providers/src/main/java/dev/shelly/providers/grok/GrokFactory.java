@@ -5,8 +5,8 @@ import dev.shelly.modeladapter.spi.CompleterFactory;
 import dev.shelly.modeladapter.spi.ProviderSettings;
 
 /**
- * The provider kind {@code grok}: xAI's Grok, the key from {@code api_key} or {@code XAI_API_KEY}. Found by {@link java.util.ServiceLoader}; reads the
- * settings every HTTP provider shares (see
+ * The provider kind {@code grok}: xAI's Grok, the key from {@code api_key} or {@code XAI_API_KEY}. Found by {@link java.util.ServiceLoader}; reads {@code api} ({@code chat}, the
+ * default, or {@code responses}: {@link dev.shelly.providers.openai.OpenAiCompleter.Api}) and the settings every HTTP provider shares (see
  * {@link dev.shelly.provider.spi.ProviderBuilder#build(ProviderSettings)}).
  */
 public final class GrokFactory implements CompleterFactory {
@@ -20,6 +20,6 @@ public final class GrokFactory implements CompleterFactory {
 
     @Override
     public Completer create(ProviderSettings settings) {
-        return GrokCompleter.builder().name(settings.provider()).build(settings);
+        return GrokCompleter.builder().name(settings.provider()).api(settings).build(settings);
     }
 }

@@ -487,6 +487,14 @@ final class ChatCompletionsFormat implements WireFormat {
 
     @Override
     public ModelException error(ErrorResponse response) {
+        return openAiError(response);
+    }
+
+    /**
+     * An OpenAI-style error response as a failure: the same body shapes serve Chat Completions
+     * and the Responses API.
+     */
+    static ModelException openAiError(ErrorResponse response) {
         ErrorFields f = fields(WireSupport.tryParse(response.body()));
         Kind kind = kind(f, response.status());
         return response.toException(kind, f.message() != null ? f.message() : response.bodyExcerpt(),
@@ -495,6 +503,11 @@ final class ChatCompletionsFormat implements WireFormat {
 
     /** An error object in a stream or in a body that came with HTTP 200. */
     ModelException inStreamError(JsonNode root) {
+        return inStreamError(provider, root);
+    }
+
+    /** An OpenAI-style error object that came with HTTP 200, for any provider name. */
+    static ModelException inStreamError(String provider, JsonNode root) {
         ErrorFields f = fields(root);
         return ModelException.builder(kind(f, 0)).provider(provider)
                 .providerMessage(f.message() != null ? f.message() : "an error occurred during streaming")

@@ -5,8 +5,8 @@ import dev.shelly.modeladapter.spi.CompleterFactory;
 import dev.shelly.modeladapter.spi.ProviderSettings;
 
 /**
- * The provider kind {@code openai-compatible}: any server speaking OpenAI's Chat Completions (Ollama, vLLM, llama.cpp, LM Studio); {@code base_url} is required, {@code api_key} optional, nothing is read from the environment. Found by {@link java.util.ServiceLoader}; reads the
- * settings every HTTP provider shares (see
+ * The provider kind {@code openai-compatible}: any server speaking OpenAI's Chat Completions (Ollama, vLLM, llama.cpp, LM Studio); {@code base_url} is required, {@code api_key} optional, nothing is read from the environment. Found by {@link java.util.ServiceLoader}; reads {@code api} ({@code chat}, the
+ * default, or {@code responses}: {@link OpenAiCompleter.Api}) and the settings every HTTP provider shares (see
  * {@link dev.shelly.provider.spi.ProviderBuilder#build(ProviderSettings)}).
  */
 public final class OpenAiCompatibleFactory implements CompleterFactory {
@@ -20,6 +20,6 @@ public final class OpenAiCompatibleFactory implements CompleterFactory {
 
     @Override
     public Completer create(ProviderSettings settings) {
-        return OpenAiCompleter.compatible().name(settings.provider()).build(settings);
+        return OpenAiCompleter.compatible().name(settings.provider()).api(settings).build(settings);
     }
 }

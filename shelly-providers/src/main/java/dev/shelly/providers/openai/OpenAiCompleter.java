@@ -5,6 +5,8 @@ import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
+import dev.shelly.modeladapter.spi.ProviderSettings;
 import dev.shelly.provider.spi.Auth;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.provider.spi.WireFormat;
@@ -86,6 +88,49 @@ public final class OpenAiCompleter implements Completer {
     public static final Profile COMPATIBLE = new Profile("openai-compatible", null, null, null, false, "max_tokens", 0,
             false);
 
+    /** Which of OpenAI's two request formats a completer speaks. */
+    public enum Api {
+        /** Chat Completions ({@code POST <base>/chat/completions}): the default. */
+        CHAT_COMPLETIONS("chat"),
+        /**
+         * The Responses API ({@code POST <base>/responses}), used statelessly ({@code store: false},
+         * encrypted reasoning carried between turns).
+         */
+        RESPONSES("responses");
+
+        private final String configName;
+
+        Api(String configName) {
+            this.configName = configName;
+        }
+
+        /**
+         * The name configuration uses ({@code api: chat} or {@code api: responses}).
+         *
+         * @return the name
+         */
+        public String configName() {
+            return configName;
+        }
+
+        /**
+         * The API a configuration name stands for.
+         *
+         * @param name {@code chat} (or {@code chat-completions}) or {@code responses}, case ignored
+         * @return the API
+         * @throws IllegalArgumentException naming the value and the ones known
+         */
+        public static Api of(String name) {
+            String key = name == null ? "" : name.strip().toLowerCase(java.util.Locale.ROOT);
+            return switch (key) {
+                case "chat", "chat-completions", "chat_completions" -> CHAT_COMPLETIONS;
+                case "responses" -> RESPONSES;
+                default -> throw new IllegalArgumentException("unknown OpenAI api '" + name
+                        + "'; expected chat or responses");
+            };
+        }
+    }
+
     private final Completer delegate;
     private final String description;
 
@@ -157,6 +202,8 @@ public final class OpenAiCompleter implements Completer {
         private final Profile profile;
         private String maxTokensField;
 
+        private Api api = Api.CHAT_COMPLETIONS;
+
         private Builder(Profile profile) {
             super(profile.name(), profile.defaultBaseUrl(), profile.apiKeyVariable(), profile.baseUrlVariable());
             this.profile = profile;
@@ -174,6 +221,40 @@ public final class OpenAiCompleter implements Completer {
                 throw new IllegalArgumentException(providerName() + ": maxTokensField must not be blank");
             }
             this.maxTokensField = field.strip();
+            return this;
+        }
+
+        /**
+         * Chooses the request format: Chat Completions (the default) or the Responses API.
+         *
+         * @param value the API
+         * @return this builder
+         */
+        public Builder api(Api value) {
+            if (value == null) {
+                throw new IllegalArgumentException(providerName() + ": api must not be null");
+            }
+            this.api = value;
+            return this;
+        }
+
+        /**
+         * Chooses the request format from a provider's {@code api} setting ({@code chat} or
+         * {@code responses}), when it has one; configuration's {@code openai}, {@code grok} and
+         * {@code openai-compatible} kinds read it this way.
+         *
+         * @param settings the provider's settings
+         * @return this builder
+         * @throws InvalidSettingException naming {@code api} when its value is neither
+         */
+        public Builder api(ProviderSettings settings) {
+            settings.optionalString("api").ifPresent(value -> {
+                try {
+                    api(Api.of(value));
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidSettingException("api", "expected chat or responses, got '" + value + "'");
+                }
+            });
             return this;
         }
 
@@ -203,6 +284,9 @@ public final class OpenAiCompleter implements Completer {
          * @throws IllegalArgumentException when the model is not set
          */
         public WireFormat wireFormat() {
+            if (api == Api.RESPONSES) {
+                return new ResponsesFormat(providerName(), requireModel(), defaults(), profile.checkRanges());
+            }
             return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, defaults(),
                     profile.maxStop(), profile.checkRanges());
         }
@@ -219,7 +303,7 @@ public final class OpenAiCompleter implements Completer {
             WireFormat format = wireFormat();
             Completer completer = assemble(format, key.map(Auth::bearer).orElse(Auth.none()), Map.of());
             return new OpenAiCompleter(completer, "OpenAiCompleter[name=" + providerName() + ", model=" + model
-                    + ", baseUrl=" + maskedBaseUrl() + "]");
+                    + ", baseUrl=" + maskedBaseUrl() + (api == Api.RESPONSES ? ", api=responses" : "") + "]");
         }
     }
 }

@@ -18,7 +18,6 @@ import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
@@ -27,17 +26,10 @@ import dev.shelly.providers.Fixtures;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import mockwebserver3.SocketEffect;
 import mockwebserver3.junit5.StartStop;
-import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -145,46 +137,12 @@ class AnthropicCompleterTest {
 
             """;
 
-    private static final ModelResponse EXPECTED_REPLY = new ModelResponse(new Message("anthropic", Role.ASSISTANT, List.of(
+    static final ModelResponse EXPECTED_REPLY = new ModelResponse(new Message("anthropic", Role.ASSISTANT, List.of(
             Thinking.of("Two lookups.", "EqQB"),
             new Text("Checking both."),
             new ToolCall("toolu_1", "get_weather", "{\"city\":\"Paris\",\"unit\":\"celsius\"}"),
             new ToolCall("toolu_2", "get_time", "{}"))),
             new Usage(120, 45, 300, 10), StopReason.TOOL_USE, "tool_use", "claude-test-20250929", "msg_01", "anthropic");
-
-    @Test
-    void sendsTheConversationExactlyAsTheMessagesApiWantsIt() throws Exception {
-        server.enqueue(json(200, REPLY));
-        builder().temperature(0.5).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
-        RecordedRequest request = server.takeRequest();
-        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/messages");
-        assertThat(request.getHeaders().get("x-api-key")).isEqualTo(KEY);
-        assertThat(request.getHeaders().get("anthropic-version")).isEqualTo("2023-06-01");
-        assertThat(request.getHeaders().get("Authorization")).isNull();
-        assertThat(request.getHeaders().get("Content-Type")).isEqualTo("application/json");
-        assertJson(request, """
-                {"model":"claude-test","max_tokens":1024,"temperature":0.5,"system":"You are terse.",
-                 "messages":[
-                  {"role":"user","content":[
-                    {"type":"text","text":"What is in this picture?"},
-                    {"type":"image","source":{"type":"base64","media_type":"image/png","data":"%s"}}]},
-                  {"role":"assistant","content":[
-                    {"type":"thinking","thinking":"The user wants weather and time.","signature":"sig-123"},
-                    {"type":"text","text":"Let me check."},
-                    {"type":"tool_use","id":"call_1","name":"get_weather","input":{"city":"Paris"}},
-                    {"type":"tool_use","id":"call_2","name":"get_time","input":{"city":"Paris"}}]},
-                  {"role":"user","content":[
-                    {"type":"tool_result","tool_use_id":"call_1","content":"14°C and sunny"},
-                    {"type":"tool_result","tool_use_id":"call_2","content":"time service unavailable","is_error":true},
-                    {"type":"text","text":"And this one?"},
-                    {"type":"image","source":{"type":"url","url":"https://example.com/cat.jpg"}}]}],
-                 "tools":[
-                  {"name":"get_weather","description":"Get the current weather",
-                   "input_schema":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}},
-                  {"name":"get_time","description":"Get the local time",
-                   "input_schema":{"type":"object","properties":{"city":{"type":"string"}}}}]}
-                """.formatted(PNG_BASE64));
-    }
 
     @Test
     void mergesSameSideMessagesPutsToolResultsFirstAndSkipsWhatCannotBeSent() throws Exception {
@@ -539,88 +497,4 @@ class AnthropicCompleterTest {
         assertThat(deltas.getLast()).isEqualTo(new Delta.UsageDelta(new Usage(120, 45, 300, 10)));
     }
 
-    @Test
-    void retryAfterIsHonouredAndEachRetryIsObservable() throws Exception {
-        server.enqueue(new MockResponse.Builder().code(429).addHeader("retry-after", "7")
-                .body("{\"type\":\"error\",\"error\":{\"type\":\"rate_limit_error\",\"message\":\"slow down\"}}").build());
-        server.enqueue(new MockResponse.Builder().code(529)
-                .body("{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\",\"message\":\"Overloaded\"}}").build());
-        server.enqueue(sse(STREAM));
-        Fixtures.Sleeps sleeps = new Fixtures.Sleeps();
-        List<RetryEvent> retries = new ArrayList<>();
-        UsageTracker tracker = new UsageTracker();
-        ModelResponse reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(sleeps).retryListener(retries::add)
-                .usageTracker(tracker).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()), d -> { });
-        assertThat(reply).isEqualTo(EXPECTED_REPLY);
-        assertThat(sleeps.delays).containsExactly(Duration.ofSeconds(7), Duration.ofMillis(1000));
-        assertThat(retries).extracting(r -> r.failure().kind()).containsExactly(Kind.RATE_LIMITED, Kind.OVERLOADED);
-        assertThat(retries).extracting(RetryEvent::fromRetryAfter).containsExactly(true, false);
-        assertThat(server.getRequestCount()).isEqualTo(3);
-        assertThat(tracker.count()).isEqualTo(1);
-    }
-
-    @Test
-    void aConnectionDroppedMidStreamIsANetworkFailureNotATruncatedMessage() {
-        String half = STREAM.substring(0, STREAM.indexOf("event: content_block_stop"));
-        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(half)
-                .setHeader("Content-Length", STREAM.length())
-                .onResponseEnd(new SocketEffect.CloseSocket(true, false, false)).build());
-        List<Delta> deltas = new ArrayList<>();
-        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), deltas::add))
-                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
-        assertThat(deltas).isNotEmpty();
-
-        server.enqueue(sse(half)); // the server closed the stream cleanly but early
-        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { }))
-                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
-                        .isEqualTo("anthropic: network (HTTP 200): the server closed the stream before the reply was complete"));
-    }
-
-    @RepeatedTest(2)
-    void interruptingTheCallerCancelsACallToAServerThatNeverAnswers() throws Exception {
-        server.enqueue(new MockResponse.Builder().onResponseStart(SocketEffect.Stall.INSTANCE).build());
-        server.enqueue(new MockResponse.Builder().onResponseStart(SocketEffect.Stall.INSTANCE).build());
-        AnthropicCompleter completer = builder().retry(RetryPolicy.defaults()).build();
-        for (boolean streaming : new boolean[] {false, true}) {
-            AtomicReference<Throwable> thrown = new AtomicReference<>();
-            CountDownLatch done = new CountDownLatch(1);
-            Thread caller = Thread.ofVirtual().start(() -> {
-                try {
-                    if (streaming) {
-                        completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { });
-                    } else {
-                        completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
-                    }
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-                done.countDown();
-            });
-            assertThat(server.takeRequest(10, TimeUnit.SECONDS)).isNotNull();
-            caller.interrupt();
-            assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(thrown.get()).isInstanceOf(CancellationException.class);
-        }
-    }
-
-    @Test
-    void settingsComeFromTheEnvironmentWhenNotGivenInCode() throws Exception {
-        server.enqueue(json(200, REPLY));
-        Map<String, String> env = Map.of("ANTHROPIC_API_KEY", "env-key-42", "ANTHROPIC_BASE_URL",
-                server.url("/").toString());
-        AnthropicCompleter completer = AnthropicCompleter.builder().model("claude-test").environment(env::get)
-                .retry(RetryPolicy.none()).build();
-        completer.complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
-        RecordedRequest request = server.takeRequest();
-        assertThat(request.getHeaders().get("x-api-key")).isEqualTo("env-key-42");
-        assertThat(request.getBody().utf8()).contains("\"max_tokens\":4096");
-        assertThat(completer.toString()).doesNotContain("env-key-42").startsWith("AnthropicCompleter[name=anthropic");
-
-        assertThatThrownBy(() -> AnthropicCompleter.builder().model("m").environment(n -> null).build())
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("anthropic: no API key: call apiKey(...) or set the environment variable ANTHROPIC_API_KEY");
-        assertThatThrownBy(() -> AnthropicCompleter.builder().apiKey("k").build())
-                .hasMessage("anthropic: model must be set");
-        assertThat(builder().toString()).doesNotContain(KEY).contains("apiKey=****");
-    }
 }

@@ -27,16 +27,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
-import mockwebserver3.SocketEffect;
 import mockwebserver3.junit5.StartStop;
-import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -97,38 +91,6 @@ class OpenAiCompleterTest {
             new ToolCall("call_a", "get_weather", "{\"city\":\"Paris\"}"),
             new ToolCall("call_b", "get_time", "{}"))),
             new Usage(20, 45, 100, 0), StopReason.TOOL_USE, "tool_calls", "gpt-test-2024", "chatcmpl-123", "openai");
-
-    @Test
-    void sendsTheConversationExactlyAsChatCompletionsWantsIt() throws Exception {
-        server.enqueue(json(200, REPLY));
-        builder().maxTokens(1024).temperature(0.5).header("OpenAI-Project", "proj_1").build()
-                .complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
-        RecordedRequest request = server.takeRequest();
-        assertThat(request.getUrl().encodedPath()).isEqualTo("/v1/chat/completions");
-        assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer " + KEY);
-        assertThat(request.getHeaders().get("OpenAI-Project")).isEqualTo("proj_1");
-        assertJson(request, """
-                {"model":"gpt-test","messages":[
-                  {"role":"system","content":"You are terse."},
-                  {"role":"user","content":[
-                    {"type":"text","text":"What is in this picture?"},
-                    {"type":"image_url","image_url":{"url":"data:image/png;base64,%s"}}]},
-                  {"role":"assistant","content":"Let me check.","tool_calls":[
-                    {"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\\"city\\":\\"Paris\\"}"}},
-                    {"id":"call_2","type":"function","function":{"name":"get_time","arguments":"{\\"city\\":\\"Paris\\"}"}}]},
-                  {"role":"tool","tool_call_id":"call_1","content":"14°C and sunny"},
-                  {"role":"tool","tool_call_id":"call_2","content":"time service unavailable"},
-                  {"role":"user","content":[
-                    {"type":"text","text":"And this one?"},
-                    {"type":"image_url","image_url":{"url":"https://example.com/cat.jpg"}}]}],
-                 "tools":[
-                  {"type":"function","function":{"name":"get_weather","description":"Get the current weather",
-                    "parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}},
-                  {"type":"function","function":{"name":"get_time","description":"Get the local time",
-                    "parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}],
-                 "max_completion_tokens":1024,"temperature":0.5}
-                """.formatted(PNG_BASE64));
-    }
 
     @Test
     void toolOnlyAssistantMessagesHaveNullContentAndResultImagesFollowAsAUserMessage() throws Exception {
@@ -337,44 +299,6 @@ class OpenAiCompleterTest {
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.QUOTA_EXCEEDED));
         assertThat(server.getRequestCount()).isEqualTo(1);
         assertThat(sleeps.delays).isEmpty();
-    }
-
-    @Test
-    void cutOffStreamsFailInsteadOfReturningATruncatedMessage() {
-        String beforeDone = STREAM.substring(0, STREAM.indexOf("data: [DONE]"));
-        server.enqueue(sse(beforeDone));
-        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { }))
-                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.getMessage())
-                        .isEqualTo("openai: network (HTTP 200): the server closed the stream before the reply was complete"));
-
-        String half = STREAM.substring(0, STREAM.length() / 2);
-        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(half)
-                .setHeader("Content-Length", STREAM.length())
-                .onResponseEnd(new SocketEffect.CloseSocket(true, false, false)).build());
-        assertThatThrownBy(() -> builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> { }))
-                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
-    }
-
-    @RepeatedTest(2)
-    void interruptingTheCallerCancelsAStreamFromAServerThatStopsAnswering() throws Exception {
-        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
-                .body(delta("{\"content\":\"Hel\"}") + delta("{\"content\":\"lo\"}"))
-                .throttleBody(delta("{\"content\":\"Hel\"}").length(), 1, TimeUnit.HOURS).build());
-        CountDownLatch firstDelta = new CountDownLatch(1);
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread caller = Thread.ofPlatform().start(() -> {
-            try {
-                builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), d -> firstDelta.countDown());
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-            done.countDown();
-        });
-        assertThat(firstDelta.await(10, TimeUnit.SECONDS)).isTrue();
-        caller.interrupt();
-        assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(thrown.get()).isInstanceOf(CancellationException.class).hasMessage("openai: completion cancelled");
     }
 
     @Test
