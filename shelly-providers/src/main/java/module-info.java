@@ -1,5 +1,6 @@
 /**
- * The providers Shelly ships: Anthropic, OpenAI (and compatible servers), Grok.
+ * The providers Shelly ships: Anthropic, OpenAI (Chat Completions and Responses, and compatible
+ * servers), Grok and Gemini.
  */
 module dev.shelly.providers {
     requires transitive dev.shelly.provider.spi;
@@ -7,13 +8,15 @@ module dev.shelly.providers {
     requires org.slf4j;
 
     exports dev.shelly.providers.anthropic;
+    exports dev.shelly.providers.gemini;
     exports dev.shelly.providers.grok;
     exports dev.shelly.providers.openai;
 
-    // The provider kinds the engine's config names (anthropic, openai, openai_compatible, grok).
+    // The provider kinds the engine's config names (anthropic, openai, openai_compatible, grok, gemini).
     provides dev.shelly.modeladapter.spi.CompleterFactory with
             dev.shelly.providers.anthropic.AnthropicFactory,
             dev.shelly.providers.openai.OpenAiFactory,
             dev.shelly.providers.openai.OpenAiCompatibleFactory,
-            dev.shelly.providers.grok.GrokFactory;
+            dev.shelly.providers.grok.GrokFactory,
+            dev.shelly.providers.gemini.GeminiFactory;
 }
