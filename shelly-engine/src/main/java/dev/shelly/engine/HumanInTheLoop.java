@@ -3,6 +3,8 @@ package dev.shelly.engine;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PermissionStore;
 import dev.shelly.agent.ToolPolicy;
+import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.ApprovalsConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.session.FilePermissionStore;
 import java.time.Clock;
@@ -17,7 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The engine's side of the human in the loop: the tool policies and {@code ask_user} choices of
- * the configuration and the builder, the project's permission store, and the timer that checks
+ * the configuration and the builder (the builder's win), the project's permission store, and the timer that checks
  * decision timeouts. Each session gets its own {@link Approvals} from here.
  */
 final class HumanInTheLoop implements AutoCloseable {
@@ -34,12 +36,26 @@ final class HumanInTheLoop implements AutoCloseable {
     private final ScheduledExecutorService timer;
 
     HumanInTheLoop(Settings code, EngineConfig config, PermissionStore permissions, ShellyDir dir, Clock clock) {
-        this.policies = Map.copyOf(code.policies);
-        this.askUser = Set.copyOf(code.askUser);
-        this.defaultPolicy = code.defaultPolicy != null ? code.defaultPolicy : ToolPolicy.ALLOW_ALL;
-        Duration t = code.timeout;
+        Map<String, ToolPolicy> p = new LinkedHashMap<>();
+        Set<String> ask = new LinkedHashSet<>();
+        for (AgentConfig a : config.agents()) {
+            if (a.approval() != null) {
+                p.put(a.name(), a.approval().policy());
+                if (a.approval().offersAskUser()) {
+                    ask.add(a.name());
+                }
+            }
+        }
+        p.putAll(code.policies);
+        ask.addAll(code.askUser);
+        this.policies = Map.copyOf(p);
+        this.askUser = Set.copyOf(ask);
+        ApprovalsConfig file = config.approvals().orElse(null);
+        this.defaultPolicy = code.defaultPolicy != null ? code.defaultPolicy
+                : file != null && file.defaultPolicy() != null ? file.defaultPolicy().policy() : ToolPolicy.ALLOW_ALL;
+        Duration t = code.timeout != null ? code.timeout : file == null ? null : file.timeout();
         this.timeout = t;
-        this.onTimeout = code.onTimeout;
+        this.onTimeout = code.timeout != null ? code.onTimeout : file == null ? Approvals.OnTimeout.DENY : file.action();
         this.permissions = permissions != null ? permissions
                 : dir == null ? null : new FilePermissionStore(dir.configFile().resolveSibling(PERMISSIONS_FILE));
         this.clock = clock;

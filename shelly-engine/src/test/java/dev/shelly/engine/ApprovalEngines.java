@@ -10,7 +10,6 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.engine.session.FilePermissionStore;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelResponse;
@@ -38,7 +37,7 @@ final class ApprovalEngines {
 
     static EngineConfig config() {
         return EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("lead").description("Leads").toolboxes("files").build())
                 .agent(AgentConfig.builder("helper").description("Helps").toolboxes("files").build())
                 .entryAgent("lead")

@@ -283,4 +283,63 @@ class EngineApprovalsTest {
         assertThat(ApprovalEngines.log(dir.resolve("tools.log"))).containsExactly("lead fs_read {\"file\":\"a\"}",
                 "lead fs_write {\"file\":\"a\",\"text\":\"x\"}");
     }
+
+    private Path shelly(String yaml) throws Exception {
+        Path shelly = Files.createDirectories(dir.resolve(".shelly"));
+        Files.writeString(shelly.resolve("config.yaml"), yaml);
+        return shelly;
+    }
+
+    @Test
+    void theConfigurationSaysWhichToolsAskAndHowLongADecisionMayTake() throws Exception {
+        Path shelly = shelly("""
+                providers: [{ name: m, kind: openai, model: x, api_key: k }]
+                approvals:
+                  timeout: 10m
+                  on_timeout: cancel
+                entry_agent: lead
+                agents:
+                  - name: lead
+                    toolboxes: [files]
+                    approval:
+                      ask: [fs_write*]
+                      deny: [fs_read]
+                      ask_user: true
+                  - name: helper
+                """);
+        try (Engine engine = Engine.builder().dir(new ShellyDir(shelly)).completer("m", ApprovalEngines.model())
+                .toolbox("files", ApprovalEngines.files(dir.resolve("tools.log"))).build();
+                Session s = engine.newSession("cfg")) {
+            Turn turn = s.send("x");
+            assertThat(turn.pending()).extracting(PendingCall::id).containsExactly("c1");
+            assertThat(s.chat().messages().get(2).toolCalls()).hasSize(2);
+            assertThat(engine.agent("lead").toolboxes()).anySatisfy(b -> assertThat(b.contains("ask_user")).isTrue());
+            assertThat(engine.agent("helper").toolboxes()).noneSatisfy(b -> assertThat(b.contains("ask_user")).isTrue());
+            s.answer("c1", Answer.approveAlways(Answer.Scope.PROJECT));
+            assertThat(s.proceed().text()).isEqualTo("done: wrote x | tool 'fs_read' was not run: the tool policy of "
+                    + "agent 'lead' does not allow it");
+        }
+        assertThat(shelly.resolve("permissions.json")).exists();
+    }
+
+    @Test
+    void aBadApprovalSettingIsReportedWithItsFileLineAndField() throws Exception {
+        Path shelly = shelly("""
+                providers: [{ name: m, kind: openai, model: x, api_key: k }]
+                agents:
+                  - name: lead
+                    approval:
+                      ask: [fs_write*, "fs write"]
+                """);
+        assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).completer("m", ApprovalEngines.model()).build())
+                .hasMessage(shelly.resolve("config.yaml") + ":5: agents[0].approval.ask[1]: tool pattern 'fs write' holds "
+                        + "' ' at 2; a tool pattern holds letters, digits, '_', '-', '.', ':' and the wildcards '*' and '?'");
+        Files.writeString(shelly.resolve("config.yaml"), """
+                providers: [{ name: m, kind: openai, model: x, api_key: k }]
+                approvals: { on_timeout: later }
+                agents: [{ name: lead }]
+                """);
+        assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).completer("m", ApprovalEngines.model()).build())
+                .hasMessage(shelly.resolve("config.yaml") + ":2: approvals.on_timeout: expected deny or cancel, got 'later'");
+    }
 }

@@ -22,9 +22,12 @@ import java.util.List;
  * @param options its limits; every one left out takes the agent default
  * @param promptCaching whether the agent's requests carry prompt-cache hints, or null for the
  *     agent default (on)
+ * @param approval its tool policy and whether it may ask the user (the {@code approval:}
+ *     section), or null for the engine's default policy
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
-        List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching) {
+        List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching,
+        ApprovalConfig approval) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -105,6 +108,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private List<String> skills;
         private Options options = Options.DEFAULT;
         private Boolean promptCaching;
+        private ApprovalConfig approval;
 
         private Builder(String name) {
             this.name = name;
@@ -224,13 +228,24 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Sets the agent's tool policy and whether it may ask the user.
+         *
+         * @param value the {@code approval:} settings
+         * @return this builder
+         */
+        public Builder approval(ApprovalConfig value) {
+            this.approval = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration.
          *
          * @return the configuration
          */
         public AgentConfig build() {
             return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options,
-                    promptCaching);
+                    promptCaching, approval);
         }
     }
 }

@@ -19,9 +19,11 @@ import tools.jackson.databind.util.StdConverter;
  * @param entryAgent {@code entry_agent:}, or null
  * @param redis the {@code redis:} section, or null
  * @param prices the {@code prices:} section: model id to price
+ * @param approvals the {@code approvals:} section, or null
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
-        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices) {
+        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices,
+        ApprovalsConfig approvals) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);
