@@ -29,7 +29,8 @@ public final class Examples {
                 new LlmTeamExample(),
                 new SupportDeskExample(),
                 new NestedTeamsExample(),
-                new TriageExample());
+                new TriageExample(),
+                new ApprovalExample());
     }
 
     /**

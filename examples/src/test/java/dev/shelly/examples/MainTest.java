@@ -34,7 +34,8 @@ class MainTest {
                 "support      triage hands the customer to flights, then hotels: a Handoff group (15.5)",
                 "nested       a team inside a team, called by an agent as a tool (15.9, 15.4)",
                 "triage       a ticket triaged into a record; hooks deny a tool and hide others, a run value reaches "
-                        + "the tools, the run's cost");
+                        + "the tools, the run's cost",
+                "approval     a tool call waits for approval; a second process resumes the paused session and approves it");
     }
 
     @Test
@@ -56,7 +57,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage");
+                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, approval");
     }
 
     @Test
