@@ -121,15 +121,15 @@ final class LiveSession {
         try {
             LOG.debug("session {} turn {} starts: {} for agent '{}'", id, turn.id,
                     text == null ? "going on after decisions" : text.length() + " characters", entryAgent);
+            if (text == null && !approvals.paused()) {
+                throw new IllegalStateException("session " + id + " waits for no decision; send a message instead");
+            }
+            if (text != null && approvals.paused()) {
+                throw new IllegalStateException("session " + id + " waits for decisions on " + ids(approvals.unanswered())
+                        + "; answer them and proceed, or cancel the session's paused turn, before sending a message");
+            }
             Message reply;
             try {
-                if (text == null && !approvals.paused()) {
-                    throw new IllegalStateException("session " + id + " waits for no decision; send a message instead");
-                }
-                if (text != null && approvals.paused()) {
-                    throw new IllegalStateException("session " + id + " waits for decisions on " + ids(approvals.unanswered())
-                            + "; answer them and proceed, or cancel the session's paused turn, before sending a message");
-                }
                 reply = text == null ? agent.run(run) : agent.run(text, run);
             } catch (RunPausedException paused) {
                 Usage used = run.usage();
