@@ -59,11 +59,12 @@ final class ToolTurn {
         List<ToolCallHook> hooks = run.context.toolCallHooks();
         Map<String, String> paused = new LinkedHashMap<>();
         if (!hooks.isEmpty() || desk != null) {
+            ToolResult[] kept = results.clone();
             RuntimeException failure = decide(run, iteration, calls, hooks, desk, effective, results, decided, paused);
             if (failure != null) {
                 for (int i = 0; i < n; i++) {
-                    results[i] = ToolResult.error(calls.get(i).id(), "tool '" + calls.get(i).name()
-                            + "' was not run: a tool-call hook failed");
+                    results[i] = kept[i] != null ? kept[i] : ToolResult.error(calls.get(i).id(), "tool '"
+                            + calls.get(i).name() + "' was not run: a tool-call hook failed");
                 }
                 return answer(run, calls, results, failure, false, desk);
             }
