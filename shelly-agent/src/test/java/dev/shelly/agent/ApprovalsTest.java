@@ -339,4 +339,23 @@ class ApprovalsTest {
         assertThat(ran).hasSize(16);
         assertAnsweredInOrder(a.chat().messages());
     }
+
+    @Test
+    void aHookThatFailsOnTheResumedTurnKeepsTheResultsOfCallsThatRan() {
+        Approvals desk = Approvals.builder().policy("a", POLICY).build();
+        Agent a = agent("a", ScriptedCompleter.of(
+                Step.toolCalls(new Step.Call("fs_read", "{}"), new Step.Call("fs_write", "{}")), Step.reply("ok")));
+        assertThatThrownBy(() -> a.run("go", RunContext.builder().approvals(desk).build()))
+                .isInstanceOf(RunPausedException.class);
+        desk.answer("call_2", Answer.approve());
+        RunContext failing = RunContext.builder().approvals(desk)
+                .toolCallHooks(ToolCallHook.before(inv -> { throw new IllegalStateException("boom"); })).build();
+
+        assertThatThrownBy(() -> a.run(failing)).isInstanceOf(AgentException.class);
+
+        assertThat(ran).containsExactly("fs_read {}");
+        assertThat(results(a)).containsExactly(ToolResult.of("call_1", "read ok"),
+                ToolResult.error("call_2", "tool 'fs_write' was not run: a tool-call hook failed"));
+        assertThat(desk.paused()).isFalse();
+    }
 }
