@@ -1,9 +1,12 @@
 package dev.shelly.examples;
 
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.PendingCall;
 import dev.shelly.chats.Message;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.Session;
 import dev.shelly.engine.ShellyDir;
+import dev.shelly.engine.Turn;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
@@ -27,6 +30,12 @@ import java.util.Optional;
  * <p>With a prompt on the command line it runs that one turn. Without one it reads lines from
  * standard input until {@code /exit} or the end of input; when standard input holds nothing at
  * all, it runs the example's own question once.
+ *
+ * <p>When a turn pauses because an agent's {@code approval:} section marks a tool {@code ask}, the
+ * chat shows the call and reads the decision from standard input: {@code y} runs it once,
+ * {@code a} runs it and every later call of that tool by that agent in the session, anything
+ * else (or the end of input) denies it. A question the model asks with {@code ask_user} is
+ * answered with the next line.
  */
 public final class ChatExample implements Example {
     private final Path start;
@@ -101,10 +110,35 @@ public final class ChatExample implements Example {
         }
     }
 
-    private static Message turn(Session session, String text, ExampleRun run) {
-        Message reply = session.send(text).reply();
+    private static Message turn(Session session, String text, ExampleRun run) throws IOException {
+        Turn turn = session.send(text);
         run.view().finish();
-        return reply;
+        while (turn.paused()) {
+            for (PendingCall p : turn.pending()) {
+                session.answer(p.id(), ask(p, run));
+            }
+            turn = session.proceed();
+            run.view().finish();
+        }
+        return turn.reply();
+    }
+
+    /** Shows a waiting call and reads the person's decision. */
+    static Answer ask(PendingCall p, ExampleRun run) throws IOException {
+        if (p.kind() == PendingCall.Kind.QUESTION) {
+            run.note("[" + p.agent() + " asks] " + p.reason());
+            String line = run.input().readLine();
+            return line == null ? Answer.deny("the user did not answer") : Answer.reply(line.strip());
+        }
+        run.note("[" + p.agent() + " wants to run " + p.call().name() + " " + p.call().arguments()
+                + "] allow? y = yes, a = always, n = no");
+        String line = run.input().readLine();
+        String choice = line == null ? "" : line.strip().toLowerCase(java.util.Locale.ROOT);
+        return switch (choice) {
+            case "y", "yes" -> Answer.approve();
+            case "a", "always" -> Answer.approveAlways(Answer.Scope.SESSION);
+            default -> Answer.deny(line == null ? "the user did not answer" : "the user said no");
+        };
     }
 
     /** The engine built in code: the same objects a config.yaml is read into. */

@@ -30,7 +30,8 @@ public final class Examples {
                 new SupportDeskExample(),
                 new NestedTeamsExample(),
                 new TriageExample(),
-                new LongRunExample());
+                new LongRunExample(),
+                new ApprovalExample());
     }
 
     /**

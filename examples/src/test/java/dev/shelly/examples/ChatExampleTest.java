@@ -105,4 +105,39 @@ class ChatExampleTest {
         assertThat(ChatCompletionsFake.systemPrompt(body)).isEqualTo(
                 "You are helper. Helps with the project\n\n## Project Context\n\n### about.md\n\nThis project sells tea.");
     }
+
+    @Test
+    void aToolTheConfigMarksAskWaitsForYesNoOrAlways(@TempDir Path tmp) throws Exception {
+        ChatCompletionsFake fake = new ChatCompletionsFake(body -> body.get("messages").get(body.get("messages").size() - 1)
+                .get("role").asString().equals("tool")
+                ? ChatCompletionsFake.text("Stored.")
+                : ChatCompletionsFake.call("shared_state_set", "{\"key\":\"k\",\"value\":\"v\"}"));
+        server.setDispatcher(fake);
+        Path shelly = Files.createDirectories(tmp.resolve("project/.shelly"));
+        Files.writeString(shelly.resolve("config.yaml"), """
+                providers:
+                  - name: local
+                    kind: openai-compatible
+                    base_url: %s
+                    model: tiny
+                agents:
+                  - name: helper
+                    toolboxes: [state]
+                    approval:
+                      ask: [shared_state_set]
+                """.formatted(server.url("/v1")));
+
+        Runs.Result r = chat(tmp.resolve("project"), Map.of(), "remember k\nn\nagain\na\nonce more\n");
+
+        assertThat(r.err()).isEmpty();
+        assertThat(r.exit()).isZero();
+        String ask = "[helper wants to run shared_state_set {\"key\":\"k\",\"value\":\"v\"}] allow? y = yes, a = always, n = no";
+        assertThat(r.lines()).containsSubsequence("> remember k", ask, "Stored.", "> again", ask, "Stored.",
+                "> once more", "Stored.");
+        assertThat(r.lines()).filteredOn(ask::equals).hasSize(2);
+        List<JsonNode> bodies = fake.bodies();
+        assertThat(bodies.get(1).get("messages").get(3).get("content").asString())
+                .isEqualTo("tool 'shared_state_set' was not run: the user said no");
+        assertThat(bodies.get(3).get("messages").get(7).get("content").asString()).doesNotContain("was not run");
+    }
 }

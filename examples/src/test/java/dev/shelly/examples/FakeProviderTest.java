@@ -156,7 +156,8 @@ class FakeProviderTest {
                 "state", List.of("coordinator", "list_agents", "delegate"),
                 "mcp", List.of("file-agent", "list_files", "read_file"),
                 "chat", List.of("assistant", "list_agents", "delegate"),
-                "long-run", List.of("surveyor", "read_record", "recall"));
+                "long-run", List.of("surveyor", "read_record", "recall"),
+                "approval", List.of("clerk", "read_notes", "write_note"));
         for (Example example : Examples.all()) {
             if (WorkflowExamplesTest.WORKFLOWS.contains(example.name())) {
                 continue;   // a call per member, or a coordinator that needs JSON: WorkflowExamplesTest covers them

@@ -36,7 +36,8 @@ class MainTest {
                 "triage       a ticket triaged into a record; hooks deny a tool and hide others, a run value reaches "
                         + "the tools, the run's cost",
                 "long-run     120 tool calls in an 8k-token window: offload, trimming, compaction and a loop check keep "
-                        + "every request under it");
+                        + "every request under it",
+                "approval     a tool call waits for approval; a second process resumes the paused session and approves it");
     }
 
     @Test
@@ -58,7 +59,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, long-run");
+                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, long-run, approval");
     }
 
     @Test

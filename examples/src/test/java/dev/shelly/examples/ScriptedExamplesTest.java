@@ -231,4 +231,23 @@ class ScriptedExamplesTest {
         long pid = Long.parseLong(started.group(1));
         assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("the MCP server process").isEmpty();
     }
+
+    @Test
+    void approvalPausesForTheWriteAndASecondProcessApprovesIt() {
+        Runs.Result r = run("approval");
+
+        assertThat(r.err()).isEmpty();
+        assertThat(r.exit()).isZero();
+        assertThat(r.lines()).containsSubsequence(
+                "> Note that I need to buy oat milk.",
+                "[paused: call_2 — clerk wants to run write_note {\"text\":\"buy oat milk\"}]");
+        assertThat(r.lines()).anySatisfy(l -> assertThat(l).matches(
+                "\\[session \\d{8}-\\d{6}-[a-z2-7]{26} saved with the waiting call; this process lets it go]"));
+        assertThat(r.lines()).anySatisfy(l -> assertThat(l).matches("\\[second process] resumed session \\S+; call_2 waits: "
+                + "clerk wants to run write_note \\{\"text\":\"buy oat milk\"}"));
+        assertThat(r.lines()).containsSubsequence("[second process] approved call_2",
+                "[second process] Done. Before: no notes yet; now saved: buy oat milk",
+                "[notes.txt] buy oat milk");
+        assertThat(r.lines()).filteredOn(l -> l.startsWith("[notes.txt]")).hasSize(1);
+    }
 }

@@ -415,6 +415,61 @@ public final class Agent implements Runner {
     }
 
     /**
+     * Ends a paused turn without running what waits: appends one tool message answering every
+     * call of the turn in call order, with the result kept for a call that ran (in the
+     * context's {@link Approvals}) and {@code tool 'x' was not run: <reason>} for every other
+     * call, then forgets what the approvals kept for the turn (delegated children's chats
+     * included). The model is not asked again; the next run continues from that message.
+     *
+     * @param context the scope the turn paused in (its approvals hold what ran)
+     * @param reason why the calls did not run, for the model to read; not blank
+     * @return true when the chat ended with a paused turn, false when there was nothing to end
+     * @throws IllegalStateException when the agent is running
+     */
+    public boolean cancelPaused(RunContext context, String reason) {
+        requireContext(context);
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("Agent.cancelPaused reason of '" + name + "' must not be null or blank");
+        }
+        if (!running.compareAndSet(false, true)) {
+            throw new IllegalStateException("agent '" + name + "' is running; a paused turn is cancelled between runs");
+        }
+        try {
+            List<ToolCall> calls = pausedCalls();
+            Approvals desk = context.approvals().orElse(null);
+            if (calls.isEmpty()) {
+                return false;
+            }
+            Approvals.Frame kept = desk == null ? null : desk.frame(context.path());
+            List<dev.shelly.chats.Part> parts = new ArrayList<>(calls.size());
+            for (ToolCall call : calls) {
+                dev.shelly.chats.ToolResult result = null;
+                if (kept != null) {
+                    for (dev.shelly.chats.ToolResult r : kept.held()) {
+                        if (r.toolCallId().equals(call.id())) {
+                            result = r;
+                        }
+                    }
+                }
+                parts.add(result != null ? result
+                        : dev.shelly.chats.ToolResult.error(call.id(), "tool '" + call.name() + "' was not run: " + reason));
+            }
+            Message answered = new Message(name, Role.TOOL, parts);
+            chat.append(answered);
+            AgentListener all = listener.andThen(context.listener());
+            if (all != AgentListener.NONE) {
+                emitQuietly(all, new AgentEvent.MessageAdded(new AgentEvent.Source(name, null, 0), answered));
+            }
+            if (desk != null) {
+                desk.clearPaused();
+            }
+            return true;
+        } finally {
+            running.set(false);
+        }
+    }
+
+    /**
      * The calls of a paused turn: the chat ends with this agent's reply whose tool calls have no
      * results yet.
      */

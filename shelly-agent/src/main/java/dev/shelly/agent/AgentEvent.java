@@ -155,6 +155,17 @@ public sealed interface AgentEvent {
     record ToolCallFinished(Source source, ToolCall call, ToolResult result, Duration took) implements AgentEvent {}
 
     /**
+     * A tool call waits for a person's decision (its {@link Approvals} asked about it): the run
+     * will pause once the turn's other calls are done. Answer it with {@link Approvals#answer}
+     * (in a session: {@code Session.answer}). Announced once per call, not again when a resumed
+     * run finds it still unanswered.
+     *
+     * @param source the agent that made the call (a delegated child's, when the child asks)
+     * @param pending the waiting call, with the id to answer it by
+     */
+    record DecisionNeeded(Source source, PendingCall pending) implements AgentEvent {}
+
+    /**
      * The agent appended a message to its chat.
      *
      * @param source the agent

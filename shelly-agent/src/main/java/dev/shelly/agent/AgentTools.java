@@ -100,28 +100,42 @@ final class AgentTools {
         return false;
     }
 
-    /** Answers one call; never throws for a failing call. */
+    /**
+     * Answers one call; never throws for a failing call. Throws {@link RunPausedException} when
+     * the call is a {@code delegate} whose child paused for a decision (with {@link Approvals}).
+     */
     ToolResult call(ToolCall call, ToolContext context) {
         int limit = run.agent.maxToolResultChars();
+        Orchestration.Pause pause = new Orchestration.Pause();
+        ToolResult result;
         try {
-            for (ToolBox box : boxes) {
-                if (box.contains(call.name())) {
-                    return box.call(call, context, limit);
-                }
-            }
-            for (ToolDefinition d : builtins) {
-                if (d.name().equals(call.name())) {
-                    return builtinBox(d.name()).call(call, context, limit);
-                }
-            }
-            return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names());
+            result = answer(call, context, limit, pause);
         } catch (RuntimeException | Error e) {
-            return ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + e);
+            result = ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + e);
         }
+        if (pause.exception != null) {
+            throw pause.exception;
+        }
+        return result;
     }
 
-    private ToolBox builtinBox(String name) {
-        return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills()) : Orchestration.toolbox(run);
+    private ToolResult answer(ToolCall call, ToolContext context, int limit, Orchestration.Pause pause) {
+        for (ToolBox box : boxes) {
+            if (box.contains(call.name())) {
+                return box.call(call, context, limit);
+            }
+        }
+        for (ToolDefinition d : builtins) {
+            if (d.name().equals(call.name())) {
+                return builtinBox(d.name(), call.id(), pause).call(call, context, limit);
+            }
+        }
+        return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names());
+    }
+
+    private ToolBox builtinBox(String name, String callId, Orchestration.Pause pause) {
+        return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills())
+                : Orchestration.toolbox(run, callId, pause);
     }
 
     private String names() {

@@ -23,7 +23,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>{@code delegate} takes {@code {"tasks":[{"agent","task","context"}, ...]}}, checks every task
  * before starting any, then runs one fresh child per task, concurrently (a lone task on the
  * parent's own thread). The child is spawned from the registry and runs in the parent run's
- * {@link RunContext#delegation() delegation scope}: one level deeper, with the parent's registry
+ * delegation scope: one level deeper, with the parent's registry
  * (unless it has its own), delegation limit, listener, hooks, session and values; its run names
  * the parent's run. It receives the context (when given) and the task as two user messages from
  * the parent. The result is a JSON array in task order:
@@ -60,10 +60,15 @@ final class Orchestration {
 
     private Orchestration() {}
 
-    static ToolBox toolbox(Run run) {
+    /** Where a {@code delegate} call leaves the pause of its children for the turn to throw. */
+    static final class Pause {
+        volatile RunPausedException exception;
+    }
+
+    static ToolBox toolbox(Run run, String callId, Pause pause) {
         return ToolBox.of(
                 new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(run)), null),
-                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(run, input), null));
+                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(run, callId, pause, input), null));
     }
 
     static String listAgents(Run run) {
@@ -84,7 +89,7 @@ final class Orchestration {
     /** One task of a delegate call, checked. */
     record Task(String agent, String task, String context) {}
 
-    static ToolOutput delegate(Run parent, JsonNode input) throws InterruptedException {
+    static ToolOutput delegate(Run parent, String callId, Pause pause, JsonNode input) throws InterruptedException {
         RunContext ctx = parent.context;
         if (ctx.depth() >= ctx.delegationLimit()) {
             return ToolOutput.error("agent '" + parent.name() + "' cannot delegate: it runs at delegation depth "
@@ -97,7 +102,7 @@ final class Orchestration {
         if (problem != null) {
             return ToolOutput.error(problem + "; nothing was delegated");
         }
-        return run(parent, registry, tasks);
+        return run(parent, registry, tasks, callId, pause);
     }
 
     /** Checks the input; fills {@code tasks} and returns null, or returns what is wrong. */
@@ -152,30 +157,98 @@ final class Orchestration {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
+    /** What one child did: answered, or paused for a decision (with approvals). */
+    private record Child(String answer, RunPausedException paused) {}
+
     /**
      * Runs one child per task in the parent run's delegation scope, the first failure cancelling
-     * the others, and writes the results in task order.
+     * the others, and writes the results in task order. With approvals, a child that pauses does
+     * not stop its siblings; once all have finished or paused, the call pauses too (through
+     * {@code pause}), keeping the finished children's answers, and the next run of the call
+     * resumes the paused children on their kept chats.
      */
-    private static ToolOutput run(Run parent, Registry registry, List<Task> tasks) throws InterruptedException {
-        RunContext scope = parent.context.delegation();
+    private static ToolOutput run(Run parent, Registry registry, List<Task> tasks, String callId, Pause pause)
+            throws InterruptedException {
         String from = parent.name();
-        List<Callable<String>> work = new ArrayList<>(tasks.size());
-        for (Task task : tasks) {
+        Approvals desk = parent.context.approvals().orElse(null);
+        List<RunContext> scopes = new ArrayList<>(tasks.size());
+        List<Callable<Child>> work = new ArrayList<>(tasks.size());
+        for (int i = 0; i < tasks.size(); i++) {
+            Task task = tasks.get(i);
+            RunContext scope = parent.context.delegation(callId, i);
+            scopes.add(scope);
             work.add(() -> {
+                Approvals.Frame kept = desk == null ? null : desk.frame(scope.path());
+                if (kept != null && kept.finished() != null) {
+                    return new Child(kept.finished(), null);
+                }
                 Agent child = registry.spawn(task.agent()).orElseThrow(() -> new AgentException(task.agent(),
                         "agent '" + task.agent() + "' is not in the registry", null));
-                List<Message> input = task.context() == null
-                        ? List.of(Message.text(from, Role.USER, task.task()))
-                        : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
-                return child.run(input, scope).text();
+                List<Message> input;
+                if (kept != null && !kept.chat().isEmpty()) {
+                    for (Message m : kept.chat()) {
+                        child.chat().append(m);
+                    }
+                    input = List.of();
+                } else {
+                    input = task.context() == null
+                            ? List.of(Message.text(from, Role.USER, task.task()))
+                            : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
+                }
+                try {
+                    return new Child(child.run(input, scope).text(), null);
+                } catch (RunPausedException p) {
+                    if (desk == null) {
+                        throw p;
+                    }
+                    return new Child(null, p);
+                }
             });
         }
-        FanOut.Joined<String> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace()).join();
+        FanOut.Joined<Child> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace()).join();
         if (joined.interrupted()) {
+            if (desk != null) {
+                for (RunContext scope : scopes) {
+                    desk.clear(scope.path());
+                }
+            }
             throw new InterruptedException("agent '" + from + "' was cancelled while delegating");
         }
-        StringWriter out = new StringWriter(64 * tasks.size());
         boolean failed = false;
+        boolean paused = false;
+        for (FanOut.Outcome<Child> o : joined.outcomes()) {
+            if (o instanceof FanOut.Outcome.Success<Child> s) {
+                paused |= s.value().paused() != null;
+            } else {
+                failed = true;
+            }
+        }
+        if (paused && !failed) {
+            java.util.Map<String, String> reasons = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < tasks.size(); i++) {
+                Child c = ((FanOut.Outcome.Success<Child>) joined.outcomes().get(i)).value();
+                if (c.paused() == null) {
+                    desk.finished(scopes.get(i).path(), tasks.get(i).agent(), c.answer());
+                } else {
+                    reasons.put(callId + "/" + i, c.paused().getMessage());
+                }
+            }
+            pause.exception = new RunPausedException(from, parent.context.runId().orElse(null), List.of(), reasons,
+                    desk.pending());
+            return ToolOutput.text("paused");
+        }
+        if (desk != null) {
+            for (RunContext scope : scopes) {
+                desk.clear(scope.path());
+            }
+        }
+        StringWriter out = new StringWriter(64 * tasks.size());
+        int firstFailure = -1;
+        for (int i = 0; i < tasks.size() && firstFailure < 0; i++) {
+            if (!(joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child>)) {
+                firstFailure = i;
+            }
+        }
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartArray();
             for (int i = 0; i < tasks.size(); i++) {
@@ -183,23 +256,18 @@ final class Orchestration {
                 g.writeStartObject();
                 g.writeStringProperty("agent", agent);
                 switch (joined.outcomes().get(i)) {
-                    case FanOut.Outcome.Success<String> s -> g.writeStringProperty("result", s.value());
-                    case FanOut.Outcome.Failure<String> f -> {
-                        failed = true;
-                        g.writeStringProperty("error", f.error() instanceof CancellationException
-                                ? "agent '" + agent + "' was cancelled" : describe(f.error()));
-                    }
-                    case FanOut.Outcome.Cancelled<String> c -> {
-                        failed = true;
-                        g.writeStringProperty("error", c.because() >= 0 && c.because() != i
-                                ? "cancelled because tasks[" + c.because() + "] (agent '" + tasks.get(c.because()).agent()
-                                        + "') failed"
-                                : "agent '" + agent + "' was cancelled");
-                    }
-                    case FanOut.Outcome.Abandoned<String> a -> {
-                        failed = true;
-                        g.writeStringProperty("error", "agent '" + agent + "' was cancelled and did not stop in time");
-                    }
+                    case FanOut.Outcome.Success<Child> s when s.value().paused() != null -> g.writeStringProperty("error",
+                            "agent '" + agent + "' waited for a decision and was stopped because tasks[" + firstFailure
+                                    + "] (agent '" + tasks.get(firstFailure).agent() + "') failed");
+                    case FanOut.Outcome.Success<Child> s -> g.writeStringProperty("result", s.value().answer());
+                    case FanOut.Outcome.Failure<Child> f -> g.writeStringProperty("error", f.error() instanceof CancellationException
+                            ? "agent '" + agent + "' was cancelled" : describe(f.error()));
+                    case FanOut.Outcome.Cancelled<Child> c -> g.writeStringProperty("error", c.because() >= 0 && c.because() != i
+                            ? "cancelled because tasks[" + c.because() + "] (agent '" + tasks.get(c.because()).agent()
+                                    + "') failed"
+                            : "agent '" + agent + "' was cancelled");
+                    case FanOut.Outcome.Abandoned<Child> a -> g.writeStringProperty("error",
+                            "agent '" + agent + "' was cancelled and did not stop in time");
                 }
                 g.writeEndObject();
             }

@@ -55,6 +55,8 @@ public final class RunContext {
     private final List<ToolCallHook> toolCallHooks;
     private final Duration cancelGrace;
     private final RunContext totalsParent;
+    private final Approvals approvals;
+    private final String path;
     private final AtomicReference<Totals> totals = new AtomicReference<>(Totals.ZERO);
 
     private record Totals(Usage usage, Cost cost) {
@@ -64,7 +66,7 @@ public final class RunContext {
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
             List<ModelCallHook> modelCallHooks, List<ToolCallHook> toolCallHooks, Duration cancelGrace,
-            RunContext totalsParent) {
+            RunContext totalsParent, Approvals approvals, String path) {
         this.runId = runId;
         this.parentRunId = parentRunId;
         this.sessionId = sessionId;
@@ -79,6 +81,8 @@ public final class RunContext {
         this.toolCallHooks = toolCallHooks;
         this.cancelGrace = cancelGrace;
         this.totalsParent = totalsParent;
+        this.approvals = approvals;
+        this.path = path;
     }
 
     private static String randomPrefix() {
@@ -258,6 +262,27 @@ public final class RunContext {
     }
 
     /**
+     * The human in the loop: the tool policies and decisions every run under the scope follows,
+     * delegated children included.
+     *
+     * @return the approvals, or empty when tool calls are decided by hooks alone
+     */
+    public Optional<Approvals> approvals() {
+        return Optional.ofNullable(approvals);
+    }
+
+    /**
+     * Where the run stands in its delegation tree: {@code ""} at the top; for a delegated child,
+     * its parent's path, the {@code delegate} call's id and the task's index, joined by
+     * {@code /} ({@code call_2/0}). The ids of {@linkplain PendingCall pending calls} start with it.
+     *
+     * @return the path
+     */
+    public String path() {
+        return path;
+    }
+
+    /**
      * The tokens of every model call made under this context so far, delegated children
      * included.
      *
@@ -292,13 +317,20 @@ public final class RunContext {
         return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
                 runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
                 runner.listener().andThen(listener), values, concat(modelCallHooks, runner.modelCallHooks()),
-                concat(toolCallHooks, runner.toolCallHooks()), grace, this);
+                concat(toolCallHooks, runner.toolCallHooks()), grace, this, approvals, path);
     }
 
-    /** The scope a child delegated to by this run starts in: one level deeper, naming this run. */
-    RunContext delegation() {
+    /**
+     * The scope of the child of one task of one {@code delegate} call: one level deeper, naming
+     * this run, at the path of the call and the task.
+     */
+    RunContext delegation(String callId, int task) {
+        return delegation((path.isEmpty() ? "" : path + "/") + callId + "/" + task);
+    }
+
+    private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, modelCallHooks, toolCallHooks, cancelGrace, this);
+                values, modelCallHooks, toolCallHooks, cancelGrace, this, approvals, childPath);
     }
 
     /** Adds one model call's usage and cost to this context and every context it was entered from. */
@@ -338,8 +370,24 @@ public final class RunContext {
         private Duration cancelGrace = FanOut.DEFAULT_GRACE;
         private final List<ModelCallHook> modelCallHooks = new ArrayList<>();
         private final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+        private Approvals approvals;
 
         private Builder() {}
+
+        /**
+         * The human in the loop for every run under the scope: tool policies, waiting calls and
+         * their answers (see {@link Approvals}).
+         *
+         * @param value the approvals of the conversation
+         * @return this builder
+         */
+        public Builder approvals(Approvals value) {
+            if (value == null) {
+                throw new IllegalArgumentException("RunContext approvals must not be null");
+            }
+            this.approvals = value;
+            return this;
+        }
 
         /**
          * The session the runs belong to.
@@ -481,7 +529,7 @@ public final class RunContext {
          */
         public RunContext build() {
             return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry, listener, values,
-                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), cancelGrace, null);
+                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), cancelGrace, null, approvals, "");
         }
     }
 }

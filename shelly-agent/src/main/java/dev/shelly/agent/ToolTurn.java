@@ -12,12 +12,21 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Runs the tool calls of one reply and appends one tool message answering every call in order,
- * also when the turn is cancelled. The tool-call hooks decide about every call before any runs;
- * a lone call runs on the run's own thread, two or more concurrently on virtual threads.
+ * also when the turn is cancelled. The tool-call hooks, then the run's {@link Approvals}, decide
+ * about every call before any runs; a lone call runs on the run's own thread, two or more
+ * concurrently on virtual threads.
+ *
+ * <p>With approvals, a call that waits for a decision (or a {@code delegate} call whose child
+ * waits) does not stop the others: they run, their results are kept in the approvals, and the
+ * turn then throws {@link RunPausedException} without appending anything. The next run picks the
+ * kept results up. Without approvals, a pause stops the turn before any call runs.
  */
 final class ToolTurn {
     private ToolTurn() {}
@@ -32,27 +41,41 @@ final class ToolTurn {
         int n = calls.size();
         ToolResult[] results = new ToolResult[n];
         ToolCall[] effective = calls.toArray(new ToolCall[0]);
+        Approvals desk = run.context.approvals().orElse(null);
+        String path = run.context.path();
+        boolean[] decided = new boolean[n];
+        if (desk != null) {
+            Approvals.Frame kept = desk.frame(path);
+            if (kept != null) {
+                resume(kept, calls, results, effective, decided);
+            }
+        }
         if (Thread.currentThread().isInterrupted()) {
-            return answer(run, calls, results, run.cancelled(), true);
+            return answer(run, calls, results, run.cancelled(), true, desk);
         }
         if (offered != null) {
             refuseUnoffered(run, calls, tools, offered, results);
         }
         List<ToolCallHook> hooks = run.context.toolCallHooks();
-        if (!hooks.isEmpty()) {
-            RuntimeException failure = decide(run, iteration, calls, hooks, effective, results);
+        Map<String, String> paused = new LinkedHashMap<>();
+        if (!hooks.isEmpty() || desk != null) {
+            ToolResult[] kept = results.clone();
+            RuntimeException failure = decide(run, iteration, calls, hooks, desk, effective, results, decided, paused);
             if (failure != null) {
                 for (int i = 0; i < n; i++) {
-                    results[i] = ToolResult.error(calls.get(i).id(), "tool '" + calls.get(i).name()
-                            + "' was not run: a tool-call hook failed");
+                    results[i] = kept[i] != null ? kept[i] : ToolResult.error(calls.get(i).id(), "tool '"
+                            + calls.get(i).name() + "' was not run: a tool-call hook failed");
                 }
-                return answer(run, calls, results, failure, false);
+                return answer(run, calls, results, failure, false, desk);
+            }
+            if (!paused.isEmpty() && desk == null) {
+                throw new RunPausedException(run.name(), run.context.runId().orElse(null), calls, paused);
             }
         }
         List<Integer> slots = new ArrayList<>(n);
         List<Callable<ToolResult>> tasks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            if (results[i] != null) {
+            if (results[i] != null || paused.containsKey(calls.get(i).id())) {
                 continue;
             }
             ToolCall call = effective[i];
@@ -70,11 +93,18 @@ final class ToolTurn {
             starts[slot] = start;
         }
         RuntimeException[] hookFailure = new RuntimeException[1];
+        Map<String, String> waiting = new ConcurrentHashMap<>();
+        Queue<ToolCall> delegated = new ConcurrentLinkedQueue<>();
         FanOut.Joined<ToolResult> joined = FanOut.<ToolResult>of(tasks)
                 .grace(run.context.cancelGrace())
                 .onSettled((t, outcome) -> {
                     int i = slots.get(t);
                     ToolCall call = calls.get(i);
+                    if (outcome instanceof FanOut.Outcome.Failure<ToolResult> f && f.error() instanceof RunPausedException p) {
+                        waiting.put(call.id(), p.getMessage());
+                        delegated.add(effective[i]);
+                        return;
+                    }
                     ToolResult result = switch (outcome) {
                         case FanOut.Outcome.Success<ToolResult> s -> s.value();
                         case FanOut.Outcome.Failure<ToolResult> f -> {
@@ -92,9 +122,76 @@ final class ToolTurn {
                 })
                 .join();
         if (joined.interrupted()) {
-            return answer(run, calls, results, run.cancelled(), true);
+            return answer(run, calls, results, run.cancelled(), true, desk);
         }
-        return answer(run, calls, results, hookFailure[0], false);
+        if (hookFailure[0] == null && (!paused.isEmpty() || !waiting.isEmpty())) {
+            throw pause(run, calls, effective, results, paused, waiting, delegated, desk, path);
+        }
+        return answer(run, calls, results, hookFailure[0], false, desk);
+    }
+
+    /** Takes up a paused turn: the kept results, and the calls that ran and wait for a child. */
+    private static void resume(Approvals.Frame kept, List<ToolCall> calls, ToolResult[] results, ToolCall[] effective,
+            boolean[] decided) {
+        for (int i = 0; i < calls.size(); i++) {
+            String id = calls.get(i).id();
+            for (ToolResult r : kept.held()) {
+                if (r.toolCallId().equals(id)) {
+                    results[i] = r;
+                }
+            }
+            for (ToolCall c : kept.delegated()) {
+                if (c.id().equals(id) && results[i] == null) {
+                    effective[i] = c;
+                    decided[i] = true;
+                }
+            }
+        }
+    }
+
+    /** Keeps what the turn did in the approvals, announces the calls that newly wait, and makes the exception. */
+    private static RunPausedException pause(Run run, List<ToolCall> calls, ToolCall[] effective, ToolResult[] results,
+            Map<String, String> paused, Map<String, String> waiting, Queue<ToolCall> delegated, Approvals desk,
+            String path) {
+        List<ToolResult> held = new ArrayList<>();
+        for (ToolResult r : results) {
+            if (r != null) {
+                held.add(r);
+            }
+        }
+        List<PendingCall> asks = new ArrayList<>(paused.size());
+        for (int i = 0; i < calls.size(); i++) {
+            ToolCall call = calls.get(i);
+            String reason = paused.get(call.id());
+            if (reason != null) {
+                asks.add(new PendingCall(Approvals.id(path, call.id()), run.name(), effective[i],
+                        call.name().equals(AskUser.NAME) ? PendingCall.Kind.QUESTION : PendingCall.Kind.APPROVAL,
+                        reason, desk.now()));
+            }
+        }
+        List<ToolCall> children = new ArrayList<>();
+        for (ToolCall call : calls) {
+            for (ToolCall d : delegated) {
+                if (d.id().equals(call.id())) {
+                    children.add(d);
+                }
+            }
+        }
+        List<PendingCall> fresh = desk.pause(path, run.name(), path.isEmpty() ? List.of() : run.chat().messages(), held,
+                asks, children);
+        if (run.observed) {
+            for (PendingCall p : fresh) {
+                run.emit(new AgentEvent.DecisionNeeded(run.source, p));
+            }
+        }
+        Map<String, String> reasons = new LinkedHashMap<>();
+        for (ToolCall call : calls) {
+            String reason = paused.containsKey(call.id()) ? paused.get(call.id()) : waiting.get(call.id());
+            if (reason != null) {
+                reasons.put(call.id(), reason);
+            }
+        }
+        return new RunPausedException(run.name(), run.context.runId().orElse(null), calls, reasons, desk.pending());
     }
 
     /** Answers calls to tools the run has but the (hook-rewritten) request did not offer. */
@@ -117,48 +214,58 @@ final class ToolTurn {
     }
 
     /**
-     * Asks the hooks about every call still open: fills denials into {@code results} and
-     * rewrites into {@code effective}; throws {@link RunPausedException} on a pause; returns the
-     * failure of a hook that threw or returned null, else null.
+     * Decides about every call still open: an answer given to a waiting call first, else the
+     * hooks, then the approvals' policy. Fills denials into {@code results}, rewrites into
+     * {@code effective} and pauses into {@code paused}; returns the failure of a hook that threw
+     * or returned null, else null.
      */
     private static RuntimeException decide(Run run, int iteration, List<ToolCall> calls, List<ToolCallHook> hooks,
-            ToolCall[] effective, ToolResult[] results) {
-        Map<String, String> paused = new LinkedHashMap<>();
+            Approvals desk, ToolCall[] effective, ToolResult[] results, boolean[] decided, Map<String, String> paused) {
+        String path = run.context.path();
         for (int i = 0; i < calls.size(); i++) {
-            if (results[i] != null) {
+            if (results[i] != null || decided[i]) {
                 continue;
             }
             ToolCall call = calls.get(i);
-            for (int h = 0; h < hooks.size(); h++) {
-                ToolDecision decision;
-                try {
-                    decision = hooks.get(h).beforeToolCall(new ToolInvocation(run.context, iteration, effective[i]));
-                } catch (RuntimeException e) {
-                    return new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
-                            + "' failed on tool '" + call.name() + "': " + e, e);
+            ToolDecision decision = ToolDecision.ALLOW;
+            Answer answer = desk == null ? null : desk.take(Approvals.id(path, call.id()));
+            if (answer != null) {
+                decision = Approvals.decision(answer, effective[i]);
+            } else {
+                for (int h = 0; h < hooks.size(); h++) {
+                    ToolDecision d;
+                    try {
+                        d = hooks.get(h).beforeToolCall(new ToolInvocation(run.context, iteration, effective[i]));
+                    } catch (RuntimeException e) {
+                        return new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
+                                + "' failed on tool '" + call.name() + "': " + e, e);
+                    }
+                    if (d == null) {
+                        return new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
+                                + "' returned null instead of a decision", null);
+                    }
+                    if (d instanceof ToolDecision.Rewrite rewrite) {
+                        effective[i] = new ToolCall(call.id(), call.name(), rewrite.arguments());
+                    } else if (!(d instanceof ToolDecision.Allow)) {
+                        decision = d;
+                        break;
+                    }
                 }
-                if (decision == null) {
-                    return new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
-                            + "' returned null instead of a decision", null);
+                if (decision instanceof ToolDecision.Allow && desk != null) {
+                    decision = desk.decide(run.name(), effective[i]);
                 }
-                if (decision instanceof ToolDecision.Deny deny) {
+            }
+            switch (decision) {
+                case ToolDecision.Deny deny -> {
                     results[i] = ToolResult.error(call.id(), "tool '" + call.name() + "' was not run: " + deny.reason());
                     if (run.observed) {
                         run.emit(new AgentEvent.ToolCallFinished(run.source, effective[i], results[i], Duration.ZERO));
                     }
-                    break;
                 }
-                if (decision instanceof ToolDecision.Pause pause) {
-                    paused.put(call.id(), pause.reason());
-                    break;
-                }
-                if (decision instanceof ToolDecision.Rewrite rewrite) {
-                    effective[i] = new ToolCall(call.id(), call.name(), rewrite.arguments());
-                }
+                case ToolDecision.Pause pause -> paused.put(call.id(), pause.reason());
+                case ToolDecision.Rewrite rewrite -> effective[i] = new ToolCall(call.id(), call.name(), rewrite.arguments());
+                case ToolDecision.Allow allow -> { }
             }
-        }
-        if (!paused.isEmpty()) {
-            throw new RunPausedException(run.name(), run.context.runId().orElse(null), calls, paused);
         }
         return null;
     }
@@ -188,7 +295,10 @@ final class ToolTurn {
 
     /** Appends the tool message answering every call (a cancelled result where none is), then throws or returns it. */
     private static Message answer(Run run, List<ToolCall> calls, ToolResult[] results, RuntimeException failure,
-            boolean cancelled) {
+            boolean cancelled, Approvals desk) {
+        if (desk != null) {
+            desk.clear(run.context.path());
+        }
         List<Part> parts = new ArrayList<>(calls.size());
         for (int i = 0; i < calls.size(); i++) {
             parts.add(results[i] != null ? results[i] : cancelledResult(calls.get(i)));

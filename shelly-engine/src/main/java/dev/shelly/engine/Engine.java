@@ -2,6 +2,10 @@ package dev.shelly.engine;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.AskUser;
+import dev.shelly.agent.PermissionStore;
+import dev.shelly.agent.ToolPolicy;
 import dev.shelly.agent.Middleware;
 import dev.shelly.agent.Registry;
 import dev.shelly.chats.Chat;
@@ -119,6 +123,7 @@ public final class Engine implements AutoCloseable {
     private final Clock clock;
     private final Duration sessionWait;
     private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
+    private final HumanInTheLoop human;
 
     private Engine(Builder b, Backends backends, List<McpConnection> clients, Map<String, Supplier<ToolBox>> boxes,
             Map<String, Completer> models) {
@@ -139,6 +144,7 @@ public final class Engine implements AutoCloseable {
         this.middleware = List.copyOf(b.middleware);
         this.clock = b.clock;
         this.sessionWait = b.sessionWait;
+        this.human = new HumanInTheLoop(b.approvals, config, b.permissions, dir, clock);
         // A store or folder given in code wins over the redis: section, which wins over .shelly/sessions.
         Path sessionsDir = b.sessionsDir != null ? b.sessionsDir : dir != null ? dir.sessionsDir() : null;
         this.sessions = b.sessionStore != null ? b.sessionStore
@@ -415,7 +421,7 @@ public final class Engine implements AutoCloseable {
                 throw new SessionExistsException(id);
             }
             LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat(), false),
-                    lease, clock, 0, Usage.ZERO, Cost.ZERO, events::publish);
+                    lease, clock, 0, Usage.ZERO, Cost.ZERO, events::publish, human.approvals(), human.timer());
             LOG.info("session {} opened with agent '{}'", id, entry);
             return session;
         } catch (RuntimeException | Error e) {
@@ -439,8 +445,11 @@ public final class Engine implements AutoCloseable {
                         + "', which is no longer configured; configured agents: " + names(agentNames()));
             }
             Agent agent = buildAgent(agentConfig(saved.entryAgent()), new Chat(saved.messages()), false);
+            Approvals approvals = human.approvals();
+            approvals.restore(saved.approvals());
             LiveSession session = new LiveSession(id, saved.entryAgent(), saved.created(), agent, lease, clock,
-                    saved.version(), saved.usage(), saved.cost(), events::publish);
+                    saved.version(), saved.usage(), saved.cost(), events::publish, approvals, human.timer());
+            session.scheduleExpiry();
             LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
             return session;
         } catch (RuntimeException | Error e) {
@@ -482,6 +491,7 @@ public final class Engine implements AutoCloseable {
                 LOG.warn("closing MCP server '{}' failed: {}", client.name(), e.toString());
             }
         }
+        human.close();
         events.close();
         if (shared != null) {
             try {
@@ -550,6 +560,9 @@ public final class Engine implements AutoCloseable {
         List<ToolBox> boxes = new ArrayList<>();
         for (ToolboxRef ref : a.toolboxes()) {
             boxes.add(select(toolboxes.get(ref.name()).get(), ref));
+        }
+        if (human.asksUser(a.name())) {
+            boxes.add(AskUser.toolbox());
         }
         return b.toolboxes(boxes.toArray(ToolBox[]::new)).build();
     }
@@ -636,8 +649,74 @@ public final class Engine implements AutoCloseable {
         private TaskBoard tasks;
         private List<Skill> skills = List.of();
         private Clock clock = Clock.systemUTC();
+        private final HumanInTheLoop.Settings approvals = new HumanInTheLoop.Settings();
+        private PermissionStore permissions;
 
         private Builder() {}
+
+        /**
+         * The tool policy of one agent: which tools it calls freely, which never, and which only
+         * after a person approves the call (see {@link Session} on decisions). Wins over the
+         * agent's policy in the configuration.
+         *
+         * @param agent a configured agent
+         * @param policy its policy
+         * @return this builder
+         */
+        public Builder toolPolicy(String agent, ToolPolicy policy) {
+            approvals.policy(agent, policy);
+            return this;
+        }
+
+        /**
+         * The tool policy of agents that have none of their own; {@link ToolPolicy#ALLOW_ALL}
+         * unless set.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder defaultToolPolicy(ToolPolicy policy) {
+            approvals.defaultPolicy(policy);
+            return this;
+        }
+
+        /**
+         * Offers the {@code ask_user} tool to agents, through which the model asks the person a
+         * question and pauses the session until {@link Session#answer} replies.
+         *
+         * @param agents configured agents
+         * @return this builder
+         */
+        public Builder askUser(String... agents) {
+            approvals.askUser(agents);
+            return this;
+        }
+
+        /**
+         * How long a tool call waits for a decision before it is denied, or its turn cancelled;
+         * calls wait for ever unless set. The time counts from when the call began waiting,
+         * across restarts.
+         *
+         * @param value the time; positive
+         * @param action what happens then
+         * @return this builder
+         */
+        public Builder decisionTimeout(Duration value, Approvals.OnTimeout action) {
+            approvals.timeout(value, action);
+            return this;
+        }
+
+        /**
+         * Where "always for this project" decisions are kept; by default
+         * {@code .shelly/permissions.json} of the engine's folder (none without a folder).
+         *
+         * @param value the store
+         * @return this builder
+         */
+        public Builder permissionStore(PermissionStore value) {
+            this.permissions = requireNonNull(value, "Engine.Builder permissionStore");
+            return this;
+        }
 
         /**
          * Sets the configuration; without it, {@code .shelly/config.yaml} of {@link #dir} is read.
@@ -891,6 +970,7 @@ public final class Engine implements AutoCloseable {
             Set<String> skillNames = new TreeSet<>();
             skills.forEach(s -> skillNames.add(s.name()));
             config.check(skillNames, extraToolboxes.keySet());
+            approvals.check(config);
             if (projectContext == null) {
                 projectContext = dir == null ? "" : dir.projectContext();
             }

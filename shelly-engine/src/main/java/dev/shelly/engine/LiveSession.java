@@ -3,6 +3,10 @@ package dev.shelly.engine;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentListener;
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.PendingCall;
+import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Message;
 import dev.shelly.engine.session.SessionRecord;
@@ -14,7 +18,12 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,10 +71,17 @@ final class LiveSession {
     private volatile boolean closed;
 
     private final AgentListener bus;
+    /** The session's human in the loop: its policies, what its paused turn waits for, its answers. */
+    final Approvals approvals;
+    private final ScheduledExecutorService timer;
+    private volatile ScheduledFuture<?> expiry;
 
     LiveSession(String id, String entryAgent, Instant created, Agent agent, SessionStore.Lease lease, Clock clock,
-            long version, Usage usage, Cost cost, AgentListener bus) {
+            long version, Usage usage, Cost cost, AgentListener bus, Approvals approvals,
+            ScheduledExecutorService timer) {
         this.bus = bus;
+        this.approvals = approvals;
+        this.timer = timer;
         this.id = id;
         this.entryAgent = entryAgent;
         this.created = created;
@@ -89,19 +105,43 @@ final class LiveSession {
         turns.execute(task);
     }
 
-    /** Runs one turn on the session's turn thread, with the session and turn ids in the MDC. */
+    /**
+     * Runs one turn on the session's turn thread, with the session and turn ids in the MDC.
+     *
+     * @param owner the handle that sent it, or null for a turn the session runs itself (a timeout)
+     * @param text what the user says, or null to go on with a paused turn
+     */
     Turn runTurn(Session owner, String text, RunValues values) {
         TurnState turn = new TurnState(newTurnId(), owner);
-        RunContext run = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe)).build();
+        RunContext run = context(values);
         current = turn;
         MDC.put(Session.MDC_SESSION, id);
         MDC.put(Session.MDC_TURN, turn.id);
         long start = System.nanoTime();
         try {
-            LOG.debug("session {} turn {} starts: {} characters for agent '{}'", id, turn.id, text.length(), entryAgent);
+            LOG.debug("session {} turn {} starts: {} for agent '{}'", id, turn.id,
+                    text == null ? "going on after decisions" : text.length() + " characters", entryAgent);
+            if (text == null && !approvals.paused()) {
+                throw new IllegalStateException("session " + id + " waits for no decision; send a message instead");
+            }
+            if (text != null && approvals.paused()) {
+                throw new IllegalStateException("session " + id + " waits for decisions on " + ids(approvals.unanswered())
+                        + "; answer them and proceed, or cancel the session's paused turn, before sending a message");
+            }
             Message reply;
             try {
-                reply = agent.run(text, run);
+                reply = text == null ? agent.run(run) : agent.run(text, run);
+            } catch (RunPausedException paused) {
+                Usage used = run.usage();
+                Cost spent = run.cost();
+                add(used, spent);
+                save();
+                scheduleExpiry();
+                List<PendingCall> waiting = approvals.pending();
+                Duration took = Duration.ofNanos(System.nanoTime() - start);
+                LOG.info("session {} turn {} paused after {} ms for decisions on {}; used {}", id, turn.id,
+                        took.toMillis(), ids(waiting), describe(used, spent));
+                return new Turn(turn.id, agent.chat().last().orElseThrow(), used, spent, took, waiting);
             } catch (RuntimeException | Error failure) {
                 Usage used = run.usage();
                 Cost spent = run.cost();
@@ -136,6 +176,114 @@ final class LiveSession {
         }
     }
 
+    private RunContext context(RunValues values) {
+        return RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe))
+                .approvals(approvals).build();
+    }
+
+    private static String ids(List<PendingCall> calls) {
+        List<String> ids = new ArrayList<>(calls.size());
+        for (PendingCall p : calls) {
+            ids.add(p.id());
+        }
+        return ids.isEmpty() ? "none" : String.join(", ", ids);
+    }
+
+    /**
+     * Ends the paused turn on the turn thread: every call that did not run is answered
+     * {@code tool 'x' was not run: <reason>}, and the session is saved.
+     *
+     * @return true when a paused turn was ended
+     */
+    boolean cancelPaused(String reason) {
+        FutureTask<Boolean> task = new FutureTask<>(() -> endPaused(reason));
+        execute(task);
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while cancelling the paused turn of session " + id);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("cancelling the paused turn of session " + id + " failed: " + e.getCause(),
+                    e.getCause());
+        }
+    }
+
+    private boolean endPaused(String reason) {
+        if (!approvals.paused()) {
+            return false;
+        }
+        List<PendingCall> waiting = approvals.pending();
+        boolean ended = agent.cancelPaused(context(RunValues.EMPTY), reason);
+        approvals.clearPaused();
+        save();
+        LOG.info("session {}: its paused turn was ended ({}): {}", id, reason, ids(waiting));
+        return ended;
+    }
+
+    /** Plans the check of the first decision to run out of time, replacing an earlier plan. */
+    void scheduleExpiry() {
+        if (timer == null || closed) {
+            return;
+        }
+        Optional<Instant> due = approvals.deadline();
+        ScheduledFuture<?> old = expiry;
+        if (old != null) {
+            old.cancel(false);
+        }
+        if (due.isEmpty()) {
+            return;
+        }
+        long delay = Math.max(0, Duration.between(clock.instant(), due.get()).toMillis());
+        expiry = timer.schedule(() -> {
+            try {
+                execute(this::expire);
+            } catch (RejectedExecutionException closing) {
+                // the session was let go meanwhile; the next holder checks again
+            }
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /** On the turn thread: denies the calls that waited too long and goes on, or ends the paused turn. */
+    private void expire() {
+        List<PendingCall> late = approvals.expired(clock.instant());
+        if (late.isEmpty()) {
+            scheduleExpiry();
+            return;
+        }
+        String why = "no decision within " + describe(approvals.timeout().orElseThrow());
+        try {
+            if (approvals.onTimeout() == Approvals.OnTimeout.CANCEL) {
+                endPaused(why + "; the turn was cancelled");
+                return;
+            }
+            for (PendingCall p : late) {
+                try {
+                    approvals.answer(p.id(), Answer.deny(why));
+                } catch (IllegalStateException answered) {
+                    // answered meanwhile
+                }
+            }
+            LOG.info("session {}: {} for {}; denied", id, why, ids(late));
+            if (approvals.unanswered().isEmpty()) {
+                runTurn(null, null, RunValues.EMPTY);
+            } else {
+                save();
+                scheduleExpiry();
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("session {}: going on after the decision timeout failed: {}", id, e.toString());
+        }
+    }
+
+    private static String describe(Duration d) {
+        return d.toMillis() % 1000 != 0 ? d.toMillis() + " ms" : d.toSeconds() % 60 != 0 ? d.toSeconds() + " s"
+                : d.toMinutes() + " min";
+    }
+
     private void add(Usage used, Cost spent) {
         state.lock();
         try {
@@ -162,7 +310,7 @@ final class LiveSession {
         if (LOG.isDebugEnabled()) {
             debug(event, turn);
         }
-        if (turn != null) {
+        if (turn != null && turn.owner != null) {
             AgentListener listener = turn.owner.listener();
             if (listener != AgentListener.NONE) {
                 listener.onEvent(event);
@@ -230,7 +378,8 @@ final class LiveSession {
         try {
             version++;
             List<Message> messages = agent.chat().messages();
-            record = new SessionRecord(id, entryAgent, created, clock.instant(), messages, version, usage, cost);
+            record = new SessionRecord(id, entryAgent, created, clock.instant(), messages, version, usage, cost,
+                    approvals.state());
         } finally {
             state.unlock();
         }
@@ -248,6 +397,10 @@ final class LiveSession {
      */
     void shutdown() {
         closed = true;
+        ScheduledFuture<?> planned = expiry;
+        if (planned != null) {
+            planned.cancel(false);
+        }
         for (Future<?> turn : pending.toArray(Future[]::new)) {
             turn.cancel(true);
         }

@@ -1,11 +1,14 @@
 package dev.shelly.engine;
 
 import dev.shelly.agent.AgentListener;
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.PendingCall;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +36,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * not cancel, or hear, another request's turn on the same conversation. A turn is cancelled by
  * {@link #cancel()}, by cancelling its {@link Future}, by interrupting the thread blocked in
  * {@link #send}, or by {@link #close()}.
+ *
+ * <p><b>Decisions.</b> When a tool call needs a person's decision (the agent's
+ * {@linkplain dev.shelly.agent.ToolPolicy tool policy} asks about it, or the model asks a
+ * question with {@code ask_user}), the turn pauses: the turn's other calls still run, and
+ * {@link #send} returns a {@link Turn} that is {@linkplain Turn#paused() paused}, listing the
+ * {@linkplain #pending() pending calls} (each also announced on the bus as an
+ * {@link dev.shelly.agent.AgentEvent.DecisionNeeded}). The session is saved with what it waits
+ * for, so the decision may come from another process after a restart: {@link #answer} each call,
+ * then {@link #proceed} runs the rest of the turn. {@link #cancel()} ends a paused turn, answering
+ * every waiting call as not run. While a turn is paused, {@link #send} refuses new messages.
  *
  * <p><b>Logging.</b> While a turn runs, the logging MDC of its thread holds
  * {@value #MDC_SESSION} (the session id) and {@value #MDC_TURN} (the turn id). Threads the agent
@@ -159,7 +172,10 @@ public final class Session implements AutoCloseable {
      * @throws IllegalStateException when the handle or the session is closed
      */
     public Turn send(String text, RunValues values) {
-        Future<Turn> turn = submit(text, values);
+        return await(submit(text, values));
+    }
+
+    private Turn await(Future<Turn> turn) {
         try {
             return turn.get();
         } catch (InterruptedException e) {
@@ -205,6 +221,10 @@ public final class Session implements AutoCloseable {
         if (text == null || text.isBlank()) {
             throw new IllegalArgumentException("the text sent to session " + live.id + " must not be null or blank");
         }
+        return queue(text, values);
+    }
+
+    private Future<Turn> queue(String text, RunValues values) {
         if (closed.get()) {
             throw new IllegalStateException("session " + live.id + " is closed");
         }
@@ -227,11 +247,88 @@ public final class Session implements AutoCloseable {
         return turn;
     }
 
-    /** Cancels the running turn and every queued one that were sent through this handle. */
+    /**
+     * Cancels the running turn and every queued one that were sent through this handle, and ends
+     * the session's paused turn, if it has one: every call that waits for a decision (or did not
+     * run) is answered {@code tool 'x' was not run: the session was cancelled while the call waited
+     * for a decision}, and the session is saved. The next message starts a new turn.
+     */
     public void cancel() {
+        cancelTurns();
+        if (!live.closed() && live.approvals.paused()) {
+            live.cancelPaused("the session was cancelled while the call waited for a decision");
+        }
+    }
+
+    private void cancelTurns() {
         for (Future<?> f : pending.toArray(Future[]::new)) {
             f.cancel(true);
         }
+    }
+
+    /**
+     * Whether the session's turn is paused for a decision.
+     *
+     * @return true when tool calls wait for a decision
+     */
+    public boolean paused() {
+        return live.approvals.paused();
+    }
+
+    /**
+     * The tool calls the paused turn waits for, delegated children's included; answered ones are
+     * listed until {@link #proceed} runs them. After a restart, {@link Engine#resume} shows the
+     * same calls.
+     *
+     * @return the calls, empty when the session is not paused
+     */
+    public List<PendingCall> pending() {
+        return live.approvals.pending();
+    }
+
+    /**
+     * Decides about a waiting call, and saves the session with the answer (so it survives a
+     * restart). An "always" answer is remembered at once: for this session, or for the project
+     * (in {@code .shelly/permissions.json}).
+     *
+     * @param id the {@linkplain PendingCall#id() id} of a waiting call
+     * @param answer approve, deny (with a reason the model reads), edit, or, for a question, reply
+     * @throws IllegalArgumentException naming the waiting calls when none has that id, or when the
+     *     answer does not fit the call
+     * @throws IllegalStateException when the call was answered already or the session is closed
+     */
+    public void answer(String id, Answer answer) {
+        if (live.closed()) {
+            throw new IllegalStateException("session " + live.id + " is closed");
+        }
+        live.approvals.answer(id, answer);
+        live.save();
+    }
+
+    /**
+     * Goes on with the paused turn once its calls are answered, and waits for it: answered calls
+     * run (or are refused), every call of the turn gets its result in call order, and the agent
+     * goes on to its answer, or pauses again for calls still unanswered or newly asked.
+     *
+     * @return the turn: answered, or paused again
+     * @throws IllegalStateException when the session waits for no decision, or is closed
+     * @throws CancellationException when the turn was cancelled
+     */
+    public Turn proceed() {
+        return await(submitProceed());
+    }
+
+    /**
+     * Queues going on with the paused turn; see {@link #proceed()}.
+     *
+     * @return the turn to come
+     * @throws IllegalStateException when the session waits for no decision, or is closed
+     */
+    public Future<Turn> submitProceed() {
+        if (!live.approvals.paused()) {
+            throw new IllegalStateException("session " + live.id + " waits for no decision; send a message instead");
+        }
+        return queue(null, RunValues.EMPTY);
     }
 
     /**
@@ -249,13 +346,14 @@ public final class Session implements AutoCloseable {
     }
 
     /**
-     * Cancels this handle's running and queued turns and lets the handle go; the engine lets the
+     * Cancels this handle's running and queued turns and lets the handle go (a paused turn stays
+     * paused, saved for a later {@link Engine#resume}); the engine lets the
      * session go when its last handle closes. Closing twice is harmless.
      */
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            cancel();
+            cancelTurns();
             release.run();
         }
     }

@@ -24,9 +24,12 @@ import java.util.List;
  *     agent default (on)
  * @param context how its model calls stay inside the model's window (the {@code context:}
  *     section), or null to send the whole chat
+ * @param approval its tool policy and whether it may ask the user (the {@code approval:}
+ *     section), or null for the engine's default policy
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
-        List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching, ContextConfig context) {
+        List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching, ContextConfig context,
+        ApprovalConfig approval) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -108,6 +111,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private Options options = Options.DEFAULT;
         private Boolean promptCaching;
         private ContextConfig context;
+        private ApprovalConfig approval;
 
         private Builder(String name) {
             this.name = name;
@@ -238,13 +242,24 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Sets the agent's tool policy and whether it may ask the user.
+         *
+         * @param value the {@code approval:} settings
+         * @return this builder
+         */
+        public Builder approval(ApprovalConfig value) {
+            this.approval = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration.
          *
          * @return the configuration
          */
         public AgentConfig build() {
             return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options, promptCaching,
-                    context);
+                    context, approval);
         }
     }
 }

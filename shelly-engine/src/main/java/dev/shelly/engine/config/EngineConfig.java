@@ -97,6 +97,15 @@ public final class EngineConfig {
     }
 
     /**
+     * How decisions about tool calls are waited for: the {@code approvals:} section.
+     *
+     * @return the section, or empty when the file has none
+     */
+    public Optional<ApprovalsConfig> approvals() {
+        return Optional.ofNullable(sections.approvals());
+    }
+
+    /**
      * The {@code prices:} section: model prices laid over {@link PriceTable#defaults()}.
      *
      * @return the configured prices, empty when none are
@@ -258,6 +267,7 @@ public final class EngineConfig {
         private final List<AgentConfig> agents = new ArrayList<>();
         private String entryAgent;
         private RedisConfig redis;
+        private ApprovalsConfig approvals;
         private PriceTable prices = PriceTable.empty();
         private ContextWindows contextWindows = ContextWindows.empty();
 
@@ -319,6 +329,17 @@ public final class EngineConfig {
         }
 
         /**
+         * Sets how decisions about tool calls are waited for.
+         *
+         * @param value the {@code approvals:} settings
+         * @return this builder
+         */
+        public Builder approvals(ApprovalsConfig value) {
+            this.approvals = value;
+            return this;
+        }
+
+        /**
          * Prices models beyond (or instead of) {@link PriceTable#defaults()}.
          *
          * @param value the prices; replaces any set before
@@ -352,7 +373,8 @@ public final class EngineConfig {
          * @return the configuration
          */
         public EngineConfig build() {
-            return new EngineConfig(new Sections(providers, mcpServers, agents, entryAgent, redis, prices, contextWindows),
+            return new EngineConfig(new Sections(providers, mcpServers, agents, entryAgent, redis, prices, contextWindows,
+                    approvals),
                     Locations.NONE);
         }
     }

@@ -23,10 +23,11 @@ import tools.jackson.databind.util.StdConverter;
  * @param redis the {@code redis:} section, or null
  * @param prices the {@code prices:} section: model id to price
  * @param contextWindows the {@code context_windows:} section: model id to window in tokens
+ * @param approvals the {@code approvals:} section, or null
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
         String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices,
-        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows) {
+        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows, ApprovalsConfig approvals) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);

@@ -1,5 +1,9 @@
 package dev.shelly.engine.session;
 
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.PendingCall;
+import dev.shelly.agent.ToolPolicy;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -172,7 +176,114 @@ public final class ChatJson {
                 .put("usd", session.cost().usd().toPlainString())
                 .put("unpriced_tokens", session.cost().unpricedTokens());
         root.set("messages", encode(session.messages()));
+        if (!session.approvals().isEmpty()) {
+            root.set("approvals", encodeApprovals(session.approvals()));
+        }
         return root;
+    }
+
+    /**
+     * Encodes what a paused session waits for.
+     *
+     * @param state the state
+     * @return a JSON object
+     */
+    public ObjectNode encodeApprovals(Approvals.State state) {
+        ObjectNode root = json.createObjectNode();
+        ArrayNode frames = root.putArray("frames");
+        for (Approvals.Frame f : state.frames()) {
+            ObjectNode n = frames.addObject();
+            n.put("path", f.path()).put("agent", f.agent());
+            if (!f.chat().isEmpty()) {
+                n.set("chat", encode(f.chat()));
+            }
+            ArrayNode held = n.putArray("held");
+            f.held().forEach(r -> held.add(encodePart(r)));
+            ArrayNode pending = n.putArray("pending");
+            for (PendingCall p : f.pending()) {
+                pending.addObject().put("id", p.id()).put("agent", p.agent()).put("kind", p.kind().name())
+                        .put("reason", p.reason()).put("since", p.since().toString()).set("call", encodePart(p.call()));
+            }
+            ArrayNode delegated = n.putArray("delegated");
+            f.delegated().forEach(c -> delegated.add(encodePart(c)));
+            if (f.finished() != null) {
+                n.put("finished", f.finished());
+            }
+        }
+        ObjectNode answers = root.putObject("answers");
+        state.answers().forEach((id, a) -> {
+            ObjectNode n = answers.putObject(id);
+            switch (a) {
+                case Answer.Approve ap -> n.put("type", "approve").put("scope", ap.scope().name());
+                case Answer.Deny d -> n.put("type", "deny").put("reason", d.reason()).put("scope", d.scope().name());
+                case Answer.Edit e -> n.put("type", "edit").put("arguments", e.arguments());
+                case Answer.Reply r -> n.put("type", "reply").put("text", r.text());
+            }
+        });
+        ArrayNode grants = root.putArray("session_grants");
+        for (Approvals.Grant g : state.sessionGrants()) {
+            grants.addObject().put("agent", g.agent()).put("tool", g.tool()).put("permission", g.permission().name());
+        }
+        return root;
+    }
+
+    /**
+     * Decodes what {@link #encodeApprovals} wrote.
+     *
+     * @param root the JSON object, or null for a session that waits for nothing
+     * @param where names the source in error messages, e.g. a file
+     * @return the state
+     * @throws IllegalArgumentException naming the source and the offending field
+     */
+    public Approvals.State decodeApprovals(JsonNode root, String where) {
+        if (root == null || root.isNull()) {
+            return Approvals.State.EMPTY;
+        }
+        String at = where + ": approvals";
+        try {
+            List<Approvals.Frame> frames = new ArrayList<>();
+            for (JsonNode n : required(root, "frames")) {
+                List<ToolResult> held = new ArrayList<>();
+                for (JsonNode h : n.path("held")) {
+                    held.add((ToolResult) decodePart(h));
+                }
+                List<PendingCall> pending = new ArrayList<>();
+                for (JsonNode p : n.path("pending")) {
+                    pending.add(new PendingCall(required(p, "id").asString(), required(p, "agent").asString(),
+                            (ToolCall) decodePart(required(p, "call")), PendingCall.Kind.valueOf(required(p, "kind").asString()),
+                            required(p, "reason").asString(), Instant.parse(required(p, "since").asString())));
+                }
+                List<ToolCall> delegated = new ArrayList<>();
+                for (JsonNode c : n.path("delegated")) {
+                    delegated.add((ToolCall) decodePart(c));
+                }
+                frames.add(new Approvals.Frame(required(n, "path").asString(), required(n, "agent").asString(),
+                        n.has("chat") ? decode(n.get("chat"), at + ".chat") : List.of(), held, pending, delegated,
+                        n.hasNonNull("finished") ? n.get("finished").asString() : null));
+            }
+            Map<String, Answer> answers = new LinkedHashMap<>();
+            JsonNode given = root.path("answers");
+            for (String id : given.propertyNames()) {
+                JsonNode a = given.get(id);
+                String type = required(a, "type").asString();
+                answers.put(id, switch (type) {
+                    case "approve" -> new Answer.Approve(Answer.Scope.valueOf(required(a, "scope").asString()));
+                    case "deny" -> new Answer.Deny(required(a, "reason").asString(),
+                            Answer.Scope.valueOf(required(a, "scope").asString()));
+                    case "edit" -> new Answer.Edit(required(a, "arguments").asString());
+                    case "reply" -> new Answer.Reply(required(a, "text").asString());
+                    default -> throw new IllegalArgumentException("unknown answer type '" + type + "' for call '" + id + "'");
+                });
+            }
+            List<Approvals.Grant> grants = new ArrayList<>();
+            for (JsonNode g : root.path("session_grants")) {
+                grants.add(new Approvals.Grant(required(g, "agent").asString(), required(g, "tool").asString(),
+                        ToolPolicy.Permission.valueOf(required(g, "permission").asString())));
+            }
+            return new Approvals.State(frames, answers, grants);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -200,7 +311,8 @@ public final class ChatJson {
                         : new Usage(usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(),
                                 usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()),
                 cost == null || !cost.isObject() ? Cost.ZERO
-                        : new Cost(new BigDecimal(cost.path("usd").asString("0")), cost.path("unpriced_tokens").asLong()));
+                        : new Cost(new BigDecimal(cost.path("usd").asString("0")), cost.path("unpriced_tokens").asLong()),
+                decodeApprovals(root.get("approvals"), where));
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.shelly.engine.session;
 
+import dev.shelly.agent.Approvals;
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
@@ -19,9 +20,11 @@ import java.util.Map;
  *     version than the one before, and a store never lets a lower version replace a higher one
  * @param usage the tokens every model call of the session used, delegated agents included
  * @param cost what those calls cost, by the engine's price table when they were made
+ * @param approvals what the session waits for when it is paused for a decision, the answers
+ *     given and the decisions remembered for it ({@link Approvals.State#EMPTY} when none)
  */
 public record SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages,
-        long version, Usage usage, Cost cost) {
+        long version, Usage usage, Cost cost, Approvals.State approvals) {
     /** Validates and copies. */
     public SessionRecord {
         SessionIds.check(id, "SessionRecord.id");
@@ -45,6 +48,26 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
         if (cost == null) {
             cost = Cost.ZERO;
         }
+        if (approvals == null) {
+            approvals = Approvals.State.EMPTY;
+        }
+    }
+
+    /**
+     * A record of a session that waits for nothing.
+     *
+     * @param id the session's id
+     * @param entryAgent the agent that answers in this session
+     * @param created when the session began
+     * @param updated when it was last saved
+     * @param messages the conversation
+     * @param version the save count
+     * @param usage the tokens used
+     * @param cost what they cost
+     */
+    public SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages,
+            long version, Usage usage, Cost cost) {
+        this(id, entryAgent, created, updated, messages, version, usage, cost, Approvals.State.EMPTY);
     }
 
     /**
@@ -84,7 +107,7 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      * @return the record
      */
     public SessionRecord withId(String newId) {
-        return new SessionRecord(newId, entryAgent, created, updated, messages, version, usage, cost);
+        return new SessionRecord(newId, entryAgent, created, updated, messages, version, usage, cost, approvals);
     }
 
     /**
