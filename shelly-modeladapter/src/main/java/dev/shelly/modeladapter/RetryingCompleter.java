@@ -70,6 +70,11 @@ public final class RetryingCompleter implements Completer {
     }
 
     @Override
+    public ModelTarget target() {
+        return delegate.target();
+    }
+
+    @Override
     public ModelResponse complete(ModelRequest request) {
         for (int attempt = 1; ; attempt++) {
             try {
