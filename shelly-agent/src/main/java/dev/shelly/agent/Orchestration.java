@@ -1,6 +1,7 @@
 package dev.shelly.agent;
 
 import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
@@ -170,7 +171,8 @@ final class Orchestration {
                 return child.run(input, scope).text();
             });
         }
-        FanOut.Joined<String> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace()).join();
+        FanOut.Joined<String> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace())
+                .propagate(Observers.propagation(parent.context.observers())).join();
         if (joined.interrupted()) {
             throw new InterruptedException("agent '" + from + "' was cancelled while delegating");
         }
