@@ -19,24 +19,35 @@ import org.junit.jupiter.api.Test;
 class ModuleDependencyTest {
 
     private static final Set<String> LIBRARIES = Set.of(
-            "shelly-chats", "shelly-modeladapter", "shelly-providers", "shelly-tools", "shelly-skills",
-            "shelly-agent", "shelly-state", "shelly-engine", "shelly-redis");
+            "shelly-chats", "shelly-modeladapter", "shelly-provider-spi", "shelly-providers", "shelly-tools",
+            "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-engine", "shelly-redis",
+            "shelly-testing");
 
     /** Each module and the Shelly modules it may use. */
     static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
             Map.entry("shelly-chats", Set.of()),
+            // The Completer contract: the chat model and nothing else.
             Map.entry("shelly-modeladapter", Set.of("shelly-chats")),
-            Map.entry("shelly-providers", Set.of("shelly-modeladapter", "shelly-chats")),
+            // Test utilities: a scripted Completer; used by other libraries in test scope only.
+            Map.entry("shelly-testing", Set.of("shelly-modeladapter", "shelly-chats")),
+            // The HTTP base providers build on (OkHttp lives here and above, never below).
+            Map.entry("shelly-provider-spi", Set.of("shelly-modeladapter", "shelly-chats")),
+            Map.entry("shelly-providers", Set.of("shelly-provider-spi", "shelly-modeladapter", "shelly-chats",
+                    "shelly-testing")),
+            // The tool model: no MCP, Reactor or validator.
             Map.entry("shelly-tools", Set.of("shelly-chats")),
+            Map.entry("shelly-mcp", Set.of("shelly-tools", "shelly-chats")),
             Map.entry("shelly-skills", Set.of("shelly-chats")),
-            Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills")),
+            Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills",
+                    "shelly-testing")),
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
+            // shelly-mcp only as an optional dependency (see engineUsesMcpOnlyAsAnOptionalDependency).
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
-                    "shelly-tools", "shelly-skills", "shelly-agent", "shelly-state")),
+                    "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-testing")),
             // Redis backends for state's and the model adapter's SPIs; the engine only for its SPIs
             // (dev.shelly.engine.spi, which the engine finds with ServiceLoader, and the session
             // store of dev.shelly.engine.session): never the reverse.
-            Map.entry("shelly-redis", Set.of("shelly-state", "shelly-modeladapter", "shelly-engine")),
+            Map.entry("shelly-redis", Set.of("shelly-state", "shelly-modeladapter", "shelly-engine", "shelly-testing")),
             Map.entry("examples", LIBRARIES),
             Map.entry("benchmarks", LIBRARIES),
             Map.entry("shelly-bom", Set.of()),

@@ -8,7 +8,7 @@ import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.engine.config.ProviderKind;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import java.io.IOException;
 import java.nio.file.Path;

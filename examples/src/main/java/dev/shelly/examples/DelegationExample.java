@@ -3,7 +3,7 @@ package dev.shelly.examples;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.Registry;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import java.util.List;
 import tools.jackson.databind.node.ObjectNode;

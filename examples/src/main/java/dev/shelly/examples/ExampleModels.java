@@ -3,7 +3,7 @@ package dev.shelly.examples;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.UsageTracker;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.grok.GrokCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;

@@ -4,7 +4,7 @@ import dev.shelly.agent.Agent;
 import dev.shelly.agent.workflow.LlmCoordinator;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import java.util.List;
 
 /**

@@ -2,9 +2,9 @@ package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.scripted.Step;
-import dev.shelly.tools.mcp.McpEndpoint;
-import dev.shelly.tools.mcp.McpToolClient;
+import dev.shelly.testing.Step;
+import dev.shelly.mcp.McpEndpoint;
+import dev.shelly.mcp.McpToolClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -7,7 +7,7 @@ import dev.shelly.agent.workflow.Coordinators;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import java.util.List;
 

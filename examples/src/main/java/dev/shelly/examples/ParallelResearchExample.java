@@ -8,7 +8,7 @@ import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -6,7 +6,7 @@ import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

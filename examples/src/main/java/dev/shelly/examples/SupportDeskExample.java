@@ -5,7 +5,7 @@ import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.workflow.Handoff;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.Description;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;

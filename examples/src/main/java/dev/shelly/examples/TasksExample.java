@@ -5,7 +5,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBoard;
 import dev.shelly.state.tasks.TaskStatus;

@@ -2,7 +2,7 @@ package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.Description;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;

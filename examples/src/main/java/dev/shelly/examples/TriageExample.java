@@ -10,7 +10,7 @@ import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.Description;
 import dev.shelly.tools.RunValues;
 import dev.shelly.tools.Tool;

@@ -3,8 +3,8 @@ package dev.shelly.agent;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.modeladapter.scripted.ScriptedCompleter;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.ScriptedCompleter;
+import dev.shelly.testing.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

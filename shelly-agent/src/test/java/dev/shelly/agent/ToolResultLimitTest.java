@@ -4,8 +4,8 @@ import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.modeladapter.scripted.ScriptedCompleter;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.ScriptedCompleter;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import dev.shelly.tools.ToolResults;

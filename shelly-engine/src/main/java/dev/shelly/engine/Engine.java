@@ -34,7 +34,7 @@ import dev.shelly.state.Store;
 import dev.shelly.state.tasks.TaskBoard;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.mcp.McpToolClient;
+import dev.shelly.mcp.McpToolClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -3,8 +3,8 @@ package dev.shelly.engine;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
-import dev.shelly.tools.mcp.McpEndpoint;
-import dev.shelly.tools.mcp.McpToolClient;
+import dev.shelly.mcp.McpEndpoint;
+import dev.shelly.mcp.McpToolClient;
 import java.net.URI;
 import java.nio.file.Path;
 

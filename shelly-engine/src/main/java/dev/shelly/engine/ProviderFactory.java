@@ -9,7 +9,7 @@ import dev.shelly.modeladapter.RateLimitedCompleter;
 import dev.shelly.modeladapter.RateLimiter;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.UsageTracker;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.Providers;
 import java.util.function.Function;
 

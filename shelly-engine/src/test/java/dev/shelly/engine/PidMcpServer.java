@@ -3,7 +3,7 @@ package dev.shelly.engine;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
-import dev.shelly.tools.mcp.McpToolServer;
+import dev.shelly.mcp.McpToolServer;
 
 /** An MCP server over stdio whose one tool tells its process id; the engine tests start it. */
 public final class PidMcpServer {

@@ -1,6 +1,6 @@
 package dev.shelly.providers;
 
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.grok.GrokCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;

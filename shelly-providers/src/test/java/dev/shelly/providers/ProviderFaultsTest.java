@@ -12,7 +12,7 @@ import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.StreamListener;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
 import dev.shelly.providers.testlog.CapturedLogs;

@@ -8,7 +8,7 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
-import dev.shelly.modeladapter.http.ProviderBuilder;
+import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
 import dev.shelly.providers.testlog.CapturedLogs;

@@ -6,16 +6,11 @@ import dev.shelly.chats.Text;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.tools.mcp.McpEndpoint;
-import dev.shelly.tools.mcp.McpToolClient;
-import dev.shelly.tools.mcp.McpToolServer;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,15 +20,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
- * Every public constructor and method of this module (MCP included) refuses null with an
+ * Every public constructor and method of this module refuses null with an
  * IllegalArgumentException naming the parameter, never a bare NullPointerException.
  */
 class NullInputTest {
     /** Parameters whose null is documented to mean something. */
     private static final Set<String> NULLABLE = Set.of(
             "Tool.new.timeout", "Tool.withTimeout.limit", "ToolContext.new.parent", "ToolContext.new.runId", "ToolContext.new.parentRunId",
-            "ToolContext.new.sessionId", "Stdio.new.workingDirectory", "Stdio.withWorkingDirectory.directory",
-            "Builder.onStderr.listener", "McpException.new.cause");
+            "ToolContext.new.sessionId");
 
     private static final String OBJECT = "{\"type\":\"object\"}";
     private static final Tool TOOL = Tool.of("t", "d", OBJECT, (in, ctx) -> ToolOutput.text("x"));
@@ -48,8 +42,6 @@ class NullInputTest {
             Map.entry(Collection.class, List::of),
             Map.entry(Class.class, () -> Input.class),
             Map.entry(Duration.class, () -> Duration.ofSeconds(1)),
-            Map.entry(Path.class, () -> Path.of(".")),
-            Map.entry(Consumer.class, () -> (Consumer<Object>) x -> { }),
             Map.entry(Throwable.class, () -> new IllegalStateException("x")),
             Map.entry(Part.class, () -> new Text("x")),
             Map.entry(ToolCall.class, () -> new ToolCall("c1", "t", "{}")),
@@ -65,26 +57,15 @@ class NullInputTest {
             Map.entry(ToolContext.class, () -> ToolContext.of("a")),
             Map.entry(RunValues.class, () -> RunValues.EMPTY),
             Map.entry(RunValues.Key.class, () -> RunValues.Key.of("k", String.class)),
-            Map.entry(ToolOutput.class, () -> ToolOutput.text("x")),
-            Map.entry(McpEndpoint.class, () -> McpEndpoint.stdio("sh")),
-            Map.entry(McpEndpoint.Stdio.class, () -> McpEndpoint.stdio("sh")),
-            Map.entry(McpEndpoint.Http.class, () -> McpEndpoint.http("http://127.0.0.1:1/mcp")),
-            Map.entry(McpToolClient.Builder.class, () -> McpToolClient.builder(McpEndpoint.stdio("sh"))),
-            Map.entry(McpToolServer.Builder.class, () -> McpToolServer.builder(ToolBox.of(TOOL))),
-            Map.entry(McpToolServer.class, () -> McpToolServer.builder(ToolBox.of(TOOL)).build()),
-            Map.entry(java.net.URI.class, () -> java.net.URI.create("http://127.0.0.1:1/mcp")),
-            Map.entry(java.net.InetSocketAddress.class, () -> new java.net.InetSocketAddress("127.0.0.1", 0)),
-            Map.entry(java.io.InputStream.class, () -> new java.io.ByteArrayInputStream(new byte[0])),
-            Map.entry(java.io.OutputStream.class, java.io.ByteArrayOutputStream::new));
+            Map.entry(ToolOutput.class, () -> ToolOutput.text("x")));
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of(
-            "name", () -> "t", "inputSchema", () -> OBJECT, "url", () -> "http://127.0.0.1:1/mcp",
+            "name", () -> "t", "inputSchema", () -> OBJECT,
             "schema", () -> OBJECT, "arguments", () -> "{}", "prefix", () -> "p_");
 
     static Stream<Arguments> publicEntryPoints() {
         return NullProbe.cases(List.of(Tool.class, ToolBox.class, ToolBoxes.class, ToolContext.class,
                 RunValues.class, RunValues.Key.class, ToolOutput.class,
-                ToolResults.class, JsonSchemas.class, McpEndpoint.class, McpEndpoint.Stdio.class, McpEndpoint.Http.class,
-                McpToolClient.class, McpToolClient.Builder.class, McpToolServer.class, McpToolServer.Builder.class),
+                ToolResults.class, JsonSchemas.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }
 

@@ -10,7 +10,7 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.http.WireFormat;
+import dev.shelly.provider.spi.WireFormat;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
 import java.nio.charset.StandardCharsets;

@@ -5,9 +5,9 @@ import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
-import dev.shelly.modeladapter.http.Auth;
-import dev.shelly.modeladapter.http.ProviderBuilder;
-import dev.shelly.modeladapter.http.WireFormat;
+import dev.shelly.provider.spi.Auth;
+import dev.shelly.provider.spi.ProviderBuilder;
+import dev.shelly.provider.spi.WireFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -18,7 +18,7 @@ import dev.shelly.modeladapter.ResponseFormat;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.ToolChoice;
 import dev.shelly.modeladapter.Usage;
-import dev.shelly.modeladapter.http.WireFormat;
+import dev.shelly.provider.spi.WireFormat;
 import dev.shelly.providers.grok.GrokCompleter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

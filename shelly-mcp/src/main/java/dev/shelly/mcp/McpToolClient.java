@@ -1,0 +1,623 @@
+package dev.shelly.mcp;
+
+import dev.shelly.chats.internal.Redaction;
+import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolOutput;
+import io.modelcontextprotocol.client.McpAsyncClient;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpClientTransport;
+import io.modelcontextprotocol.spec.McpError;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A connection to one MCP server whose tools an agent can call.
+ *
+ * <pre>{@code
+ * try (McpToolClient everything = McpToolClient.builder(
+ *         McpEndpoint.stdio("npx", "-y", "@modelcontextprotocol/server-everything")).name("everything").connect()) {
+ *     ToolBox tools = everything.toolBox();   // follows the server's tools/list_changed
+ *     ToolResult r = tools.call(new ToolCall("c1", "echo", "{\"message\":\"hi\"}"), ToolContext.of("assistant"));
+ * }
+ * }</pre>
+ *
+ * <p>The server's tools appear as Shelly {@link Tool}s in a live {@link #toolBox()}; their
+ * handlers call the server. Names MCP allows but model providers do not (dots, slashes, more than
+ * 64 characters) are mapped by a fixed rule: other characters become {@code _}, and a name that
+ * then collides gets a short hash of the original. An optional prefix keeps several servers'
+ * tools apart.
+ *
+ * <p>A call never hangs an agent: when the server does not answer within the call timeout, has
+ * exited (its last stderr lines are quoted) or the client was closed, the call returns an error
+ * result at once. A call that times out, or whose thread is interrupted, is also cancelled on the
+ * server: the client sends {@code notifications/cancelled} with the request's id and a reason, so
+ * the server can stop working on it. {@link #close()} ends the session and, for a subprocess,
+ * stops it and waits until it is gone. Thread-safe.
+ */
+public final class McpToolClient implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(McpToolClient.class);
+    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
+    private static final Duration MARGIN = Duration.ofSeconds(5);
+    /** How long a call still waits for its answer once the server's end is reported. */
+    private static final Duration ANSWER_AFTER_EXIT = Duration.ofMillis(250);
+
+    private final McpEndpoint endpoint;
+    private final String label;
+    private final String prefix;
+    private final Duration connectTimeout;
+    private final Duration callTimeout;
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
+    private final ToolBox toolBox = new ToolBox();
+    /** What ended the session; for a subprocess, the transport's own report, so no relay can lag behind it. */
+    private final CompletableFuture<String> ended;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicLong listings = new AtomicLong();
+    private final ReentrantLock listingLock = new ReentrantLock();
+    private long appliedListing;
+    private final ProcessTransport process;
+    private final TrackingTransport transport;
+    private final McpAsyncClient client;
+    private volatile McpSchema.InitializeResult initialized;
+
+    private McpToolClient(Builder b) {
+        this.endpoint = b.endpoint;
+        this.label = b.name != null ? b.name : defaultName(b.endpoint);
+        this.prefix = b.toolNamePrefix;
+        this.connectTimeout = b.connectTimeout;
+        this.callTimeout = b.callTimeout;
+        if (endpoint instanceof McpEndpoint.Stdio stdio) {
+            process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
+            ended = process.ended();
+            transport = new TrackingTransport(process);
+        } else {
+            process = null;
+            ended = new CompletableFuture<>();
+            transport = new TrackingTransport(httpTransport((McpEndpoint.Http) endpoint));
+        }
+        Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
+        client = McpClient.async(transport)
+                .clientInfo(new McpSchema.Implementation(b.clientName, b.clientVersion))
+                .capabilities(McpSchema.ClientCapabilities.builder().build())
+                .requestTimeout(requestTimeout)
+                .initializationTimeout(connectTimeout.plus(MARGIN))
+                .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> apply(tools, listings.incrementAndGet())))
+                .loggingConsumer(note -> Mono.fromRunnable(() -> log.debug("MCP server '{}' logs [{}] {}: {}", label,
+                        note.level(), note.logger(), note.data())))
+                .build();
+    }
+
+    private McpClientTransport httpTransport(McpEndpoint.Http http) {
+        URI url = http.url();
+        String base = url.getScheme() + "://" + url.getRawAuthority();
+        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
+        if (url.getRawQuery() != null) {
+            path += "?" + url.getRawQuery();
+        }
+        Map<String, String> headers = http.headers();
+        return HttpClientStreamableHttpTransport.builder(base)
+                .endpoint(path)
+                .jsonMapper(mcpJson)
+                .connectTimeout(connectTimeout)
+                .httpRequestCustomizer((request, method, uri, body, context) -> headers.forEach(request::header))
+                .build();
+    }
+
+    /**
+     * Starts configuring a client.
+     *
+     * @param endpoint where the server is
+     * @return the builder
+     */
+    public static Builder builder(McpEndpoint endpoint) {
+        return new Builder(endpoint);
+    }
+
+    /**
+     * Connects with the default settings.
+     *
+     * @param endpoint where the server is
+     * @return the connected client
+     * @throws McpException when the server cannot be started or reached, or does not finish the
+     *     handshake in time
+     */
+    public static McpToolClient connect(McpEndpoint endpoint) {
+        return builder(endpoint).connect();
+    }
+
+    private void start() {
+        McpSchema.InitializeResult result = await(client.initialize().toFuture(), connectTimeout,
+                "complete the initialize handshake");
+        initialized = result;
+        log.debug("MCP server '{}' is {} {} (protocol {})", label, result.serverInfo().name(), result.serverInfo().version(),
+                result.protocolVersion());
+        refreshTools();
+    }
+
+    /**
+     * Lists the server's tools again now and updates {@link #toolBox()}. The client already does
+     * this by itself whenever the server sends {@code tools/list_changed}.
+     *
+     * @throws McpException when the server does not answer in the connect timeout
+     */
+    public void refreshTools() {
+        McpSchema.InitializeResult result = initialized;
+        long listing = listings.incrementAndGet();
+        if (result == null || result.capabilities() == null || result.capabilities().tools() == null) {
+            apply(List.of(), listing);
+            return;
+        }
+        McpSchema.ListToolsResult tools = await(client.listTools().toFuture(), connectTimeout, "list its tools");
+        apply(tools.tools() == null ? List.of() : tools.tools(), listing);
+    }
+
+    /** Applies a listing unless a newer one was applied already. */
+    private void apply(List<McpSchema.Tool> mcpTools, long listing) {
+        listingLock.lock();
+        try {
+            if (listing < appliedListing || closed.get()) {
+                return;
+            }
+            appliedListing = listing;
+            Map<String, McpSchema.Tool> byName = new LinkedHashMap<>();
+            for (McpSchema.Tool tool : mcpTools) {
+                byName.putIfAbsent(tool.name(), tool);
+            }
+            Map<String, String> names = ToolNames.map(prefix, new ArrayList<>(byName.keySet()));
+            List<Tool> tools = new ArrayList<>();
+            for (Map.Entry<String, String> name : names.entrySet()) {
+                tools.add(toTool(name.getKey(), byName.get(name.getValue())));
+            }
+            if (names.size() < byName.size()) {
+                log.warn("MCP server '{}': {} tool name(s) could not be mapped to a valid, unique tool name and are left out",
+                        label, byName.size() - names.size());
+            }
+            toolBox.replaceAll(tools);
+            log.debug("MCP server '{}' has {} tools: {}", label, tools.size(), names.keySet());
+        } finally {
+            listingLock.unlock();
+        }
+    }
+
+    private Tool toTool(String name, McpSchema.Tool tool) {
+        String description = tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
+        Map<String, Object> schema = tool.inputSchema() == null ? Map.of("type", "object") : tool.inputSchema();
+        String mcpName = tool.name();
+        return Tool.of(name, description, json.writeValueAsString(schema), (input, ctx) -> call(name, mcpName, input));
+    }
+
+    private ToolOutput call(String name, String mcpName, JsonNode input) throws InterruptedException {
+        if (ended.isDone()) {
+            return ToolOutput.error("MCP server '" + label + "' " + ended.join() + ", so tool '" + name + "' cannot run" + stderr());
+        }
+        Map<String, Object> arguments = json.convertValue(input, MAP);
+        AtomicReference<Object> requestId = new AtomicReference<>();
+        CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments))
+                .contextWrite(TrackingTransport.context(requestId)).toFuture();
+        try {
+            CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            cancelOnServer(requestId.get(), name, "the client stopped waiting for tool '" + mcpName + "' after "
+                    + describe(callTimeout));
+            return ToolOutput.error("MCP server '" + label + "' did not answer tool '" + name + "' within "
+                    + describe(callTimeout) + "; the call was abandoned");
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            cancelOnServer(requestId.get(), name, "the caller of tool '" + mcpName + "' was interrupted");
+            throw e;
+        } catch (ExecutionException e) {
+            log.trace("call of {} on {} failed: {}", mcpName, label, scrub(String.valueOf(e.getCause())));
+        }
+        if (!answer.isDone() && ended.isDone() && !closed.get()) {
+            // The server's last answer may still be on its way through the SDK when its exit is reported.
+            try {
+                answer.get(TimeUnit.NANOSECONDS.convert(ANSWER_AFTER_EXIT), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException | CancellationException e) {
+                log.trace("no answer of {} from {} after its end", mcpName, label);
+            } catch (InterruptedException e) {
+                answer.cancel(true);
+                throw e;
+            }
+        }
+        if (answer.isDone() && !answer.isCompletedExceptionally()) {
+            return McpContent.toOutput(answer.join(), json);
+        }
+        Throwable cause = answer.isCompletedExceptionally() ? failure(answer) : null;
+        McpError refusal = cause == null ? null : find(cause, McpError.class);
+        if (refusal != null) {
+            return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + scrub(refusal.getMessage()));
+        }
+        if (cause != null && !ended.isDone()) {
+            return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + scrub(rootMessage(cause)));
+        }
+        answer.cancel(true);
+        return ToolOutput.error("MCP server '" + label + "' " + ended.join() + " while running tool '" + name + "'" + stderr());
+    }
+
+    /**
+     * Tells the server to stop working on an abandoned call ({@code notifications/cancelled}),
+     * without waiting for the message to be sent.
+     */
+    private void cancelOnServer(Object requestId, String name, String reason) {
+        if (requestId == null || ended.isDone()) {
+            return;
+        }
+        transport.cancel(requestId, reason).subscribe(ignored -> { },
+                e -> log.debug("telling MCP server '{}' that tool '{}' was cancelled failed: {}", label, name, scrub(e.toString())));
+    }
+
+    /** Waits for a step of connecting, or for the server's end, within the timeout. */
+    private <T> T await(CompletableFuture<T> step, Duration timeout, String what) {
+        try {
+            CompletableFuture.anyOf(step, ended).get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            step.cancel(true);
+            throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + " within "
+                    + describe(timeout) + stderr());
+        } catch (InterruptedException e) {
+            step.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for MCP server '" + label + "' to " + what);
+        } catch (ExecutionException e) {
+            log.trace("waiting for {} failed: {}", label, scrub(String.valueOf(e.getCause())));
+        }
+        if (step.isDone() && !step.isCompletedExceptionally()) {
+            return step.join();
+        }
+        if (ended.isDone()) {
+            step.cancel(true);
+            boolean neverStarted = process != null && process.process() == null;
+            throw new McpException("MCP server '" + label + "' " + ended.join()
+                    + (neverStarted ? "" : " before it could " + what + stderr()));
+        }
+        Throwable cause = failure(step);
+        // The cause is not attached: the HTTP client's exceptions may quote the URL with its credentials.
+        throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
+                + scrub(rootMessage(cause)) + stderr());
+    }
+
+    private String stderr() {
+        return process == null || closed.get() ? "" : process.stderrSummary();
+    }
+
+    /**
+     * The server's tools as Shelly tools. The toolbox belongs to this client: it is replaced
+     * whenever the server's tools change, and emptied when the client closes; do not register
+     * tools of your own in it.
+     *
+     * @return the live toolbox
+     */
+    public ToolBox toolBox() {
+        return toolBox;
+    }
+
+    /**
+     * The server's tools now.
+     *
+     * @return the tools
+     */
+    public List<Tool> tools() {
+        return toolBox.tools();
+    }
+
+    /**
+     * The name this client gives the server in messages and logs.
+     *
+     * @return the builder's name, or one made from the endpoint
+     */
+    public String name() {
+        return label;
+    }
+
+    /**
+     * Where the server is.
+     *
+     * @return the endpoint
+     */
+    public McpEndpoint endpoint() {
+        return endpoint;
+    }
+
+    /**
+     * The server's own name, from the handshake.
+     *
+     * @return the name
+     */
+    public String serverName() {
+        return initialized.serverInfo().name();
+    }
+
+    /**
+     * The server's version, from the handshake.
+     *
+     * @return the version
+     */
+    public String serverVersion() {
+        return initialized.serverInfo().version();
+    }
+
+    /**
+     * The server's instructions for using it, from the handshake.
+     *
+     * @return the instructions, or empty text
+     */
+    public String instructions() {
+        String text = initialized.instructions();
+        return text == null ? "" : text;
+    }
+
+    /**
+     * Whether the server can still answer: not closed and, for a subprocess, not exited.
+     *
+     * @return true while usable
+     */
+    public boolean isOpen() {
+        return !ended.isDone();
+    }
+
+    /**
+     * The server's process, for a subprocess server that has started.
+     *
+     * @return its handle, or empty for an HTTP server
+     */
+    public Optional<ProcessHandle> process() {
+        Process p = process == null ? null : process.process();
+        return p == null ? Optional.empty() : Optional.of(p.toHandle());
+    }
+
+    /**
+     * Ends the session: calls in flight return an error result, the toolbox is emptied, and a
+     * subprocess server is stopped (stdin closed, then SIGTERM, then SIGKILL, each after the
+     * shutdown grace period) and gone when this returns. An HTTP session is deleted on the server.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        ended.complete(ProcessTransport.CLOSED);
+        listingLock.lock();
+        try {
+            toolBox.replaceAll(List.of());
+        } finally {
+            listingLock.unlock();
+        }
+        if (process != null) {
+            process.terminate();
+        }
+        try {
+            client.closeGracefully().block(Duration.ofSeconds(5));
+        } catch (RuntimeException e) {
+            log.debug("closing the MCP session with '{}': {}", label, scrub(e.toString()));
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "McpToolClient[" + label + ", " + endpoint + "]";
+    }
+
+    private static Throwable failure(CompletableFuture<?> future) {
+        try {
+            future.join();
+            return new IllegalStateException("no failure");
+        } catch (CompletionException | CancellationException e) {
+            return e.getCause() == null ? e : e.getCause();
+        }
+    }
+
+    private static <T extends Throwable> T find(Throwable t, Class<T> type) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (type.isInstance(c)) {
+                return type.cast(c);
+            }
+        }
+        return null;
+    }
+
+    /** The innermost message of a failure, without the wrappers Reactor and the SDK add. */
+    private static String rootMessage(Throwable t) {
+        McpError error = find(t, McpError.class);
+        if (error != null) {
+            return error.getMessage();
+        }
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage();
+        return message == null || message.isBlank() ? root.getClass().getSimpleName() : message;
+    }
+
+    /** Removes the credentials of an HTTP endpoint's URL from text a library produced. */
+    private String scrub(String text) {
+        return endpoint instanceof McpEndpoint.Http http ? Redaction.scrub(text, http.url()) : text;
+    }
+
+    private static String describe(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+
+    private static String defaultName(McpEndpoint endpoint) {
+        String text = switch (endpoint) {
+            case McpEndpoint.Stdio s -> String.join(" ", s.commandLine());
+            case McpEndpoint.Http h -> Redaction.maskUrl(h.url());
+        };
+        return text.length() <= 80 ? text : text.substring(0, 77) + "...";
+    }
+
+    /** Settings of a client; {@link #connect()} makes it. */
+    public static final class Builder {
+        private final McpEndpoint endpoint;
+        private String name;
+        private String toolNamePrefix = "";
+        private Duration connectTimeout = Duration.ofSeconds(30);
+        private Duration callTimeout = Duration.ofSeconds(60);
+        private Duration shutdownGrace = Duration.ofSeconds(2);
+        private String clientName = "shelly";
+        private String clientVersion = defaultVersion();
+        private Consumer<String> stderrListener;
+
+        private Builder(McpEndpoint endpoint) {
+            if (endpoint == null) {
+                throw new IllegalArgumentException("McpToolClient.builder endpoint must not be null");
+            }
+            this.endpoint = endpoint;
+        }
+
+        /**
+         * The name to call the server by in messages and logs, e.g. {@code "filesystem"}.
+         *
+         * @param name the name
+         * @return this builder
+         */
+        public Builder name(String name) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("McpToolClient name must not be null or blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Text put before every tool name, e.g. {@code "fs_"}, to keep several servers' tools apart.
+         *
+         * @param prefix letters, digits, {@code _} or {@code -}; at most 32
+         * @return this builder
+         */
+        public Builder toolNamePrefix(String prefix) {
+            if (prefix == null || !ToolNames.isValidPrefix(prefix)) {
+                throw new IllegalArgumentException("McpToolClient toolNamePrefix '" + prefix
+                        + "' is invalid: use at most 32 letters, digits, '_' or '-'");
+            }
+            this.toolNamePrefix = prefix;
+            return this;
+        }
+
+        /**
+         * How long starting the server, the handshake and each listing of its tools may take;
+         * 30 s by default.
+         *
+         * @param timeout the limit
+         * @return this builder
+         */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive(timeout, "connectTimeout");
+            return this;
+        }
+
+        /**
+         * How long one tool call may take before its result says the server did not answer;
+         * 60 s by default.
+         *
+         * @param timeout the limit
+         * @return this builder
+         */
+        public Builder callTimeout(Duration timeout) {
+            this.callTimeout = positive(timeout, "callTimeout");
+            return this;
+        }
+
+        /**
+         * How long a subprocess server gets at each step of stopping (after its stdin closes,
+         * then after SIGTERM) before the next; 2 s by default.
+         *
+         * @param grace the period
+         * @return this builder
+         */
+        public Builder shutdownGrace(Duration grace) {
+            this.shutdownGrace = positive(grace, "shutdownGrace");
+            return this;
+        }
+
+        /**
+         * How this client introduces itself to the server; {@code shelly} by default.
+         *
+         * @param name the client's name
+         * @param version its version
+         * @return this builder
+         */
+        public Builder clientInfo(String name, String version) {
+            if (name == null || name.isBlank() || version == null || version.isBlank()) {
+                throw new IllegalArgumentException("McpToolClient clientInfo needs a name and a version");
+            }
+            this.clientName = name;
+            this.clientVersion = version;
+            return this;
+        }
+
+        /**
+         * Receives each line a subprocess server writes to stderr (they are also logged at DEBUG,
+         * and the last ones are quoted when the server fails).
+         *
+         * @param listener called on a reader thread; must not block
+         * @return this builder
+         */
+        public Builder onStderr(Consumer<String> listener) {
+            this.stderrListener = listener;
+            return this;
+        }
+
+        /**
+         * Starts the server (for stdio), performs the handshake and lists the tools.
+         *
+         * @return the connected client
+         * @throws McpException when the server cannot be started or reached, or does not finish
+         *     the handshake or the listing within the connect timeout; a started subprocess is
+         *     stopped again
+         */
+        public McpToolClient connect() {
+            McpToolClient client = new McpToolClient(this);
+            try {
+                client.start();
+                return client;
+            } catch (RuntimeException e) {
+                client.close();
+                throw e;
+            }
+        }
+
+        private static Duration positive(Duration d, String what) {
+            if (d == null) {
+                throw new IllegalArgumentException("McpToolClient " + what + " must not be null");
+            }
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("McpToolClient " + what + " must be positive, was " + d);
+            }
+            return d;
+        }
+
+        private static String defaultVersion() {
+            String version = McpToolClient.class.getPackage().getImplementationVersion();
+            return version == null ? "0" : version;
+        }
+    }
+}

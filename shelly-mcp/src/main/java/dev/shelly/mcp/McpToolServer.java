@@ -1,0 +1,512 @@
+package dev.shelly.mcp;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.server.McpAsyncServer;
+import io.modelcontextprotocol.server.McpAsyncServerExchange;
+import io.modelcontextprotocol.server.McpServer;
+import io.modelcontextprotocol.server.McpServerFeatures;
+import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Serves a {@link ToolBox} as an MCP server, over stdio or streamable HTTP, so that any MCP
+ * client (Claude Desktop, Cursor, the MCP SDKs) can call its tools.
+ *
+ * <pre>{@code
+ * public static void main(String[] args) {
+ *     McpToolServer.builder(ToolBox.of(weather)).serverInfo("weather", "1.0.0").build().serveStdio();
+ *     System.exit(0);
+ * }
+ * // or:
+ * try (McpToolServer server = McpToolServer.builder(box).build().startHttp(8080)) {
+ *     server.url();   // http://127.0.0.1:8080/mcp
+ * }
+ * }</pre>
+ *
+ * <p>Each {@code tools/call} goes through {@link ToolBox#call} on a virtual thread, with a
+ * {@link ToolContext} naming the MCP client as the agent: arguments that do not fit the schema,
+ * handler exceptions and timeouts come back as results with {@code isError: true} and the
+ * toolbox's message. Tools registered in or removed from the toolbox later are offered (right
+ * after the change, on a thread of the server's) and announced with {@code tools/list_changed}.
+ */
+public final class McpToolServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(McpToolServer.class);
+    /** Schemas are read into ordered maps, so clients see their keys in the toolbox's order. */
+    private static final TypeReference<LinkedHashMap<String, Object>> SCHEMA = new TypeReference<>() {};
+
+    private final ToolBox box;
+    private final Builder settings;
+    private final JsonMapper json = JsonMapper.builder().build();
+    private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
+    private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+    private final Scheduler handlerScheduler = Schedulers.fromExecutor(handlers);
+    private final AtomicLong calls = new AtomicLong();
+    private final ReentrantLock sync = new ReentrantLock();
+    private final Map<String, ToolDefinition> offered = new LinkedHashMap<>();
+    private final CompletableFuture<Void> terminated = new CompletableFuture<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    /** Brings toolbox changes to the SDK server one at a time, off the thread that changed the toolbox. */
+    private final ExecutorService offering = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("mcp-offer").factory());
+    private final ToolBox.Listener listener = changed -> offerLater();
+    private McpAsyncServer server;
+    private HttpServer http;
+    private ExecutorService httpThreads;
+    private ScheduledExecutorService sweeper;
+    private URI url;
+
+    private McpToolServer(Builder settings) {
+        this.settings = settings;
+        this.box = settings.box;
+    }
+
+    /**
+     * Starts configuring a server for a toolbox.
+     *
+     * @param box the tools to offer
+     * @return the builder
+     */
+    public static Builder builder(ToolBox box) {
+        return new Builder(box);
+    }
+
+    /**
+     * The URL of the MCP endpoint of an HTTP server, e.g. {@code http://127.0.0.1:8080/mcp}.
+     *
+     * @return the URL, or empty for a stdio server
+     */
+    public Optional<URI> url() {
+        return Optional.ofNullable(url);
+    }
+
+    /**
+     * Waits until the server has stopped: for stdio when the client closes stdin, for either
+     * when {@link #close()} is called.
+     *
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public void awaitTermination() throws InterruptedException {
+        try {
+            terminated.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("MCP server failed", e.getCause());
+        }
+    }
+
+    /**
+     * Serves the client on this process's stdin and stdout until it closes stdin, then stops.
+     * Stdout carries the protocol only: {@code System.out} is pointed at {@code System.err}
+     * first, so stray prints and console loggers that use {@code System.out} cannot corrupt it.
+     * The MCP SDK leaves non-daemon threads behind, so a {@code main} method should call
+     * {@code System.exit} after this returns.
+     *
+     * @throws IllegalStateException when the server was started already
+     */
+    public void serveStdio() {
+        startStdio();
+        try {
+            awaitTermination();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            close();
+        }
+    }
+
+    /**
+     * Starts serving one client on this process's stdin and stdout, pointing
+     * {@code System.out} at {@code System.err} (see {@link #serveStdio()}).
+     *
+     * @return this server, running
+     */
+    public McpToolServer startStdio() {
+        PrintStream protocol = System.out;
+        System.setOut(System.err);
+        return startStdio(System.in, protocol);
+    }
+
+    /**
+     * Starts serving one client on the given streams; the server stops when {@code in} ends.
+     *
+     * @param in where the client's messages arrive
+     * @param out where the server's messages go; nothing else may write to it
+     * @return this server, running
+     */
+    public McpToolServer startStdio(InputStream in, OutputStream out) {
+        if (in == null || out == null) {
+            throw new IllegalArgumentException("McpToolServer.startStdio needs an input and an output stream");
+        }
+        InputStream watched = new FilterInputStream(in) {
+            @Override
+            public int read() throws IOException {
+                return ended(super.read());
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return ended(super.read(b, off, len));
+            }
+
+            private int ended(int n) {
+                if (n < 0) {
+                    terminated.complete(null);
+                }
+                return n;
+            }
+        };
+        start(McpServer.async(new StdioServerTransportProvider(mcpJson, watched, out)));
+        return this;
+    }
+
+    /**
+     * Starts serving streamable HTTP on the loopback address.
+     *
+     * @param port the port, or 0 for any free one (see {@link #url()})
+     * @return this server, running
+     * @throws java.io.UncheckedIOException when the port cannot be bound
+     */
+    public McpToolServer startHttp(int port) {
+        return startHttp(new InetSocketAddress("127.0.0.1", port));
+    }
+
+    /**
+     * Starts serving streamable HTTP. On a loopback address only requests naming a loopback
+     * host are served (against DNS rebinding); on any address, browsers of other origins than
+     * the allowed ones are refused. There is no authentication: bind to a public address only
+     * behind a proxy that adds it.
+     *
+     * @param address where to listen
+     * @return this server, running
+     * @throws java.io.UncheckedIOException when the address cannot be bound
+     */
+    public McpToolServer startHttp(InetSocketAddress address) {
+        if (address == null) {
+            throw new IllegalArgumentException("McpToolServer.startHttp address must not be null");
+        }
+        boolean loopback = address.getAddress() != null && address.getAddress().isLoopbackAddress();
+        StreamableHttpHandler handler = new StreamableHttpHandler(mcpJson, settings.path, loopback,
+                settings.allowedOrigins, settings.sessionTimeout);
+        try {
+            http = HttpServer.create(address, 0);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("MCP server '" + settings.name + "' cannot listen on " + address, e);
+        }
+        httpThreads = Executors.newVirtualThreadPerTaskExecutor();
+        http.setExecutor(httpThreads);
+        http.createContext(settings.path, handler);
+        start(McpServer.async(handler));
+        http.start();
+        sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("mcp-http-sweeper").factory());
+        long ping = settings.pingInterval.toMillis();
+        sweeper.scheduleWithFixedDelay(() -> {
+            try {
+                handler.sweep();
+            } catch (RuntimeException e) {
+                log.warn("MCP server '{}': sweeping HTTP sessions failed", settings.name, e);
+            }
+        }, ping, ping, TimeUnit.MILLISECONDS);
+        InetSocketAddress bound = http.getAddress();
+        String host = bound.getAddress().getHostAddress();
+        if (host.contains(":")) {
+            host = "[" + host + "]";
+        }
+        url = URI.create("http://" + host + ":" + bound.getPort() + settings.path);
+        log.debug("MCP server '{}' serves {}", settings.name, url);
+        return this;
+    }
+
+    private void start(McpServer.AsyncSpecification<?> spec) {
+        sync.lock();
+        try {
+            if (server != null || closed.get()) {
+                throw new IllegalStateException("MCP server '" + settings.name + "' was started already");
+            }
+            box.addListener(listener);
+            List<McpServerFeatures.AsyncToolSpecification> tools = new ArrayList<>();
+            for (ToolDefinition definition : box.definitions()) {
+                tools.add(spec(definition));
+                offered.put(definition.name(), definition);
+            }
+            server = spec.serverInfo(settings.name, settings.version)
+                    .instructions(settings.instructions)
+                    .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                    .validateToolInputs(false)
+                    .jsonMapper(mcpJson)
+                    .tools(tools)
+                    .build();
+        } finally {
+            sync.unlock();
+        }
+        offerTools();
+    }
+
+    private void offerLater() {
+        try {
+            offering.execute(this::offerTools);
+        } catch (RejectedExecutionException e) {
+            log.debug("MCP server '{}' is closed; a toolbox change is not offered", settings.name);
+        }
+    }
+
+    /** Brings the offered tools in line with the toolbox; each change sends tools/list_changed. */
+    private void offerTools() {
+        sync.lock();
+        try {
+            if (server == null || closed.get()) {
+                return;
+            }
+            Map<String, ToolDefinition> wanted = new LinkedHashMap<>();
+            for (ToolDefinition definition : box.definitions()) {
+                wanted.put(definition.name(), definition);
+            }
+            for (String name : new ArrayList<>(offered.keySet())) {
+                if (!offered.get(name).equals(wanted.get(name))) {
+                    change(server.removeTool(name), "remove", name);
+                    offered.remove(name);
+                }
+            }
+            for (ToolDefinition definition : wanted.values()) {
+                if (!offered.containsKey(definition.name())) {
+                    change(server.addTool(spec(definition)), "add", definition.name());
+                    offered.put(definition.name(), definition);
+                }
+            }
+        } finally {
+            sync.unlock();
+        }
+    }
+
+    private void change(Mono<Void> step, String what, String name) {
+        try {
+            step.block(Duration.ofSeconds(10));
+        } catch (RuntimeException e) {
+            log.debug("MCP server '{}': {} tool '{}': {}", settings.name, what, name, e.toString());
+        }
+    }
+
+    private McpServerFeatures.AsyncToolSpecification spec(ToolDefinition definition) {
+        McpSchema.Tool tool = McpSchema.Tool.builder(definition.name(), json.readValue(definition.inputSchema(), SCHEMA))
+                .description(definition.description())
+                .build();
+        return McpServerFeatures.AsyncToolSpecification.builder()
+                .tool(tool)
+                .callHandler((exchange, request) -> Mono.fromCallable(() -> call(exchange, request)).subscribeOn(handlerScheduler))
+                .build();
+    }
+
+    private McpSchema.CallToolResult call(McpAsyncServerExchange exchange, McpSchema.CallToolRequest request) {
+        McpSchema.Implementation client = exchange.getClientInfo();
+        String caller = client == null || client.name() == null || client.name().isBlank() ? "mcp-client" : client.name();
+        String arguments = json.writeValueAsString(request.arguments() == null ? Map.of() : request.arguments());
+        ToolResult result = box.call(new ToolCall("mcp-" + calls.incrementAndGet(), request.name(), arguments),
+                ToolContext.of(caller));
+        Thread.interrupted();
+        return McpContent.toMcp(result);
+    }
+
+    /**
+     * Stops serving: ends every session, releases the port, and stops following the toolbox.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        box.removeListener(listener);
+        McpAsyncServer running;
+        sync.lock();
+        try {
+            running = server;
+        } finally {
+            sync.unlock();
+        }
+        if (running != null) {
+            try {
+                running.closeGracefully().block(Duration.ofSeconds(5));
+            } catch (RuntimeException e) {
+                log.debug("closing MCP server '{}': {}", settings.name, e.toString());
+            }
+        }
+        if (sweeper != null) {
+            sweeper.shutdownNow();
+        }
+        if (http != null) {
+            http.stop(0);
+            httpThreads.shutdownNow();
+        }
+        offering.shutdownNow();
+        handlers.shutdownNow();
+        terminated.complete(null);
+    }
+
+    @Override
+    public String toString() {
+        return "McpToolServer[" + settings.name + (url == null ? "" : ", " + url) + "]";
+    }
+
+    /** Settings of a server; {@link #build()} makes it, ready to start. */
+    public static final class Builder {
+        private final ToolBox box;
+        private String name = "shelly";
+        private String version = "0";
+        private String instructions;
+        private String path = "/mcp";
+        private final Set<String> allowedOrigins = new LinkedHashSet<>();
+        private Duration sessionTimeout = Duration.ofMinutes(30);
+        private Duration pingInterval = Duration.ofSeconds(15);
+
+        private Builder(ToolBox box) {
+            if (box == null) {
+                throw new IllegalArgumentException("McpToolServer.builder box must not be null");
+            }
+            this.box = box;
+        }
+
+        /**
+         * The name and version the server gives clients.
+         *
+         * @param name e.g. {@code "weather"}
+         * @param version e.g. {@code "1.0.0"}
+         * @return this builder
+         */
+        public Builder serverInfo(String name, String version) {
+            if (name == null || name.isBlank() || version == null || version.isBlank()) {
+                throw new IllegalArgumentException("McpToolServer serverInfo needs a name and a version");
+            }
+            this.name = name;
+            this.version = version;
+            return this;
+        }
+
+        /**
+         * Tells clients how to use the server's tools.
+         *
+         * @param text the instructions
+         * @return this builder
+         */
+        public Builder instructions(String text) {
+            if (text == null) {
+                throw new IllegalArgumentException("McpToolServer instructions text must not be null");
+            }
+            this.instructions = text;
+            return this;
+        }
+
+        /**
+         * The HTTP path of the MCP endpoint; {@code /mcp} by default.
+         *
+         * @param path starts with {@code /}
+         * @return this builder
+         */
+        public Builder path(String path) {
+            if (path == null || !path.startsWith("/")) {
+                throw new IllegalArgumentException("McpToolServer path must start with '/', was " + path);
+            }
+            this.path = path;
+            return this;
+        }
+
+        /**
+         * Origins whose browsers may call the HTTP server, e.g. {@code https://app.example.com};
+         * on a loopback address, localhost origins are always allowed.
+         *
+         * @param origins scheme, host and port, as browsers send them
+         * @return this builder
+         */
+        public Builder allowedOrigins(String... origins) {
+            if (origins == null) {
+                throw new IllegalArgumentException("McpToolServer allowedOrigins origins must not be null");
+            }
+            for (String origin : origins) {
+                if (origin == null || origin.isBlank()) {
+                    throw new IllegalArgumentException("McpToolServer allowedOrigins must not hold null or blank");
+                }
+                allowedOrigins.add(origin.toLowerCase(Locale.ROOT));
+            }
+            return this;
+        }
+
+        /**
+         * How long an HTTP session without an open stream may stay unused before it is closed;
+         * 30 minutes by default.
+         *
+         * @param timeout the limit
+         * @return this builder
+         */
+        public Builder sessionTimeout(Duration timeout) {
+            this.sessionTimeout = positive(timeout, "sessionTimeout");
+            return this;
+        }
+
+        /**
+         * How often open HTTP event streams get a keep-alive comment, which also finds clients
+         * that have gone; 15 s by default.
+         *
+         * @param interval the interval
+         * @return this builder
+         */
+        public Builder pingInterval(Duration interval) {
+            this.pingInterval = positive(interval, "pingInterval");
+            return this;
+        }
+
+        /**
+         * The server, ready to start with {@link McpToolServer#startHttp(int)},
+         * {@link McpToolServer#startStdio()} or {@link McpToolServer#serveStdio()}.
+         *
+         * @return the server
+         */
+        public McpToolServer build() {
+            return new McpToolServer(this);
+        }
+
+        private static Duration positive(Duration d, String what) {
+            if (d == null) {
+                throw new IllegalArgumentException("McpToolServer " + what + " must not be null");
+            }
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException("McpToolServer " + what + " must be positive, was " + d);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,509 @@
+package dev.shelly.mcp;
+
+import com.sun.net.httpserver.Headers;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import io.modelcontextprotocol.common.McpTransportContext;
+import io.modelcontextprotocol.json.McpJsonMapper;
+import io.modelcontextprotocol.json.TypeRef;
+import io.modelcontextprotocol.spec.McpSchema;
+import io.modelcontextprotocol.spec.McpStreamableServerSession;
+import io.modelcontextprotocol.spec.McpStreamableServerTransport;
+import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
+import io.modelcontextprotocol.spec.McpTransportException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The server side of MCP's streamable HTTP transport on the JDK's built-in HTTP server.
+ *
+ * <p>A POST of {@code initialize} opens a session and is answered with JSON and an
+ * {@code Mcp-Session-Id}; every later POSTed request is answered on its own SSE stream (which
+ * also carries messages the server sends while handling it); POSTed notifications and responses
+ * get 202; a GET opens the session's listening SSE stream, which carries
+ * {@code tools/list_changed}; a DELETE ends the session. Unknown sessions get 404, so clients
+ * start over. Requests from browsers of other origins are refused (403), and, when the server
+ * listens on a loopback address, so are requests naming another host (421), which stops DNS
+ * rebinding. Listening streams get an SSE comment every ping interval, so dead connections are
+ * found; sessions idle for the session timeout without an open stream are closed.
+ */
+final class StreamableHttpHandler implements McpStreamableServerTransportProvider, HttpHandler {
+    private static final Logger log = LoggerFactory.getLogger(StreamableHttpHandler.class);
+    private static final String SESSION = "Mcp-Session-Id";
+    private static final int MAX_BODY = 16 * 1024 * 1024;
+    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+
+    private final McpJsonMapper json;
+    private final String path;
+    private final boolean loopback;
+    private final Set<String> allowedOrigins;
+    private final Duration sessionTimeout;
+    private final Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastUse = new ConcurrentHashMap<>();
+    private final Set<SseStream> listening = ConcurrentHashMap.newKeySet();
+    private volatile McpStreamableServerSession.Factory sessionFactory;
+    private volatile boolean closing;
+
+    StreamableHttpHandler(McpJsonMapper json, String path, boolean loopback, Set<String> allowedOrigins,
+            Duration sessionTimeout) {
+        this.json = json;
+        this.path = path;
+        this.loopback = loopback;
+        this.allowedOrigins = allowedOrigins;
+        this.sessionTimeout = sessionTimeout;
+    }
+
+    @Override
+    public void setSessionFactory(McpStreamableServerSession.Factory factory) {
+        this.sessionFactory = factory;
+    }
+
+    @Override
+    public Mono<Void> notifyClients(String method, Object params) {
+        return Flux.fromIterable(new ArrayList<>(sessions.values()))
+                .flatMap(session -> session.sendNotification(method, params).onErrorResume(e -> {
+                    log.debug("could not send {} to MCP session {}: {}", method, session.getId(), e.toString());
+                    return Mono.empty();
+                }))
+                .then();
+    }
+
+    @Override
+    public Mono<Void> notifyClient(String sessionId, String method, Object params) {
+        return Mono.defer(() -> {
+            McpStreamableServerSession session = sessions.get(sessionId);
+            return session == null ? Mono.empty() : session.sendNotification(method, params);
+        });
+    }
+
+    @Override
+    public Mono<Void> closeGracefully() {
+        return Mono.defer(() -> {
+            closing = true;
+            List<McpStreamableServerSession> open = new ArrayList<>(sessions.values());
+            sessions.clear();
+            lastUse.clear();
+            return Flux.fromIterable(open)
+                    .flatMap(session -> session.closeGracefully().onErrorResume(e -> Mono.empty()))
+                    .then(Mono.fromRunnable(() -> listening.forEach(SseStream::close)));
+        });
+    }
+
+    @Override
+    public List<String> protocolVersions() {
+        return List.of("2025-03-26", "2025-06-18", "2025-11-25");
+    }
+
+    /** Pings every listening stream (dead ones close) and closes sessions idle for too long. */
+    void sweep() {
+        for (SseStream stream : listening) {
+            stream.ping();
+        }
+        long now = System.nanoTime();
+        for (Map.Entry<String, McpStreamableServerSession> entry : sessions.entrySet()) {
+            McpStreamableServerSession session = entry.getValue();
+            Long used = lastUse.get(entry.getKey());
+            if (used != null && now - used > TimeUnit.NANOSECONDS.convert(sessionTimeout) && !session.hasOpenStream()
+                    && sessions.remove(entry.getKey(), session)) {
+                lastUse.remove(entry.getKey());
+                log.debug("closing MCP session {}: idle for more than {}", entry.getKey(), sessionTimeout);
+                session.closeGracefully().onErrorResume(e -> Mono.empty()).subscribe();
+            }
+        }
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        Exchange ex = new Exchange(exchange);
+        try {
+            if (!path.equals(exchange.getRequestURI().getPath())) {
+                ex.status(404);
+            } else if (closing) {
+                ex.status(503);
+            } else if (refused(ex)) {
+                return;
+            } else {
+                switch (exchange.getRequestMethod()) {
+                    case "POST" -> post(ex);
+                    case "GET" -> get(ex);
+                    case "DELETE" -> delete(ex);
+                    default -> {
+                        exchange.getResponseHeaders().set("Allow", "GET, POST, DELETE");
+                        ex.status(405);
+                    }
+                }
+            }
+        } catch (Exception e) {
+            log.warn("MCP HTTP request {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            ex.error(500, McpSchema.ErrorCodes.INTERNAL_ERROR, "internal error: " + e.getMessage());
+        } finally {
+            ex.close();
+        }
+    }
+
+    /** Refuses browsers of other origins and, on loopback, other host names (DNS rebinding). */
+    private boolean refused(Exchange ex) {
+        String origin = ex.header("Origin");
+        if (origin != null && !originAllowed(origin)) {
+            ex.error(403, McpSchema.ErrorCodes.INVALID_REQUEST, "origin " + origin + " is not allowed");
+            return true;
+        }
+        if (loopback) {
+            String host = hostName(ex.header("Host"));
+            if (host == null || !LOOPBACK_HOSTS.contains(host)) {
+                ex.error(421, McpSchema.ErrorCodes.INVALID_REQUEST, "host " + ex.header("Host") + " is not served here");
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean originAllowed(String origin) {
+        String lower = origin.toLowerCase(Locale.ROOT);
+        if (allowedOrigins.contains(lower)) {
+            return true;
+        }
+        if (!loopback) {
+            return false;
+        }
+        try {
+            URI uri = URI.create(lower);
+            return uri.getHost() != null && LOOPBACK_HOSTS.contains(uri.getHost());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static String hostName(String hostHeader) {
+        if (hostHeader == null || hostHeader.isBlank()) {
+            return null;
+        }
+        String host = hostHeader.strip().toLowerCase(Locale.ROOT);
+        if (host.startsWith("[")) {
+            int end = host.indexOf(']');
+            return end < 0 ? host : host.substring(0, end + 1);
+        }
+        int colon = host.indexOf(':');
+        return colon < 0 ? host : host.substring(0, colon);
+    }
+
+    private void post(Exchange ex) throws IOException {
+        String contentType = ex.header("Content-Type");
+        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+            ex.error(415, McpSchema.ErrorCodes.INVALID_REQUEST, "Content-Type must be application/json");
+            return;
+        }
+        byte[] body;
+        try (InputStream in = ex.exchange.getRequestBody()) {
+            body = in.readNBytes(MAX_BODY + 1);
+        }
+        if (body.length > MAX_BODY) {
+            ex.error(413, McpSchema.ErrorCodes.INVALID_REQUEST, "the message is larger than " + MAX_BODY + " bytes");
+            return;
+        }
+        McpSchema.JSONRPCMessage message;
+        try {
+            message = McpSchema.deserializeJsonRpcMessage(json, new String(body, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            ex.error(400, McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage());
+            return;
+        }
+        McpTransportContext context = context(ex);
+        if (message instanceof McpSchema.JSONRPCRequest request && McpSchema.METHOD_INITIALIZE.equals(request.method())) {
+            initialize(ex, request);
+            return;
+        }
+        McpStreamableServerSession session = session(ex);
+        if (session == null) {
+            return;
+        }
+        switch (message) {
+            case McpSchema.JSONRPCResponse response -> {
+                session.accept(response).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                ex.status(202);
+            }
+            case McpSchema.JSONRPCNotification notification -> {
+                session.accept(notification).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                ex.status(202);
+            }
+            case McpSchema.JSONRPCRequest request -> {
+                if (!ex.accepts("text/event-stream")) {
+                    ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
+                    return;
+                }
+                SseStream stream = ex.startSse();
+                try {
+                    session.responseStream(stream).handle(request)
+                            .contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                } catch (RuntimeException e) {
+                    log.debug("MCP request {} in session {} ended: {}", request.method(), session.getId(), e.toString());
+                } finally {
+                    stream.close();
+                }
+            }
+            default -> ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "unknown kind of JSON-RPC message");
+        }
+    }
+
+    private void initialize(Exchange ex, McpSchema.JSONRPCRequest request) throws IOException {
+        if (!ex.accepts("application/json")) {
+            ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include application/json");
+            return;
+        }
+        McpSchema.InitializeRequest params = json.convertValue(request.params(), new TypeRef<McpSchema.InitializeRequest>() {});
+        McpStreamableServerSession.McpStreamableServerSessionInit init = sessionFactory.startSession(params);
+        String id = init.session().getId();
+        sessions.put(id, init.session());
+        lastUse.put(id, System.nanoTime());
+        McpSchema.InitializeResult result = init.initResult().block();
+        ex.exchange.getResponseHeaders().set(SESSION, id);
+        ex.json(200, McpSchema.JSONRPCResponse.result(request.id(), result));
+    }
+
+    private void get(Exchange ex) throws IOException {
+        if (!ex.accepts("text/event-stream")) {
+            ex.error(405, McpSchema.ErrorCodes.INVALID_REQUEST, "a GET must accept text/event-stream");
+            return;
+        }
+        McpStreamableServerSession session = session(ex);
+        if (session == null) {
+            return;
+        }
+        SseStream stream = ex.startSse();
+        McpStreamableServerSession.McpStreamableServerSessionStream events = session.listeningStream(stream);
+        listening.add(stream);
+        try {
+            stream.awaitClosed();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            listening.remove(stream);
+            events.releaseTransport();
+        }
+    }
+
+    private void delete(Exchange ex) throws IOException {
+        McpStreamableServerSession session = session(ex);
+        if (session == null) {
+            return;
+        }
+        sessions.remove(session.getId());
+        lastUse.remove(session.getId());
+        session.delete().contextWrite(c -> c.put(McpTransportContext.KEY, context(ex))).block();
+        ex.status(200);
+    }
+
+    /** The session the request names, or null after answering 400 or 404. */
+    private McpStreamableServerSession session(Exchange ex) throws IOException {
+        String id = ex.header(SESSION);
+        if (id == null || id.isBlank()) {
+            ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "the Mcp-Session-Id header is missing; initialize first");
+            return null;
+        }
+        McpStreamableServerSession session = sessions.get(id);
+        if (session == null) {
+            ex.error(404, McpSchema.ErrorCodes.INVALID_REQUEST, "no MCP session " + id + "; initialize again");
+            return null;
+        }
+        lastUse.put(id, System.nanoTime());
+        return session;
+    }
+
+    /** The request's headers, lower-cased, for tools that look at the transport context. */
+    private static McpTransportContext context(Exchange ex) {
+        Map<String, Object> headers = new LinkedHashMap<>();
+        ex.exchange.getRequestHeaders().forEach((name, values) -> {
+            if (!values.isEmpty()) {
+                headers.put(name.toLowerCase(Locale.ROOT), values.get(0));
+            }
+        });
+        return McpTransportContext.create(headers);
+    }
+
+    /** One HTTP exchange and whether its response has started. */
+    private final class Exchange {
+        final HttpExchange exchange;
+        private boolean responded;
+        private SseStream sse;
+
+        Exchange(HttpExchange exchange) {
+            this.exchange = exchange;
+        }
+
+        String header(String name) {
+            Headers headers = exchange.getRequestHeaders();
+            return headers.getFirst(name);
+        }
+
+        boolean accepts(String type) {
+            String accept = header("Accept");
+            return accept == null || accept.contains(type) || accept.contains("*/*");
+        }
+
+        void status(int code) throws IOException {
+            responded = true;
+            exchange.sendResponseHeaders(code, -1);
+        }
+
+        void json(int code, Object body) throws IOException {
+            byte[] bytes = json.writeValueAsBytes(body);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            responded = true;
+            exchange.sendResponseHeaders(code, bytes.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+
+        /** Answers with a JSON-RPC error object, unless the response has started already. */
+        void error(int status, int code, String message) {
+            if (responded) {
+                return;
+            }
+            Map<String, Object> error = new LinkedHashMap<>();
+            error.put("code", code);
+            error.put("message", message);
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("jsonrpc", McpSchema.JSONRPC_VERSION);
+            body.put("id", null);
+            body.put("error", error);
+            try {
+                json(status, body);
+            } catch (IOException e) {
+                log.debug("could not send an HTTP {} answer: {}", status, e.toString());
+            }
+        }
+
+        SseStream startSse() throws IOException {
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
+            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+            responded = true;
+            exchange.sendResponseHeaders(200, 0);
+            sse = new SseStream(exchange);
+            return sse;
+        }
+
+        void close() {
+            if (sse != null) {
+                sse.close();
+            }
+            exchange.close();
+        }
+    }
+
+    /** One open SSE response: a POSTed request's answer or a session's listening stream. */
+    private final class SseStream implements McpStreamableServerTransport {
+        private final HttpExchange exchange;
+        private final OutputStream out;
+        private final ReentrantLock lock = new ReentrantLock();
+        private final CountDownLatch closed = new CountDownLatch(1);
+
+        SseStream(HttpExchange exchange) {
+            this.exchange = exchange;
+            this.out = exchange.getResponseBody();
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return sendMessage(message, null);
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
+            return Mono.fromRunnable(() -> {
+                String data;
+                try {
+                    data = json.writeValueAsString(message);
+                } catch (IOException e) {
+                    throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
+                }
+                String event = (eventId == null ? "" : "id: " + eventId + "\n") + "event: message\ndata: " + data + "\n\n";
+                if (!write(event)) {
+                    throw new McpTransportException("the HTTP client of this MCP stream has gone");
+                }
+            });
+        }
+
+        void ping() {
+            write(": ping\n\n");
+        }
+
+        /**
+         * Writes and flushes; false when the stream is closed or the client has gone. The
+         * thread's interrupt flag is cleared around the write (a write on an interrupted thread
+         * would close the connection) and restored after it.
+         */
+        private boolean write(String text) {
+            boolean interrupted = Thread.interrupted();
+            lock.lock();
+            try {
+                if (closed.getCount() == 0) {
+                    return false;
+                }
+                out.write(text.getBytes(StandardCharsets.UTF_8));
+                out.flush();
+                return true;
+            } catch (IOException e) {
+                log.debug("MCP SSE stream closed: {}", e.toString());
+                close();
+                return false;
+            } finally {
+                lock.unlock();
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        void awaitClosed() throws InterruptedException {
+            closed.await();
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+            return json.convertValue(data, typeRef);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return Mono.fromRunnable(this::close);
+        }
+
+        @Override
+        public void close() {
+            lock.lock();
+            try {
+                if (closed.getCount() == 0) {
+                    return;
+                }
+                closed.countDown();
+                try {
+                    out.close();
+                } catch (IOException e) {
+                    log.debug("closing an MCP SSE stream: {}", e.toString());
+                }
+                exchange.close();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}

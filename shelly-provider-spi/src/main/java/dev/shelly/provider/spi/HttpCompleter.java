@@ -1,0 +1,116 @@
+package dev.shelly.provider.spi;
+
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Text;
+import dev.shelly.chats.Thinking;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.Usage;
+import dev.shelly.modeladapter.UsageTracker;
+
+/**
+ * A {@link Completer} that speaks a {@link WireFormat} over an {@link HttpModelClient}, and
+ * records the usage of every reply, streamed or not, in a {@link UsageTracker}.
+ *
+ * <p>Every failure it throws has passed through {@link HttpModelClient#redact}: whatever the
+ * provider sent (an error body, an error event after HTTP 200, an invalid reply) reaches the
+ * message without the API key or the values of the extra headers.
+ *
+ * <p>It does not retry; wrap it in a {@link dev.shelly.modeladapter.RetryingCompleter} (the
+ * providers do).
+ */
+public final class HttpCompleter implements Completer {
+    private final HttpModelClient client;
+    private final WireFormat format;
+    private final UsageTracker usage;
+
+    /**
+     * Joins a client and a wire format.
+     *
+     * @param client the HTTP client of the provider's endpoint
+     * @param format the provider's wire format
+     * @param usage where to record each reply's usage, or null to record nowhere
+     */
+    public HttpCompleter(HttpModelClient client, WireFormat format, UsageTracker usage) {
+        if (client == null || format == null) {
+            throw new IllegalArgumentException("HttpCompleter client and format must not be null");
+        }
+        this.client = client;
+        this.format = format;
+        this.usage = usage;
+    }
+
+    @Override
+    public ModelResponse complete(ModelRequest request) {
+        checkRequest(request);
+        try {
+            byte[] body = client.post(format.path(), format.request(request, false), format::error);
+            return recorded(format.reply(body, request));
+        } catch (ModelException e) {
+            throw client.redact(e);
+        }
+    }
+
+    @Override
+    public ModelResponse complete(ModelRequest request, StreamListener listener) {
+        checkRequest(request);
+        if (listener == null) {
+            throw new IllegalArgumentException(format.provider() + ": stream listener must not be null");
+        }
+        try {
+            byte[] body = format.request(request, true);
+            StreamDecoder decoder = format.decoder(request, listener);
+            byte[] whole = client.stream(format.path(), body, format::error, decoder::isEnd, decoder::onEvent);
+            if (whole != null) {
+                ModelResponse response = format.reply(whole, request);
+                replay(response, listener);
+                return recorded(response);
+            }
+            return recorded(decoder.finish());
+        } catch (ModelException e) {
+            throw client.redact(e);
+        }
+    }
+
+    /** Delivers a reply that arrived whole as the deltas a stream would have given. */
+    private static void replay(ModelResponse response, StreamListener listener) {
+        int index = 0;
+        for (Part part : response.message().parts()) {
+            switch (part) {
+                case Thinking t when !t.text().isEmpty() -> listener.onDelta(new Delta.ThinkingDelta(t.text()));
+                case Text t when !t.text().isEmpty() -> listener.onDelta(new Delta.TextDelta(t.text()));
+                case ToolCall c -> {
+                    listener.onDelta(new Delta.ToolCallStart(index, c.id(), c.name()));
+                    listener.onDelta(new Delta.ToolCallArguments(index, c.arguments()));
+                    index++;
+                }
+                default -> { }
+            }
+        }
+        listener.onDelta(new Delta.UsageDelta(response.usage()));
+    }
+
+    private void checkRequest(ModelRequest request) {
+        if (request == null) {
+            throw new IllegalArgumentException(format.provider() + ": request must not be null");
+        }
+    }
+
+    private ModelResponse recorded(ModelResponse response) {
+        // A reply the provider reported no usage for has Usage.ZERO: it is not counted as a reply with usage.
+        if (usage != null && !response.usage().equals(Usage.ZERO)) {
+            usage.add(response.usage());
+        }
+        return response;
+    }
+
+    @Override
+    public String toString() {
+        return "HttpCompleter[" + client + "]";
+    }
+}

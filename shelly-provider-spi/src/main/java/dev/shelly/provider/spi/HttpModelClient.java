@@ -1,0 +1,676 @@
+package dev.shelly.provider.spi;
+
+import dev.shelly.chats.internal.Redaction;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelException.Kind;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.SocketTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import okhttp3.Call;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+import okhttp3.Response;
+import okio.BufferedSource;
+
+/**
+ * Posts JSON to one provider's endpoint and returns the reply or its server-sent events, with
+ * cancellation by interruption.
+ *
+ * <p>The network is read on a virtual thread of its own while the calling thread waits
+ * interruptibly; when the caller is interrupted the HTTP call is cancelled (its socket closed)
+ * and a {@link CancellationException} is thrown with the interrupt flag still set. So a caller
+ * on any thread, platform or virtual, can abandon a call that hangs. Events of a stream are
+ * handed back to the calling thread in order.
+ *
+ * <p>Failures are {@link ModelException}s: an HTTP error status becomes whatever the
+ * {@link WireFormat} makes of it; a timeout becomes {@code TIMEOUT}; a successful status whose
+ * body is an HTML page or, for a stream, not an event stream at all becomes
+ * {@code INVALID_RESPONSE}; any other I/O failure, and a stream that ends before its last
+ * event, becomes {@code NETWORK}. A stream the server cut after answering is told apart from a
+ * server that cannot be reached: its exception carries the status of the answer (200) and says
+ * {@value #STREAM_CUT}.
+ *
+ * <p>Every call has a deadline ({@link #DEFAULT_CALL_TIMEOUT} unless set otherwise) that covers
+ * connecting, sending, waiting and reading the whole reply, so a server that trickles bytes
+ * cannot hold a call longer; a call that reaches it fails with a {@code TIMEOUT} that is not
+ * retryable, since trying again would wait as long.
+ *
+ * <p>Nothing the server sends back reaches an exception message unredacted: the API key, the
+ * values of the extra headers and the credentials of the base URL are replaced by
+ * {@code [redacted]} in error bodies, response headers, I/O messages and excerpts, and
+ * {@link #toString()} masks the base URL's query and user-info.
+ */
+public final class HttpModelClient {
+    private static final MediaType JSON = MediaType.get("application/json");
+    private static final int MAX_ERROR_BODY = 64 * 1024;
+    /** What a stream that ended before its last event is reported as. */
+    static final String STREAM_CUT = "the server closed the stream before the reply was complete";
+    private static final int MAX_EXCERPT = 300;
+
+    /** The default deadline of a whole call: 10 minutes. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(10);
+    /** The default connect timeout: 10 seconds. */
+    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** The default longest silence while reading: 10 minutes. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
+
+    private final String provider;
+    private final HttpUrl baseUrl;
+    private final Auth auth;
+    private final Map<String, String> headers;
+    private final Secrets secrets;
+    private final OkHttpClient client;
+    private final Clock clock;
+    private final Duration connectTimeout;
+    private final Duration readTimeout;
+    private final Duration callTimeout;
+
+    private HttpModelClient(Builder b) {
+        this.provider = b.provider;
+        this.baseUrl = b.baseUrl;
+        this.auth = b.auth;
+        this.headers = Map.copyOf(b.headers);
+        this.secrets = b.secrets();
+        this.clock = b.clock;
+        this.connectTimeout = b.connectTimeout;
+        this.readTimeout = b.readTimeout;
+        this.callTimeout = b.callTimeout;
+        this.client = b.transport.withTimeouts(b.connectTimeout, b.readTimeout, b.callTimeout);
+    }
+
+    /**
+     * Starts a client for one provider.
+     *
+     * @param provider the provider's name, for errors and thread names
+     * @param baseUrl the base URL, such as {@code https://api.openai.com/v1}
+     * @return a builder
+     */
+    public static Builder builder(String provider, String baseUrl) {
+        return new Builder(provider, baseUrl);
+    }
+
+    /**
+     * The provider's name.
+     *
+     * @return the name
+     */
+    public String provider() {
+        return provider;
+    }
+
+    /**
+     * The base URL every path is resolved against.
+     *
+     * @return the base URL, without a trailing slash
+     */
+    public String baseUrl() {
+        String url = baseUrl.toString();
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+    }
+
+    /**
+     * Posts a JSON body and returns the successful response's body.
+     *
+     * @param path the path relative to the base URL
+     * @param json the request body
+     * @param errors turns an error response into an exception
+     * @return the response body
+     * @throws ModelException on an error status or a network failure
+     * @throws CancellationException when the calling thread is interrupted
+     */
+    public byte[] post(String path, byte[] json, Function<ErrorResponse, ModelException> errors) {
+        Call call = newCall(path, json, false);
+        if (Thread.currentThread().isVirtual()) {
+            return postInline(call, errors);
+        }
+        // A platform thread blocked in a socket read does not answer interrupts: it waits on a
+        // virtual thread that does the call, and cancels the call when interrupted.
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
+        Thread.ofVirtual().name("shelly-http-" + provider).start(() -> {
+            try (Response response = call.execute()) {
+                if (!response.isSuccessful()) {
+                    result.completeExceptionally(errors.apply(errorResponse(response)));
+                } else {
+                    result.complete(response.body().bytes());
+                }
+            } catch (IOException e) {
+                result.completeExceptionally(ioFailure(e));
+            } catch (RuntimeException | Error e) {
+                result.completeExceptionally(e);
+            }
+        });
+        try {
+            return result.get();
+        } catch (InterruptedException e) {
+            throw cancelled(call);
+        } catch (ExecutionException e) {
+            throw rethrow(e.getCause());
+        }
+    }
+
+    /**
+     * The call on the calling virtual thread, with no hand-off: an interrupt closes the virtual
+     * thread's socket (or OkHttp throws an {@link InterruptedIOException}) and keeps the flag set,
+     * so the call ends promptly as a cancellation.
+     */
+    private byte[] postInline(Call call, Function<ErrorResponse, ModelException> errors) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw cancelled(call);
+        }
+        try (Response response = call.execute()) {
+            if (!response.isSuccessful()) {
+                throw errors.apply(errorResponse(response));
+            }
+            return response.body().bytes();
+        } catch (IOException e) {
+            if (Thread.currentThread().isInterrupted() || call.isCanceled()) {
+                throw cancelled(call);
+            }
+            throw ioFailure(e);
+        }
+    }
+
+    /**
+     * A model failure with this client's secrets (API key, header values, URL credentials)
+     * removed from its message, request id, causes and suppressed exceptions. Use it on every
+     * failure made of text the provider sent, such as an error event in a stream.
+     *
+     * @param failure the failure
+     * @return the same failure when it held no secret, else an equal one without them
+     */
+    public ModelException redact(ModelException failure) {
+        return secrets.redact(failure);
+    }
+
+    /**
+     * Posts a JSON body and hands the server-sent events of the successful response to a
+     * handler on the calling thread, in order, until an event the handler calls the end.
+     *
+     * <p>Some OpenAI-compatible servers and proxies ignore the request to stream and answer with
+     * one JSON document; such a body (declared as JSON, or undeclared and opening with
+     * <code>{</code>) is returned whole instead of failing. A declared event stream is always read
+     * as events.
+     *
+     * @param path the path relative to the base URL
+     * @param json the request body
+     * @param errors turns an error response into an exception
+     * @param isEnd tells, on the reading thread, whether an event is the last one
+     * @param handler receives each event on the calling thread; an exception it throws cancels
+     *     the call and is rethrown
+     * @return null when the reply came as events; the body when the server answered with JSON
+     * @throws ModelException on an error status, a network failure, or a stream that ends
+     *     before its last event
+     * @throws CancellationException when the calling thread is interrupted
+     */
+    public byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+            Predicate<SseEvent> isEnd, Consumer<SseEvent> handler) {
+        Call call = newCall(path, json, true);
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        Object endOfStream = new Object();
+        Object endEvent = new Object();
+        Thread.ofVirtual().name("shelly-sse-" + provider).start(() -> {
+            int answered = 0; // the status, once a successful answer is being read
+            try (Response response = call.execute()) {
+                if (!response.isSuccessful()) {
+                    queue.add(errors.apply(errorResponse(response)));
+                    return;
+                }
+                answered = response.code();
+                BufferedSource source = response.body().source();
+                MediaType type = response.body().contentType();
+                if (isWholeDocument(type, source)) {
+                    queue.add(new WholeBody(source.readByteArray()));
+                    return;
+                }
+                if (!isEventStream(type) && isHtml(type, source)) {
+                    queue.add(notAReply("an HTML page", source));
+                    return;
+                }
+                SseParser parser = new SseParser();
+                StringBuilder head = null; // the first lines, while none of them is an event field
+                boolean anyEvent = false;
+                String line;
+                while ((line = source.readUtf8Line()) != null) {
+                    if (!anyEvent && (head != null || !isSseLine(line))) {
+                        if (head == null) {
+                            head = new StringBuilder();
+                        }
+                        if (head.length() < MAX_EXCERPT) {
+                            head.append(line, 0, Math.min(line.length(), MAX_EXCERPT)).append('\n');
+                        }
+                    }
+                    SseEvent event = parser.line(line);
+                    if (event != null) {
+                        anyEvent = true;
+                        queue.add(event);
+                        if (isEnd.test(event)) {
+                            queue.add(endEvent);
+                            return;
+                        }
+                    }
+                }
+                SseEvent last = parser.finish();
+                if (last != null) {
+                    anyEvent = true;
+                    queue.add(last);
+                    if (isEnd.test(last)) {
+                        queue.add(endEvent);
+                        return;
+                    }
+                }
+                if (!anyEvent && head != null) {
+                    queue.add(invalidResponse("the reply to a stream request is not an event stream: "
+                            + ErrorResponse.excerpt(head.toString(), MAX_EXCERPT)));
+                    return;
+                }
+                queue.add(endOfStream);
+            } catch (IOException e) {
+                queue.add(answered > 0 && !(e instanceof InterruptedIOException) ? streamCut(answered, e) : ioFailure(e));
+            } catch (RuntimeException | Error e) {
+                queue.add(e);
+            }
+        });
+        try {
+            while (true) {
+                Object item = queue.take();
+                if (item == endEvent) {
+                    return null;
+                }
+                if (item instanceof WholeBody whole) {
+                    return whole.bytes();
+                }
+                if (item == endOfStream) {
+                    throw ModelException.builder(Kind.NETWORK).provider(provider).status(200)
+                            .providerMessage(STREAM_CUT).build();
+                }
+                if (item instanceof Throwable t) {
+                    throw rethrow(t);
+                }
+                handler.accept((SseEvent) item);
+            }
+        } catch (InterruptedException e) {
+            throw cancelled(call);
+        } catch (ModelException e) {
+            call.cancel();
+            throw secrets.redact(e);
+        } catch (RuntimeException | Error e) {
+            call.cancel();
+            throw e;
+        }
+    }
+
+    /** A streaming request answered with one JSON document. */
+    private record WholeBody(byte[] bytes) {}
+
+    /**
+     * Whether a successful answer to a stream request is one JSON document rather than events:
+     * declared as JSON, or undeclared and opening with an object. A declared event stream is
+     * always read as events.
+     */
+    private static boolean isWholeDocument(MediaType type, BufferedSource source) throws IOException {
+        if (type != null) {
+            if (isEventStream(type)) {
+                return false;
+            }
+            if (type.subtype().equalsIgnoreCase("json") || type.subtype().toLowerCase(Locale.ROOT).endsWith("+json")) {
+                return true;
+            }
+        }
+        return firstByte(source) == '{';
+    }
+
+    private static boolean isEventStream(MediaType type) {
+        return type != null && type.type().equalsIgnoreCase("text") && type.subtype().equalsIgnoreCase("event-stream");
+    }
+
+    /**
+     * Whether a line can belong to an event stream: blank, a comment, or a field an event is
+     * made of. Anything else before the first event means the body is not an event stream.
+     */
+    private static boolean isSseLine(String line) {
+        if (line.isBlank() || line.startsWith(":")) {
+            return true;
+        }
+        int colon = line.indexOf(':');
+        String field = colon < 0 ? line : line.substring(0, colon);
+        return field.equals("data") || field.equals("event") || field.equals("id") || field.equals("retry");
+    }
+
+    /** Whether a successful body is a web page (a proxy's error or login page), not a reply. */
+    private static boolean isHtml(MediaType type, BufferedSource source) throws IOException {
+        if (type != null && type.subtype().equalsIgnoreCase("html")) {
+            return true;
+        }
+        return firstByte(source) == '<';
+    }
+
+    /** The first byte that is not white space, without consuming it; -1 for an empty body. */
+    private static int firstByte(BufferedSource source) throws IOException {
+        BufferedSource peek = source.peek();
+        while (peek.request(1)) {
+            byte b = peek.readByte();
+            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                return b;
+            }
+        }
+        return -1;
+    }
+
+    /** A successful status whose body is not a reply at all: an invalid response, never retried. */
+    private ModelException notAReply(String what, BufferedSource source) throws IOException {
+        source.request(MAX_ERROR_BODY);
+        long size = Math.min(source.getBuffer().size(), MAX_ERROR_BODY);
+        String body = source.getBuffer().readUtf8(size);
+        String excerpt = ErrorResponse.excerpt(body, MAX_EXCERPT);
+        return invalidResponse("the reply is " + what + ", not a model reply" + (excerpt == null ? "" : ": " + excerpt));
+    }
+
+    private ModelException invalidResponse(String message) {
+        return ModelException.builder(Kind.INVALID_RESPONSE).provider(provider)
+                .providerMessage(secrets.redact(message)).build();
+    }
+
+    private Call newCall(String path, byte[] json, boolean stream) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new CancellationException(provider + ": completion cancelled before the request was sent");
+        }
+        HttpUrl url = HttpUrl.get(baseUrl() + "/" + (path.startsWith("/") ? path.substring(1) : path));
+        Request.Builder request = new Request.Builder().url(url).post(RequestBody.create(json, JSON));
+        headers.forEach(request::header);
+        request.header("Accept", stream ? "text/event-stream" : "application/json");
+        auth.applyTo(request);
+        return client.newCall(request.build());
+    }
+
+    private CancellationException cancelled(Call call) {
+        call.cancel();
+        Thread.currentThread().interrupt();
+        return new CancellationException(provider + ": completion cancelled");
+    }
+
+    private ErrorResponse errorResponse(Response response) throws IOException {
+        BufferedSource source = response.body().source();
+        source.request(MAX_ERROR_BODY);
+        long size = Math.min(source.getBuffer().size(), MAX_ERROR_BODY);
+        String body = source.getBuffer().readUtf8(size);
+        Map<String, String> heads = new LinkedHashMap<>();
+        for (String name : response.headers().names()) {
+            heads.put(name, secrets.redact(response.header(name)));
+        }
+        return new ErrorResponse(provider, response.code(), heads, secrets.redact(body), clock.instant());
+    }
+
+    /** A stream that broke after the server answered: the server was reached, and said so. */
+    private ModelException streamCut(int status, IOException e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return secrets.redact(ModelException.builder(Kind.NETWORK)
+                .provider(provider)
+                .status(status)
+                .providerMessage(STREAM_CUT + " (" + secrets.redact(message) + ")")
+                .cause(e)
+                .build());
+    }
+
+    private ModelException ioFailure(IOException e) {
+        boolean timeout = e instanceof InterruptedIOException;
+        if (timeout && !(e instanceof SocketTimeoutException) && !callTimeout.isZero()) {
+            // OkHttp's call timeout: the whole call's deadline passed. Trying again would wait as long.
+            return secrets.redact(ModelException.builder(Kind.TIMEOUT)
+                    .provider(provider)
+                    .providerMessage("no complete reply within the call deadline of " + describe(callTimeout))
+                    .retryable(false)
+                    .cause(e)
+                    .build());
+        }
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        return secrets.redact(ModelException.builder(timeout ? Kind.TIMEOUT : Kind.NETWORK)
+                .provider(provider)
+                .providerMessage(secrets.redact(message))
+                .cause(e)
+                .build());
+    }
+
+    /** A duration as people write it: {@code 10 min}, {@code 30 s}, {@code 250 ms}. */
+    private static String describe(Duration d) {
+        long ms = d.toMillis();
+        if (ms % 60_000 == 0) {
+            return ms / 60_000 + " min";
+        }
+        if (ms % 1_000 == 0) {
+            return ms / 1_000 + " s";
+        }
+        return ms + " ms";
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            return r;
+        }
+        if (t instanceof Error err) {
+            throw err;
+        }
+        return new IllegalStateException(t);
+    }
+
+    @Override
+    public String toString() {
+        return "HttpModelClient[" + provider + ", " + Redaction.maskUrl(baseUrl()) + ", " + auth + ", connectTimeout=" + connectTimeout
+                + ", readTimeout=" + readTimeout + ", callTimeout=" + callTimeout + "]";
+    }
+
+    /** Configures an {@link HttpModelClient}. */
+    public static final class Builder {
+        private final String provider;
+        private final HttpUrl baseUrl;
+        private Auth auth = Auth.none();
+        private final Map<String, String> headers = new LinkedHashMap<>();
+        private final List<String> publicHeaders = new ArrayList<>();
+        private HttpTransport transport = HttpTransport.shared();
+        private Clock clock = Clock.systemUTC();
+        private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+        private Duration readTimeout = DEFAULT_READ_TIMEOUT;
+        private Duration callTimeout = DEFAULT_CALL_TIMEOUT;
+
+        private Builder(String provider, String baseUrl) {
+            if (provider == null || provider.isBlank()) {
+                throw new IllegalArgumentException("HttpModelClient provider must not be null or blank");
+            }
+            this.provider = provider;
+            if (baseUrl == null || baseUrl.isBlank()) {
+                throw new IllegalArgumentException(provider + ": base URL must not be null or blank");
+            }
+            HttpUrl parsed = HttpUrl.parse(baseUrl.strip());
+            if (parsed == null) {
+                throw new IllegalArgumentException(provider + ": base URL '" + Redaction.maskUrl(baseUrl.strip())
+                        + "' is not an http or https URL");
+            }
+            this.baseUrl = parsed;
+        }
+
+        /**
+         * Sets the authentication.
+         *
+         * @param value the auth; {@link Auth#none()} for none
+         * @return this builder
+         */
+        public Builder auth(Auth value) {
+            this.auth = value == null ? Auth.none() : value;
+            return this;
+        }
+
+        /**
+         * Adds or replaces a header sent with every request. Its value is treated as a secret:
+         * when it has at least 8 characters, it is redacted from every error the provider sends
+         * back.
+         *
+         * @param name the header's name, an HTTP token
+         * @param value its value: no control character (tab aside) and no non-ASCII character
+         * @return this builder
+         * @throws IllegalArgumentException naming the header (never quoting its value) when the
+         *     name or value cannot be sent
+         */
+        public Builder header(String name, String value) {
+            checkHeader(provider, name, value);
+            headers.put(name, value);
+            publicHeaders.remove(name);
+            return this;
+        }
+
+        /** A header the provider requires (a version, say): checked like others, not a secret. */
+        Builder providerHeader(String name, String value) {
+            header(name, value);
+            publicHeaders.add(name);
+            return this;
+        }
+
+        private Secrets secrets() {
+            List<String> values = new ArrayList<>();
+            headers.forEach((name, value) -> {
+                if (!publicHeaders.contains(name)) {
+                    values.add(value);
+                }
+            });
+            String userInfo = baseUrl.encodedPassword();
+            if (!userInfo.isEmpty()) {
+                values.add(userInfo);
+                values.add(baseUrl.password());
+            }
+            if (!baseUrl.username().isEmpty()) {
+                values.add(baseUrl.encodedUsername());
+                values.add(baseUrl.username());
+            }
+            for (int i = 0; i < baseUrl.querySize(); i++) {
+                values.add(baseUrl.queryParameterValue(i));
+            }
+            return Secrets.of(auth.key(), values);
+        }
+
+        /**
+         * Checks that a header can be sent: a name made of HTTP token characters, a value without
+         * control characters (tab aside), DEL or non-ASCII characters.
+         *
+         * @param provider the provider's name, for the message
+         * @param name the header's name
+         * @param value its value
+         * @throws IllegalArgumentException naming the header, never quoting its value
+         */
+        static void checkHeader(String provider, String name, String value) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException(provider + ": a header name must not be null or blank");
+            }
+            for (int i = 0; i < name.length(); i++) {
+                char c = name.charAt(i);
+                if (!isTokenChar(c)) {
+                    throw new IllegalArgumentException(provider + ": header name '" + printable(name)
+                            + "' is not a valid HTTP header name: it may hold letters, digits and !#$%&'*+-.^_`|~ only");
+                }
+            }
+            if (value == null) {
+                throw new IllegalArgumentException(provider + ": header " + name + " must have a value, was null");
+            }
+            for (int i = 0; i < value.length(); i++) {
+                char c = value.charAt(i);
+                if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                    throw new IllegalArgumentException(provider + ": the value of header " + name
+                            + " has a control character at index " + i + " (a stray newline?); the value is not shown");
+                }
+                if (c > 0x7e) {
+                    throw new IllegalArgumentException(provider + ": the value of header " + name
+                            + " has a non-ASCII character at index " + i + ", which HTTP headers cannot carry;"
+                            + " the value is not shown");
+                }
+            }
+        }
+
+        private static boolean isTokenChar(char c) {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
+                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+        }
+
+        private static String printable(String s) {
+            StringBuilder sb = new StringBuilder(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c < 0x20 || c == 0x7f) {
+                    sb.append(String.format("\\u%04x", (int) c));
+                } else {
+                    sb.append(c);
+                }
+            }
+            return sb.toString();
+        }
+
+        /**
+         * Sets the transport whose connection pool to use.
+         *
+         * @param value the transport
+         * @return this builder
+         */
+        public Builder transport(HttpTransport value) {
+            this.transport = value == null ? HttpTransport.shared() : value;
+            return this;
+        }
+
+        /**
+         * Sets the clock that dates responses, for {@code retry-after} dates.
+         *
+         * @param value the clock
+         * @return this builder
+         */
+        public Builder clock(Clock value) {
+            this.clock = value == null ? Clock.systemUTC() : value;
+            return this;
+        }
+
+        /**
+         * Sets the timeouts; zero means none.
+         *
+         * @param connect to open a connection (default 10 s)
+         * @param read between two reads of the response, and for writing the request (default 10
+         *     min: a non-streamed reply may take minutes to start)
+         * @param call for the whole call, body included (default 10 min): a server that trickles
+         *     bytes cannot extend it
+         * @return this builder
+         */
+        public Builder timeouts(Duration connect, Duration read, Duration call) {
+            this.connectTimeout = positiveOrZero(connect, "connect timeout");
+            this.readTimeout = positiveOrZero(read, "read timeout");
+            this.callTimeout = positiveOrZero(call, "call timeout");
+            return this;
+        }
+
+        /**
+         * Builds the client.
+         *
+         * @return the client
+         */
+        public HttpModelClient build() {
+            return new HttpModelClient(this);
+        }
+
+        private Duration positiveOrZero(Duration d, String what) {
+            if (d == null || d.isNegative()) {
+                throw new IllegalArgumentException(provider + ": " + what + " must be zero or positive, was " + d);
+            }
+            return d;
+        }
+    }
+}

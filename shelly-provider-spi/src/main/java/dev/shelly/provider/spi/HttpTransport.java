@@ -1,0 +1,75 @@
+package dev.shelly.provider.spi;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import okhttp3.ConnectionPool;
+import okhttp3.OkHttpClient;
+
+/**
+ * The OkHttp client whose connection pool and dispatcher every provider shares.
+ *
+ * <p>{@link #shared()} is one client for the whole process, created on first use; each
+ * provider derives its own timeouts from it with {@link OkHttpClient#newBuilder()}, which keeps
+ * the pool. Pass {@link #of(OkHttpClient)} to use a client of your own (a proxy, custom TLS,
+ * interceptors).
+ */
+public final class HttpTransport {
+    private final OkHttpClient client;
+
+    private HttpTransport(OkHttpClient client) {
+        this.client = client;
+    }
+
+    /**
+     * The process-wide transport: one connection pool (up to 16 idle connections kept 5 minutes).
+     *
+     * @return the shared transport
+     */
+    public static HttpTransport shared() {
+        return Shared.INSTANCE;
+    }
+
+    /**
+     * A transport over a client of your own.
+     *
+     * @param client the client; its pool and dispatcher are shared by every provider using it
+     * @return the transport
+     */
+    public static HttpTransport of(OkHttpClient client) {
+        if (client == null) {
+            throw new IllegalArgumentException("HttpTransport client must not be null");
+        }
+        return new HttpTransport(client);
+    }
+
+    /**
+     * The underlying client.
+     *
+     * @return the client
+     */
+    public OkHttpClient client() {
+        return client;
+    }
+
+    /** A client sharing this transport's pool and dispatcher, with the given timeouts (zero: none). */
+    OkHttpClient withTimeouts(Duration connect, Duration read, Duration call) {
+        return client.newBuilder()
+                .connectTimeout(connect.toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(read.toMillis(), TimeUnit.MILLISECONDS)
+                .writeTimeout(read.toMillis(), TimeUnit.MILLISECONDS)
+                .callTimeout(call.toMillis(), TimeUnit.MILLISECONDS)
+                .build();
+    }
+
+    @Override
+    public String toString() {
+        return "HttpTransport[" + client.connectionPool().connectionCount() + " connections]";
+    }
+
+    /** Holds the shared transport; initialised on first use only. */
+    private static final class Shared {
+        static final HttpTransport INSTANCE = new HttpTransport(new OkHttpClient.Builder()
+                .connectionPool(new ConnectionPool(16, 5, TimeUnit.MINUTES))
+                .build());
+    }
+}

@@ -1,0 +1,558 @@
+package dev.shelly.provider.spi;
+
+import dev.shelly.chats.internal.Redaction;
+import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.Reasoning;
+import dev.shelly.modeladapter.RetryListener;
+import dev.shelly.modeladapter.RetryPolicy;
+import dev.shelly.modeladapter.RetryingCompleter;
+import dev.shelly.modeladapter.Sleeper;
+import dev.shelly.modeladapter.UsageTracker;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.function.UnaryOperator;
+
+/**
+ * The settings every HTTP provider shares, with the environment as fallback: base URL, API key,
+ * model, max tokens, temperature, extra headers, timeouts, retries, usage tracking and the
+ * shared transport.
+ *
+ * <p>The API key and base URL come from code when set there, else from the provider's
+ * conventional environment variables (such as {@code ANTHROPIC_API_KEY} and
+ * {@code ANTHROPIC_BASE_URL}), else the base URL falls back to the provider's default. The
+ * environment lookup is replaceable ({@link #environment}) so tests never depend on the real
+ * environment. {@link #toString()} never shows the key, and masks the query and user-info of
+ * the base URL.
+ *
+ * <p>Every call has an overall deadline, {@link HttpModelClient#DEFAULT_CALL_TIMEOUT} (10
+ * minutes) unless {@link #callTimeout(Duration)} says otherwise: it covers connecting, sending,
+ * waiting and reading the whole reply, streamed or not, so a server that trickles bytes cannot
+ * hold a call longer.
+ *
+ * @param <B> the concrete builder type, returned by every setter
+ */
+public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
+    private String name;
+    private final String defaultBaseUrl;
+    private final String apiKeyVariable;
+    private final String baseUrlVariable;
+    private String baseUrl;
+    private String apiKey;
+    private String model;
+    private ModelOptions options = ModelOptions.NONE;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private Duration connectTimeout = HttpModelClient.DEFAULT_CONNECT_TIMEOUT;
+    private Duration readTimeout = HttpModelClient.DEFAULT_READ_TIMEOUT;
+    private Duration callTimeout = HttpModelClient.DEFAULT_CALL_TIMEOUT;
+    private RetryPolicy retry = RetryPolicy.defaults();
+    private RetryListener retryListener = RetryListener.NONE;
+    private Sleeper sleeper = Sleeper.SYSTEM;
+    private UsageTracker usageTracker;
+    private HttpTransport transport = HttpTransport.shared();
+    private UnaryOperator<String> environment = System::getenv;
+    private Clock clock = Clock.systemUTC();
+
+    /**
+     * Starts the settings of a provider.
+     *
+     * @param name the provider's name, used in errors and reply metadata
+     * @param defaultBaseUrl the base URL when none is given, or null when one must be given
+     * @param apiKeyVariable the environment variable holding the key, or null for none
+     * @param baseUrlVariable the environment variable holding the base URL, or null for none
+     */
+    protected ProviderBuilder(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable) {
+        this.name = name;
+        this.defaultBaseUrl = defaultBaseUrl;
+        this.apiKeyVariable = apiKeyVariable;
+        this.baseUrlVariable = baseUrlVariable;
+    }
+
+    /**
+     * This builder as its concrete type.
+     *
+     * @return {@code this}
+     */
+    @SuppressWarnings("unchecked")
+    protected final B self() {
+        return (B) this;
+    }
+
+    /**
+     * Sets the provider's name, as errors and reply metadata show it ({@code ollama}, say).
+     *
+     * @param value the name
+     * @return this builder
+     */
+    public B name(String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException(name + ": provider name must not be null or blank");
+        }
+        this.name = value.strip();
+        return self();
+    }
+
+    /**
+     * Sets the base URL; null falls back to the environment and then the default.
+     *
+     * @param value such as {@code https://api.openai.com/v1}
+     * @return this builder
+     */
+    public B baseUrl(String value) {
+        this.baseUrl = blankToNull(value);
+        return self();
+    }
+
+    /**
+     * Sets the API key; null falls back to the environment.
+     *
+     * @param value the key; never shown by {@link #toString()}
+     * @return this builder
+     */
+    public B apiKey(String value) {
+        this.apiKey = blankToNull(value);
+        return self();
+    }
+
+    /**
+     * Sets the model.
+     *
+     * @param value the provider's model name
+     * @return this builder
+     */
+    public B model(String value) {
+        this.model = blankToNull(value);
+        return self();
+    }
+
+    /**
+     * Sets the most tokens the model may generate in one reply.
+     *
+     * @param value at least 1
+     * @return this builder
+     */
+    public B maxTokens(int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(name + ": maxTokens must be at least 1, was " + value);
+        }
+        options = options.toBuilder().maxTokens(value).build();
+        return self();
+    }
+
+    /**
+     * Sets the sampling temperature; unset, the provider's default applies.
+     *
+     * @param value zero or more
+     * @return this builder
+     */
+    public B temperature(double value) {
+        if (!(value >= 0) || Double.isInfinite(value)) {
+            throw new IllegalArgumentException(name + ": temperature must be zero or more, was " + value);
+        }
+        options = options.toBuilder().temperature(value).build();
+        return self();
+    }
+
+    /**
+     * Sets nucleus sampling; unset, the provider's default applies.
+     *
+     * @param value above 0, at most 1
+     * @return this builder
+     */
+    public B topP(double value) {
+        options = checked(() -> options.toBuilder().topP(value).build());
+        return self();
+    }
+
+    /**
+     * Sets the stop sequences sent with every request.
+     *
+     * @param values the sequences; none null or empty
+     * @return this builder
+     */
+    public B stop(String... values) {
+        if (values == null) {
+            throw new IllegalArgumentException(name + ": stop must not be null");
+        }
+        options = checked(() -> options.toBuilder().stop(values).build());
+        return self();
+    }
+
+    /**
+     * Sets how much the model reasons on every request ({@link Reasoning#budget} for Anthropic,
+     * {@link Reasoning#effort} for OpenAI and xAI).
+     *
+     * @param value the reasoning
+     * @return this builder
+     */
+    public B reasoning(Reasoning value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + ": reasoning must not be null");
+        }
+        options = options.toBuilder().reasoning(value).build();
+        return self();
+    }
+
+    /**
+     * Sets the prompt-cache hints of every request; unset, a request carries none.
+     *
+     * @param value the hints
+     * @return this builder
+     */
+    public B cache(CacheHints value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + ": cache must not be null");
+        }
+        options = options.toBuilder().cache(value).build();
+        return self();
+    }
+
+    /**
+     * Replaces every default option at once. A request's own options win field by field.
+     *
+     * @param value the defaults
+     * @return this builder
+     */
+    public B options(ModelOptions value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + ": options must not be null");
+        }
+        options = value;
+        return self();
+    }
+
+    private ModelOptions checked(java.util.function.Supplier<ModelOptions> change) {
+        try {
+            return change.get();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Adds or replaces a header sent with every request (it wins over the provider's own
+     * headers of the same name). Its value is treated as a secret: one of 8 characters or more
+     * is redacted from every error the provider sends back.
+     *
+     * @param headerName the header's name, an HTTP token
+     * @param value its value: no control character (tab aside) and no non-ASCII character
+     * @return this builder
+     * @throws IllegalArgumentException naming the header, never quoting its value, when the
+     *     name or the value cannot be sent
+     */
+    public B header(String headerName, String value) {
+        HttpModelClient.Builder.checkHeader(name, headerName, value);
+        headers.put(headerName, value);
+        return self();
+    }
+
+    /**
+     * Adds or replaces several headers.
+     *
+     * @param values header names and values
+     * @return this builder
+     */
+    public B headers(Map<String, String> values) {
+        if (values != null) {
+            values.forEach(this::header);
+        }
+        return self();
+    }
+
+    /**
+     * Sets the connect timeout (default 10 s).
+     *
+     * @param value zero for none
+     * @return this builder
+     */
+    public B connectTimeout(Duration value) {
+        this.connectTimeout = notNegative(value, "connectTimeout");
+        return self();
+    }
+
+    /**
+     * Sets the longest silence while reading a reply (default 10 minutes, since a non-streamed
+     * reply may take minutes to start).
+     *
+     * @param value zero for none
+     * @return this builder
+     */
+    public B readTimeout(Duration value) {
+        this.readTimeout = notNegative(value, "readTimeout");
+        return self();
+    }
+
+    /**
+     * Sets the deadline of each whole HTTP call: connecting, sending, waiting and reading the
+     * whole reply, streamed or not (default {@link HttpModelClient#DEFAULT_CALL_TIMEOUT}, 10
+     * minutes). A server that trickles bytes cannot extend it; a call that reaches it fails with
+     * a {@code TIMEOUT} that is not retried.
+     *
+     * @param value zero for no deadline
+     * @return this builder
+     */
+    public B callTimeout(Duration value) {
+        this.callTimeout = notNegative(value, "callTimeout");
+        return self();
+    }
+
+    /**
+     * Sets the retry policy (default {@link RetryPolicy#defaults()}; {@link RetryPolicy#none()}
+     * turns retrying off).
+     *
+     * @param value the policy
+     * @return this builder
+     */
+    public B retry(RetryPolicy value) {
+        this.retry = value == null ? RetryPolicy.defaults() : value;
+        return self();
+    }
+
+    /**
+     * Sets the listener told about each retry.
+     *
+     * @param value the listener
+     * @return this builder
+     */
+    public B retryListener(RetryListener value) {
+        this.retryListener = value == null ? RetryListener.NONE : value;
+        return self();
+    }
+
+    /**
+     * Sets how to wait between retries; tests pass one that does not really sleep.
+     *
+     * @param value the sleeper
+     * @return this builder
+     */
+    public B sleeper(Sleeper value) {
+        this.sleeper = value == null ? Sleeper.SYSTEM : value;
+        return self();
+    }
+
+    /**
+     * Sets the tracker that records every reply's usage, streamed or not.
+     *
+     * @param value the tracker, shared as widely as you want to account
+     * @return this builder
+     */
+    public B usageTracker(UsageTracker value) {
+        this.usageTracker = value;
+        return self();
+    }
+
+    /**
+     * Sets the transport whose connection pool to use (default {@link HttpTransport#shared()}).
+     *
+     * @param value the transport
+     * @return this builder
+     */
+    public B transport(HttpTransport value) {
+        this.transport = value == null ? HttpTransport.shared() : value;
+        return self();
+    }
+
+    /**
+     * Sets how environment variables are looked up (default {@link System#getenv(String)}).
+     *
+     * @param value returns a variable's value, or null when it is not set
+     * @return this builder
+     */
+    public B environment(UnaryOperator<String> value) {
+        this.environment = value == null ? System::getenv : value;
+        return self();
+    }
+
+    /**
+     * Sets the clock that dates responses, for {@code retry-after} dates.
+     *
+     * @param value the clock
+     * @return this builder
+     */
+    public B clock(Clock value) {
+        this.clock = value == null ? Clock.systemUTC() : value;
+        return self();
+    }
+
+    /**
+     * Builds the completer.
+     *
+     * @return the completer
+     * @throws IllegalArgumentException when a required setting is missing, naming the setting
+     *     and the environment variable that could supply it
+     */
+    public abstract Completer build();
+
+    /**
+     * The provider's name.
+     *
+     * @return the name
+     */
+    protected final String providerName() {
+        return name;
+    }
+
+    /**
+     * The model, which must be set.
+     *
+     * @return the model
+     * @throws IllegalArgumentException when it was not set
+     */
+    protected final String requireModel() {
+        if (model == null) {
+            throw new IllegalArgumentException(name + ": model must be set");
+        }
+        return model;
+    }
+
+    /**
+     * The max tokens, if set.
+     *
+     * @return the value, or empty
+     */
+    protected final OptionalInt maxTokens() {
+        return options.maxTokens() == null ? OptionalInt.empty() : OptionalInt.of(options.maxTokens());
+    }
+
+    /**
+     * The temperature, if set.
+     *
+     * @return the value, or empty
+     */
+    protected final OptionalDouble temperature() {
+        return options.temperature() == null ? OptionalDouble.empty() : OptionalDouble.of(options.temperature());
+    }
+
+    /**
+     * The default options gathered from the setters: what the wire format merges under each
+     * request's own options.
+     *
+     * @return the defaults, {@link ModelOptions#NONE} when none were set
+     */
+    protected final ModelOptions defaults() {
+        return options;
+    }
+
+    /**
+     * The API key from code, else from the environment variable.
+     *
+     * @return the key, or empty when neither gives one
+     */
+    protected final Optional<String> resolveApiKey() {
+        if (apiKey != null) {
+            return Optional.of(checkKey(apiKey, "apiKey(...)"));
+        }
+        if (apiKeyVariable == null) {
+            return Optional.empty();
+        }
+        String fromEnv = blankToNull(environment.apply(apiKeyVariable));
+        return fromEnv == null ? Optional.empty() : Optional.of(checkKey(fromEnv, "the environment variable " + apiKeyVariable));
+    }
+
+    /** Refuses a key HTTP cannot carry, naming where it came from and never quoting it. */
+    private String checkKey(String key, String source) {
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c < 0x20 || c > 0x7e) {
+                throw new IllegalArgumentException(name + ": the API key from " + source + " has a "
+                        + (c > 0x7e ? "non-ASCII" : "control") + " character at index " + i
+                        + " (a stray newline or quote?); the key is not shown");
+            }
+        }
+        return key;
+    }
+
+    /**
+     * The API key, which must be given in code or by the environment.
+     *
+     * @return the key
+     * @throws IllegalArgumentException naming the setter and the environment variable
+     */
+    protected final String requireApiKey() {
+        return resolveApiKey().orElseThrow(() -> new IllegalArgumentException(name + ": no API key: call apiKey(...)"
+                + (apiKeyVariable == null ? "" : " or set the environment variable " + apiKeyVariable)));
+    }
+
+    /**
+     * The base URL from code, else from the environment variable, else the default.
+     *
+     * @return the base URL
+     * @throws IllegalArgumentException when none of them gives one
+     */
+    protected final String resolveBaseUrl() {
+        if (baseUrl != null) {
+            return baseUrl;
+        }
+        String fromEnv = baseUrlVariable == null ? null : blankToNull(environment.apply(baseUrlVariable));
+        if (fromEnv != null) {
+            return fromEnv;
+        }
+        if (defaultBaseUrl == null) {
+            throw new IllegalArgumentException(name + ": base URL must be set: call baseUrl(...)"
+                    + (baseUrlVariable == null ? "" : " or set the environment variable " + baseUrlVariable));
+        }
+        return defaultBaseUrl;
+    }
+
+    /**
+     * The base URL as a {@code toString} may show it: query and user-info masked.
+     *
+     * @return the masked base URL
+     */
+    protected final String maskedBaseUrl() {
+        return Redaction.maskUrl(resolveBaseUrl());
+    }
+
+    /**
+     * Assembles the completer: the HTTP client (shared pool, timeouts, auth, the provider's
+     * headers overridden by the user's), the wire format, usage tracking and retries.
+     *
+     * @param format the provider's wire format
+     * @param auth how requests authenticate
+     * @param providerHeaders headers the provider requires, such as {@code anthropic-version}
+     * @return the completer
+     */
+    protected final Completer assemble(WireFormat format, Auth auth, Map<String, String> providerHeaders) {
+        HttpModelClient.Builder client = HttpModelClient.builder(name, resolveBaseUrl())
+                .auth(auth)
+                .transport(transport)
+                .clock(clock)
+                .timeouts(connectTimeout, readTimeout, callTimeout);
+        providerHeaders.forEach((k, v) -> {
+            if (headers.keySet().stream().noneMatch(k::equalsIgnoreCase)) {
+                client.providerHeader(k, v);
+            }
+        });
+        headers.forEach(client::header);
+        Completer http = new HttpCompleter(client.build(), format, usageTracker);
+        if (retry.maxAttempts() == 1) {
+            return http;
+        }
+        return RetryingCompleter.builder(http).policy(retry).listener(retryListener).sleeper(sleeper).build();
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[name=" + name + ", model=" + model + ", baseUrl="
+                + (baseUrl != null ? Redaction.maskUrl(baseUrl) : "(environment or default)") + ", apiKey="
+                + (apiKey != null ? "****" : "(environment)") + ", maxTokens=" + options.maxTokens() + ", temperature="
+                + options.temperature() + ", headers=" + headers.keySet() + ", callTimeout=" + callTimeout + ", retry=" + retry + "]";
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    private Duration notNegative(Duration d, String field) {
+        if (d == null || d.isNegative()) {
+            throw new IllegalArgumentException(name + ": " + field + " must be zero or positive, was " + d);
+        }
+        return d;
+    }
+}
