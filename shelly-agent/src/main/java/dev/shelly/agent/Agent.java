@@ -382,7 +382,7 @@ public final class Agent implements Runner {
         Run run = new Run(this, caller.enter(this));
         List<RunObserver> observers = run.context.observers();
         RunObserver.Observation<Message> observed = observers.isEmpty() ? null
-                : Observers.start(observers, o -> o.runStarted(run.context));
+                : Observers.start(observers, o -> o.runStarted(this, run.context));
         try {
             run.emit(new AgentEvent.AgentStarted(run.source));
             List<ToolCall> pending = pausedCalls();
@@ -722,6 +722,15 @@ public final class Agent implements Runner {
      */
     public String instructions() {
         return instructions;
+    }
+
+    /**
+     * The model the agent asks.
+     *
+     * @return the completer
+     */
+    public Completer completer() {
+        return completer;
     }
 
     /**

@@ -42,10 +42,11 @@ public interface RunObserver {
      * An agent's run starts, on its thread, once it has entered its context (so the run id, the
      * agent, the parent run and the session are known).
      *
+     * @param agent the running agent (its name, description and {@linkplain Agent#completer() completer})
      * @param run the run's context
      * @return what to do when the run ends, with its final message or its failure
      */
-    default Observation<Message> runStarted(RunContext run) {
+    default Observation<Message> runStarted(Agent agent, RunContext run) {
         return Observation.none();
     }
 

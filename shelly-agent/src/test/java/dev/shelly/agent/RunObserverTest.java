@@ -10,8 +10,8 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.scripted.ScriptedCompleter;
-import dev.shelly.modeladapter.scripted.Step;
+import dev.shelly.testing.ScriptedCompleter;
+import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ class RunObserverTest {
         }
 
         @Override
-        public Observation<Message> runStarted(RunContext run) {
+        public Observation<Message> runStarted(Agent agent, RunContext run) {
             return enter("run " + run.agent().orElseThrow() + "@" + run.depth(), Message::text);
         }
 
@@ -203,7 +203,7 @@ class RunObserverTest {
         Recorder recorder = new Recorder();
         RunObserver broken = new RunObserver() {
             @Override
-            public Observation<Message> runStarted(RunContext run) {
+            public Observation<Message> runStarted(Agent agent, RunContext run) {
                 throw new IllegalStateException("broken start");
             }
 
