@@ -9,6 +9,7 @@ import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
@@ -43,6 +44,16 @@ public final class HttpCompleter implements Completer {
         this.client = client;
         this.format = format;
         this.usage = usage;
+    }
+
+    /**
+     * The format's provider and model.
+     *
+     * @return what the requests go to
+     */
+    @Override
+    public ModelTarget target() {
+        return new ModelTarget(format.provider(), format.model());
     }
 
     @Override

@@ -19,6 +19,7 @@ import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.RetryEvent;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
@@ -622,5 +623,11 @@ class AnthropicCompleterTest {
         assertThatThrownBy(() -> AnthropicCompleter.builder().apiKey("k").build())
                 .hasMessage("anthropic: model must be set");
         assertThat(builder().toString()).doesNotContain(KEY).contains("apiKey=****");
+    }
+
+    @Test
+    void itsTargetIsTheProviderAndTheModelItAsksForBeforeAnyCall() {
+        assertThat(builder().build().target()).isEqualTo(new ModelTarget("anthropic", "claude-test"));
+        assertThat(server.getRequestCount()).isZero();
     }
 }
