@@ -16,8 +16,6 @@ import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.Usage;
-import dev.shelly.otel.internal.Content;
-import dev.shelly.otel.internal.GenAi;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.common.AttributesBuilder;

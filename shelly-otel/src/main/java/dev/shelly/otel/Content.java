@@ -1,4 +1,4 @@
-package dev.shelly.otel.internal;
+package dev.shelly.otel;
 
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
@@ -16,14 +16,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Internal, not API. Messages as the GenAI conventions' JSON schemas for
+ * Messages as the GenAI conventions' JSON schemas for
  * {@code gen_ai.input.messages}, {@code gen_ai.output.messages} and
  * {@code gen_ai.system_instructions} write them, recorded on spans as JSON strings: each
  * message {@code {"role", "parts"}}, each part typed {@code text}, {@code reasoning},
  * {@code tool_call} (arguments as an object when they are one), {@code tool_call_response},
  * {@code uri} or {@code blob}.
  */
-public final class Content {
+final class Content {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private Content() {}
@@ -34,7 +34,7 @@ public final class Content {
      * @param messages the request's messages
      * @return the JSON array, or null when there is no system message
      */
-    public static String systemInstructions(List<Message> messages) {
+    static String systemInstructions(List<Message> messages) {
         boolean any = false;
         StringWriter out = new StringWriter();
         try (JsonGenerator g = JSON.createGenerator(out)) {
@@ -58,7 +58,7 @@ public final class Content {
      * @param messages the request's messages
      * @return the JSON array
      */
-    public static String inputMessages(List<Message> messages) {
+    static String inputMessages(List<Message> messages) {
         StringWriter out = new StringWriter();
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartArray();
@@ -79,7 +79,7 @@ public final class Content {
      * @param finishReason why the model stopped
      * @return the JSON array of one message
      */
-    public static String outputMessages(Message reply, String finishReason) {
+    static String outputMessages(Message reply, String finishReason) {
         StringWriter out = new StringWriter();
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartArray();
@@ -95,7 +95,7 @@ public final class Content {
      * @param result the result
      * @return its text parts, joined
      */
-    public static String toolResult(ToolResult result) {
+    static String toolResult(ToolResult result) {
         return result.text();
     }
 
