@@ -7,7 +7,6 @@ import dev.shelly.engine.ShellyDir;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import java.io.IOException;
@@ -110,8 +109,8 @@ public final class ChatExample implements Example {
 
     /** The engine built in code: the same objects a config.yaml is read into. */
     private static Engine inCode(ExampleRun run) {
-        ProviderKind kind = run.models().scripted() ? ProviderKind.OPENAI_COMPATIBLE
-                : ProviderKind.parse(run.models().provider().kind());
+        String kind = run.models().scripted() ? "openai-compatible"
+                : run.models().provider().kind();
         EngineConfig config = EngineConfig.builder()
                 .provider(ProviderConfig.builder("assistant-model", kind, run.models().model()).build())
                 .provider(ProviderConfig.builder("researcher-model", kind, run.models().model()).build())

@@ -528,14 +528,14 @@ public final class Engine implements AutoCloseable {
         if (a.promptCaching() != null) {
             b.promptCaching(a.promptCaching());
         }
-        if (a.maxIterations() != null) {
-            b.maxIterations(a.maxIterations());
+        if (a.options().maxIterations() != null) {
+            b.maxIterations(a.options().maxIterations());
         }
-        if (a.maxDelegationDepth() != null) {
-            b.maxDelegationDepth(a.maxDelegationDepth());
+        if (a.options().maxDelegationDepth() != null) {
+            b.maxDelegationDepth(a.options().maxDelegationDepth());
         }
-        if (a.maxToolResultChars() != null) {
-            b.maxToolResultChars(a.maxToolResultChars());
+        if (a.options().maxToolResultChars() != null) {
+            b.maxToolResultChars(a.options().maxToolResultChars());
         }
         if (!middleware.isEmpty()) {
             b.middleware(middleware.toArray(Middleware[]::new));

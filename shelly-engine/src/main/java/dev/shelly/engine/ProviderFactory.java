@@ -20,7 +20,7 @@ final class ProviderFactory {
     static Completer build(ProviderConfig p, int index, EngineConfig config, Function<String, String> env,
             UsageTracker usage, Function<RateLimit, RateLimiter> limiters) {
         String at = "providers[" + index + "]";
-        ProviderBuilder<?> b = Providers.builder(p.kind().configName())
+        ProviderBuilder<?> b = Providers.builder(p.kind())
                 .name(p.name())
                 .model(p.model())
                 .environment(env::apply)
@@ -56,10 +56,11 @@ final class ProviderFactory {
             error.initCause(e);
             throw error;
         }
-        if (p.requestsPerMinute() == null) {
+        if (p.rateLimit() == null) {
             return completer;
         }
-        RateLimit limit = new RateLimit(p.requestsPerMinute(), p.tokensPerMinute() == null ? 0 : p.tokensPerMinute());
+        Long tokens = p.rateLimit().tokensPerMinute();
+        RateLimit limit = new RateLimit(p.rateLimit().requestsPerMinute(), tokens == null ? 0 : tokens);
         return RateLimitedCompleter.of(completer, limiters.apply(limit));
     }
 }

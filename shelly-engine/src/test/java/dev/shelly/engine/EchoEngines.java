@@ -6,7 +6,6 @@ import dev.shelly.chats.Text;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Usage;
@@ -23,7 +22,7 @@ final class EchoEngines {
 
     static EngineConfig config() {
         return EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("echo").description("Echoes").build())
                 .build();
     }

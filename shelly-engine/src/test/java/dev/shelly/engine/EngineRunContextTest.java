@@ -7,7 +7,6 @@ import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Price;
@@ -41,8 +40,8 @@ class EngineRunContextTest {
             lead.promptCaching(false);
         }
         return EngineConfig.builder()
-                .provider(ProviderConfig.builder("lead-model", ProviderKind.OPENAI, "gpt-test").apiKey("k").build())
-                .provider(ProviderConfig.builder("worker-model", ProviderKind.OPENAI, "gpt-test").apiKey("k").build())
+                .provider(ProviderConfig.builder("lead-model", "openai", "gpt-test").apiKey("k").build())
+                .provider(ProviderConfig.builder("worker-model", "openai", "gpt-test").apiKey("k").build())
                 .agent(lead.build())
                 .agent(AgentConfig.builder("researcher").description("Finds facts").provider("worker-model")
                         .toolboxes("app").build())

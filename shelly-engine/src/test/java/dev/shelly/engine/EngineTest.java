@@ -11,7 +11,6 @@ import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.engine.session.SessionNotFoundException;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
@@ -31,8 +30,8 @@ class EngineTest {
 
     private static EngineConfig twoAgents() {
         return EngineConfig.builder()
-                .provider(ProviderConfig.builder("lead-model", ProviderKind.OPENAI, "gpt-test").apiKey("k").build())
-                .provider(ProviderConfig.builder("worker-model", ProviderKind.OPENAI, "gpt-test").apiKey("k").build())
+                .provider(ProviderConfig.builder("lead-model", "openai", "gpt-test").apiKey("k").build())
+                .provider(ProviderConfig.builder("worker-model", "openai", "gpt-test").apiKey("k").build())
                 .agent(AgentConfig.builder("lead").description("Leads").instructions("Delegate research.")
                         .provider("lead-model").toolboxes("state").build())
                 .agent(AgentConfig.builder("researcher").description("Finds facts").provider("worker-model").build())
@@ -85,7 +84,7 @@ class EngineTest {
     @Test
     void sessionsAreSavedAfterEachTurnAndResumeWithTheirHistory(@TempDir Path tmp) {
         EngineConfig config = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.ANTHROPIC, "claude-test").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "anthropic", "claude-test").apiKey("k").build())
                 .agent(AgentConfig.builder("echo").description("Echoes").build())
                 .build();
         ScriptedCompleter model = ScriptedCompleter.of(
@@ -115,7 +114,7 @@ class EngineTest {
     @Test
     void turnsRunOneAtATimeInTheOrderSent(@TempDir Path tmp) throws Exception {
         EngineConfig config = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("echo").build())
                 .build();
         Step echo = Step.reply(chat -> "re: " + chat.last().orElseThrow().text()).after(Duration.ofMillis(20));
@@ -137,7 +136,7 @@ class EngineTest {
     @Test
     void cancellingATurnStopsItSavesTheChatAndTheSessionGoesOn(@TempDir Path tmp) throws Exception {
         EngineConfig config = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("slow").build())
                 .build();
         ScriptedCompleter model = ScriptedCompleter.of(Step.hang(), Step.reply("back again"));
@@ -184,7 +183,7 @@ class EngineTest {
     @Test
     void anAgentNameProvidersWouldRefuseFailsWhenTheEngineIsBuilt() {
         EngineConfig config = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("web search").build())
                 .build();
         assertThatThrownBy(() -> Engine.builder().config(config).completer("m", ScriptedCompleter.of()).build())
@@ -199,7 +198,7 @@ class EngineTest {
                 Tool.of("add", "Adds", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("3")),
                 Tool.of("sub", "Subtracts", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("-1")));
         EngineConfig config = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("calc").toolbox("math", "add").build())
                 .build();
         ScriptedCompleter model = ScriptedCompleter.of(Step.reply("ok"));
@@ -208,14 +207,14 @@ class EngineTest {
             assertThat(model.requests().getFirst().toolNames()).as("alone in its registry, the agent has no one to delegate to").containsExactly("add");
         }
         EngineConfig wrongTool = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("calc").toolbox("math", "mul").build())
                 .build();
         assertThatThrownBy(() -> Engine.builder().config(wrongTool).completer("m", model).toolbox("math", mine).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("agents[0].toolboxes[0].tools[0]: toolbox 'math' has no tool 'mul'; its tools: add, sub");
         EngineConfig unknownBox = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("calc").toolboxes("maths").build())
                 .build();
         assertThatThrownBy(() -> Engine.builder().config(unknownBox).toolbox("math", mine).build())

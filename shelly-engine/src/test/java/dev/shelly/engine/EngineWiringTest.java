@@ -166,7 +166,7 @@ class EngineWiringTest {
     @Test
     void eventsReachSubscribersWhileTheTurnRuns(@TempDir Path tmp) throws Exception {
         var config = dev.shelly.engine.config.EngineConfig.builder()
-                .provider(dev.shelly.engine.config.ProviderConfig.builder("m", dev.shelly.engine.config.ProviderKind.OPENAI, "x")
+                .provider(dev.shelly.engine.config.ProviderConfig.builder("m", "openai", "x")
                         .apiKey("k").build())
                 .agent(dev.shelly.engine.config.AgentConfig.builder("talker").build())
                 .build();

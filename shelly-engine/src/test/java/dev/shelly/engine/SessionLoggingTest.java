@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
@@ -23,8 +22,8 @@ class SessionLoggingTest {
     @Test
     void theLifecycleIsLoggedAtInfoWithIdsInTheMdcAndNeverAKeyOrAPrompt(@TempDir Path dir) {
         EngineConfig config = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey(KEY).build())
-                .provider(ProviderConfig.builder("w", ProviderKind.OPENAI, "x").apiKey(KEY).build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey(KEY).build())
+                .provider(ProviderConfig.builder("w", "openai", "x").apiKey(KEY).build())
                 .agent(AgentConfig.builder("lead").provider("m").maxDelegationDepth(1).build())
                 .agent(AgentConfig.builder("researcher").description("Finds").provider("w").build())
                 .entryAgent("lead")

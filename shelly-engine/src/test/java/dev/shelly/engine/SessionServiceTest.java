@@ -365,9 +365,9 @@ class SessionServiceTest {
         ScriptedCompleter worker = ScriptedCompleter.perChat(Step.reply("found").withUsage(Usage.of(7, 3)));
         var config = dev.shelly.engine.config.EngineConfig.builder()
                 .provider(dev.shelly.engine.config.ProviderConfig.builder("lead-model",
-                        dev.shelly.engine.config.ProviderKind.OPENAI, "x").apiKey("k").build())
+                        "openai", "x").apiKey("k").build())
                 .provider(dev.shelly.engine.config.ProviderConfig.builder("worker-model",
-                        dev.shelly.engine.config.ProviderKind.OPENAI, "x").apiKey("k").build())
+                        "openai", "x").apiKey("k").build())
                 .agent(dev.shelly.engine.config.AgentConfig.builder("lead").provider("lead-model")
                         .maxDelegationDepth(1).build())
                 .agent(dev.shelly.engine.config.AgentConfig.builder("researcher").description("Finds")

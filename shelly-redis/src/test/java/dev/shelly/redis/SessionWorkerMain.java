@@ -8,7 +8,6 @@ import dev.shelly.engine.Session;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ProviderKind;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelResponse;
 import java.io.BufferedReader;
@@ -35,7 +34,7 @@ public final class SessionWorkerMain {
     /** An engine of one agent, {@code echo}, answering "re: " and the last message. */
     static Engine.Builder engine(RedisBackends redis) {
         EngineConfig config = EngineConfig.builder()
-                .provider(ProviderConfig.builder("m", ProviderKind.OPENAI, "x").apiKey("k").build())
+                .provider(ProviderConfig.builder("m", "openai", "x").apiKey("k").build())
                 .agent(AgentConfig.builder("echo").description("Echoes").build())
                 .build();
         return Engine.builder().config(config).completer("m", echo()).sessionStore(redis.sessions())

@@ -1,7 +1,12 @@
 package dev.shelly.engine.config;
 
 import dev.shelly.agent.Agent;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.util.ArrayList;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.annotation.JsonDeserialize;
 import java.util.List;
 
 /**
@@ -14,37 +19,69 @@ import java.util.List;
  * @param provider the name of a configured provider, or null when exactly one is configured
  * @param toolboxes the toolboxes it uses, in lookup order
  * @param skills the names of the skills it knows, or null for every skill the engine loaded
- * @param maxIterations the ReAct loop limit (at least 1, {@link Agent#UNLIMITED} for none), or null for the
- *     agent default ({@value Agent#DEFAULT_MAX_ITERATIONS})
- * @param maxDelegationDepth how deep it may delegate (0: not at all), or null for the agent default
- *     ({@value Agent#DEFAULT_MAX_DELEGATION_DEPTH})
- * @param maxToolResultChars the most characters of text a tool result keeps, or null for the
- *     agent default (100,000)
+ * @param options its limits; every one left out takes the agent default
  * @param promptCaching whether the agent's requests carry prompt-cache hints, or null for the
  *     agent default (on)
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
-        List<ToolboxRef> toolboxes, List<String> skills, Integer maxIterations, Integer maxDelegationDepth,
-        Integer maxToolResultChars, Boolean promptCaching) {
+        List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching) {
 
     /** Validates and copies. */
     public AgentConfig {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("AgentConfig.name must not be null or blank");
-        }
-        description = description == null ? "" : description;
-        instructions = instructions == null ? "" : instructions;
+        Fields.required(name, "name");
+        description = description == null ? "" : description.strip();
+        instructions = instructions == null ? "" : instructions.strip();
+        Fields.notBlank(provider, "provider");
         toolboxes = toolboxes == null ? List.of() : List.copyOf(toolboxes);
-        skills = skills == null ? null : List.copyOf(skills);
-        if (maxIterations != null && maxIterations < 1) {
-            throw new IllegalArgumentException("AgentConfig.maxIterations of '" + name + "' must be at least 1, was "
-                    + maxIterations + "; use Agent.UNLIMITED for no limit");
+        skills = Fields.names(skills, "skills");
+        options = options == null ? Options.DEFAULT : options;
+    }
+
+    /**
+     * An agent's limits: the {@code options:} section of an agent.
+     *
+     * @param maxIterations the ReAct loop limit (at least 1, {@link Agent#UNLIMITED} for none;
+     *     {@code unlimited} in {@code config.yaml}), or null for the agent default
+     *     ({@value Agent#DEFAULT_MAX_ITERATIONS})
+     * @param maxDelegationDepth how deep it may delegate (0: not at all), or null for the agent
+     *     default ({@value Agent#DEFAULT_MAX_DELEGATION_DEPTH})
+     * @param maxToolResultChars the most characters of text a tool result keeps, or null for
+     *     the agent default (100,000)
+     */
+    public record Options(@JsonDeserialize(using = Iterations.class) Integer maxIterations,
+            Integer maxDelegationDepth, Integer maxToolResultChars) {
+
+        /** Every limit at the agent default. */
+        public static final Options DEFAULT = new Options(null, null, null);
+
+        /** Validates the limits. */
+        public Options {
+            if (maxIterations != null && maxIterations != Agent.UNLIMITED && maxIterations < 1) {
+                throw new InvalidSettingException("max_iterations", "expected a positive whole number or 'unlimited', got "
+                        + maxIterations);
+            }
+            Fields.notNegative(maxDelegationDepth, "max_delegation_depth");
+            Fields.positive(maxToolResultChars, "max_tool_result_chars");
         }
-        if (maxDelegationDepth != null && maxDelegationDepth < 0) {
-            throw new IllegalArgumentException("AgentConfig.maxDelegationDepth of '" + name + "' must not be negative");
-        }
-        if (maxToolResultChars != null && maxToolResultChars < 1) {
-            throw new IllegalArgumentException("AgentConfig.maxToolResultChars of '" + name + "' must be at least 1");
+    }
+
+    /** Reads {@code max_iterations}: a positive whole number, or {@code unlimited}. */
+    static final class Iterations extends ValueDeserializer<Integer> {
+        @Override
+        public Integer deserialize(JsonParser p, DeserializationContext ctxt) {
+            String text = p.getString() == null ? "" : p.getString().strip();
+            if (text.equalsIgnoreCase("unlimited")) {
+                return Agent.UNLIMITED;
+            }
+            try {
+                int value = Integer.parseInt(text);
+                if (value > 0) {
+                    return value;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new InvalidSettingException("", "expected a positive whole number or 'unlimited', got '" + text + "'");
         }
     }
 
@@ -66,9 +103,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private String provider;
         private final List<ToolboxRef> toolboxes = new ArrayList<>();
         private List<String> skills;
-        private Integer maxIterations;
-        private Integer maxDelegationDepth;
-        private Integer maxToolResultChars;
+        private Options options = Options.DEFAULT;
         private Boolean promptCaching;
 
         private Builder(String name) {
@@ -151,7 +186,7 @@ public record AgentConfig(String name, String description, String instructions, 
          * @return this builder
          */
         public Builder maxIterations(int value) {
-            this.maxIterations = value;
+            this.options = new Options(value, options.maxDelegationDepth(), options.maxToolResultChars());
             return this;
         }
 
@@ -162,7 +197,7 @@ public record AgentConfig(String name, String description, String instructions, 
          * @return this builder
          */
         public Builder maxDelegationDepth(int value) {
-            this.maxDelegationDepth = value;
+            this.options = new Options(options.maxIterations(), value, options.maxToolResultChars());
             return this;
         }
 
@@ -173,7 +208,7 @@ public record AgentConfig(String name, String description, String instructions, 
          * @return this builder
          */
         public Builder maxToolResultChars(int value) {
-            this.maxToolResultChars = value;
+            this.options = new Options(options.maxIterations(), options.maxDelegationDepth(), value);
             return this;
         }
 
@@ -194,8 +229,8 @@ public record AgentConfig(String name, String description, String instructions, 
          * @return the configuration
          */
         public AgentConfig build() {
-            return new AgentConfig(name, description, instructions, provider, toolboxes, skills, maxIterations,
-                    maxDelegationDepth, maxToolResultChars, promptCaching);
+            return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options,
+                    promptCaching);
         }
     }
 }

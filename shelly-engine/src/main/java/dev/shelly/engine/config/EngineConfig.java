@@ -22,25 +22,20 @@ public final class EngineConfig {
     /** The toolboxes the engine provides itself, besides the MCP servers. */
     public static final Set<String> BUILT_IN_TOOLBOXES = Set.of("state", "tasks");
 
+    private final Sections sections;
     private final List<ProviderConfig> providers;
     private final List<McpServerConfig> mcpServers;
     private final List<AgentConfig> agents;
     private final String entryAgent;
-    private final RedisConfig redis;
-    private final PriceTable prices;
-    private final String file;
-    private final Map<String, Integer> lines;
+    private final Locations locations;
 
-    EngineConfig(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
-            String entryAgent, RedisConfig redis, PriceTable prices, String file, Map<String, Integer> lines) {
-        this.providers = List.copyOf(providers);
-        this.mcpServers = List.copyOf(mcpServers);
-        this.agents = List.copyOf(agents);
-        this.entryAgent = entryAgent;
-        this.redis = redis;
-        this.prices = prices == null ? PriceTable.empty() : prices;
-        this.file = file;
-        this.lines = Map.copyOf(lines);
+    EngineConfig(Sections sections, Locations locations) {
+        this.sections = sections;
+        this.providers = sections.providers();
+        this.mcpServers = sections.mcpServers();
+        this.agents = sections.agents();
+        this.entryAgent = sections.entryAgent();
+        this.locations = locations;
     }
 
     /**
@@ -97,7 +92,7 @@ public final class EngineConfig {
      * @return the section, or empty when everything stays in this process
      */
     public Optional<RedisConfig> redis() {
-        return Optional.ofNullable(redis);
+        return Optional.ofNullable(sections.redis());
     }
 
     /**
@@ -106,7 +101,7 @@ public final class EngineConfig {
      * @return the configured prices, empty when none are
      */
     public PriceTable prices() {
-        return prices;
+        return sections.prices();
     }
 
     /**
@@ -115,7 +110,7 @@ public final class EngineConfig {
      * @return the file, or empty for a configuration built in code
      */
     public Optional<String> file() {
-        return Optional.ofNullable(file);
+        return Optional.ofNullable(locations.file());
     }
 
     /**
@@ -214,25 +209,11 @@ public final class EngineConfig {
      * @return the exception, to throw
      */
     public ConfigException errorAt(String path, String problem) {
-        return new ConfigException(file, lineOf(path), path, problem);
+        return locations.error(path, problem);
     }
 
     private ConfigException error(String path, String problem) {
         return errorAt(path, problem);
-    }
-
-    /** The line of a field, or of its nearest enclosing field when it was absent from the file. */
-    private int lineOf(String path) {
-        String p = path;
-        while (!p.isEmpty()) {
-            Integer line = lines.get(p);
-            if (line != null) {
-                return line;
-            }
-            int cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
-            p = cut < 0 ? "" : p.substring(0, cut);
-        }
-        return 0;
     }
 
     private Set<String> providerNames() {
@@ -340,7 +321,8 @@ public final class EngineConfig {
          * @return the configuration
          */
         public EngineConfig build() {
-            return new EngineConfig(providers, mcpServers, agents, entryAgent, redis, prices, null, Map.of());
+            return new EngineConfig(new Sections(providers, mcpServers, agents, entryAgent, redis, prices),
+                    Locations.NONE);
         }
     }
 }

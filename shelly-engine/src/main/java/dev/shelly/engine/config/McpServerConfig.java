@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -21,16 +22,30 @@ import java.util.Map;
 public record McpServerConfig(String name, String command, List<String> args, Map<String, String> env,
         Path workingDir, String url, Map<String, String> headers) {
 
-    /** Validates that exactly one of command and url is given, and copies. */
+    /**
+     * Validates that exactly one of command and url is given, that the settings of the other
+     * transport are not, and copies.
+     */
     public McpServerConfig {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("McpServerConfig.name must not be null or blank");
+        Fields.required(name, "name");
+        Fields.notBlank(command, "command");
+        url = Fields.httpUrl(url, "url");
+        if ((command == null) == (url == null)) {
+            throw new IllegalArgumentException("MCP server '" + name + "' needs either 'command' (a subprocess "
+                    + "speaking stdio) or 'url' (streamable HTTP), not " + (command != null ? "both" : "neither"));
         }
-        boolean hasCommand = command != null && !command.isBlank();
-        boolean hasUrl = url != null && !url.isBlank();
-        if (hasCommand == hasUrl) {
-            throw new IllegalArgumentException("MCP server '" + name + "' needs either a command or a url, not "
-                    + (hasCommand ? "both" : "neither"));
+        if (url != null) {
+            if (args != null && !args.isEmpty()) {
+                throw new InvalidSettingException("args", "'args' applies to a command, not to a url server");
+            }
+            if (env != null && !env.isEmpty()) {
+                throw new InvalidSettingException("env", "'env' applies to a command, not to a url server");
+            }
+            if (workingDir != null) {
+                throw new InvalidSettingException("working_dir", "'working_dir' applies to a command, not to a url server");
+            }
+        } else if (headers != null && !headers.isEmpty()) {
+            throw new InvalidSettingException("headers", "'headers' applies to a url server, not to a command");
         }
         args = args == null ? List.of() : List.copyOf(args);
         env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));

@@ -1,18 +1,28 @@
 package dev.shelly.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * A model provider the engine builds: which protocol, where, with which key and model.
+ * A model provider the engine builds: its name, its kind (which {@code CompleterFactory} builds
+ * it), its model and the settings its kind reads.
  *
- * <p>Absent values fall back to the provider's defaults; an absent key or base URL is read from
- * the provider's conventional environment variables ({@code ANTHROPIC_API_KEY}, ...). The key
- * never appears in {@link #toString()}.
+ * <p>The settings every HTTP provider shares are components; a kind's own settings go in
+ * {@link #settings()} (in {@code config.yaml}, every field that is not a component lands there).
+ * The engine hands all of them, except {@link #ENGINE_FIELDS}, to the kind's factory as
+ * {@code ProviderSettings}; a field the factory never reads is reported as unknown. Absent values
+ * fall back to the provider's defaults; an absent key or base URL is read from the provider's
+ * conventional environment variables ({@code ANTHROPIC_API_KEY}, ...). Neither the key nor any
+ * of the kind's own settings appears in {@link #toString()}.
  *
  * @param name how agents refer to this provider
- * @param kind the wire protocol
+ * @param kind the kind of provider, such as {@code anthropic}, {@code openai}, {@code grok},
+ *     {@code openai-compatible}, or a kind of your own
  * @param model the model name, e.g. {@code claude-sonnet-4-5}
  * @param baseUrl the API's base URL, or null for the default
  * @param apiKey the API key, or null to read the environment
@@ -22,50 +32,72 @@ import java.util.Map;
  *     the whole reply, streamed or not, which a server that trickles bytes cannot extend), or
  *     null for the providers' default of 10 minutes
  * @param headers extra HTTP headers sent with every request
- * @param retry how transient failures are retried
- * @param requestsPerMinute a client-side rate limit, or null for none
- * @param tokensPerMinute a client-side limit on tokens per minute, or null for none; it takes a
- *     requests-per-minute limit too
+ * @param retry how transient failures are retried (the engine retries around the provider)
+ * @param rateLimit a client-side rate limit, or null for none
+ * @param settings the kind's own settings, by field name, as plain values (text, numbers,
+ *     booleans, lists and mappings of them)
  */
-public record ProviderConfig(String name, ProviderKind kind, String model, String baseUrl, String apiKey,
+public record ProviderConfig(String name, String kind, String model, String baseUrl, String apiKey,
         Integer maxTokens, Double temperature, Duration timeout, Map<String, String> headers, RetryConfig retry,
-        Integer requestsPerMinute, Long tokensPerMinute) {
+        RateLimitConfig rateLimit, @JsonAnySetter Map<String, Object> settings) {
+
+    /** The fields the engine applies itself and does not hand to the provider's factory. */
+    public static final Set<String> ENGINE_FIELDS = Set.of("name", "kind", "retry", "rate_limit");
 
     /** Validates and copies. */
     public ProviderConfig {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("ProviderConfig.name must not be null or blank");
-        }
-        if (kind == null) {
-            throw new IllegalArgumentException("ProviderConfig.kind of '" + name + "' must not be null");
-        }
-        if (model == null || model.isBlank()) {
-            throw new IllegalArgumentException("ProviderConfig.model of '" + name + "' must not be null or blank");
-        }
-        if (maxTokens != null && maxTokens <= 0) {
-            throw new IllegalArgumentException("ProviderConfig.maxTokens of '" + name + "' must be positive, was " + maxTokens);
-        }
-        if (requestsPerMinute != null && requestsPerMinute <= 0) {
-            throw new IllegalArgumentException("ProviderConfig.requestsPerMinute of '" + name + "' must be positive");
-        }
-        if (tokensPerMinute != null && (tokensPerMinute <= 0 || requestsPerMinute == null)) {
-            throw new IllegalArgumentException("ProviderConfig.tokensPerMinute of '" + name
-                    + "' must be positive and come with a requestsPerMinute limit");
-        }
-        headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+        Fields.required(name, "name");
+        Fields.required(kind, "kind");
+        kind = kind.strip();
+        Fields.required(model, "model");
+        baseUrl = Fields.httpUrl(baseUrl, "base_url");
+        apiKey = apiKey == null || apiKey.isBlank() ? null : apiKey;
+        Fields.positive(maxTokens, "max_tokens");
+        Fields.within(temperature, 0, 2, "temperature");
+        headers = headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         retry = retry == null ? RetryConfig.DEFAULT : retry;
+        Map<String, Object> own = new LinkedHashMap<>();
+        if (settings != null) {
+            settings.forEach((field, value) -> {
+                if (field == null || field.isBlank()) {
+                    throw new InvalidSettingException("", "a setting's name must not be blank");
+                }
+                own.put(field, value);
+            });
+        }
+        settings = Collections.unmodifiableMap(own);
     }
 
     /**
      * Starts a provider configuration.
      *
      * @param name how agents refer to it
-     * @param kind the wire protocol
+     * @param kind the kind of provider, such as {@code openai}
      * @param model the model name
      * @return a builder
      */
-    public static Builder builder(String name, ProviderKind kind, String model) {
+    public static Builder builder(String name, String kind, String model) {
         return new Builder(name, kind, model);
+    }
+
+    /**
+     * The settings the provider's factory reads: every field given, by its name in
+     * {@code config.yaml}, except {@link #ENGINE_FIELDS}; durations as ISO-8601 text.
+     *
+     * @return the fields and their plain values, in order
+     */
+    public Map<String, Object> factorySettings() {
+        Map<String, Object> all = new LinkedHashMap<>();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> fields = ConfigBinder.MAPPER.convertValue(this, Map.class);
+        fields.forEach((field, value) -> {
+            if (!ENGINE_FIELDS.contains(field) && !field.equals("settings")
+                    && !(value instanceof Map<?, ?> m && m.isEmpty())) {
+                all.put(field, value);
+            }
+        });
+        all.putAll(settings);
+        return Collections.unmodifiableMap(all);
     }
 
     @Override
@@ -73,14 +105,13 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         return "ProviderConfig[name=" + name + ", kind=" + kind + ", model=" + model + ", baseUrl=" + baseUrl
                 + ", apiKey=" + (apiKey == null ? "(from environment)" : "***") + ", maxTokens=" + maxTokens
                 + ", temperature=" + temperature + ", timeout=" + timeout + ", headers=" + headers.keySet()
-                + ", retry=" + retry + ", requestsPerMinute=" + requestsPerMinute
-                + ", tokensPerMinute=" + tokensPerMinute + "]";
+                + ", retry=" + retry + ", rateLimit=" + rateLimit + ", settings=" + settings.keySet() + "]";
     }
 
     /** Collects the optional settings of a provider. */
     public static final class Builder {
         private final String name;
-        private final ProviderKind kind;
+        private final String kind;
         private final String model;
         private String baseUrl;
         private String apiKey;
@@ -89,10 +120,10 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         private Duration timeout;
         private final Map<String, String> headers = new LinkedHashMap<>();
         private RetryConfig retry;
-        private Integer requestsPerMinute;
-        private Long tokensPerMinute;
+        private RateLimitConfig rateLimit;
+        private final Map<String, Object> settings = new LinkedHashMap<>();
 
-        private Builder(String name, ProviderKind kind, String model) {
+        private Builder(String name, String kind, String model) {
             this.name = name;
             this.kind = kind;
             this.model = model;
@@ -177,24 +208,25 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
         }
 
         /**
-         * Limits requests per minute on the client side.
+         * Limits requests (and tokens) per minute on the client side.
          *
-         * @param value requests per minute
+         * @param value the limit
          * @return this builder
          */
-        public Builder requestsPerMinute(int value) {
-            this.requestsPerMinute = value;
+        public Builder rateLimit(RateLimitConfig value) {
+            this.rateLimit = value;
             return this;
         }
 
         /**
-         * Limits tokens per minute on the client side (with {@link #requestsPerMinute}).
+         * Sets one of the kind's own settings, as {@code config.yaml} would give it.
          *
-         * @param value tokens per minute
+         * @param field the field's name, such as {@code deployment}
+         * @param value a plain value: text, a number, a boolean, or a list or map of them
          * @return this builder
          */
-        public Builder tokensPerMinute(long value) {
-            this.tokensPerMinute = value;
+        public Builder setting(String field, Object value) {
+            settings.put(field, value);
             return this;
         }
 
@@ -202,10 +234,11 @@ public record ProviderConfig(String name, ProviderKind kind, String model, Strin
          * Builds the configuration.
          *
          * @return the configuration
+         * @throws InvalidSettingException naming the field that is missing or wrong
          */
         public ProviderConfig build() {
             return new ProviderConfig(name, kind, model, baseUrl, apiKey, maxTokens, temperature, timeout, headers,
-                    retry, requestsPerMinute, tokensPerMinute);
+                    retry, rateLimit, settings);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
@@ -20,31 +21,29 @@ import java.time.Duration;
  * @param url the server's URL, {@code redis://} or {@code rediss://}, which may carry a user,
  *     a password and a database number; never printed whole (see {@link #safeUrl()})
  * @param keyPrefix the text every key and channel starts with, so that several applications
- *     can share one server
- * @param tls whether to connect with TLS
- * @param timeout how long connecting and each command may take before it fails
+ *     can share one server; null for {@value #DEFAULT_KEY_PREFIX}
+ * @param tls whether to connect with TLS; null for TLS exactly when the URL is {@code rediss://}
+ * @param timeout how long connecting and each command may take before it fails; null for 5 s
  */
-public record RedisConfig(String url, String keyPrefix, boolean tls, Duration timeout) {
+public record RedisConfig(String url, String keyPrefix, Boolean tls, Duration timeout) {
 
     /** The key prefix when none is given. */
     public static final String DEFAULT_KEY_PREFIX = "shelly:";
     /** The timeout when none is given. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
 
-    /** Validates the fields; an error never repeats the URL's password. */
+    /** Fills in the defaults and validates the fields; an error never repeats the URL's password. */
     public RedisConfig {
-        if (url == null || url.isBlank()) {
-            throw new IllegalArgumentException("RedisConfig.url must not be null or blank");
-        }
+        url = Fields.required(url, "url").strip();
         String problem = problemWith(url);
         if (problem != null) {
-            throw new IllegalArgumentException("RedisConfig.url " + problem);
+            throw new InvalidSettingException("url", problem);
         }
-        if (keyPrefix == null) {
-            throw new IllegalArgumentException("RedisConfig.keyPrefix must not be null; use \"\" for none");
-        }
-        if (timeout == null || timeout.isZero() || timeout.isNegative()) {
-            throw new IllegalArgumentException("RedisConfig.timeout must be positive, was " + timeout);
+        keyPrefix = keyPrefix == null ? DEFAULT_KEY_PREFIX : keyPrefix;
+        tls = tls == null ? url.startsWith("rediss://") : tls;
+        timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new InvalidSettingException("timeout", "must be positive, was " + timeout);
         }
     }
 

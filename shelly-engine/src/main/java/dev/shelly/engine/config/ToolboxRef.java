@@ -1,5 +1,6 @@
 package dev.shelly.engine.config;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import java.util.List;
 
 /**
@@ -12,19 +13,19 @@ import java.util.List;
 public record ToolboxRef(String name, List<String> tools) {
 
     /** Validates and copies. */
+    @JsonCreator(mode = JsonCreator.Mode.PROPERTIES)
     public ToolboxRef {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("ToolboxRef.name must not be null or blank");
-        }
-        tools = tools == null ? List.of() : List.copyOf(tools);
+        Fields.required(name, "name");
+        tools = tools == null ? List.of() : Fields.names(tools, "tools");
     }
 
     /**
-     * All tools of a toolbox.
+     * All tools of a toolbox; in {@code config.yaml}, a toolbox given by its name alone.
      *
      * @param name the toolbox's name
      * @return the reference
      */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static ToolboxRef all(String name) {
         return new ToolboxRef(name, List.of());
     }

@@ -87,8 +87,8 @@ class ConfigLimitsTest {
                 entry_agent: a
                 """);
         EngineConfig config = ConfigLoader.load(file, ENV).check(null, Set.of());
-        assertThat(config.agents().get(0).maxToolResultChars()).isEqualTo(20000);
-        assertThat(config.agents().get(1).maxToolResultChars()).isNull();
+        assertThat(config.agents().get(0).options().maxToolResultChars()).isEqualTo(20000);
+        assertThat(config.agents().get(1).options().maxToolResultChars()).isNull();
         Path zero = write("agents: [{ name: a, options: { max_tool_result_chars: 0 } }]\n");
         assertThatThrownBy(() -> ConfigLoader.load(zero, ENV))
                 .isInstanceOf(ConfigException.class)

@@ -1,0 +1,59 @@
+package dev.shelly.engine.config;
+
+import dev.shelly.modeladapter.Price;
+import dev.shelly.modeladapter.PriceTable;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.databind.annotation.JsonDeserialize;
+import tools.jackson.databind.util.StdConverter;
+
+/**
+ * The top-level sections of {@code config.yaml}, as Jackson binds them; {@link EngineConfig}
+ * wraps them with the file they came from. A new top-level section is a component here, its
+ * accessor on {@link EngineConfig} and its method on {@link EngineConfig.Builder}.
+ *
+ * @param providers the {@code providers:} list
+ * @param mcpServers the {@code mcp_servers:} list
+ * @param agents the {@code agents:} list
+ * @param entryAgent {@code entry_agent:}, or null
+ * @param redis the {@code redis:} section, or null
+ * @param prices the {@code prices:} section: model id to price
+ */
+record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
+        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices) {
+
+    Sections {
+        providers = providers == null ? List.of() : List.copyOf(providers);
+        mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
+        agents = agents == null ? List.of() : List.copyOf(agents);
+        Fields.notBlank(entryAgent, "entry_agent");
+        prices = prices == null ? PriceTable.empty() : prices;
+    }
+
+    /**
+     * One model's price in {@code prices:}, US dollars per million tokens; the cache rates
+     * default to the input rate.
+     */
+    record PriceEntry(BigDecimal input, BigDecimal output, BigDecimal cacheRead, BigDecimal cacheWrite) {
+        PriceEntry {
+            Fields.price(input, "input");
+            Fields.price(output, "output");
+            cacheRead = cacheRead == null ? input : Fields.price(cacheRead, "cache_read");
+            cacheWrite = cacheWrite == null ? input : Fields.price(cacheWrite, "cache_write");
+        }
+    }
+
+    /** {@code prices:} as a {@link PriceTable}, in file order. */
+    static final class Prices extends StdConverter<Map<String, PriceEntry>, PriceTable> {
+        @Override
+        public PriceTable convert(Map<String, PriceEntry> entries) {
+            PriceTable table = PriceTable.empty();
+            for (Map.Entry<String, PriceEntry> e : entries.entrySet()) {
+                PriceEntry p = e.getValue();
+                table = table.with(e.getKey(), new Price(p.input(), p.output(), p.cacheRead(), p.cacheWrite()));
+            }
+            return table;
+        }
+    }
+}
