@@ -4,6 +4,7 @@ import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Message;
 import dev.shelly.engine.session.SessionRecord;
 import dev.shelly.engine.session.SessionStore;
@@ -62,10 +63,13 @@ final class LiveSession {
     private volatile boolean closed;
 
     private final AgentListener bus;
+    /** The engine's telemetry, or null. */
+    private final RunObserver observer;
 
     LiveSession(String id, String entryAgent, Instant created, Agent agent, SessionStore.Lease lease, Clock clock,
-            long version, Usage usage, Cost cost, AgentListener bus) {
+            long version, Usage usage, Cost cost, AgentListener bus, RunObserver observer) {
         this.bus = bus;
+        this.observer = observer;
         this.id = id;
         this.entryAgent = entryAgent;
         this.created = created;
@@ -92,7 +96,11 @@ final class LiveSession {
     /** Runs one turn on the session's turn thread, with the session and turn ids in the MDC. */
     Turn runTurn(Session owner, String text, RunValues values) {
         TurnState turn = new TurnState(newTurnId(), owner);
-        RunContext run = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe)).build();
+        RunContext.Builder scope = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe));
+        if (observer != null) {
+            scope.observers(observer);
+        }
+        RunContext run = scope.build();
         current = turn;
         MDC.put(Session.MDC_SESSION, id);
         MDC.put(Session.MDC_TURN, turn.id);

@@ -7,12 +7,16 @@ import dev.shelly.mcp.McpEndpoint;
 import dev.shelly.mcp.McpToolClient;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /** Connects the configured MCP servers. */
 final class McpServers {
     private McpServers() {}
 
-    static McpToolClient connect(McpServerConfig server, int index, EngineConfig config, Path projectDir) {
+    /** Connects one server; {@code meta}, when not null, gives each tool call's {@code _meta} (the trace context). */
+    static McpToolClient connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
+            Supplier<Map<String, Object>> meta) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
             Path cwd = server.workingDir() == null ? projectDir : projectDir.resolve(server.workingDir());
@@ -21,7 +25,11 @@ final class McpServers {
             endpoint = new McpEndpoint.Http(URI.create(server.url()), server.headers());
         }
         try {
-            return McpToolClient.builder(endpoint).name(server.name()).connect();
+            McpToolClient.Builder client = McpToolClient.builder(endpoint).name(server.name());
+            if (meta != null) {
+                client.requestMeta(meta);
+            }
+            return client.connect();
         } catch (RuntimeException e) {
             ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
                     + "' did not start: " + e.getMessage());

@@ -7,6 +7,7 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.RateLimitedCompleter;
 import dev.shelly.modeladapter.RateLimiter;
+import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
@@ -18,13 +19,14 @@ final class ProviderFactory {
     private ProviderFactory() {}
 
     static Completer build(ProviderConfig p, int index, EngineConfig config, Function<String, String> env,
-            UsageTracker usage, Function<RateLimit, RateLimiter> limiters) {
+            UsageTracker usage, Function<RateLimit, RateLimiter> limiters, RetryListener retries) {
         String at = "providers[" + index + "]";
         ProviderBuilder<?> b = Providers.builder(p.kind())
                 .name(p.name())
                 .model(p.model())
                 .environment(env::apply)
                 .usageTracker(usage)
+                .retryListener(retries)
                 .retry(RetryPolicy.defaults()
                         .withMaxAttempts(p.retry().maxAttempts())
                         .withDelays(p.retry().initialDelay(), p.retry().maxDelay()));

@@ -21,7 +21,8 @@ import tools.jackson.databind.util.StdConverter;
  * @param prices the {@code prices:} section: model id to price
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
-        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices) {
+        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices,
+        TelemetryConfig telemetry) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);

@@ -399,6 +399,8 @@ class OpenAiCompleterTest {
     void itsTargetIsTheProviderAndTheModelItAsksForBeforeAnyCall() {
         assertThat(builder().build().target()).isEqualTo(new ModelTarget("openai", "gpt-test"));
         assertThat(GrokTarget.of()).isEqualTo(new ModelTarget("grok", "grok-4"));
+        assertThat(builder().name("my-gateway").build().target()).as("a name of the user's keeps the provider's own")
+                .isEqualTo(new ModelTarget("openai", "gpt-test"));
         assertThat(server.getRequestCount()).isZero();
     }
 
