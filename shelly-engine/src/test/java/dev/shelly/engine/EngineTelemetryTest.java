@@ -76,6 +76,7 @@ class EngineTelemetryTest {
                     assertThat(mdc).containsEntry(Session.MDC_SESSION, session.id())
                             .containsEntry(Session.MDC_TURN, turn.id())
                             .containsEntry(ShellyTelemetry.MDC_TRACE_ID, run.getTraceId())
+                            .containsEntry(ShellyTelemetry.MDC_RUN, run.getAttributes().get(AttributeKey.stringKey("shelly.run.id")))
                             .containsEntry(ShellyTelemetry.MDC_TRACE_FLAGS, run.getSpanContext().getTraceFlags().asHex());
                     assertThat(tools).extracting(SpanData::getSpanId).contains(mdc.get(ShellyTelemetry.MDC_SPAN_ID));
                 });

@@ -82,7 +82,8 @@ import org.slf4j.MDC;
  * the agent's price table).
  *
  * <p><b>Logging.</b> While a span is current on a thread, the slf4j MDC holds
- * {@value #MDC_TRACE_ID}, {@value #MDC_SPAN_ID} and {@value #MDC_TRACE_FLAGS}; work handed to
+ * {@value #MDC_TRACE_ID}, {@value #MDC_SPAN_ID} and {@value #MDC_TRACE_FLAGS}, and while an agent
+ * runs, {@value #MDC_RUN} holds its run id; work handed to
  * another thread (a delegated child, a concurrent tool call, a team member) takes the trace
  * context and the whole MDC with it, so the session and turn ids follow too.
  *
@@ -103,6 +104,8 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     public static final String MDC_SPAN_ID = "span_id";
     /** The MDC key of the current trace flags. */
     public static final String MDC_TRACE_FLAGS = "trace_flags";
+    /** The MDC key of the id of the agent run the thread works for. */
+    public static final String MDC_RUN = "shelly.run";
 
     private static final TextMapSetter<Map<String, Object>> META_SETTER = (carrier, key, value) -> carrier.put(key, value);
     private static final TextMapGetter<Map<String, Object>> META_GETTER = new TextMapGetter<>() {
@@ -237,7 +240,10 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
         run.parentRunId().ifPresent(id -> builder.setAttribute(GenAi.SHELLY_PARENT_RUN_ID, id));
         builder.setAttribute(GenAi.SHELLY_DEPTH, (long) run.depth());
         Current current = enter(builder.startSpan());
+        String outerRun = MDC.get(MDC_RUN);
+        run.runId().ifPresent(id -> MDC.put(MDC_RUN, id));
         return (reply, failure) -> {
+            Current.restore(MDC_RUN, outerRun);
             Span span = current.span;
             Usage used = run.usage();
             if (!used.equals(Usage.ZERO)) {
@@ -526,7 +532,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
             }
         }
 
-        private static void restore(String key, String value) {
+        static void restore(String key, String value) {
             if (value == null) {
                 MDC.remove(key);
             } else {
