@@ -506,18 +506,25 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
         private final String traceId;
         private final String spanId;
         private final String flags;
+        /** Whether the span is a real one, whose ids went into the MDC (a no-op tracer's are not). */
+        private final boolean mdc;
 
         Current(Span span) {
             this.span = span;
             this.scope = span.makeCurrent();
-            this.traceId = MDC.get(MDC_TRACE_ID);
-            this.spanId = MDC.get(MDC_SPAN_ID);
-            this.flags = MDC.get(MDC_TRACE_FLAGS);
             SpanContext sc = span.getSpanContext();
-            if (sc.isValid()) {
+            this.mdc = sc.isValid();
+            if (mdc) {
+                this.traceId = MDC.get(MDC_TRACE_ID);
+                this.spanId = MDC.get(MDC_SPAN_ID);
+                this.flags = MDC.get(MDC_TRACE_FLAGS);
                 MDC.put(MDC_TRACE_ID, sc.getTraceId());
                 MDC.put(MDC_SPAN_ID, sc.getSpanId());
                 MDC.put(MDC_TRACE_FLAGS, sc.getTraceFlags().asHex());
+            } else {
+                this.traceId = null;
+                this.spanId = null;
+                this.flags = null;
             }
         }
 
@@ -526,9 +533,11 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
                 span.end();
             } finally {
                 scope.close();
-                restore(MDC_TRACE_ID, traceId);
-                restore(MDC_SPAN_ID, spanId);
-                restore(MDC_TRACE_FLAGS, flags);
+                if (mdc) {
+                    restore(MDC_TRACE_ID, traceId);
+                    restore(MDC_SPAN_ID, spanId);
+                    restore(MDC_TRACE_FLAGS, flags);
+                }
             }
         }
 
