@@ -52,6 +52,7 @@ final class GenAi {
     static final AttributeKey<String> SHELLY_RUN_ID = AttributeKey.stringKey("shelly.run.id");
     static final AttributeKey<String> SHELLY_PARENT_RUN_ID = AttributeKey.stringKey("shelly.parent_run.id");
     static final AttributeKey<Long> SHELLY_DEPTH = AttributeKey.longKey("shelly.delegation.depth");
+    static final AttributeKey<Boolean> SHELLY_PAUSED = AttributeKey.booleanKey("shelly.run.paused");
 
     static final String CHAT = "chat";
     static final String INVOKE_AGENT = "invoke_agent";

@@ -4,6 +4,7 @@ import dev.shelly.agent.Agent;
 import dev.shelly.agent.ModelCall;
 import dev.shelly.agent.RunContext;
 import dev.shelly.agent.RunObserver;
+import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.Runner;
 import dev.shelly.agent.ToolInvocation;
 import dev.shelly.chats.Message;
@@ -68,7 +69,8 @@ import org.slf4j.MDC;
  * {@code shelly.delegation.depth} on agent spans. A failure sets the span's status to ERROR and
  * {@code error.type}: a model error's kind in lower case ({@code rate_limited},
  * {@code authentication}, ...), {@code tool_error} for a tool's error result, else the
- * exception's class name.
+ * exception's class name. A run a tool-call hook paused is not a failure: its span ends with
+ * {@code shelly.run.paused = true}.
  *
  * <p><b>Content</b> (prompts, replies, tool arguments and results) is recorded only when
  * {@link Builder#captureContent(boolean) turned on}: then {@code gen_ai.system_instructions},
@@ -249,7 +251,9 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
             if (!used.equals(Usage.ZERO)) {
                 usage(span, used);
             }
-            if (failure != null) {
+            if (failure instanceof RunPausedException) {
+                span.setAttribute(GenAi.SHELLY_PAUSED, true); // waiting for a decision is not a failure
+            } else if (failure != null) {
                 failed(span, failure);
             }
             if (run.parentRunId().isEmpty()) {

@@ -320,4 +320,20 @@ class ShellyTelemetrySpansTest {
 
         assertThat(agent.chat().messages().get(3).toolResults()).containsExactly(ToolResult.of("call_1", "file text"));
     }
+
+    @Test
+    void aPausedRunIsNotAFailure() {
+        Agent agent = Agent.builder("a").toolboxes(ToolBox.of(tool("delete", "deleted")))
+                .toolCallHooks(dev.shelly.agent.ToolCallHook.before(inv -> dev.shelly.agent.ToolDecision.pause("needs approval")))
+                .completer(new Fixture.Targeted(ScriptedCompleter.of(Step.toolCall("delete", "{}")), SONNET))
+                .build();
+
+        assertThatThrownBy(() -> agent.run("go", scope(null))).isInstanceOf(dev.shelly.agent.RunPausedException.class);
+
+        SpanData run = otel.span("invoke_agent a");
+        assertThat(run.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        assertThat(run.getAttributes().get(AttributeKey.booleanKey("shelly.run.paused"))).isTrue();
+        assertThat(run.getAttributes().get(AttributeKey.stringKey("error.type"))).isNull();
+        assertThat(otel.names()).containsExactly("chat claude-sonnet-4-5", "invoke_agent a");
+    }
 }
