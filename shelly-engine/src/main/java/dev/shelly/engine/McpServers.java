@@ -10,12 +10,16 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Connects the configured MCP servers. */
+/**
+ * Connects the configured MCP servers. The only engine class that names a type of shelly-mcp,
+ * an optional dependency: the engine loads it only when the config lists MCP servers, after
+ * {@link McpSupport#require} has checked that shelly-mcp is there.
+ */
 final class McpServers {
     private McpServers() {}
 
     /** Connects one server; {@code meta}, when not null, gives each tool call's {@code _meta} (the trace context). */
-    static McpToolClient connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
+    static McpConnection connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
             Supplier<Map<String, Object>> meta) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
@@ -24,17 +28,19 @@ final class McpServers {
         } else {
             endpoint = new McpEndpoint.Http(URI.create(server.url()), server.headers());
         }
+        McpToolClient client;
         try {
-            McpToolClient.Builder client = McpToolClient.builder(endpoint).name(server.name());
+            McpToolClient.Builder builder = McpToolClient.builder(endpoint).name(server.name());
             if (meta != null) {
-                client.requestMeta(meta);
+                builder.requestMeta(meta);
             }
-            return client.connect();
+            client = builder.connect();
         } catch (RuntimeException e) {
             ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
                     + "' did not start: " + e.getMessage());
             error.initCause(e);
             throw error;
         }
+        return new McpConnection(client.name(), client::toolBox, client::close);
     }
 }
