@@ -6,6 +6,8 @@ module dev.shelly.engine {
     requires transitive dev.shelly.state;
     // Only when the application adds shelly-mcp: a config with mcp_servers needs it.
     requires static dev.shelly.mcp;
+    // Only when the application adds shelly-otel: tracing from code or from the telemetry: section.
+    requires static dev.shelly.otel;
     requires tools.jackson.dataformat.yaml;
     requires org.snakeyaml.engine;
     requires org.slf4j;

@@ -21,7 +21,7 @@ class ModuleDependencyTest {
     static final Set<String> LIBRARIES = Set.of(
             "shelly-chats", "shelly-modeladapter", "shelly-provider-spi", "shelly-providers", "shelly-tools",
             "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-engine", "shelly-redis",
-            "shelly-testing");
+            "shelly-testing", "shelly-otel");
 
     /** Each module and the Shelly modules it may use. */
     static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
@@ -41,9 +41,14 @@ class ModuleDependencyTest {
             Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills",
                     "shelly-testing")),
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
-            // shelly-mcp only as an optional dependency (see engineUsesMcpOnlyAsAnOptionalDependency).
+            // OpenTelemetry on the agent's RunObserver seam; MCP only to test trace propagation
+            // (see otelUsesMcpInTestsOnly): the core carries no OpenTelemetry dependency.
+            Map.entry("shelly-otel", Set.of("shelly-agent", "shelly-modeladapter", "shelly-tools", "shelly-chats",
+                    "shelly-mcp", "shelly-testing")),
+            // shelly-mcp and shelly-otel only as optional dependencies.
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
-                    "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-testing")),
+                    "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-testing",
+                    "shelly-otel")),
             // Redis backends for state's and the model adapter's SPIs; the engine only for its SPIs
             // (dev.shelly.engine.spi, which the engine finds with ServiceLoader, and the session
             // store of dev.shelly.engine.session): never the reverse.
@@ -160,12 +165,20 @@ class ModuleDependencyTest {
     void theBomManagesTheThirdPartyVersionsTheBuildUses() {
         Path root = Poms.root();
         for (String version : List.of("jackson.version", "okhttp.version", "mcp.version", "slf4j.version",
-                "snakeyaml-engine.version")) {
+                "snakeyaml-engine.version", "opentelemetry.version")) {
             assertThat(Poms.property(root.resolve("shelly-bom/pom.xml"), version))
                     .as("shelly-bom's %s, as the build's", version)
                     .isEqualTo(Poms.property(root.resolve("pom.xml"), version))
                     .isPresent();
         }
+    }
+
+    @Test
+    void otelUsesMcpInTestsOnly() {
+        Poms.Module otel = Poms.module(Poms.root(), "shelly-otel");
+        assertThat(otel.dependencies()).filteredOn(d -> d.artifactId().equals("shelly-mcp"))
+                .as("shelly-otel's shelly-mcp dependency").singleElement()
+                .satisfies(d -> assertThat(d.scope()).isEqualTo("test"));
     }
 
     @Test

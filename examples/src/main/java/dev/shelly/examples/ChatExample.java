@@ -77,7 +77,7 @@ public final class ChatExample implements Example {
     @Override
     public Message run(ExampleRun run) throws IOException {
         Optional<ShellyDir> project = ShellyDir.find(start);
-        try (Engine engine = project.isPresent() ? Engine.builder().dir(project.get()).build() : inCode(run)) {
+        try (Engine engine = project.isPresent() ? traced(Engine.builder().dir(project.get()), run).build() : inCode(run)) {
             engine.dir().ifPresent(d -> run.note("[engine: " + d.configFile() + "]"));
             Session session = engine.newSession().listen(run.listener());
             Message last = null;
@@ -159,11 +159,17 @@ public final class ChatExample implements Example {
                         .provider("researcher-model").toolboxes("notes").maxIterations(5).build())
                 .entryAgent("assistant")
                 .build();
-        return Engine.builder().config(config)
+        return traced(Engine.builder().config(config), run)
                 .toolbox("notes", ToolBox.of(DemoNotes.searchTool()))
                 .completer("assistant-model", run.model(assistantScript()))
                 .completer("researcher-model", run.model(researcherScript()))
                 .build();
+    }
+
+    /** The engine traces its turns when the run is traced. */
+    private static Engine.Builder traced(Engine.Builder engine, ExampleRun run) {
+        run.telemetry().ifPresent(engine::telemetry);
+        return engine;
     }
 
     /** The scripted assistant: the first turn delegates and answers from the findings; later turns reply briefly. */

@@ -92,7 +92,7 @@ public final class ConcurrentExample implements Example {
                 .listener(run.listener().andThen(counter))
                 .build();
 
-        Message answer = lead.run(run.prompt());
+        Message answer = lead.run(run.prompt(), run.scope());
         if (mostAtOnce.get() > 0) {
             run.note("[concurrency] at most " + mostAtOnce.get() + " analyst" + (mostAtOnce.get() == 1 ? " was" : "s were")
                     + " at work at the same time");

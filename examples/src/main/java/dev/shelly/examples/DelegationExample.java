@@ -62,7 +62,7 @@ public final class DelegationExample implements Example {
                 .listener(run.listener())
                 .build();
 
-        return orchestrator.run(run.prompt());
+        return orchestrator.run(run.prompt(), run.scope());
     }
 
     static List<Step> orchestratorScript() {

@@ -1,13 +1,17 @@
 package dev.shelly.examples;
 
 import dev.shelly.agent.AgentListener;
+import dev.shelly.agent.RunContext;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.otel.ShellyTelemetry;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
+import io.opentelemetry.api.GlobalOpenTelemetry;
 import java.io.BufferedReader;
 import java.io.StringReader;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What one run of an {@link Example} works with: the prompt, the model and the view.
@@ -17,7 +21,7 @@ import java.util.List;
  *         .completer(run.model(Step.toolCall("get_weather", "{\"city\":\"Paris\"}"), Step.reply("Sunny.")))
  *         .listener(run.listener())
  *         .build();
- * return agent.run(run.prompt());
+ * return agent.run(run.prompt(), run.scope());
  * }</pre>
  */
 public final class ExampleRun {
@@ -28,6 +32,8 @@ public final class ExampleRun {
     private final Completer real;
     private final BufferedReader input;
     private final boolean promptGiven;
+    private final ShellyTelemetry telemetry;
+    private final RunContext scope;
 
     /**
      * Prepares a run; opens the real provider, if one is chosen (this does not touch the network).
@@ -62,6 +68,28 @@ public final class ExampleRun {
         this.models = models;
         this.view = view;
         this.real = models.scripted() ? null : models.open(view, usage);
+        this.telemetry = GlobalOpenTelemetry.isSet() ? ShellyTelemetry.create(GlobalOpenTelemetry.get()) : null;
+        this.scope = telemetry != null ? RunContext.builder().observers(telemetry).build() : RunContext.root();
+    }
+
+    /**
+     * The telemetry the example's runs are traced with, for the engine and MCP clients it builds.
+     *
+     * @return shelly-otel on the global OpenTelemetry, or empty when none was set
+     */
+    public Optional<ShellyTelemetry> telemetry() {
+        return Optional.ofNullable(telemetry);
+    }
+
+    /**
+     * The scope the example's runs go in: traced with shelly-otel (GenAI spans and metrics) to the
+     * global OpenTelemetry when the application or a test has set one
+     * ({@code GlobalOpenTelemetry.set}, or the OpenTelemetry Java agent), untraced otherwise.
+     *
+     * @return the scope; the same for every run of this example
+     */
+    public RunContext scope() {
+        return scope;
     }
 
     /**

@@ -56,7 +56,7 @@ public final class LlmTeamExample implements Example {
                         LlmCoordinator.builder(run.model(coordinatorScript())).maxRounds(8).build()))
                 .build();
 
-        Message result = team.run(run.prompt());
+        Message result = team.run(run.prompt(), run.scope());
         run.note(result.text());
         return result;
     }

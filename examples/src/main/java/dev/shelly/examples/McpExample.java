@@ -34,7 +34,9 @@ public final class McpExample implements Example {
     @Override
     public Message run(ExampleRun run) {
         McpEndpoint.Stdio server = DemoMcpServer.endpoint();
-        try (McpToolClient files = McpToolClient.builder(server).name("demo-files").connect()) {
+        McpToolClient.Builder client = McpToolClient.builder(server).name("demo-files");
+        run.telemetry().ifPresent(t -> client.requestMeta(t::mcpMeta));   // the trace goes on in the server's _meta
+        try (McpToolClient files = client.connect()) {
             run.note("[mcp] started " + files.serverName() + " " + files.serverVersion() + " as process "
                     + files.process().map(p -> Long.toString(p.pid())).orElse("?") + "; its tools: "
                     + String.join(", ", files.toolBox().names()));
@@ -47,7 +49,7 @@ public final class McpExample implements Example {
                     .maxIterations(10)
                     .listener(run.listener())
                     .build();
-            return agent.run(run.prompt());
+            return agent.run(run.prompt(), run.scope());
         }
     }
 

@@ -66,7 +66,7 @@ public final class MiddlewareExample implements Example {
                 .listener(run.listener())
                 .build();
 
-        return agent.run(run.prompt());
+        return agent.run(run.prompt(), run.scope());
     }
 
     /** Says when the run starts and how long it took. */

@@ -50,7 +50,7 @@ public final class NestedTeamsExample implements Example {
                 .maxIterations(5)
                 .listener(run.listener())
                 .build();
-        return lead.run(run.prompt());
+        return lead.run(run.prompt(), run.scope());
     }
 
     /** Level 2 of the nesting: the department, a pipeline whose first member is a team. */

@@ -66,7 +66,7 @@ public final class ParallelResearchExample implements Example {
                 .coordinator(TeamView.announced(run, 0, Coordinators.roleRoundRobin(1, "research", "write")))
                 .build();
 
-        Message comparison = team.run(run.prompt());
+        Message comparison = team.run(run.prompt(), run.scope());
         run.note(comparison.text());
         run.note("[concurrency] at most " + mostAtOnce.get() + " analyst" + (mostAtOnce.get() == 1 ? " was" : "s were")
                 + " at work at the same time");

@@ -49,7 +49,7 @@ public final class PipelineExample implements Example {
                 .coordinator(TeamView.announced(run, 0, Coordinators.sequence()))
                 .build();
 
-        Message article = pipeline.run(run.prompt());
+        Message article = pipeline.run(run.prompt(), run.scope());
         run.note(article.text());
         return article;
     }

@@ -72,7 +72,7 @@ public final class RedisTasksExample implements Example {
         String prefix = "shelly-example:" + UUID.randomUUID() + ":";
         try (RedisBackends redis = connect(url, prefix, ownServer != null)) {
             TaskBoard board = new TaskBoard(redis.taskBackend(BOARD), Clock.systemUTC());
-            Message plan = TasksExample.planner(run, board.tools()).run(run.prompt());
+            Message plan = TasksExample.planner(run, board.tools()).run(run.prompt(), run.scope());
 
             List<Process> workers = new ArrayList<>();
             List<Thread> relays = new ArrayList<>();
@@ -128,7 +128,7 @@ public final class RedisTasksExample implements Example {
                 List<Future<Message>> done = new ArrayList<>();
                 for (String name : names) {
                     Agent worker = TasksExample.worker(name, run.model(TasksExample.workerScript()), tools, run);
-                    done.add(pool.submit(() -> worker.run("Work through the pending tasks on the board.")));
+                    done.add(pool.submit(() -> worker.run("Work through the pending tasks on the board.", run.scope())));
                 }
                 for (Future<Message> f : done) {
                     f.get();

@@ -79,7 +79,7 @@ public final class SkillsExample implements Example {
                     .maxIterations(10)
                     .listener(run.listener())
                     .build();
-            return agent.run(run.prompt());
+            return agent.run(run.prompt(), run.scope());
         } finally {
             if (!delete(dir)) {
                 run.note("[skills] could not delete the temporary folder " + dir);

@@ -72,7 +72,7 @@ public final class StateExample implements Example {
                 .listener(run.listener())
                 .build();
 
-        Message answer = coordinator.run(run.prompt());
+        Message answer = coordinator.run(run.prompt(), run.scope());
 
         // What the agents left in the store, read from Java.
         if (store.keys().isEmpty()) {

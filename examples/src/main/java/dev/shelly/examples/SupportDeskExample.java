@@ -85,7 +85,7 @@ public final class SupportDeskExample implements Example {
                 .listener(withSpeakers(run, "support"))
                 .build();
 
-        return desk.run(run.prompt());
+        return desk.run(run.prompt(), run.scope());
     }
 
     /** The console view, plus a line naming each agent as it takes the conversation. */

@@ -50,14 +50,14 @@ public final class TasksExample implements Example {
         ToolBox tools = board.tools();   // tasks_create, tasks_list, tasks_get, tasks_claim, tasks_update
 
         Agent planner = planner(run, tools);
-        Message plan = planner.run(run.prompt());
+        Message plan = planner.run(run.prompt(), run.scope());
 
         List<String> workers = List.of("worker-1", "worker-2");
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Message>> done = new ArrayList<>();
             for (String name : workers) {
                 Agent worker = worker(name, run.model(workerScript()), tools, run);
-                done.add(pool.submit(() -> worker.run("Work through the pending tasks on the board.")));
+                done.add(pool.submit(() -> worker.run("Work through the pending tasks on the board.", run.scope())));
             }
             for (Future<Message> f : done) {
                 f.get();

@@ -52,7 +52,7 @@ public final class ToolsExample implements Example {
                 .build();
 
         // 3. Run it: the system prompt and the task go into its chat, the loop runs to an answer.
-        return agent.run(run.prompt());
+        return agent.run(run.prompt(), run.scope());
     }
 
     /** The scripted model: both cities in one turn (the calls run concurrently), then an answer from the results. */

@@ -3,6 +3,7 @@ package dev.shelly.examples;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.ModelCallHook;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.ToolCallHook;
 import dev.shelly.agent.ToolDecision;
 import dev.shelly.chats.Message;
@@ -76,6 +77,7 @@ public final class TriageExample implements Example {
 
         // 2. The run's context: the tenant for the tools, and two hooks around the model and tool calls.
         RunContext context = RunContext.builder()
+                .observers(run.scope().observers().toArray(RunObserver[]::new))
                 .value(TENANT, "acme")
                 .toolCallHooks(ToolCallHook.before(call -> call.call().name().equals("refund_order")
                         ? ToolDecision.deny("refunds need a human's approval; say so in the triage")

@@ -8,12 +8,14 @@ import dev.shelly.chats.ToolDefinition;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
@@ -389,6 +391,9 @@ public final class Agent implements Runner {
         }
         long start = System.nanoTime();
         Run run = new Run(this, caller.enter(this));
+        List<RunObserver> observers = run.context.observers();
+        RunObserver.Observation<Message> observed = observers.isEmpty() ? null
+                : Observers.start(observers, o -> o.runStarted(this, run.context));
         try {
             run.emit(new AgentEvent.AgentStarted(run.source));
             List<ToolCall> pending = pausedCalls();
@@ -405,9 +410,15 @@ public final class Agent implements Runner {
             run.reply = reply;
             run.emit(new AgentEvent.AgentFinished(run.source, reply, since(start), run.context.usage(),
                     run.context.cost()));
+            if (observed != null) {
+                observed.end(reply, null);
+            }
             return run;
         } catch (RuntimeException | Error e) {
             run.emit(new AgentEvent.AgentFailed(run.source, e, since(start)));
+            if (observed != null) {
+                observed.end(null, e);
+            }
             throw e;
         } finally {
             running.set(false);
@@ -534,6 +545,7 @@ public final class Agent implements Runner {
     private Message loop(Run run, AgentTools tools, StructuredOutput<?> out) {
         RunContext ctx = run.context;
         List<ModelCallHook> hooks = ctx.modelCallHooks();
+        List<RunObserver> observers = ctx.observers();
         AgentEvent.Source src = run.source;
         StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
         ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
@@ -564,7 +576,8 @@ public final class Agent implements Runner {
                 run.emit(new AgentEvent.CompletionStarted(src, iteration, request));
             }
             long start = System.nanoTime();
-            ModelResponse response = completer.complete(request, deltas);
+            ModelResponse response = observers.isEmpty() ? completer.complete(request, deltas)
+                    : observedCall(observers, call != null ? call : new ModelCall(ctx, iteration, request), deltas);
             if (response == null) {
                 throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a response", null);
             }
@@ -608,6 +621,26 @@ public final class Agent implements Runner {
             }
         }
         throw new MaxIterationsException(name, maxIterations);
+    }
+
+    /** Makes the model call inside the observers' observation of it. */
+    private ModelResponse observedCall(List<RunObserver> observers, ModelCall call, StreamListener deltas) {
+        ModelTarget target = completer.target();
+        RunObserver.Observation<ModelResponse> observed = Observers.start(observers, o -> o.modelCallStarted(call, target));
+        ModelResponse response;
+        try {
+            response = completer.complete(call.request(), deltas);
+        } catch (RuntimeException | Error e) {
+            observed.end(null, e);
+            throw e;
+        }
+        if (response == null) {
+            observed.end(null, new AgentException(name, "the completer of agent '" + name
+                    + "' returned null instead of a response", null));
+        } else {
+            observed.end(response, null);
+        }
+        return response;
     }
 
     private <T> T hookResult(T value, String kind, int index, String what) {
@@ -748,6 +781,15 @@ public final class Agent implements Runner {
      */
     public String instructions() {
         return instructions;
+    }
+
+    /**
+     * The model the agent asks.
+     *
+     * @return the completer
+     */
+    public Completer completer() {
+        return completer;
     }
 
     /**

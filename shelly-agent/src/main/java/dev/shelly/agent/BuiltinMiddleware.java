@@ -1,6 +1,7 @@
 package dev.shelly.agent;
 
 import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ShellyException;
 import java.time.Duration;
@@ -19,6 +20,7 @@ final class BuiltinMiddleware {
                 .deadline(limit)
                 .grace(context.cancelGrace())
                 .names(i -> "shelly-timeout-" + next.name())
+                .propagate(Observers.propagation(context.observers()))
                 .join();
         FanOut.Outcome<Message> outcome = joined.outcomes().getFirst();
         if (outcome instanceof FanOut.Outcome.Success<Message> s) {

@@ -1,6 +1,7 @@
 package dev.shelly.agent;
 
 import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
@@ -205,7 +206,8 @@ final class Orchestration {
                 }
             });
         }
-        FanOut.Joined<Child> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace()).join();
+        FanOut.Joined<Child> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace())
+                .propagate(Observers.propagation(parent.context.observers())).join();
         if (joined.interrupted()) {
             if (desk != null) {
                 for (RunContext scope : scopes) {

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The context of a run: who runs (run id, agent, parent run and agent, depth, delegation limit),
  * for whom (session id, the application's own {@link RunValues}), and with what (the registry,
- * the listener, hooks, the cancel grace). It also adds up the tokens and cost of every model
+ * the listener, hooks, observers, the cancel grace). It also adds up the tokens and cost of every model
  * call made under it, delegated children included.
  *
  * <p>An application builds a scope and passes it to a run; the run {@linkplain #runId() enters}
@@ -53,6 +53,7 @@ public final class RunContext {
     private final RunValues values;
     private final List<ModelCallHook> modelCallHooks;
     private final List<ToolCallHook> toolCallHooks;
+    private final List<RunObserver> observers;
     private final Duration cancelGrace;
     private final RunContext totalsParent;
     private final Approvals approvals;
@@ -65,8 +66,8 @@ public final class RunContext {
 
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
-            List<ModelCallHook> modelCallHooks, List<ToolCallHook> toolCallHooks, Duration cancelGrace,
-            RunContext totalsParent, Approvals approvals, String path) {
+            List<ModelCallHook> modelCallHooks, List<ToolCallHook> toolCallHooks, List<RunObserver> observers,
+            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path) {
         this.runId = runId;
         this.parentRunId = parentRunId;
         this.sessionId = sessionId;
@@ -79,6 +80,7 @@ public final class RunContext {
         this.values = values;
         this.modelCallHooks = modelCallHooks;
         this.toolCallHooks = toolCallHooks;
+        this.observers = observers;
         this.cancelGrace = cancelGrace;
         this.totalsParent = totalsParent;
         this.approvals = approvals;
@@ -252,6 +254,16 @@ public final class RunContext {
     }
 
     /**
+     * The observers that watch the run and everything below it (see {@link RunObserver}).
+     * Delegated children, team members and agents used as tools inherit them.
+     *
+     * @return the observers, in the order added; empty when none
+     */
+    public List<RunObserver> observers() {
+        return observers;
+    }
+
+    /**
      * How long interrupted tool calls, children and members may take to stop before they are
      * abandoned.
      *
@@ -317,7 +329,7 @@ public final class RunContext {
         return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
                 runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
                 runner.listener().andThen(listener), values, concat(modelCallHooks, runner.modelCallHooks()),
-                concat(toolCallHooks, runner.toolCallHooks()), grace, this, approvals, path);
+                concat(toolCallHooks, runner.toolCallHooks()), observers, grace, this, approvals, path);
     }
 
     /**
@@ -330,7 +342,7 @@ public final class RunContext {
 
     private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, modelCallHooks, toolCallHooks, cancelGrace, this, approvals, childPath);
+                values, modelCallHooks, toolCallHooks, observers, cancelGrace, this, approvals, childPath);
     }
 
     /** Adds one model call's usage and cost to this context and every context it was entered from. */
@@ -371,6 +383,7 @@ public final class RunContext {
         private final List<ModelCallHook> modelCallHooks = new ArrayList<>();
         private final List<ToolCallHook> toolCallHooks = new ArrayList<>();
         private Approvals approvals;
+        private final List<RunObserver> observers = new ArrayList<>();
 
         private Builder() {}
 
@@ -510,6 +523,18 @@ public final class RunContext {
             return this;
         }
 
+        /**
+         * Adds observers that watch every run under the scope, delegated children, team members
+         * and agents used as tools included; see {@link RunObserver} for the order.
+         *
+         * @param more the observers
+         * @return this builder
+         */
+        public Builder observers(RunObserver... more) {
+            addAll(observers, more, "observers");
+            return this;
+        }
+
         private static <T> void addAll(List<T> list, T[] more, String field) {
             if (more == null) {
                 throw new IllegalArgumentException("RunContext " + field + " must not be null");
@@ -529,7 +554,8 @@ public final class RunContext {
          */
         public RunContext build() {
             return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry, listener, values,
-                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), cancelGrace, null, approvals, "");
+                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), List.copyOf(observers), cancelGrace, null,
+                    approvals, "");
         }
     }
 }

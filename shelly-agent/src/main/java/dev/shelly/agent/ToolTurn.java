@@ -1,6 +1,7 @@
 package dev.shelly.agent;
 
 import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
@@ -80,7 +81,7 @@ final class ToolTurn {
             }
             ToolCall call = effective[i];
             slots.add(i);
-            tasks.add(() -> after(run, iteration, hooks, call, tools.call(call, run.toolContext())));
+            tasks.add(() -> after(run, iteration, hooks, call, execute(run, iteration, call, tools)));
         }
         long[] starts = new long[n];
         if (run.observed) {
@@ -97,6 +98,7 @@ final class ToolTurn {
         Queue<ToolCall> delegated = new ConcurrentLinkedQueue<>();
         FanOut.Joined<ToolResult> joined = FanOut.<ToolResult>of(tasks)
                 .grace(run.context.cancelGrace())
+                .propagate(Observers.propagation(run.context.observers()))
                 .onSettled((t, outcome) -> {
                     int i = slots.get(t);
                     ToolCall call = calls.get(i);
@@ -268,6 +270,25 @@ final class ToolTurn {
             }
         }
         return null;
+    }
+
+    /** Runs one call, inside the observers' observation of it when the run has observers. */
+    private static ToolResult execute(Run run, int iteration, ToolCall call, AgentTools tools) {
+        List<RunObserver> observers = run.context.observers();
+        if (observers.isEmpty()) {
+            return tools.call(call, run.toolContext());
+        }
+        ToolInvocation invocation = new ToolInvocation(run.context, iteration, call);
+        RunObserver.Observation<ToolResult> observed = Observers.start(observers, o -> o.toolCallStarted(invocation));
+        ToolResult result;
+        try {
+            result = tools.call(call, run.toolContext());
+        } catch (RuntimeException | Error e) {
+            observed.end(null, e);
+            throw e;
+        }
+        observed.end(result, null);
+        return result;
     }
 
     /** Runs the after-hooks, in reverse order, on a call's result. */

@@ -3,6 +3,7 @@ package dev.shelly.engine;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
@@ -19,6 +20,11 @@ final class CountingCompleter implements Completer {
     CountingCompleter(Completer delegate, UsageTracker usage) {
         this.delegate = delegate;
         this.usage = usage;
+    }
+
+    @Override
+    public ModelTarget target() {
+        return delegate.target();
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.shelly.agent.PermissionStore;
 import dev.shelly.agent.ToolPolicy;
 import dev.shelly.agent.Middleware;
 import dev.shelly.agent.Registry;
+import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.agent.context.ContextPolicy;
@@ -41,6 +42,7 @@ import dev.shelly.state.Store;
 import dev.shelly.state.tasks.TaskBoard;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
+import dev.shelly.otel.ShellyTelemetry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -122,12 +124,14 @@ public final class Engine implements AutoCloseable {
     private final SessionStore sessions;
     private final Clock clock;
     private final Duration sessionWait;
+    private final EngineTelemetry telemetry;
     private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
     private final HumanInTheLoop human;
 
     private Engine(Builder b, Backends backends, List<McpConnection> clients, Map<String, Supplier<ToolBox>> boxes,
-            Map<String, Completer> models) {
+            Map<String, Completer> models, EngineTelemetry telemetry) {
         this.config = b.config;
+        this.telemetry = telemetry;
         this.dir = b.dir;
         this.events = b.events != null ? b.events : new EventBus<>();
         this.usage = b.usage;
@@ -421,7 +425,8 @@ public final class Engine implements AutoCloseable {
                 throw new SessionExistsException(id);
             }
             LiveSession session = new LiveSession(id, entry, clock.instant(), buildAgent(agentConfig(entry), new Chat(), false),
-                    lease, clock, 0, Usage.ZERO, Cost.ZERO, events::publish, human.approvals(), human.timer());
+                    lease, clock, 0, Usage.ZERO, Cost.ZERO, events::publish, human.approvals(), human.timer(),
+                    telemetry.observer);
             LOG.info("session {} opened with agent '{}'", id, entry);
             return session;
         } catch (RuntimeException | Error e) {
@@ -448,7 +453,8 @@ public final class Engine implements AutoCloseable {
             Approvals approvals = human.approvals();
             approvals.restore(saved.approvals());
             LiveSession session = new LiveSession(id, saved.entryAgent(), saved.created(), agent, lease, clock,
-                    saved.version(), saved.usage(), saved.cost(), events::publish, approvals, human.timer());
+                    saved.version(), saved.usage(), saved.cost(), events::publish, approvals, human.timer(),
+                    telemetry.observer);
             session.scheduleExpiry();
             LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
             return session;
@@ -500,6 +506,18 @@ public final class Engine implements AutoCloseable {
                 LOG.warn("closing the shared backends failed: {}", e.toString());
             }
         }
+        telemetry.close();
+    }
+
+    /**
+     * The observers every session turn runs with: the telemetry given to the builder or made from
+     * the {@code telemetry:} section. Add them to the context of a run of an agent handed out by
+     * {@link #agent(String)} to trace it too: {@code RunContext.builder().observers(...)}.
+     *
+     * @return the observers; empty when the engine records no telemetry
+     */
+    public List<RunObserver> observers() {
+        return telemetry.observer == null ? List.of() : List.of(telemetry.observer);
     }
 
     /** The blackboard and board the engine runs on, and the shared backends they may live in. */
@@ -651,6 +669,7 @@ public final class Engine implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private final HumanInTheLoop.Settings approvals = new HumanInTheLoop.Settings();
         private PermissionStore permissions;
+        private EngineTelemetry telemetry;
 
         private Builder() {}
 
@@ -953,6 +972,20 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
+         * Traces every session turn with this telemetry (spans, metrics and MDC ids of
+         * {@code dev.shelly:shelly-otel}), carries its trace context into the calls to the configured
+         * MCP servers, and counts the retries of the providers the engine builds. Wins over the
+         * configuration's {@code telemetry:} section. The engine does not close it.
+         *
+         * @param value the telemetry, for example {@code ShellyTelemetry.create(openTelemetry)}
+         * @return this builder
+         */
+        public Builder telemetry(ShellyTelemetry value) {
+            this.telemetry = EngineTelemetry.given(requireNonNull(value, "Engine.Builder.telemetry"));
+            return this;
+        }
+
+        /**
          * Builds the engine: checks the whole configuration, builds the providers, connects the
          * MCP servers and registers the agents. On any failure everything opened so far is closed.
          *
@@ -974,10 +1007,19 @@ public final class Engine implements AutoCloseable {
             if (projectContext == null) {
                 projectContext = dir == null ? "" : dir.projectContext();
             }
-            SharedBackends shared = config.redis().map(this::openShared).orElse(null);
+            EngineTelemetry traced = telemetry != null ? telemetry
+                    : config.telemetry().map(t -> EngineTelemetry.configured(t, config)).orElse(EngineTelemetry.OFF);
+            SharedBackends shared;
             try {
-                return build(shared);
+                shared = config.redis().map(this::openShared).orElse(null);
             } catch (RuntimeException e) {
+                traced.close();
+                throw e;
+            }
+            try {
+                return build(shared, traced);
+            } catch (RuntimeException e) {
+                traced.close();
                 if (shared != null) {
                     try {
                         shared.close();
@@ -1014,7 +1056,7 @@ public final class Engine implements AutoCloseable {
             }
         }
 
-        private Engine build(SharedBackends shared) {
+        private Engine build(SharedBackends shared, EngineTelemetry traced) {
             Store useStore = store != null ? store : shared != null ? new Store(shared.state()) : new Store();
             TaskBoard useTasks = tasks != null ? tasks
                     : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
@@ -1032,7 +1074,8 @@ public final class Engine implements AutoCloseable {
                     kinds = ProviderKinds.load();
                 }
                 models.put(p.name(), kinds.build(config, i, env, usage,
-                        shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit)));
+                        shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit),
+                        traced.retries));
             }
             for (String name : completerOverrides.keySet()) {
                 if (!models.containsKey(name)) {
@@ -1054,12 +1097,12 @@ public final class Engine implements AutoCloseable {
                 McpSupport.require(config, Engine.class.getClassLoader());
                 for (int i = 0; i < config.mcpServers().size(); i++) {
                     McpServerConfig server = config.mcpServers().get(i);
-                    McpConnection client = McpServers.connect(server, i, config, workDir);
+                    McpConnection client = McpServers.connect(server, i, config, workDir, traced.mcpMeta);
                     clients.add(client);
                     boxes.put(server.name(), client.toolBox());
                 }
                 checkToolSelections(boxes);
-                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models);
+                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models, traced);
             } catch (RuntimeException e) {
                 for (McpConnection c : clients) {
                     try {

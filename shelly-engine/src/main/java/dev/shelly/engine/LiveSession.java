@@ -8,6 +8,7 @@ import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Message;
 import dev.shelly.engine.session.SessionRecord;
 import dev.shelly.engine.session.SessionStore;
@@ -75,13 +76,16 @@ final class LiveSession {
     final Approvals approvals;
     private final ScheduledExecutorService timer;
     private volatile ScheduledFuture<?> expiry;
+    /** The engine's telemetry, or null. */
+    private final RunObserver observer;
 
     LiveSession(String id, String entryAgent, Instant created, Agent agent, SessionStore.Lease lease, Clock clock,
             long version, Usage usage, Cost cost, AgentListener bus, Approvals approvals,
-            ScheduledExecutorService timer) {
+            ScheduledExecutorService timer, RunObserver observer) {
         this.bus = bus;
         this.approvals = approvals;
         this.timer = timer;
+        this.observer = observer;
         this.id = id;
         this.entryAgent = entryAgent;
         this.created = created;
@@ -177,8 +181,12 @@ final class LiveSession {
     }
 
     private RunContext context(RunValues values) {
-        return RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe))
-                .approvals(approvals).build();
+        RunContext.Builder scope = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe))
+                .approvals(approvals);
+        if (observer != null) {
+            scope.observers(observer);
+        }
+        return scope.build();
     }
 
     private static String ids(List<PendingCall> calls) {

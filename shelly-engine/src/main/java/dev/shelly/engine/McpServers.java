@@ -7,6 +7,8 @@ import dev.shelly.mcp.McpEndpoint;
 import dev.shelly.mcp.McpToolClient;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Connects the configured MCP servers. The only engine class that names a type of shelly-mcp,
@@ -16,7 +18,9 @@ import java.nio.file.Path;
 final class McpServers {
     private McpServers() {}
 
-    static McpConnection connect(McpServerConfig server, int index, EngineConfig config, Path projectDir) {
+    /** Connects one server; {@code meta}, when not null, gives each tool call's {@code _meta} (the trace context). */
+    static McpConnection connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
+            Supplier<Map<String, Object>> meta) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
             Path cwd = server.workingDir() == null ? projectDir : projectDir.resolve(server.workingDir());
@@ -26,7 +30,11 @@ final class McpServers {
         }
         McpToolClient client;
         try {
-            client = McpToolClient.builder(endpoint).name(server.name()).connect();
+            McpToolClient.Builder builder = McpToolClient.builder(endpoint).name(server.name());
+            if (meta != null) {
+                builder.requestMeta(meta);
+            }
+            client = builder.connect();
         } catch (RuntimeException e) {
             ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
                     + "' did not start: " + e.getMessage());

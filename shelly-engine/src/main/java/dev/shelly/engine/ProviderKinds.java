@@ -7,6 +7,7 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.RateLimitedCompleter;
 import dev.shelly.modeladapter.RateLimiter;
+import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.RetryingCompleter;
 import dev.shelly.modeladapter.UsageTracker;
@@ -51,12 +52,12 @@ final class ProviderKinds {
     }
 
     /**
-     * Builds the completer of the provider at {@code index}.
+     * Builds the completer of the provider at {@code index}; {@code retries} hears its retries.
      *
      * @throws ConfigException at the field at fault
      */
     Completer build(EngineConfig config, int index, Function<String, String> env, UsageTracker usage,
-            Function<RateLimit, RateLimiter> limiters) {
+            Function<RateLimit, RateLimiter> limiters, RetryListener retries) {
         ProviderConfig p = config.providers().get(index);
         String at = "providers[" + index + "]";
         CompleterFactory factory = factoryOf(config, p, at);
@@ -88,6 +89,7 @@ final class ProviderKinds {
             wrapped = RetryingCompleter.builder(wrapped)
                     .policy(RetryPolicy.defaults().withMaxAttempts(p.retry().maxAttempts())
                             .withDelays(p.retry().initialDelay(), p.retry().maxDelay()))
+                    .listener(retries)
                     .build();
         }
         if (p.rateLimit() == null) {

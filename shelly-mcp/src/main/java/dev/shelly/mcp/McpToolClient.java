@@ -30,6 +30,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -73,6 +74,7 @@ public final class McpToolClient implements AutoCloseable {
     private final String prefix;
     private final Duration connectTimeout;
     private final Duration callTimeout;
+    private final Supplier<Map<String, Object>> requestMeta;
     private final JsonMapper json = JsonMapper.builder().build();
     private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
     private final ToolBox toolBox = new ToolBox();
@@ -93,6 +95,7 @@ public final class McpToolClient implements AutoCloseable {
         this.prefix = b.toolNamePrefix;
         this.connectTimeout = b.connectTimeout;
         this.callTimeout = b.callTimeout;
+        this.requestMeta = b.requestMeta;
         if (endpoint instanceof McpEndpoint.Stdio stdio) {
             process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
             ended = process.ended();
@@ -219,7 +222,8 @@ public final class McpToolClient implements AutoCloseable {
         }
         Map<String, Object> arguments = json.convertValue(input, MAP);
         AtomicReference<Object> requestId = new AtomicReference<>();
-        CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments))
+        CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments,
+                        meta(name)))
                 .contextWrite(TrackingTransport.context(requestId)).toFuture();
         try {
             CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
@@ -260,6 +264,21 @@ public final class McpToolClient implements AutoCloseable {
         }
         answer.cancel(true);
         return ToolOutput.error("MCP server '" + label + "' " + ended.join() + " while running tool '" + name + "'" + stderr());
+    }
+
+    /** The {@code _meta} of one tools/call: the request metadata's entries, or null for none. */
+    private Map<String, Object> meta(String name) {
+        if (requestMeta == null) {
+            return null;
+        }
+        Map<String, Object> meta;
+        try {
+            meta = requestMeta.get();
+        } catch (RuntimeException e) {
+            log.warn("the request metadata of MCP server '{}' failed for tool '{}'; the call goes without it", label, name, e);
+            return null;
+        }
+        return meta == null || meta.isEmpty() ? null : new LinkedHashMap<>(meta);
     }
 
     /**
@@ -485,6 +504,7 @@ public final class McpToolClient implements AutoCloseable {
         private String clientName = "shelly";
         private String clientVersion = defaultVersion();
         private Consumer<String> stderrListener;
+        private Supplier<Map<String, Object>> requestMeta;
 
         private Builder(McpEndpoint endpoint) {
             if (endpoint == null) {
@@ -543,6 +563,23 @@ public final class McpToolClient implements AutoCloseable {
          */
         public Builder callTimeout(Duration timeout) {
             this.callTimeout = positive(timeout, "callTimeout");
+            return this;
+        }
+
+        /**
+         * Entries for the {@code _meta} of every {@code tools/call} request, asked for on the
+         * thread that calls the tool, just before the request is sent: how a trace continues on
+         * the server ({@code ShellyTelemetry::mcpMeta} gives the W3C {@code traceparent},
+         * {@code tracestate} and {@code baggage} of the calling thread). An empty map adds nothing.
+         *
+         * @param meta the entries of one request
+         * @return this builder
+         */
+        public Builder requestMeta(Supplier<Map<String, Object>> meta) {
+            if (meta == null) {
+                throw new IllegalArgumentException("McpToolClient requestMeta must not be null");
+            }
+            this.requestMeta = meta;
             return this;
         }
 

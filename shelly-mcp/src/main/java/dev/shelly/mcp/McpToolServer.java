@@ -40,6 +40,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -337,8 +338,13 @@ public final class McpToolServer implements AutoCloseable {
         McpSchema.Implementation client = exchange.getClientInfo();
         String caller = client == null || client.name() == null || client.name().isBlank() ? "mcp-client" : client.name();
         String arguments = json.writeValueAsString(request.arguments() == null ? Map.of() : request.arguments());
-        ToolResult result = box.call(new ToolCall("mcp-" + calls.incrementAndGet(), request.name(), arguments),
-                ToolContext.of(caller));
+        ToolCall call = new ToolCall("mcp-" + calls.incrementAndGet(), request.name(), arguments);
+        Map<String, Object> meta = request.meta() == null ? Map.of() : request.meta();
+        ToolResult result = settings.wrapper.call(request.name(), meta, () -> box.call(call, ToolContext.of(caller)));
+        if (result == null) {
+            result = ToolResult.error(call.id(), "the call wrapper of MCP server '" + settings.name
+                    + "' returned no result for tool '" + request.name() + "'");
+        }
         Thread.interrupted();
         return McpContent.toMcp(result);
     }
@@ -383,6 +389,22 @@ public final class McpToolServer implements AutoCloseable {
         return "McpToolServer[" + settings.name + (url == null ? "" : ", " + url) + "]";
     }
 
+    /**
+     * Runs one {@code tools/call} the server serves; see {@link Builder#callWrapper}.
+     */
+    @FunctionalInterface
+    public interface CallWrapper {
+        /**
+         * Runs a call, on the thread that serves it.
+         *
+         * @param tool the tool's name
+         * @param meta the request's {@code _meta}; empty when it had none
+         * @param call runs the tool and returns its result
+         * @return the result to send; normally what {@code call} returned
+         */
+        ToolResult call(String tool, Map<String, Object> meta, Supplier<ToolResult> call);
+    }
+
     /** Settings of a server; {@link #build()} makes it, ready to start. */
     public static final class Builder {
         private final ToolBox box;
@@ -393,6 +415,7 @@ public final class McpToolServer implements AutoCloseable {
         private final Set<String> allowedOrigins = new LinkedHashSet<>();
         private Duration sessionTimeout = Duration.ofMinutes(30);
         private Duration pingInterval = Duration.ofSeconds(15);
+        private CallWrapper wrapper = (tool, meta, call) -> call.get();
 
         private Builder(ToolBox box) {
             if (box == null) {
@@ -486,6 +509,22 @@ public final class McpToolServer implements AutoCloseable {
          */
         public Builder pingInterval(Duration interval) {
             this.pingInterval = positive(interval, "pingInterval");
+            return this;
+        }
+
+        /**
+         * Runs every {@code tools/call} through a wrapper, on the thread that serves it: how a
+         * server continues the trace a request carries in its {@code _meta}
+         * ({@code ShellyTelemetry::continueMcpCall}).
+         *
+         * @param wrapper the wrapper
+         * @return this builder
+         */
+        public Builder callWrapper(CallWrapper wrapper) {
+            if (wrapper == null) {
+                throw new IllegalArgumentException("McpToolServer callWrapper must not be null");
+            }
+            this.wrapper = wrapper;
             return this;
         }
 

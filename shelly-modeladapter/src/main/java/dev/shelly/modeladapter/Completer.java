@@ -49,4 +49,15 @@ public interface Completer {
     default ModelResponse complete(ModelRequest request, StreamListener listener) {
         return complete(request);
     }
+
+    /**
+     * What this completer calls: the provider and the model it asks for, for telemetry and logs
+     * that name a call before it is made. Wrappers (retrying, rate-limited) answer with what
+     * they wrap.
+     *
+     * @return the target; {@link ModelTarget#UNKNOWN} by default
+     */
+    default ModelTarget target() {
+        return ModelTarget.UNKNOWN;
+    }
 }

@@ -76,6 +76,11 @@ public final class RateLimitedCompleter implements Completer {
     }
 
     @Override
+    public ModelTarget target() {
+        return delegate.target();
+    }
+
+    @Override
     public ModelResponse complete(ModelRequest request) {
         awaitTurn();
         return charged(delegate.complete(request));

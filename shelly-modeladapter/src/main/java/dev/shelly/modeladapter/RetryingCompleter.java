@@ -69,6 +69,11 @@ public final class RetryingCompleter implements Completer {
     }
 
     @Override
+    public ModelTarget target() {
+        return delegate.target();
+    }
+
+    @Override
     public ModelResponse complete(ModelRequest request) {
         for (int attempt = 1; ; attempt++) {
             try {

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 /**
  * Internal, not API. Runs tasks concurrently, each on its own virtual thread, and joins them in
@@ -43,6 +44,7 @@ public final class FanOut<T> {
     private Duration deadline;
     private boolean inlineSingle = true;
     private IntFunction<String> names;
+    private UnaryOperator<Runnable> propagation;
     private Settled<T> onSettled;
 
     private FanOut(List<? extends Callable<? extends T>> tasks) {
@@ -133,6 +135,20 @@ public final class FanOut<T> {
     }
 
     /**
+     * Wraps the work of each forked thread, on the joining thread, just before the thread starts:
+     * how a run's observers carry what they keep on the joining thread (a current span, MDC
+     * entries) over to the task's thread. A task run inline on the caller's thread is not
+     * wrapped. Not wrapped unless set.
+     *
+     * @param value the wrapping, or null for none
+     * @return this fan-out
+     */
+    public FanOut<T> propagate(UnaryOperator<Runnable> value) {
+        this.propagation = value;
+        return this;
+    }
+
+    /**
      * Called exactly once per task as it settles, on the thread that settled it (the task's own,
      * or the joining thread for an abandoned task). {@link #join()} returns after every call has
      * begun, and after every call by a task that ended within the grace has returned.
@@ -202,7 +218,8 @@ public final class FanOut<T> {
             for (int i = 0; i < n; i++) {
                 int slot = i;
                 Thread.Builder builder = names == null ? Thread.ofVirtual() : Thread.ofVirtual().name(names.apply(i));
-                threads[i] = builder.unstarted(() -> runTask(slot));
+                Runnable work = () -> runTask(slot);
+                threads[i] = builder.unstarted(propagation == null ? work : propagation.apply(work));
             }
             for (Thread t : threads) {
                 t.start();

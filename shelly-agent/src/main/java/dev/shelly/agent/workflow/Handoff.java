@@ -5,7 +5,9 @@ import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentException;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.Runner;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.tools.Tool;
@@ -210,6 +212,23 @@ public final class Handoff implements Runner {
     }
 
     private Message execute(List<Message> input, RunContext context) {
+        List<RunObserver> observers = context.observers();
+        if (observers.isEmpty()) {
+            return runSteps(input, context);
+        }
+        RunObserver.Observation<Message> observed = Observers.start(observers, o -> o.workflowStarted(this, context));
+        Message last;
+        try {
+            last = runSteps(input, context);
+        } catch (RuntimeException | Error e) {
+            observed.end(null, e);
+            throw e;
+        }
+        observed.end(last, null);
+        return last;
+    }
+
+    private Message runSteps(List<Message> input, RunContext context) {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("hand-off group '" + name + "' is already running; it runs one run() at a time");
         }

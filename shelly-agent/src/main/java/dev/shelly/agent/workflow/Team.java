@@ -2,8 +2,10 @@ package dev.shelly.agent.workflow;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.Runner;
 import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
@@ -197,6 +199,23 @@ public final class Team implements Runner {
     }
 
     private Message execute(List<Message> input, RunContext context) {
+        List<RunObserver> observers = context.observers();
+        if (observers.isEmpty()) {
+            return runSteps(input, context);
+        }
+        RunObserver.Observation<Message> observed = Observers.start(observers, o -> o.workflowStarted(this, context));
+        Message last;
+        try {
+            last = runSteps(input, context);
+        } catch (RuntimeException | Error e) {
+            observed.end(null, e);
+            throw e;
+        }
+        observed.end(last, null);
+        return last;
+    }
+
+    private Message runSteps(List<Message> input, RunContext context) {
         if (!running.compareAndSet(false, true)) {
             throw new IllegalStateException("team '" + name + "' is already running; a team runs one run() at a time");
         }
@@ -342,6 +361,7 @@ public final class Team implements Runner {
                     .inlineSingle(false)
                     .grace(cancelGrace != null ? cancelGrace : context.cancelGrace())
                     .names(slot -> "shelly-team-" + name + "-" + member(slot).name())
+                    .propagate(Observers.propagation(context.observers()))
                     .join();
             List<Message> done = new ArrayList<>(chosen.size());
             for (FanOut.Outcome<Message> o : joined.outcomes()) {

@@ -106,6 +106,15 @@ public final class EngineConfig {
     }
 
     /**
+     * The {@code telemetry:} section: OpenTelemetry traces and metrics over OTLP.
+     *
+     * @return the section, or empty when the engine records no telemetry of its own
+     */
+    public Optional<TelemetryConfig> telemetry() {
+        return Optional.ofNullable(sections.telemetry());
+    }
+
+    /**
      * The {@code prices:} section: model prices laid over {@link PriceTable#defaults()}.
      *
      * @return the configured prices, empty when none are
@@ -270,6 +279,7 @@ public final class EngineConfig {
         private ApprovalsConfig approvals;
         private PriceTable prices = PriceTable.empty();
         private ContextWindows contextWindows = ContextWindows.empty();
+        private TelemetryConfig telemetry;
 
         private Builder() {}
 
@@ -340,6 +350,17 @@ public final class EngineConfig {
         }
 
         /**
+         * Sends OpenTelemetry traces and metrics over OTLP (needs {@code shelly-otel} on the class path).
+         *
+         * @param value the telemetry settings
+         * @return this builder
+         */
+        public Builder telemetry(TelemetryConfig value) {
+            this.telemetry = value;
+            return this;
+        }
+
+        /**
          * Prices models beyond (or instead of) {@link PriceTable#defaults()}.
          *
          * @param value the prices; replaces any set before
@@ -374,7 +395,7 @@ public final class EngineConfig {
          */
         public EngineConfig build() {
             return new EngineConfig(new Sections(providers, mcpServers, agents, entryAgent, redis, prices, contextWindows,
-                    approvals),
+                    approvals, telemetry),
                     Locations.NONE);
         }
     }

@@ -24,10 +24,12 @@ import tools.jackson.databind.util.StdConverter;
  * @param prices the {@code prices:} section: model id to price
  * @param contextWindows the {@code context_windows:} section: model id to window in tokens
  * @param approvals the {@code approvals:} section, or null
+ * @param telemetry the {@code telemetry:} section, or null
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
         String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices,
-        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows, ApprovalsConfig approvals) {
+        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows, ApprovalsConfig approvals,
+        TelemetryConfig telemetry) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);

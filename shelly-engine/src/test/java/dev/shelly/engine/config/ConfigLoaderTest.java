@@ -504,4 +504,72 @@ class ConfigLoaderTest {
                 """)).hasMessage("config.yaml:1: providers[0].retry.max_delay: max_delay (PT2S) must not be shorter "
                 + "than initial_delay (PT5S)");
     }
+
+    @Test
+    void aTelemetrySectionIsReadWithItsHeadersFromTheEnvironmentAndNeverPrinted() {
+        EngineConfig c = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                telemetry:
+                  endpoint: http://collector.internal:4318
+                  protocol: http/protobuf
+                  service_name: orders-assistant
+                  headers:
+                    authorization: Bearer ${OTLP_TOKEN}
+                  capture_content: true
+                  properties:
+                    otel.traces.sampler: always_on
+                """, "config.yaml", Map.of("OTLP_TOKEN", "s3cret token")::get);
+        TelemetryConfig t = c.telemetry().orElseThrow();
+        assertThat(t).isEqualTo(new TelemetryConfig("http://collector.internal:4318", "http/protobuf", "orders-assistant",
+                Map.of("authorization", "Bearer s3cret token"), true, Map.of("otel.traces.sampler", "always_on")));
+        assertThat(t.autoconfigureProperties()).containsExactly(
+                Map.entry("otel.service.name", "orders-assistant"),
+                Map.entry("otel.exporter.otlp.endpoint", "http://collector.internal:4318"),
+                Map.entry("otel.exporter.otlp.protocol", "http/protobuf"),
+                Map.entry("otel.exporter.otlp.headers", "authorization=Bearer%20s3cret%20token"),
+                Map.entry("otel.traces.sampler", "always_on"));
+        assertThat(t.toString()).doesNotContain("s3cret").isEqualTo("TelemetryConfig[endpoint=http://collector.internal:4318, "
+                + "protocol=http/protobuf, serviceName=orders-assistant, headers=[authorization], captureContent=true, "
+                + "properties=[otel.traces.sampler]]");
+        TelemetryConfig defaults = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                telemetry: {}
+                """, "config.yaml", ENV).telemetry().orElseThrow();
+        assertThat(defaults).isEqualTo(TelemetryConfig.of(null));
+        assertThat(defaults.captureContent()).isFalse();
+        assertThat(defaults.autoconfigureProperties()).containsExactly(Map.entry("otel.service.name", "shelly"));
+        assertThat(ConfigLoader.parse("agents: [{ name: a }]", "config.yaml", ENV).telemetry()).isEmpty();
+    }
+
+    @Test
+    void telemetryErrorsNameFileLineAndField() {
+        assertThat(error("""
+                agents: [{ name: a }]
+                telemetry:
+                  protocol: udp
+                """)).hasMessage("config.yaml:3: telemetry.protocol: must be 'grpc' or 'http/protobuf', was 'udp'");
+        assertThat(error("""
+                agents: [{ name: a }]
+                telemetry:
+                  endpoint: collector:4317
+                """)).hasMessage("config.yaml:3: telemetry.endpoint: expected an http or https URL, got 'collector:4317'");
+        assertThat(error("""
+                agents: [{ name: a }]
+                telemetry:
+                  properties:
+                    sampler: always_on
+                """)).hasMessage("config.yaml:4: telemetry.properties: 'sampler' is not an OpenTelemetry "
+                        + "autoconfiguration property (they are named otel.*)");
+        assertThat(error("""
+                agents: [{ name: a }]
+                telemetry:
+                  capture_content: sometimes
+                """)).hasMessage("config.yaml:3: telemetry.capture_content: expected true or false, got 'sometimes'");
+        assertThat(error("""
+                agents: [{ name: a }]
+                telemetry:
+                  exporter: zipkin
+                """)).hasMessage("config.yaml:3: telemetry.exporter: unknown field 'exporter'; expected one of "
+                        + "capture_content, endpoint, headers, properties, protocol, service_name");
+    }
 }

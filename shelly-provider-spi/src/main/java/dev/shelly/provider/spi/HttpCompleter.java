@@ -9,6 +9,7 @@ import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
@@ -28,6 +29,7 @@ public final class HttpCompleter implements Completer {
     private final HttpModelClient client;
     private final WireFormat format;
     private final UsageTracker usage;
+    private final ModelTarget target;
 
     /**
      * Joins a client and a wire format.
@@ -37,12 +39,36 @@ public final class HttpCompleter implements Completer {
      * @param usage where to record each reply's usage, or null to record nowhere
      */
     public HttpCompleter(HttpModelClient client, WireFormat format, UsageTracker usage) {
+        this(client, format, usage, null);
+    }
+
+    /**
+     * Joins a client and a wire format, naming what the calls go to for telemetry.
+     *
+     * @param client the HTTP client of the provider's endpoint
+     * @param format the provider's wire format
+     * @param usage where to record each reply's usage, or null to record nowhere
+     * @param target the provider (by its own name, such as {@code openai}, whatever the user calls
+     *     it) and model; null for the format's provider and model
+     */
+    public HttpCompleter(HttpModelClient client, WireFormat format, UsageTracker usage, ModelTarget target) {
         if (client == null || format == null) {
             throw new IllegalArgumentException("HttpCompleter client and format must not be null");
         }
         this.client = client;
         this.format = format;
         this.usage = usage;
+        this.target = target != null ? target : new ModelTarget(format.provider(), format.model());
+    }
+
+    /**
+     * The provider and model the requests go to.
+     *
+     * @return the target given to the constructor, or the format's provider and model
+     */
+    @Override
+    public ModelTarget target() {
+        return target;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.shelly.chats.internal.Redaction;
 import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
@@ -44,6 +45,8 @@ import java.util.function.UnaryOperator;
  */
 public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     private String name;
+    /** The provider's own name, kept when {@link #name} gives it another: what telemetry calls it. */
+    private String system;
     private final String defaultBaseUrl;
     private final List<String> apiKeyVariables;
     private final String baseUrlVariable;
@@ -112,6 +115,9 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     public B name(String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException(name + ": provider name must not be null or blank");
+        }
+        if (system == null) {
+            system = name;
         }
         this.name = value.strip();
         return self();
@@ -612,7 +618,8 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
             }
         });
         headers.forEach(client::header);
-        Completer http = new HttpCompleter(client.build(), format, usageTracker);
+        Completer http = new HttpCompleter(client.build(), format, usageTracker,
+                new ModelTarget(system != null ? system : name, format.model()));
         if (retry.maxAttempts() == 1) {
             return http;
         }

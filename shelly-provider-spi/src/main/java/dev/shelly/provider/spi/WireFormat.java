@@ -28,6 +28,15 @@ public interface WireFormat {
     String provider();
 
     /**
+     * The model the requests ask for, as telemetry names a call before it is made.
+     *
+     * @return e.g. {@code claude-sonnet-4-5}; null when the format does not say
+     */
+    default String model() {
+        return null;
+    }
+
+    /**
      * The endpoint's path, relative to the base URL.
      *
      * @return e.g. {@code v1/messages}

@@ -3,6 +3,7 @@ package dev.shelly.providers.anthropic;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.provider.spi.Auth;
@@ -60,6 +61,11 @@ public final class AnthropicCompleter implements Completer {
      */
     public static AnthropicCompleter fromEnvironment(String model) {
         return builder().model(model).build();
+    }
+
+    @Override
+    public ModelTarget target() {
+        return delegate.target();
     }
 
     @Override

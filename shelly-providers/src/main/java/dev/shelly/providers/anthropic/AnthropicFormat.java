@@ -74,6 +74,11 @@ final class AnthropicFormat implements WireFormat {
     }
 
     @Override
+    public String model() {
+        return model;
+    }
+
+    @Override
     public String path() {
         return "v1/messages";
     }

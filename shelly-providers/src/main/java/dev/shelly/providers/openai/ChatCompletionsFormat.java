@@ -72,6 +72,11 @@ final class ChatCompletionsFormat implements WireFormat {
     }
 
     @Override
+    public String model() {
+        return model;
+    }
+
+    @Override
     public String path() {
         return "chat/completions";
     }

@@ -3,6 +3,7 @@ package dev.shelly.providers.openai;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
@@ -180,6 +181,11 @@ public final class OpenAiCompleter implements Completer {
      */
     public static OpenAiCompleter fromEnvironment(String model) {
         return builder().model(model).build();
+    }
+
+    @Override
+    public ModelTarget target() {
+        return delegate.target();
     }
 
     @Override

@@ -18,6 +18,7 @@ import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
@@ -497,4 +498,9 @@ class AnthropicCompleterTest {
         assertThat(deltas.getLast()).isEqualTo(new Delta.UsageDelta(new Usage(120, 45, 300, 10)));
     }
 
+    @Test
+    void itsTargetIsTheProviderAndTheModelItAsksForBeforeAnyCall() {
+        assertThat(builder().build().target()).isEqualTo(new ModelTarget("anthropic", "claude-test"));
+        assertThat(server.getRequestCount()).isZero();
+    }
 }

@@ -18,6 +18,7 @@ import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.Usage;
@@ -316,5 +317,22 @@ class OpenAiCompleterTest {
                 .hasMessage("openai: no API key: call apiKey(...) or set the environment variable OPENAI_API_KEY");
         assertThat(OpenAiCompleter.builder().model("m").apiKey("k").environment(n -> null).build().toString())
                 .isEqualTo("OpenAiCompleter[name=openai, model=m, baseUrl=https://api.openai.com/v1]");
+    }
+
+    @Test
+    void itsTargetIsTheProviderAndTheModelItAsksForBeforeAnyCall() {
+        assertThat(builder().build().target()).isEqualTo(new ModelTarget("openai", "gpt-test"));
+        assertThat(GrokTarget.of()).isEqualTo(new ModelTarget("grok", "grok-4"));
+        assertThat(builder().name("my-gateway").build().target()).as("a name of the user's keeps the provider's own")
+                .isEqualTo(new ModelTarget("openai", "gpt-test"));
+        assertThat(server.getRequestCount()).isZero();
+    }
+
+    /** Grok is the OpenAI format under its own provider name. */
+    private static final class GrokTarget {
+        static ModelTarget of() {
+            return dev.shelly.providers.grok.GrokCompleter.builder().model("grok-4").apiKey("k").environment(n -> null)
+                    .build().target();
+        }
     }
 }
