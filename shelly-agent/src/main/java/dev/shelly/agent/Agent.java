@@ -917,11 +917,6 @@ public final class Agent implements Runner {
         return contextPolicy;
     }
 
-    /** The agent's model, for the context manager's summaries. */
-    Completer completer() {
-        return completer;
-    }
-
     /**
      * The prices that turn the agent's usage into cost.
      *
