@@ -7,6 +7,7 @@ module dev.shelly.otel {
     requires transitive io.opentelemetry.api;
     requires transitive io.opentelemetry.context;
     requires io.opentelemetry.sdk;
+    requires io.opentelemetry.sdk.common;
     requires io.opentelemetry.sdk.autoconfigure;
     requires tools.jackson.databind;
     requires org.slf4j;
