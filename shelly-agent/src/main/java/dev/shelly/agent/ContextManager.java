@@ -1,8 +1,15 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.context.Budget;
+import dev.shelly.agent.context.Compaction;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.agent.context.ContextView;
+import dev.shelly.agent.context.FailureReflection;
+import dev.shelly.agent.context.LoopDetection;
+import dev.shelly.agent.context.SlidingWindow;
+import dev.shelly.agent.context.ToolScope;
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
@@ -68,11 +75,42 @@ final class ContextManager {
     private String model;
     private Run stateRun;
     private final Map<ContextStrategy, Object> state = new IdentityHashMap<>();
+    /**
+     * The previous call's view after its strategies, which the next call extends with what the
+     * chat gained since; null when there is none to extend (a new run, a compaction).
+     */
+    private View last;
+    /** The chat's size and last message when {@link #last} was shaped. */
+    private int lastChatSize;
+    private Message lastTail;
+    /** The summary {@link #last} was built on. */
+    private Message lastSummary;
+    /** The strategy being applied, and the one that replaced messages in this run, if any. */
+    private ContextStrategy applying;
+    private ContextStrategy replacer;
+    /**
+     * Whether more than one strategy replaced messages in this run: a strategy then rewrites
+     * another's rewrite, so each view is built from the chat again to keep the order.
+     */
+    private boolean manyReplacers;
+    /** Whether the view being shaped was compacted. */
+    private boolean compacted;
+    /** The first strategy in the policy that may replace messages (not one known not to), or null. */
+    private final ContextStrategy firstReplacer;
 
     ContextManager(Agent agent, ContextPolicy policy) {
         this.agent = agent;
         this.policy = policy;
         this.estimator = policy.estimator();
+        ContextStrategy found = null;
+        for (ContextStrategy s : policy.strategies()) {
+            if (!(s instanceof Compaction || s instanceof SlidingWindow || s instanceof LoopDetection
+                    || s instanceof FailureReflection || s instanceof Budget || s instanceof ToolScope)) {
+                found = s;
+                break;
+            }
+        }
+        this.firstReplacer = found;
     }
 
     boolean active() {
@@ -89,8 +127,55 @@ final class ContextManager {
             stateRun = run;
             state.clear();
             estimates.clear();
+            last = null;
+            replacer = null;
+            manyReplacers = false;
         }
         findSummary();
+        Chat chat = agent.chat();
+        Message head = prompt != null ? prompt : chat.get(0);
+        View view = extendable(head, chat) ? last.next(iteration, offered) : build(run, iteration, prompt, offered);
+        last = null;
+        List<Message> rest = chat.since(view.chatSize);
+        for (int i = 0; i < rest.size(); i++) {
+            Message m = rest.get(i);
+            if (!isSummary(m)) {
+                view.add(m, view.chatSize + i);
+            }
+        }
+        if (policy.active()) {
+            compacted = false;
+            try {
+                for (ContextStrategy s : policy.strategies()) {
+                    applying = s;
+                    s.apply(view);
+                }
+            } finally {
+                applying = null;
+            }
+            run.emit(new AgentEvent.ContextMeasured(run.source, iteration, view.tokens(), view.window().orElse(0)));
+            keep(view, chat);
+        }
+        return view;
+    }
+
+    /**
+     * Whether the previous call's view can be extended: the same prompt and summary, and a chat
+     * that only grew since (its last message then is still where it was); and no strategy that
+     * comes before the one that rewrote messages may rewrite one too, since it would then read
+     * the other's rewrite instead of the chat's message.
+     */
+    private boolean extendable(Message head, Chat chat) {
+        if (last == null || manyReplacers || (replacer != null && replacer != firstReplacer)
+                || last.messages.get(0) != head || lastSummary != summary) {
+            return false;
+        }
+        int size = chat.size();
+        return size >= lastChatSize && (lastChatSize == 0 || chat.get(lastChatSize - 1) == lastTail);
+    }
+
+    /** The view from the chat: the prompt, this agent's summary and the conversation since. */
+    private View build(Run run, int iteration, Message prompt, List<ToolDefinition> offered) {
         View view = new View(run, iteration, offered);
         int base;
         if (prompt == null) {
@@ -106,20 +191,20 @@ final class ContextManager {
             start = Math.max(base, resumeFrom);
         }
         view.first = view.messages.size();
-        List<Message> rest = agent.chat().since(start);
-        for (int i = 0; i < rest.size(); i++) {
-            Message m = rest.get(i);
-            if (!isSummary(m)) {
-                view.add(m, start + i);
-            }
-        }
-        if (policy.active()) {
-            for (ContextStrategy s : policy.strategies()) {
-                s.apply(view);
-            }
-            run.emit(new AgentEvent.ContextMeasured(run.source, iteration, view.tokens(), view.window().orElse(0)));
-        }
+        view.chatSize = start;
         return view;
+    }
+
+    /** Keeps a shaped view for the next call to extend, unless it was compacted. */
+    private void keep(View view, Chat chat) {
+        if (compacted || manyReplacers) {
+            last = null;
+            return;
+        }
+        last = view;
+        lastChatSize = chat.size();
+        lastTail = lastChatSize == 0 ? null : chat.get(lastChatSize - 1);
+        lastSummary = summary;
     }
 
     /** Takes the provider's count for the request that was sent. */
@@ -221,12 +306,25 @@ final class ContextManager {
         private final List<ToolDefinition> offered;
         int first;
         private long estimate;
+        /** The chat index the messages still to add start at. */
+        int chatSize;
 
         View(Run run, int iteration, List<ToolDefinition> offered) {
             this.run = run;
             this.iteration = iteration;
             this.tools = offered;
             this.offered = offered;
+        }
+
+        /** A copy of this shaped view for the next call, with the tools offered then. */
+        View next(int nextIteration, List<ToolDefinition> nextOffered) {
+            View view = new View(run, nextIteration, nextOffered);
+            view.messages.addAll(messages);
+            view.chatIndex = java.util.Arrays.copyOf(chatIndex, Math.max(64, chatIndex.length));
+            view.first = first;
+            view.estimate = estimate;
+            view.chatSize = lastChatSize;
+            return view;
         }
 
         void add(Message m, int index) {
@@ -291,6 +389,10 @@ final class ContextManager {
             }
             estimate += remember(message) - tokens(old);
             messages.set(index, message);
+            if (applying != null && applying != replacer) {
+                manyReplacers |= replacer != null;
+                replacer = applying;
+            }
         }
 
         /** Whether two messages hold the same tool calls and results, by id, in order. */
@@ -458,6 +560,7 @@ final class ContextManager {
             summary = written;
             summaryIndex = index;
             resumeFrom = keptIndex[0];
+            compacted = true;
             run.emit(new AgentEvent.ContextCompacted(run.source, iteration, strategy, before, tokens(), replaced));
         }
 

@@ -75,6 +75,8 @@ final class ToolResults {
             Message rewritten = changed ? new Message(m.sender(), m.role(), parts, m.metadata()) : m;
             memo.rewritten.put(m, rewritten);
             if (changed) {
+                // The next call's view may hold the rewrite itself: it is final.
+                memo.rewritten.put(rewritten, rewritten);
                 view.replace(index, rewritten);
             }
         }

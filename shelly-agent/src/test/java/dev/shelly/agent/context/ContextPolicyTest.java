@@ -246,6 +246,38 @@ class ContextPolicyTest {
         assertThat(trimmed).allSatisfy(t -> assertThat(t.tokensAfter()).isLessThan(t.tokensBefore()));
     }
 
+    /** Replaces each old result by its length: what it reads must be the chat's result, not another's rewrite. */
+    private record Lengths(int keepRecent) implements ContextStrategy {
+        @Override
+        public String name() {
+            return "lengths";
+        }
+
+        @Override
+        public void apply(ContextView view) {
+            ToolResults.rewriteOld(view, this, keepRecent, r -> ToolResults.withText(r, "had " + r.text().length() + " characters"));
+        }
+    }
+
+    @Test
+    void eachStrategyReadsTheChatsResultWhateverALaterStrategyRewroteInEarlierCalls() {
+        Model model = fetching(4);
+        Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(300))
+                .contextPolicy(ContextPolicy.builder().strategies(new Lengths(2), new ToolResultTrimming(1, 10)).build()).build();
+
+        agent.run("go");
+
+        // Call 3 trimmed result 1 first; call 4 measures it whole, then trims the measure.
+        assertThat(model.calls.get(2).messages().get(3).parts()).containsExactly(
+                ToolResult.of("call_1", ToolResultTrimming.cut("page 1: " + "x".repeat(292), 10)));
+        List<Message> sent = model.calls.get(3).messages();
+        assertThat(sent.get(3).parts()).containsExactly(ToolResult.of("call_1", ToolResultTrimming.cut("had 300 characters", 10)));
+        assertThat(sent.get(5).parts()).containsExactly(ToolResult.of("call_2", ToolResultTrimming.cut("page 2: " + "x".repeat(292), 10)));
+        assertThat(sent.get(7).parts()).containsExactly(ToolResult.of("call_3", "page 3: " + "x".repeat(292)));
+        List<Message> last = model.calls.get(4).messages();
+        assertThat(last.get(5).parts()).containsExactly(ToolResult.of("call_2", ToolResultTrimming.cut("had 300 characters", 10)));
+    }
+
     @Test
     void oldObservationsAreMaskedWhileTheReasoningStays() {
         Model model = new Model(n -> n <= 2 ? Message.of("model", Role.ASSISTANT, new Text("Let me look at page " + n + "."),
