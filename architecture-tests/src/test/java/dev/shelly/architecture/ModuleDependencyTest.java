@@ -81,6 +81,32 @@ class ModuleDependencyTest {
     }
 
     @Test
+    void librariesUseShellyTestingInTestScopeOnly() {
+        List<String> violations = new ArrayList<>();
+        for (Poms.Module module : modules()) {
+            if (!LIBRARIES.contains(module.artifactId())) {
+                continue;
+            }
+            for (Poms.Dependency d : module.dependencies()) {
+                if (d.artifactId().equals("shelly-testing") && !d.scope().equals("test")) {
+                    violations.add(module.artifactId() + " -> shelly-testing (scope " + d.scope() + ")");
+                }
+            }
+        }
+        assertThat(violations).as("the scripted model and the log capture are for tests; libraries must not ship them")
+                .isEmpty();
+    }
+
+    @Test
+    void engineUsesMcpOnlyAsAnOptionalDependency() {
+        Poms.Module engine = Poms.module(Poms.root(), "shelly-engine");
+        assertThat(engine.dependencies()).filteredOn(d -> d.artifactId().equals("shelly-mcp"))
+                .as("shelly-engine -> shelly-mcp: optional, so an engine without MCP servers carries no MCP jars")
+                .singleElement()
+                .satisfies(d -> assertThat(d.optional()).isTrue(), d -> assertThat(d.scope()).isEqualTo("compile"));
+    }
+
+    @Test
     void theArrowsThemselvesHaveNoCycle() {
         for (String start : ALLOWED.keySet()) {
             Set<String> seen = new HashSet<>();

@@ -18,7 +18,7 @@ final class Poms {
     private Poms() {}
 
     /** A dependency as a pom declares it. */
-    record Dependency(String groupId, String artifactId, String scope) {}
+    record Dependency(String groupId, String artifactId, String scope, boolean optional) {}
 
     /** One module's pom. */
     record Module(String folder, String artifactId, String packaging, Optional<String> moduleName,
@@ -89,13 +89,37 @@ final class Poms {
         throw new IllegalStateException("the root pom manages no plugin " + artifactId);
     }
 
+    /** The root element of a pom. */
+    static Element project(Path pom) {
+        return read(pom);
+    }
+
+    /** The first element down a path of child names ({@code "scm", "url"}), or empty when one is missing. */
+    static Optional<Element> find(Element from, String... path) {
+        Element at = from;
+        for (String name : path) {
+            List<Element> next = children(at, name);
+            if (next.isEmpty()) {
+                return Optional.empty();
+            }
+            at = next.getFirst();
+        }
+        return Optional.of(at);
+    }
+
+    /** The stripped text down a path of child names, or empty when an element is missing or blank. */
+    static Optional<String> findText(Element from, String... path) {
+        return find(from, path).map(e -> e.getTextContent().strip()).filter(t -> !t.isEmpty());
+    }
+
     private static List<Dependency> dependencies(Element dependencies) {
         List<Dependency> deps = new ArrayList<>();
         for (Element d : children(dependencies, "dependency")) {
             deps.add(new Dependency(
                     text(d, "groupId").orElse(""),
                     text(d, "artifactId").orElse(""),
-                    text(d, "scope").orElse("compile")));
+                    text(d, "scope").orElse("compile"),
+                    text(d, "optional").orElse("false").equals("true")));
         }
         return deps;
     }
@@ -111,7 +135,8 @@ final class Poms {
         }
     }
 
-    private static List<Element> children(Element parent, String name) {
+    /** The child elements of one name, in document order. */
+    static List<Element> children(Element parent, String name) {
         List<Element> found = new ArrayList<>();
         NodeList nodes = parent.getChildNodes();
         for (int i = 0; i < nodes.getLength(); i++) {

@@ -6,6 +6,7 @@ import dev.shelly.chats.ShellyException;
 public class AgentException extends ShellyException {
     private static final long serialVersionUID = 1L;
 
+    /** The name of the agent that failed. */
     private final String agent;
 
     /**

@@ -6,6 +6,7 @@ import java.time.Duration;
 public final class AgentTimeoutException extends AgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The time the agent was allowed. */
     private final Duration limit;
 
     /**

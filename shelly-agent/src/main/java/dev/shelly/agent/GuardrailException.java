@@ -10,6 +10,7 @@ public final class GuardrailException extends AgentException {
     private static final long serialVersionUID = 1L;
 
     private final transient Message rejected;
+    /** Why the guardrail rejected the message. */
     private final String reason;
 
     /**

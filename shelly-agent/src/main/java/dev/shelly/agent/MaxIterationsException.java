@@ -7,6 +7,7 @@ package dev.shelly.agent;
 public final class MaxIterationsException extends AgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The number of model turns the agent was allowed. */
     private final int limit;
 
     /**

@@ -18,6 +18,7 @@ import java.util.Map;
 public final class RunPausedException extends AgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The id of the paused run, to resume it by. */
     private final String runId;
     private final transient List<ToolCall> pending;
     private final transient Map<String, String> reasons;

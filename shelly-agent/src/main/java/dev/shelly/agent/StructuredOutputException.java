@@ -12,7 +12,9 @@ public final class StructuredOutputException extends AgentException {
     private static final int SHOWN = 200;
 
     private final transient Class<?> type;
+    /** The last answer's full text. */
     private final String answer;
+    /** What did not fit, each problem naming the field. */
     private final List<String> problems;
 
     /**

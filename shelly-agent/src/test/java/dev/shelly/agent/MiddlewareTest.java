@@ -10,6 +10,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
+import dev.shelly.testing.logs.LogCapture;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import java.time.Duration;
@@ -57,7 +58,10 @@ class MiddlewareTest {
         Chat chat = new Chat();
         Agent a = Agent.builder("inner").completer(ScriptedCompleter.of(Step.reply("ok"))).chat(chat).build();
 
-        Runner wrapped = Middleware.apply(a, List.of(Middleware.recovery(), Middleware.logger(new CapturingLogger())));
+        Runner wrapped;
+        try (LogCapture log = LogCapture.start()) {
+            wrapped = Middleware.apply(a, List.of(Middleware.recovery(), Middleware.logger(log.logger("test"))));
+        }
 
         assertThat(wrapped.name()).isEqualTo("inner");
         assertThat(wrapped.chat()).isSameAs(chat);
@@ -184,45 +188,48 @@ class MiddlewareTest {
 
     @Test
     void theLoggerRecordsStartAndStopAndTheReplyOnlyAtDebug() {
-        CapturingLogger log = new CapturingLogger();
-        Agent a = Agent.builder("logged").instructions("SECRET-PROMPT").completer(ScriptedCompleter.of(Step.reply("the answer")))
-                .middleware(Middleware.logger(log)).build();
+        try (LogCapture log = LogCapture.start()) {
+            Agent a = Agent.builder("logged").instructions("SECRET-PROMPT").completer(ScriptedCompleter.of(Step.reply("the answer")))
+                    .middleware(Middleware.logger(log.logger("test"))).build();
 
-        a.run("USER-SECRET");
+            a.run("USER-SECRET");
 
-        assertThat(log.texts()).hasSize(3);
-        assertThat(log.texts().get(0)).isEqualTo("INFO agent 'logged' started");
-        assertThat(log.texts().get(1)).matches("INFO agent 'logged' finished in \\d+ ms");
-        assertThat(log.texts().get(2)).isEqualTo("DEBUG agent 'logged' replied: the answer");
-        assertThat(log.texts()).noneMatch(t -> t.contains("SECRET"));
+            assertThat(texts(log)).hasSize(3);
+            assertThat(texts(log).get(0)).isEqualTo("INFO agent 'logged' started");
+            assertThat(texts(log).get(1)).matches("INFO agent 'logged' finished in \\d+ ms");
+            assertThat(texts(log).get(2)).isEqualTo("DEBUG agent 'logged' replied: the answer");
+            assertThat(texts(log)).noneMatch(t -> t.contains("SECRET"));
+        }
     }
 
     @Test
     void theLoggerRecordsFailuresWithTheirException() {
-        CapturingLogger log = new CapturingLogger();
-        ModelException err = ModelException.builder(ModelException.Kind.SERVER).providerMessage("down").build();
-        Agent a = Agent.builder("logged").completer(ScriptedCompleter.of(Step.fail(err)))
-                .middleware(Middleware.logger(log)).build();
+        try (LogCapture log = LogCapture.start()) {
+            ModelException err = ModelException.builder(ModelException.Kind.SERVER).providerMessage("down").build();
+            Agent a = Agent.builder("logged").completer(ScriptedCompleter.of(Step.fail(err)))
+                    .middleware(Middleware.logger(log.logger("test"))).build();
 
-        assertThatThrownBy(() -> a.run("go")).isSameAs(err);
+            assertThatThrownBy(() -> a.run("go")).isSameAs(err);
 
-        CapturingLogger.Line last = log.lines.getLast();
-        assertThat(last.level()).isEqualTo(Level.ERROR);
-        assertThat(last.text()).matches("agent 'logged' failed after \\d+ ms: server: down");
-        assertThat(last.error()).isSameAs(err);
+            LogCapture.Line last = log.lines().getLast();
+            assertThat(last.level()).isEqualTo(Level.ERROR);
+            assertThat(last.message()).matches("agent 'logged' failed after \\d+ ms: server: down");
+            assertThat(last.error()).isSameAs(err);
+        }
     }
 
     @Test
     void theLoggerRecordsCancellationAtInfo() throws Exception {
-        CapturingLogger log = new CapturingLogger();
-        ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
-        Agent a = Agent.builder("logged").completer(model).middleware(Middleware.logger(log)).build();
+        try (LogCapture log = LogCapture.start()) {
+            ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
+            Agent a = Agent.builder("logged").completer(model).middleware(Middleware.logger(log.logger("test"))).build();
 
-        Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
-        assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
-        run.interruptAndJoin();
+            Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
+            assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
+            run.interruptAndJoin();
 
-        assertThat(log.texts().getLast()).matches("INFO agent 'logged' was cancelled after \\d+ ms");
+            assertThat(texts(log).getLast()).matches("INFO agent 'logged' was cancelled after \\d+ ms");
+        }
     }
 
     // ------------------------------------------------------------------ guardrail
@@ -263,24 +270,25 @@ class MiddlewareTest {
 
     @Test
     void theSeedsStackComposes() {
-        CapturingLogger log = new CapturingLogger();
-        CountDownLatch ran = new CountDownLatch(1);
-        Agent a = Agent.builder("assistant").completer(request -> {
-            ran.countDown();
-            return dev.shelly.modeladapter.ModelResponse.of(
-                    Message.text("x", dev.shelly.chats.Role.ASSISTANT, "CONFIDENTIAL"));
-        }).middleware(
-                Middleware.logger(log),
-                Middleware.timeout(Duration.ofSeconds(60)),
-                Middleware.recovery(),
-                Middleware.outputGuardrail(m -> m.text().contains("CONFIDENTIAL")
-                        ? Optional.of("output contains confidential information") : Optional.empty()))
-                .build();
+        try (LogCapture log = LogCapture.start()) {
+            CountDownLatch ran = new CountDownLatch(1);
+            Agent a = Agent.builder("assistant").completer(request -> {
+                ran.countDown();
+                return dev.shelly.modeladapter.ModelResponse.of(
+                        Message.text("x", dev.shelly.chats.Role.ASSISTANT, "CONFIDENTIAL"));
+            }).middleware(
+                    Middleware.logger(log.logger("test")),
+                    Middleware.timeout(Duration.ofSeconds(60)),
+                    Middleware.recovery(),
+                    Middleware.outputGuardrail(m -> m.text().contains("CONFIDENTIAL")
+                            ? Optional.of("output contains confidential information") : Optional.empty()))
+                    .build();
 
-        assertThatThrownBy(() -> a.run("go")).isInstanceOf(GuardrailException.class);
-        assertThat(ran.getCount()).isZero();
-        assertThat(log.lines.getLast().level()).isEqualTo(Level.ERROR);
-        assertThat(log.lines.getLast().error()).isInstanceOf(GuardrailException.class);
+            assertThatThrownBy(() -> a.run("go")).isInstanceOf(GuardrailException.class);
+            assertThat(ran.getCount()).isZero();
+            assertThat(log.lines().getLast().level()).isEqualTo(Level.ERROR);
+            assertThat(log.lines().getLast().error()).isInstanceOf(GuardrailException.class);
+        }
     }
 
     @Test
@@ -318,5 +326,10 @@ class MiddlewareTest {
         release.countDown();
 
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
+    }
+
+    /** The lines of a capture as "LEVEL message". */
+    private static List<String> texts(LogCapture log) {
+        return log.lines().stream().map(LogCapture.Line::toString).toList();
     }
 }

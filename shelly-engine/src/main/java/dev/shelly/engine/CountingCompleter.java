@@ -8,8 +8,9 @@ import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
 
 /**
- * Records the usage of every response of a completer given in code, so the engine's tracker
- * counts it like the providers it builds itself (those record into the tracker on their own).
+ * Records the usage of every response into the engine's tracker: around each provider a
+ * {@code CompleterFactory} builds and each completer given in code alike, so that no provider
+ * kind needs to know the tracker.
  */
 final class CountingCompleter implements Completer {
     private final Completer delegate;

@@ -38,7 +38,6 @@ import dev.shelly.state.Store;
 import dev.shelly.state.tasks.TaskBoard;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.mcp.McpToolClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -114,7 +113,7 @@ public final class Engine implements AutoCloseable {
     private final String projectContext;
     private final Map<String, Completer> completers;
     private final Map<String, Supplier<ToolBox>> toolboxes;
-    private final List<McpToolClient> mcpClients;
+    private final List<McpConnection> mcpClients;
     private final List<Middleware> middleware;
     private final SessionStore sessions;
     private final Clock clock;
@@ -122,7 +121,7 @@ public final class Engine implements AutoCloseable {
     private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
     private final HumanInTheLoop human;
 
-    private Engine(Builder b, Backends backends, List<McpToolClient> clients, Map<String, Supplier<ToolBox>> boxes,
+    private Engine(Builder b, Backends backends, List<McpConnection> clients, Map<String, Supplier<ToolBox>> boxes,
             Map<String, Completer> models) {
         this.config = b.config;
         this.dir = b.dir;
@@ -480,9 +479,9 @@ public final class Engine implements AutoCloseable {
                 live.remove(entry.getKey(), slot);
             }
         }
-        for (McpToolClient client : mcpClients) {
+        for (McpConnection client : mcpClients) {
             try {
-                client.close();
+                client.close().run();
             } catch (RuntimeException e) {
                 LOG.warn("closing MCP server '{}' failed: {}", client.name(), e.toString());
             }
@@ -966,13 +965,20 @@ public final class Engine implements AutoCloseable {
             TaskBoard useTasks = tasks != null ? tasks
                     : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
             Map<String, Completer> models = new LinkedHashMap<>();
+            ProviderKinds kinds = null;
             for (int i = 0; i < config.providers().size(); i++) {
                 ProviderConfig p = config.providers().get(i);
                 Completer override = completerOverrides.get(p.name());
-                // A completer given in code does not know the engine's tracker: count its replies here.
-                models.put(p.name(), override != null ? new CountingCompleter(override, usage)
-                        : ProviderFactory.build(p, i, config, env, usage,
-                                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit)));
+                if (override != null) {
+                    // A completer given in code does not know the engine's tracker: count its replies here.
+                    models.put(p.name(), new CountingCompleter(override, usage));
+                    continue;
+                }
+                if (kinds == null) {
+                    kinds = ProviderKinds.load();
+                }
+                models.put(p.name(), kinds.build(config, i, env, usage,
+                        shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit)));
             }
             for (String name : completerOverrides.keySet()) {
                 if (!models.containsKey(name)) {
@@ -981,7 +987,7 @@ public final class Engine implements AutoCloseable {
                             + String.join(", ", models.keySet()));
                 }
             }
-            List<McpToolClient> clients = new ArrayList<>();
+            List<McpConnection> clients = new ArrayList<>();
             Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
             try {
                 ToolBox stateTools = useStore.tools(STATE_NAMESPACE);
@@ -990,18 +996,20 @@ public final class Engine implements AutoCloseable {
                 boxes.put("tasks", () -> taskTools);
                 extraToolboxes.forEach((name, box) -> boxes.put(name, () -> box));
                 Path workDir = dir == null ? Path.of("").toAbsolutePath() : dir.projectDir();
+                // McpServers names shelly-mcp's types (an optional dependency): touch it only for MCP servers.
+                McpSupport.require(config, Engine.class.getClassLoader());
                 for (int i = 0; i < config.mcpServers().size(); i++) {
                     McpServerConfig server = config.mcpServers().get(i);
-                    McpToolClient client = McpServers.connect(server, i, config, workDir);
+                    McpConnection client = McpServers.connect(server, i, config, workDir);
                     clients.add(client);
-                    boxes.put(server.name(), client::toolBox);
+                    boxes.put(server.name(), client.toolBox());
                 }
                 checkToolSelections(boxes);
                 return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models);
             } catch (RuntimeException e) {
-                for (McpToolClient c : clients) {
+                for (McpConnection c : clients) {
                     try {
-                        c.close();
+                        c.close().run();
                     } catch (RuntimeException suppressed) {
                         e.addSuppressed(suppressed);
                     }

@@ -247,8 +247,8 @@ class EngineTest {
                 """);
         assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).environment(Map.<String, String>of()::get).build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessage(shelly.resolve("config.yaml") + ":2: providers[0].api_key: provider 'claude' cannot be built: "
-                        + "claude: no API key: call apiKey(...) or set the environment variable ANTHROPIC_API_KEY");
+                .hasMessage(shelly.resolve("config.yaml") + ":2: providers[0].api_key: no API key; set api_key, or the "
+                        + "environment variable ANTHROPIC_API_KEY");
         assertThatThrownBy(() -> Engine.builder().config(twoAgents()).completer("nobody", ScriptedCompleter.of()).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("providers: a completer was given for provider 'nobody', which is not configured; configured "

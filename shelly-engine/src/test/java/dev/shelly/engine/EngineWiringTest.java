@@ -158,7 +158,7 @@ class EngineWiringTest {
                 """);
         assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).environment(name -> null).build())
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("providers[0].headers: provider 'gpt' cannot be built: gpt: the value of header"
+                .hasMessage(shelly.resolve("config.yaml") + ":6: providers[0].headers.X-Org-Token: gpt: the value of header"
                         + " X-Org-Token has a control character at index 10 (a stray newline?); the value is not shown")
                 .hasMessageNotContaining("org-secret");
     }

@@ -8,6 +8,7 @@ import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
+import dev.shelly.testing.logs.LogCapture;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

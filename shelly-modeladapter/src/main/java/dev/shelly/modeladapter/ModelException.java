@@ -57,12 +57,19 @@ public final class ModelException extends ShellyException {
         }
     }
 
+    /** What kind of failure this is. */
     private final Kind kind;
+    /** The provider's name, or null when unknown. */
     private final String provider;
+    /** The HTTP status of the failed response, or 0 when there was none. */
     private final int status;
+    /** The provider's own error message, or null. */
     private final String providerMessage;
+    /** The provider's id of the failed request, or null. */
     private final String requestId;
+    /** How long the provider asked to wait before a retry, or null. */
     private final Duration retryAfter;
+    /** Whether the same request may succeed when tried again. */
     private final boolean retryable;
 
     private ModelException(Builder b) {

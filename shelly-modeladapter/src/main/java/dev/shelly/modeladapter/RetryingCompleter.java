@@ -5,8 +5,6 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A completer that retries another one's transient failures with exponential backoff, jitter
@@ -23,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * the attempt that answered.
  */
 public final class RetryingCompleter implements Completer {
-    private static final Logger LOG = LoggerFactory.getLogger(RetryingCompleter.class);
+    /** System.Logger, so this contract module needs no logging jar; with slf4j-jdk-platform-logging it reaches slf4j. */
+    private static final System.Logger LOG = System.getLogger(RetryingCompleter.class.getName());
 
     private final Completer delegate;
     private final RetryPolicy policy;
@@ -108,16 +107,17 @@ public final class RetryingCompleter implements Completer {
         Optional<Duration> delay = policy.delayBeforeRetry(failure, attempt, random.getAsDouble());
         if (delay.isEmpty()) {
             if (failure.retryable() && attempt < policy.maxAttempts()) {
-                LOG.warn("{}; not retrying: the provider asked to wait {} ms, longer than the {} ms this policy allows",
-                        failure.getMessage(), failure.retryAfter().orElseThrow().toMillis(),
-                        policy.maxRetryAfter().toMillis());
+                LOG.log(System.Logger.Level.WARNING, () -> failure.getMessage() + "; not retrying: the provider asked to wait "
+                        + failure.retryAfter().orElseThrow().toMillis() + " ms, longer than the "
+                        + policy.maxRetryAfter().toMillis() + " ms this policy allows");
             }
             throw failure;
         }
         boolean fromRetryAfter = failure.retryAfter().isPresent();
         RetryEvent event = new RetryEvent(attempt, policy.maxAttempts(), failure, delay.get(), fromRetryAfter);
-        LOG.warn("{}; retrying in {} ms{} (attempt {} of {})", failure.getMessage(), delay.get().toMillis(),
-                fromRetryAfter ? " as the provider asked" : "", attempt + 1, policy.maxAttempts());
+        LOG.log(System.Logger.Level.WARNING, () -> failure.getMessage() + "; retrying in " + delay.get().toMillis() + " ms"
+                + (fromRetryAfter ? " as the provider asked" : "") + " (attempt " + (attempt + 1) + " of "
+                + policy.maxAttempts() + ")");
         listener.onRetry(event);
         try {
             sleeper.sleep(delay.get());

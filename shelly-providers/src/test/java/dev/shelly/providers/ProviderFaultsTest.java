@@ -15,7 +15,7 @@ import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
-import dev.shelly.providers.testlog.CapturedLogs;
+import dev.shelly.testing.logs.LogCapture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,15 +95,18 @@ class ProviderFaultsTest {
     @ParameterizedTest
     @ValueSource(strings = {"anthropic", "openai"})
     void anErrorEventAfterHttp200IsRedactedInTheMessageTheRetryEventAndTheWarnLine(String format) {
-        CapturedLogs.clear();
         for (int i = 0; i < 3; i++) {
             server.enqueue(sse(errorEvent(format, "overloaded for key " + KEY)));
         }
-        assertThatThrownBy(() -> builder(format).build().complete(Fixtures.request(CHAT, List.of()), delta -> { }))
-                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.retryable()).isTrue())
-                .hasMessageEndingWith(": overloaded for key [redacted]");
+        List<String> logged;
+        try (LogCapture logs = LogCapture.start()) {
+            assertThatThrownBy(() -> builder(format).build().complete(Fixtures.request(CHAT, List.of()), delta -> { }))
+                    .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.retryable()).isTrue())
+                    .hasMessageEndingWith(": overloaded for key [redacted]");
+            logged = logs.lines().stream().map(LogCapture.Line::render).toList();
+        }
         assertThat(retries).hasSize(2).allSatisfy(r -> assertThat(r.toString()).doesNotContain(KEY).contains("[redacted]"));
-        assertThat(CapturedLogs.lines()).filteredOn(l -> l.startsWith("WARN")).hasSize(2)
+        assertThat(logged).filteredOn(l -> l.startsWith("WARN")).hasSize(2)
                 .allSatisfy(l -> assertThat(l).doesNotContain(KEY).contains("[redacted]"));
     }
 

@@ -11,7 +11,7 @@ import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
-import dev.shelly.providers.testlog.CapturedLogs;
+import dev.shelly.testing.logs.LogCapture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
@@ -182,7 +182,7 @@ class SecretProbeTest {
         java.util.logging.Level rootLevel = root.getLevel();
         root.addHandler(jul);
         root.setLevel(java.util.logging.Level.ALL);
-        CapturedLogs.clear();
+        LogCapture capture = LogCapture.start();
         List<String> produced = new ArrayList<>();
         List<RetryEvent> events = new ArrayList<>();
         int failures = 0;
@@ -222,11 +222,12 @@ class SecretProbeTest {
                 produced.add(trace(e));
             }
         } finally {
+            capture.close();
             root.removeHandler(jul);
             root.setLevel(rootLevel);
         }
         events.forEach(e -> produced.add(e.toString() + " " + trace(e.failure())));
-        List<String> logs = CapturedLogs.lines();
+        List<String> logs = capture.lines().stream().map(LogCapture.Line::render).toList();
         List<String> bodies = new ArrayList<>();
         RecordedRequest request;
         while ((request = server.takeRequest(0, TimeUnit.MILLISECONDS)) != null) {

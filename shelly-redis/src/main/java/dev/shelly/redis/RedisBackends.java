@@ -4,6 +4,7 @@ import dev.shelly.engine.config.RedisConfig;
 import dev.shelly.engine.session.SessionStore;
 import dev.shelly.engine.spi.SharedBackends;
 import dev.shelly.modeladapter.RateLimit;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.state.StateBackend;
 import dev.shelly.state.tasks.TaskBackend;
 import io.lettuce.core.ClientOptions;
@@ -323,8 +324,8 @@ public final class RedisBackends implements SharedBackends {
             RedisConfig config;
             try {
                 config = new RedisConfig(url, keyPrefix, tls != null ? tls : url.startsWith("rediss://"), timeout);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(e.getMessage().replace("RedisConfig.url", "RedisBackends url"));
+            } catch (InvalidSettingException e) {
+                throw new IllegalArgumentException("RedisBackends " + e.field() + " " + e.reason(), e);
             }
             RedisURI uri = RedisURI.create(config.url());
             uri.setTimeout(timeout);

@@ -59,7 +59,8 @@ class RedisEngineTest {
         try (Engine one = Engine.builder().dir(new ShellyDir(project(a, "", prefix))).environment(env::get)
                         .completer("m", ScriptedCompleter.of(Step.toolCall("tasks_claim", "{}"), Step.reply("claimed")))
                         .build();
-                Engine two = Engine.builder().dir(new ShellyDir(project(b, "", prefix))).environment(env::get).build()) {
+                Engine two = Engine.builder().dir(new ShellyDir(project(b, "", prefix))).environment(env::get)
+                        .completer("m", ScriptedCompleter.of()).build()) {
             Task created = two.tasks().create("shared work", "", "app");
             two.store().setJson("note", "\"hello\"");
 

@@ -12,7 +12,9 @@ import java.util.List;
 public final class MaxHandoffsException extends AgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The number of hand-offs the workflow was allowed. */
     private final int limit;
+    /** The agents the conversation was handed through, in order. */
     private final List<String> path;
 
     /**

@@ -7,6 +7,7 @@ package dev.shelly.agent.workflow;
 public final class MaxRoundsException extends TeamException {
     private static final long serialVersionUID = 1L;
 
+    /** The number of rounds the team was allowed. */
     private final int limit;
 
     /**

@@ -10,6 +10,7 @@ import java.util.Optional;
 public class TeamException extends AgentException {
     private static final long serialVersionUID = 1L;
 
+    /** The member that failed, or null when the coordinator did. */
     private final String member;
 
     /**

@@ -10,9 +10,13 @@ import java.util.Optional;
 public final class ConfigException extends ShellyException {
     private static final long serialVersionUID = 1L;
 
+    /** The configuration file, or null for a configuration built in code. */
     private final String file;
+    /** The line of the file, from 1, or 0 when unknown. */
     private final int line;
+    /** The path of the offending field, such as {@code agents[2].provider}; empty for the whole file. */
     private final String path;
+    /** What is wrong and what was expected, without the location. */
     private final String problem;
 
     /**

@@ -10,6 +10,7 @@ import dev.shelly.chats.ShellyException;
 public final class SessionBusyException extends ShellyException {
     private static final long serialVersionUID = 1L;
 
+    /** The id of the busy session. */
     private final String id;
 
     /**

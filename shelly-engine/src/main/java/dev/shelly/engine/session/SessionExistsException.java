@@ -6,6 +6,7 @@ import dev.shelly.chats.ShellyException;
 public final class SessionExistsException extends ShellyException {
     private static final long serialVersionUID = 1L;
 
+    /** The id that is already taken. */
     private final String id;
 
     /**

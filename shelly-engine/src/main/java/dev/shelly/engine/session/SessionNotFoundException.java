@@ -9,6 +9,7 @@ import dev.shelly.chats.ShellyException;
 public final class SessionNotFoundException extends ShellyException {
     private static final long serialVersionUID = 1L;
 
+    /** The id no session has. */
     private final String id;
 
     /**

@@ -10,6 +10,9 @@ import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.RetryingCompleter;
 import dev.shelly.modeladapter.Sleeper;
 import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.modeladapter.spi.CompleterFactory;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
+import dev.shelly.modeladapter.spi.ProviderSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -388,6 +391,65 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      *     and the environment variable that could supply it
      */
     public abstract Completer build();
+
+    /**
+     * Builds the completer from configured settings, for a {@link CompleterFactory}: reads the
+     * settings every HTTP provider shares ({@code model}, required; {@code base_url},
+     * {@code api_key}, {@code max_tokens}, {@code temperature}, {@code timeout}, {@code headers})
+     * and the environment lookup, then builds. Retrying is left to the caller (the engine retries
+     * around the completer it gets), so this completer does not retry. A kind with settings of
+     * its own reads them before calling this.
+     *
+     * @param settings the provider's settings
+     * @return the completer
+     * @throws InvalidSettingException naming the field when a setting is missing or wrong: also
+     *     {@code api_key} when no key is configured nor in the provider's environment variable,
+     *     and {@code base_url} likewise
+     */
+    public final Completer build(ProviderSettings settings) {
+        environment(settings.environment());
+        retry(RetryPolicy.none());
+        model(settings.string("model"));
+        settings.optionalUrl("base_url").ifPresent(this::baseUrl);
+        settings.optionalSecret("api_key").ifPresent(this::apiKey);
+        settings.optionalInteger("max_tokens", 1).ifPresent(this::maxTokens);
+        settings.optionalNumber("temperature", 0, 2).ifPresent(this::temperature);
+        settings.optionalDuration("timeout").ifPresent(this::callTimeout);
+        Map<String, String> extra = settings.stringMap("headers");
+        extra.forEach((header, value) -> {
+            try {
+                header(header, value);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidSettingException("headers." + header, e.getMessage());
+            }
+        });
+        if (baseUrl == null && defaultBaseUrl == null
+                && (baseUrlVariable == null || blankToNull(environment.apply(baseUrlVariable)) == null)) {
+            throw new InvalidSettingException("base_url", "missing required field" + (baseUrlVariable == null ? ""
+                    : "; set it, or the environment variable " + baseUrlVariable));
+        }
+        Optional<String> key;
+        try {
+            key = resolveApiKey();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidSettingException("api_key", e.getMessage());
+        }
+        if (key.isEmpty() && apiKeyRequired()) {
+            throw new InvalidSettingException("api_key", "no API key; set api_key"
+                    + (apiKeyVariable == null ? "" : ", or the environment variable " + apiKeyVariable));
+        }
+        return build();
+    }
+
+    /**
+     * Whether {@link #build()} fails without an API key; {@link #build(ProviderSettings)} checks
+     * it first, to name the field.
+     *
+     * @return true by default when the provider has an API-key environment variable
+     */
+    protected boolean apiKeyRequired() {
+        return apiKeyVariable != null;
+    }
 
     /**
      * The provider's name.

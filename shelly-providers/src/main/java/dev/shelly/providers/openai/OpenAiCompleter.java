@@ -48,7 +48,6 @@ public final class OpenAiCompleter implements Completer {
      */
     public record Profile(String name, String defaultBaseUrl, String apiKeyVariable, String baseUrlVariable,
             boolean apiKeyRequired, String maxTokensField, int maxStop, boolean checkRanges) {
-        /** Validates the name and the max-tokens field. */
         /**
          * A profile without the range checks: no stop-sequence limit, no temperature check.
          *
@@ -206,6 +205,11 @@ public final class OpenAiCompleter implements Completer {
         public WireFormat wireFormat() {
             return new ChatCompletionsFormat(providerName(), requireModel(), maxTokensField, defaults(),
                     profile.maxStop(), profile.checkRanges());
+        }
+
+        @Override
+        protected boolean apiKeyRequired() {
+            return profile.apiKeyRequired();
         }
 
         @Override

@@ -18,7 +18,6 @@ import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.providers.Fixtures;
-import dev.shelly.providers.Providers;
 import java.util.ArrayList;
 import java.util.List;
 import mockwebserver3.MockWebServer;
@@ -76,7 +75,7 @@ class OpenAiCompatibleTest {
     @Test
     void anOptionalKeyIsSentAsBearer() throws Exception {
         server.enqueue(json(200, "{\"id\":\"x\",\"choices\":[{\"index\":0,\"message\":{\"content\":\"ok\"}}]}"));
-        Providers.builder("openai-compatible").baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
+        OpenAiCompleter.compatible().baseUrl(server.url("/v1").toString()).apiKey("local-key").model("m")
                 .retry(RetryPolicy.none()).build().complete(Fixtures.request(Chat.of(Message.user("x")), List.of()));
         assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer local-key");
     }
@@ -184,12 +183,5 @@ class OpenAiCompatibleTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("tool 'lookup': inputSchema is not a JSON object");
         assertThat(server.getRequestCount()).isZero();
-    }
-
-    @Test
-    void unknownProviderKindsAreNamed() {
-        assertThatThrownBy(() -> Providers.builder("gemini"))
-                .hasMessage("unknown provider kind 'gemini'; expected one of anthropic, openai, grok, openai-compatible");
-        assertThat(Providers.builder("Anthropic")).isInstanceOf(dev.shelly.providers.anthropic.AnthropicCompleter.Builder.class);
     }
 }

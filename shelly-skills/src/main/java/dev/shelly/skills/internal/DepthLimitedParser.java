@@ -13,6 +13,7 @@ import org.snakeyaml.engine.v2.parser.Parser;
 public final class DepthLimitedParser implements Parser {
     /** Thrown at the first collection over the limit. */
     public static final class TooDeep extends RuntimeException {
+        /** The 1-based line of the collection over the limit, or 0 when unknown. */
         private final int line;
 
         TooDeep(int line, int limit) {

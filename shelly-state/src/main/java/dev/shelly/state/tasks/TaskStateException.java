@@ -10,8 +10,11 @@ import dev.shelly.chats.ShellyException;
 public final class TaskStateException extends ShellyException {
     private static final long serialVersionUID = 1L;
 
+    /** The id of the task. */
     private final String taskId;
+    /** The status the task is in. */
     private final TaskStatus current;
+    /** The status the change asked for. */
     private final TaskStatus requested;
 
     /**
