@@ -20,7 +20,7 @@ class ModuleDependencyTest {
 
     private static final Set<String> LIBRARIES = Set.of(
             "shelly-chats", "shelly-modeladapter", "shelly-provider-spi", "shelly-providers", "shelly-tools",
-            "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-engine", "shelly-redis",
+            "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state", "shelly-engine", "shelly-redis",
             "shelly-testing");
 
     /** Each module and the Shelly modules it may use. */
@@ -40,6 +40,7 @@ class ModuleDependencyTest {
             Map.entry("shelly-skills", Set.of("shelly-chats")),
             Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills",
                     "shelly-testing")),
+            Map.entry("shelly-coding", Set.of("shelly-agent", "shelly-tools", "shelly-chats")),
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
             // shelly-mcp only as an optional dependency (see engineUsesMcpOnlyAsAnOptionalDependency).
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
