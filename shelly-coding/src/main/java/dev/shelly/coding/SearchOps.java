@@ -81,11 +81,11 @@ final class SearchOps {
                     }
                     out.append(row);
                     matches[0]++;
+                    if (!any) {
+                        filesWith[0]++;
+                    }
                     any = true;
                 }
-            }
-            if (any) {
-                filesWith[0]++;
             }
             return true;
         };

@@ -1,13 +1,12 @@
 package dev.shelly.coding;
 
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * Walks a tree inside the workspace as list and search see it: links are not followed, the
@@ -23,7 +22,6 @@ final class Tree {
     private Tree() {}
 
     static void walk(Workspace ws, Path start, Visitor visitor) throws IOException {
-        Deque<Gitignore> ignores = new ArrayDeque<>();
         Gitignore top = Gitignore.EMPTY;
         // The .gitignore files above the start apply too.
         Path dir = ws.root();
@@ -35,42 +33,39 @@ final class Tree {
             dir = dir.resolve(seg);
             top = top.enter(dir, ws.relative(dir));
         }
-        ignores.push(top);
-        Files.walkFileTree(start, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path d, BasicFileAttributes attrs) {
-                if (d.equals(start)) {
-                    return FileVisitResult.CONTINUE;
-                }
-                String rel = ws.relative(d);
-                if (d.getFileName().toString().equals(".git") || ws.isSensitive(rel) || ignores.peek().ignored(rel, true)) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                ignores.push(ignores.peek().enter(d, rel));
-                return FileVisitResult.CONTINUE;
-            }
+        walk(ws, start, top, visitor);
+    }
 
-            @Override
-            public FileVisitResult postVisitDirectory(Path d, IOException e) {
-                if (!d.equals(start)) {
-                    ignores.pop();
+    /** Visits a directory's entries in name order; returns false when the visitor stopped. */
+    private static boolean walk(Workspace ws, Path dir, Gitignore rules, Visitor visitor) throws IOException {
+        List<Path> entries;
+        try (Stream<Path> s = Files.list(dir)) {
+            entries = s.sorted().toList();
+        } catch (IOException e) {
+            return true;
+        }
+        for (Path p : entries) {
+            BasicFileAttributes attrs;
+            try {
+                attrs = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            } catch (IOException e) {
+                continue;
+            }
+            String rel = ws.relative(p);
+            if (ws.isSensitive(rel)) {
+                continue;
+            }
+            if (attrs.isDirectory()) {
+                if (p.getFileName().toString().equals(".git") || rules.ignored(rel, true)) {
+                    continue;
                 }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path f, BasicFileAttributes attrs) throws IOException {
-                String rel = ws.relative(f);
-                if (!attrs.isRegularFile() || ws.isSensitive(rel) || ignores.peek().ignored(rel, false)) {
-                    return FileVisitResult.CONTINUE;
+                if (!walk(ws, p, rules.enter(p, rel), visitor)) {
+                    return false;
                 }
-                return visitor.visit(f, rel, attrs) ? FileVisitResult.CONTINUE : FileVisitResult.TERMINATE;
+            } else if (attrs.isRegularFile() && !rules.ignored(rel, false) && !visitor.visit(p, rel, attrs)) {
+                return false;
             }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path f, IOException e) {
-                return FileVisitResult.CONTINUE;
-            }
-        });
+        }
+        return true;
     }
 }
