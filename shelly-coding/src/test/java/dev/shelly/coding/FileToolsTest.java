@@ -170,7 +170,8 @@ class FileToolsTest {
 
     @Test
     void twoWritesOfOneFileInATurnAreSerialisedAndNothingIsHalfWritten() throws Exception {
-        Files.writeString(ws.resolve("counter.txt"), "");
+        // A long file makes each read-change-write take a while, so unserialised calls would overlap.
+        Files.writeString(ws.resolve("counter.txt"), "base\n".repeat(100_000));
         int n = 40;
         ExecutorService pool = Executors.newFixedThreadPool(8);
         CountDownLatch start = new CountDownLatch(1);
@@ -194,7 +195,8 @@ class FileToolsTest {
             pool.shutdownNow();
         }
         List<String> lines = Files.readAllLines(ws.resolve("counter.txt"));
-        assertThat(lines).hasSize(n);
+        assertThat(lines).hasSize(n + 100_000);
+        assertThat(lines.subList(0, n)).allMatch(l -> l.startsWith("line ")).doesNotHaveDuplicates();
     }
 
     @Test
