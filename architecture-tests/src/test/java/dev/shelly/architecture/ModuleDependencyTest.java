@@ -42,9 +42,10 @@ class ModuleDependencyTest {
                     "shelly-testing")),
             Map.entry("shelly-coding", Set.of("shelly-agent", "shelly-tools", "shelly-chats")),
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
-            // shelly-mcp only as an optional dependency (see engineUsesMcpOnlyAsAnOptionalDependency).
+            // shelly-mcp and shelly-coding only as optional dependencies (see engineUsesMcpOnlyAsAnOptionalDependency).
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
-                    "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-testing")),
+                    "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state",
+                    "shelly-testing")),
             // Redis backends for state's and the model adapter's SPIs; the engine only for its SPIs
             // (dev.shelly.engine.spi, which the engine finds with ServiceLoader, and the session
             // store of dev.shelly.engine.session): never the reverse.
@@ -103,6 +104,15 @@ class ModuleDependencyTest {
         Poms.Module engine = Poms.module(Poms.root(), "shelly-engine");
         assertThat(engine.dependencies()).filteredOn(d -> d.artifactId().equals("shelly-mcp"))
                 .as("shelly-engine -> shelly-mcp: optional, so an engine without MCP servers carries no MCP jars")
+                .singleElement()
+                .satisfies(d -> assertThat(d.optional()).isTrue(), d -> assertThat(d.scope()).isEqualTo("compile"));
+    }
+
+    @Test
+    void engineUsesCodingOnlyAsAnOptionalDependency() {
+        Poms.Module engine = Poms.module(Poms.root(), "shelly-engine");
+        assertThat(engine.dependencies()).filteredOn(d -> d.artifactId().equals("shelly-coding"))
+                .as("shelly-engine -> shelly-coding: optional, so agents without a coding toolbox do not carry it")
                 .singleElement()
                 .satisfies(d -> assertThat(d.optional()).isTrue(), d -> assertThat(d.scope()).isEqualTo("compile"));
     }

@@ -120,9 +120,11 @@ public final class Engine implements AutoCloseable {
     private final Duration sessionWait;
     private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
     private final HumanInTheLoop human;
+    /** The coding toolboxes of agents with a {@code coding:} section, by agent name. */
+    private final Map<String, CodingSupport.Coding> coding;
 
     private Engine(Builder b, Backends backends, List<McpConnection> clients, Map<String, Supplier<ToolBox>> boxes,
-            Map<String, Completer> models) {
+            Map<String, Completer> models, Map<String, CodingSupport.Coding> coding) {
         this.config = b.config;
         this.dir = b.dir;
         this.events = b.events != null ? b.events : new EventBus<>();
@@ -139,7 +141,10 @@ public final class Engine implements AutoCloseable {
         this.middleware = List.copyOf(b.middleware);
         this.clock = b.clock;
         this.sessionWait = b.sessionWait;
-        this.human = new HumanInTheLoop(b.approvals, config, b.permissions, dir, clock);
+        this.coding = coding;
+        Map<String, java.util.function.UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
+        coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
+        this.human = new HumanInTheLoop(b.approvals, config, b.permissions, dir, clock, codingPolicies);
         // A store or folder given in code wins over the redis: section, which wins over .shelly/sessions.
         Path sessionsDir = b.sessionsDir != null ? b.sessionsDir : dir != null ? dir.sessionsDir() : null;
         this.sessions = b.sessionStore != null ? b.sessionStore
@@ -552,6 +557,10 @@ public final class Engine implements AutoCloseable {
         List<ToolBox> boxes = new ArrayList<>();
         for (ToolboxRef ref : a.toolboxes()) {
             boxes.add(select(toolboxes.get(ref.name()).get(), ref));
+        }
+        CodingSupport.Coding code = coding.get(a.name());
+        if (code != null) {
+            boxes.add(code.toolBox());
         }
         if (human.asksUser(a.name())) {
             boxes.add(AskUser.toolbox());
@@ -1005,7 +1014,8 @@ public final class Engine implements AutoCloseable {
                     boxes.put(server.name(), client.toolBox());
                 }
                 checkToolSelections(boxes);
-                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models);
+                Map<String, CodingSupport.Coding> coding = CodingSupport.build(config, workDir, Engine.class.getClassLoader());
+                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models, coding);
             } catch (RuntimeException e) {
                 for (McpConnection c : clients) {
                     try {
