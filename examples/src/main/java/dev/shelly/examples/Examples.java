@@ -30,7 +30,8 @@ public final class Examples {
                 new SupportDeskExample(),
                 new NestedTeamsExample(),
                 new TriageExample(),
-                new ApprovalExample());
+                new ApprovalExample(),
+                new CoderExample());
     }
 
     /**
