@@ -35,7 +35,8 @@ class MainTest {
                 "nested       a team inside a team, called by an agent as a tool (15.9, 15.4)",
                 "triage       a ticket triaged into a record; hooks deny a tool and hide others, a run value reaches "
                         + "the tools, the run's cost",
-                "approval     a tool call waits for approval; a second process resumes the paused session and approves it");
+                "approval     a tool call waits for approval; a second process resumes the paused session and approves it",
+                "coder        a coding agent reads, fixes and tests a small bundled project inside its workspace");
     }
 
     @Test
@@ -57,7 +58,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, approval");
+                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, approval, coder");
     }
 
     @Test
