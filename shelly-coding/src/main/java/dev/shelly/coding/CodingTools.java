@@ -405,8 +405,9 @@ public final class CodingTools {
          * @return this builder
          */
         public Builder sensitive(String... patterns) {
-            for (String p : Checks.notNull(patterns, "CodingTools.Builder.sensitive patterns")) {
-                sensitive.add(Checks.notNull(p, "CodingTools.Builder.sensitive pattern"));
+            Checks.notNull(patterns, "CodingTools.Builder.sensitive patterns");
+            for (int i = 0; i < patterns.length; i++) {
+                sensitive.add(Checks.notNull(patterns[i], "CodingTools.Builder.sensitive patterns[" + i + "]"));
             }
             return this;
         }
@@ -433,7 +434,7 @@ public final class CodingTools {
          */
         public Builder allowCommands(String... programs) {
             for (String p : Checks.notNull(programs, "CodingTools.Builder.allowCommands programs")) {
-                allow.add(name(p, "allowCommands"));
+                allow.add(name(p, "allowCommands programs"));
             }
             return this;
         }
@@ -446,7 +447,7 @@ public final class CodingTools {
          */
         public Builder denyCommands(String... programs) {
             for (String p : Checks.notNull(programs, "CodingTools.Builder.denyCommands programs")) {
-                deny.add(name(p, "denyCommands"));
+                deny.add(name(p, "denyCommands programs"));
             }
             return this;
         }
@@ -459,7 +460,7 @@ public final class CodingTools {
          */
         public Builder undenyCommands(String... programs) {
             for (String p : Checks.notNull(programs, "CodingTools.Builder.undenyCommands programs")) {
-                deny.remove(name(p, "undenyCommands"));
+                deny.remove(name(p, "undenyCommands programs"));
             }
             return this;
         }
@@ -494,7 +495,7 @@ public final class CodingTools {
          * @return this builder
          */
         public Builder timeout(Duration value) {
-            Checks.notNull(value, "CodingTools.Builder.timeout");
+            Checks.notNull(value, "CodingTools.Builder.timeout value");
             if (value.toSeconds() < 1 || value.compareTo(MAX_TIMEOUT) > 0) {
                 throw new IllegalArgumentException("CodingTools.Builder.timeout must be from 1 s to 10 min, got " + value);
             }
@@ -636,7 +637,7 @@ public final class CodingTools {
 
         private static String name(String program, String where) {
             if (program == null || program.isBlank() || program.indexOf('/') >= 0 || program.indexOf('\\') >= 0) {
-                throw new IllegalArgumentException("CodingTools.Builder." + where + " program '" + program
+                throw new IllegalArgumentException("CodingTools.Builder." + where + ": '" + program
                         + "' must be a program name without a directory");
             }
             return program.strip();
