@@ -84,7 +84,7 @@ class BomConsumerTest {
         return "<bannedDependencies><excludes>" + excludes + "</excludes></bannedDependencies>";
     }
 
-    private static List<String> shellyLibraries() {
+    static List<String> shellyLibraries() {
         List<String> libraries = new ArrayList<>();
         for (Poms.Dependency d : Poms.module(Poms.root(), "shelly-bom").managed()) {
             if (d.groupId().equals("dev.shelly")) {
@@ -152,7 +152,7 @@ class BomConsumerTest {
     }
 
     /** Places a pom (and its jar, when there is one) where a local repository keeps it. */
-    private static void publish(Path repo, String artifactId, String version, Path pom, Path jar) throws IOException {
+    static void publish(Path repo, String artifactId, String version, Path pom, Path jar) throws IOException {
         Path dir = Files.createDirectories(repo.resolve("dev/shelly").resolve(artifactId).resolve(version));
         Files.copy(pom, dir.resolve(artifactId + "-" + version + ".pom"), StandardCopyOption.REPLACE_EXISTING);
         if (jar != null && Files.isRegularFile(jar)) {
@@ -161,7 +161,7 @@ class BomConsumerTest {
     }
 
     /** The Maven running this build, else the project's wrapper. */
-    private static String maven(Path root) {
+    static String maven(Path root) {
         boolean windows = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
         String home = System.getProperty("shelly.mavenHome", "");
         if (!home.isBlank() && !home.startsWith("${")) {

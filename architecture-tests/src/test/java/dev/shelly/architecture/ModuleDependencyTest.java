@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class ModuleDependencyTest {
 
-    private static final Set<String> LIBRARIES = Set.of(
+    static final Set<String> LIBRARIES = Set.of(
             "shelly-chats", "shelly-modeladapter", "shelly-provider-spi", "shelly-providers", "shelly-tools",
             "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state", "shelly-engine", "shelly-redis",
             "shelly-testing");

@@ -1,5 +1,6 @@
 package dev.shelly.chats;
 
+import dev.shelly.chats.probe.NullProbe;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.shelly.skills;
 
-import dev.shelly.chats.NullProbe;
+import dev.shelly.chats.probe.NullProbe;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.shelly.state;
 
-import dev.shelly.chats.NullProbe;
+import dev.shelly.chats.probe.NullProbe;
 import dev.shelly.state.tasks.InMemoryTaskBackend;
 import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBackend;

@@ -1,6 +1,6 @@
 package dev.shelly.tools;
 
-import dev.shelly.chats.NullProbe;
+import dev.shelly.chats.probe.NullProbe;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Text;
 import dev.shelly.chats.ToolCall;

@@ -1,5 +1,5 @@
 /**
- * Internal, not API: helpers the agent and its workflows share. The types here are public only
+ * Internal: helpers the agent and its workflows share. The types here are public only
  * so that {@code dev.shelly.agent} and {@code dev.shelly.agent.workflow} can use them; they may
  * change in any release.
  */

@@ -1,5 +1,5 @@
 /**
- * Workflows beside the unified {@link dev.shelly.agent.Agent}: deterministic shapes of several
+ * API: workflows beside the unified {@link dev.shelly.agent.Agent}: deterministic shapes of several
  * runners working together, each of them a {@link dev.shelly.agent.Runner} itself so that any
  * can be a member of any other.
  *

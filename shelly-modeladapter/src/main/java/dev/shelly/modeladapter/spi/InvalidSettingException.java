@@ -11,7 +11,9 @@ package dev.shelly.modeladapter.spi;
 public final class InvalidSettingException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** The setting's field, dotted for nested ones; empty for the whole section. */
     private final String field;
+    /** What is wrong and what was expected. */
     private final String reason;
 
     /**

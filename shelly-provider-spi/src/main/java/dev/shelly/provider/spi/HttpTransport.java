@@ -6,12 +6,13 @@ import okhttp3.ConnectionPool;
 import okhttp3.OkHttpClient;
 
 /**
- * The OkHttp client whose connection pool and dispatcher every provider shares.
+ * The HTTP client whose connection pool and dispatcher every provider shares.
  *
  * <p>{@link #shared()} is one client for the whole process, created on first use; each
- * provider derives its own timeouts from it with {@link OkHttpClient#newBuilder()}, which keeps
- * the pool. Pass {@link #of(OkHttpClient)} to use a client of your own (a proxy, custom TLS,
- * interceptors).
+ * provider derives its own timeouts from it, which keeps the pool. The client is OkHttp's, but
+ * no OkHttp type is part of Shelly's API: a proxy comes from the JVM's default
+ * {@link java.net.ProxySelector} ({@code https.proxyHost} and friends), TLS from the default
+ * {@code SSLContext}.
  */
 public final class HttpTransport {
     private final OkHttpClient client;
@@ -29,25 +30,16 @@ public final class HttpTransport {
         return Shared.INSTANCE;
     }
 
-    /**
-     * A transport over a client of your own.
-     *
-     * @param client the client; its pool and dispatcher are shared by every provider using it
-     * @return the transport
-     */
-    public static HttpTransport of(OkHttpClient client) {
+    /** A transport over another client, whose pool and dispatcher every provider using it shares. */
+    static HttpTransport of(OkHttpClient client) {
         if (client == null) {
             throw new IllegalArgumentException("HttpTransport client must not be null");
         }
         return new HttpTransport(client);
     }
 
-    /**
-     * The underlying client.
-     *
-     * @return the client
-     */
-    public OkHttpClient client() {
+    /** The underlying client. */
+    OkHttpClient client() {
         return client;
     }
 

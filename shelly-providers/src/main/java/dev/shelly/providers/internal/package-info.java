@@ -1,5 +1,5 @@
 /**
- * Helpers shared by the provider packages. Not part of Shelly's API: it may change in any
+ * Internal: helpers shared by the provider packages. Not part of Shelly's API: it may change in any
  * release.
  */
 package dev.shelly.providers.internal;

@@ -1,4 +1,4 @@
-package dev.shelly.chats;
+package dev.shelly.chats.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,7 @@
-package dev.shelly.redis;
+package dev.shelly.redis.internal;
 
 import dev.shelly.engine.config.RedisConfig;
+import dev.shelly.redis.RedisBackends;
 import dev.shelly.engine.spi.SharedBackends;
 import dev.shelly.engine.spi.SharedBackendsProvider;
 
@@ -8,7 +9,7 @@ import dev.shelly.engine.spi.SharedBackendsProvider;
  * What makes a {@code redis:} section of {@code .shelly/config.yaml} work: the engine finds this
  * class with {@link java.util.ServiceLoader} (it is registered in
  * {@code META-INF/services/dev.shelly.engine.spi.SharedBackendsProvider}) and opens
- * {@link RedisBackends} with it. Not for direct use.
+ * {@link RedisBackends} with it. Internal: not exported, the module path reaches it through {@code provides}.
  */
 public final class RedisSharedBackendsProvider implements SharedBackendsProvider {
 

@@ -1,0 +1,16 @@
+/**
+ * The unified {@code Agent} and the workflows beside it.
+ */
+module dev.shelly.agent {
+    requires transitive dev.shelly.modeladapter;
+    requires transitive dev.shelly.tools;
+    requires transitive dev.shelly.skills;
+    // Middleware.logger takes an slf4j Logger.
+    requires transitive org.slf4j;
+
+    exports dev.shelly.agent;
+    exports dev.shelly.agent.workflow;
+
+    // Jackson binds a coordinator's decision onto a record of this package.
+    opens dev.shelly.agent.workflow to tools.jackson.databind;
+}

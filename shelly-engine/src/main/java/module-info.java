@@ -1,0 +1,26 @@
+/**
+ * The composition root: config, providers (found as plug-ins), MCP servers, skills, agents, sessions.
+ */
+module dev.shelly.engine {
+    requires transitive dev.shelly.agent;
+    requires transitive dev.shelly.state;
+    // Only when the application adds shelly-mcp: a config with mcp_servers needs it.
+    requires static dev.shelly.mcp;
+    // Only when the application adds shelly-coding: an agent with a coding: section needs it.
+    requires static dev.shelly.coding;
+    requires tools.jackson.dataformat.yaml;
+    requires org.snakeyaml.engine;
+    requires org.slf4j;
+
+    exports dev.shelly.engine;
+    exports dev.shelly.engine.config;
+    exports dev.shelly.engine.session;
+    exports dev.shelly.engine.spi;
+
+    // config.yaml is bound onto the config records by Jackson.
+    opens dev.shelly.engine.config to tools.jackson.databind;
+
+    // Provider kinds (shelly-providers' and a user's own) and shared backends (shelly-redis).
+    uses dev.shelly.modeladapter.spi.CompleterFactory;
+    uses dev.shelly.engine.spi.SharedBackendsProvider;
+}

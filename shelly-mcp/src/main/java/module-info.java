@@ -1,0 +1,14 @@
+/**
+ * MCP client and server. The MCP SDK and Reactor are used here but shown in no signature.
+ */
+module dev.shelly.mcp {
+    requires transitive dev.shelly.tools;
+    requires io.modelcontextprotocol.sdk.mcp;
+    requires reactor.core;
+    requires org.reactivestreams;
+    requires java.net.http;
+    requires jdk.httpserver;
+    requires org.slf4j;
+
+    exports dev.shelly.mcp;
+}

@@ -1,0 +1,10 @@
+/**
+ * The HTTP base providers build on. OkHttp is used here but shown in no signature.
+ */
+module dev.shelly.provider.spi {
+    requires transitive dev.shelly.modeladapter;
+    requires okhttp3;
+    requires org.slf4j;
+
+    exports dev.shelly.provider.spi;
+}

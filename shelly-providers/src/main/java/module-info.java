@@ -1,0 +1,19 @@
+/**
+ * The providers Shelly ships: Anthropic, OpenAI (and compatible servers), Grok.
+ */
+module dev.shelly.providers {
+    requires transitive dev.shelly.provider.spi;
+    requires tools.jackson.databind;
+    requires org.slf4j;
+
+    exports dev.shelly.providers.anthropic;
+    exports dev.shelly.providers.grok;
+    exports dev.shelly.providers.openai;
+
+    // The provider kinds the engine's config names (anthropic, openai, openai_compatible, grok).
+    provides dev.shelly.modeladapter.spi.CompleterFactory with
+            dev.shelly.providers.anthropic.AnthropicFactory,
+            dev.shelly.providers.openai.OpenAiFactory,
+            dev.shelly.providers.openai.OpenAiCompatibleFactory,
+            dev.shelly.providers.grok.GrokFactory;
+}

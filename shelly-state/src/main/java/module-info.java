@@ -1,0 +1,9 @@
+/**
+ * The blackboard and the task board agents share.
+ */
+module dev.shelly.state {
+    requires transitive dev.shelly.tools;
+
+    exports dev.shelly.state;
+    exports dev.shelly.state.tasks;
+}
