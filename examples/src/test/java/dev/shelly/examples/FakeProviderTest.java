@@ -155,7 +155,8 @@ class FakeProviderTest {
                 "middleware", List.of("assistant", "lookup_customer"),
                 "state", List.of("coordinator", "list_agents", "delegate"),
                 "mcp", List.of("file-agent", "list_files", "read_file"),
-                "chat", List.of("assistant", "list_agents", "delegate"));
+                "chat", List.of("assistant", "list_agents", "delegate"),
+                "approval", List.of("clerk", "read_notes", "write_note"));
         for (Example example : Examples.all()) {
             if (WorkflowExamplesTest.WORKFLOWS.contains(example.name())) {
                 continue;   // a call per member, or a coordinator that needs JSON: WorkflowExamplesTest covers them

@@ -347,7 +347,6 @@ class ApprovalsTest {
                 Step.toolCalls(new Step.Call("fs_read", "{}"), new Step.Call("fs_write", "{}")), Step.reply("ok")));
         assertThatThrownBy(() -> a.run("go", RunContext.builder().approvals(desk).build()))
                 .isInstanceOf(RunPausedException.class);
-        desk.answer("call_2", Answer.approve());
         RunContext failing = RunContext.builder().approvals(desk)
                 .toolCallHooks(ToolCallHook.before(inv -> { throw new IllegalStateException("boom"); })).build();
 

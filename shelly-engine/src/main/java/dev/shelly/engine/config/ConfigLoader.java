@@ -20,8 +20,8 @@ import java.util.function.Function;
  * by Jackson: a field is a record component, named in snake case. Unknown fields are errors (a typo
  * must not be silently ignored), except in a provider, whose fields beyond the components are its
  * kind's own settings, checked when the engine builds the provider; {@code ${VAR}} and
- * {@code ${VAR:-default}} in any value are replaced from the environment ({@code $${} is a literal
- * {@code ${}). Every error is a {@link ConfigException} naming the file, the line, the field's path
+ * {@code ${VAR:-default}} in any value are replaced from the environment (<code>$${</code> is a
+ * literal <code>${</code>). Every error is a {@link ConfigException} naming the file, the line, the field's path
  * and what was expected.
  *
  * <p>Hostile or broken files fail fast with a {@code ConfigException} too: a file (or text) over

@@ -94,16 +94,20 @@ public final class FilePermissionStore implements PermissionStore {
         local.lock();
         try {
             Files.createDirectories(file.getParent());
-            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                    FileLock held = channel.lock()) {
-                JsonNode current = read();
-                ObjectNode root = current instanceof ObjectNode o ? o : JSON.createObjectNode();
-                JsonNode agents = root.get("agents");
-                ObjectNode byAgent = agents instanceof ObjectNode o ? o : root.putObject("agents");
-                JsonNode tools = byAgent.get(agent);
-                ObjectNode byTool = tools instanceof ObjectNode o ? o : byAgent.putObject(agent);
-                byTool.put(tool, permission.name().toLowerCase(Locale.ROOT));
-                write(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+            try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                FileLock held = channel.lock();
+                try {
+                    JsonNode current = read();
+                    ObjectNode root = current instanceof ObjectNode o ? o : JSON.createObjectNode();
+                    JsonNode agents = root.get("agents");
+                    ObjectNode byAgent = agents instanceof ObjectNode o ? o : root.putObject("agents");
+                    JsonNode tools = byAgent.get(agent);
+                    ObjectNode byTool = tools instanceof ObjectNode o ? o : byAgent.putObject(agent);
+                    byTool.put(tool, permission.name().toLowerCase(Locale.ROOT));
+                    write(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
+                } finally {
+                    held.release();
+                }
             }
         } catch (IOException e) {
             throw new ShellyException("cannot remember the decision for tool '" + tool + "' of agent '" + agent
