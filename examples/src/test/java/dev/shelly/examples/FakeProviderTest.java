@@ -156,7 +156,10 @@ class FakeProviderTest {
                 "state", List.of("coordinator", "list_agents", "delegate"),
                 "mcp", List.of("file-agent", "list_files", "read_file"),
                 "chat", List.of("assistant", "list_agents", "delegate"),
-                "approval", List.of("clerk", "read_notes", "write_note"));
+                "approval", List.of("clerk", "read_notes", "write_note"),
+                "coder", List.of("coder", "fs_read", "fs_write", "fs_edit", "fs_patch", "fs_list", "fs_stat", "fs_move",
+                        "fs_copy", "fs_delete", "fs_mkdir", "search_files", "run_command", "git_status", "git_diff",
+                        "git_log", "git_add", "git_commit"));
         for (Example example : Examples.all()) {
             if (WorkflowExamplesTest.WORKFLOWS.contains(example.name())) {
                 continue;   // a call per member, or a coordinator that needs JSON: WorkflowExamplesTest covers them
