@@ -285,6 +285,37 @@ class FakeProviderTest {
     }
 
     @Test
+    void coderOverTheWireFixesTheSampleAndAnEscapeAttemptComesBackAsAnErrorTheModelReads() {
+        ChatCompletionsFake fake = new ChatCompletionsFake(body -> {
+            JsonNode messages = body.get("messages");
+            int results = 0;
+            for (JsonNode m : messages) {
+                results += m.path("role").asString().equals("tool") ? 1 : 0;
+            }
+            return switch (results) {
+                case 0 -> call("fs_read", "{\"path\":\"../../etc/passwd\"}");
+                case 1 -> call("run_command", "{\"program\":\"sh\",\"args\":[\"-c\",\"cat /etc/passwd\"]}");
+                case 2 -> call("fs_edit", "{\"path\":\"Calc.java\",\"old_text\":\"return a - b;\",\"new_text\":\"return a + b;\"}");
+                case 3 -> call("run_command", "{\"program\":\"java\",\"args\":[\"Calc.java\"]}");
+                default -> text("Fixed.");
+            };
+        });
+        server.setDispatcher(fake);
+
+        Runs.Result r = Runs.run(local(), "coder");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines()).containsSubsequence(
+                "  ← fs_read failed: path '../../etc/passwd' holds '..'; paths stay inside the workspace",
+                "  ← run_command failed: program 'sh' runs a shell or another program, and no shell is allowed",
+                "  ← fs_edit: edited Calc.java: replaced 1 occurrence at line 6",
+                "  ← run_command: exit code 0 all checks passed",
+                "Fixed.");
+        JsonNode last = fake.bodies().getLast().get("messages");
+        assertThat(last.get(last.size() - 1).path("content").asString()).isEqualTo("exit code 0\nall checks passed\n");
+    }
+
+    @Test
     void aCallOfAnUnknownToolIsAnsweredAndTheRunGoesOn() {
         ChatCompletionsFake fake = new ChatCompletionsFake(body -> ChatCompletionsFake.hasToolResults(body)
                 ? text("Sorry, I cannot do that.") : call("delete_everything", "{}"));

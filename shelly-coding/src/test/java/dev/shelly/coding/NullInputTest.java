@@ -1,7 +1,7 @@
 package dev.shelly.coding;
 
 import dev.shelly.agent.ToolPolicy;
-import dev.shelly.chats.NullProbe;
+import dev.shelly.chats.probe.NullProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
