@@ -53,7 +53,10 @@ class ProviderSettingsTest {
 
     @Test
     void secretsAreNeverQuoted() {
-        ProviderSettings s = of(Map.of("api_key", List.of("sk-secret-1"), "base_url", "ftp://user:sk-secret-2@h/x?k=sk-secret-3"));
+        Map<String, Object> fields = new java.util.LinkedHashMap<>(); // in file order, as the config binder gives them
+        fields.put("api_key", List.of("sk-secret-1"));
+        fields.put("base_url", "ftp://user:sk-secret-2@h/x?k=sk-secret-3");
+        ProviderSettings s = of(fields);
         assertThatThrownBy(() -> s.secret("api_key")).hasMessage("api_key: expected a text value, got a list");
         assertThatThrownBy(() -> s.optionalUrl("base_url")).hasMessage("base_url: expected an http or https URL, got 'ftp://h/x'");
         assertThat(s.toString()).doesNotContain("sk-secret").isEqualTo("ProviderSettings[provider=p, fields=[api_key, base_url]]");
