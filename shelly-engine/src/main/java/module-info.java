@@ -8,6 +8,8 @@ module dev.shelly.engine {
     requires static dev.shelly.mcp;
     // Only when the application adds shelly-otel: tracing from code or from the telemetry: section.
     requires static dev.shelly.otel;
+    // Only when the application adds shelly-coding: an agent with a coding: section needs it.
+    requires static dev.shelly.coding;
     requires tools.jackson.dataformat.yaml;
     requires org.snakeyaml.engine;
     requires org.slf4j;

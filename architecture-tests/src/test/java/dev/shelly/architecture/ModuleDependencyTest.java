@@ -20,7 +20,7 @@ class ModuleDependencyTest {
 
     static final Set<String> LIBRARIES = Set.of(
             "shelly-chats", "shelly-modeladapter", "shelly-provider-spi", "shelly-providers", "shelly-tools",
-            "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-engine", "shelly-redis",
+            "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state", "shelly-engine", "shelly-redis",
             "shelly-testing", "shelly-otel");
 
     /** Each module and the Shelly modules it may use. */
@@ -40,15 +40,17 @@ class ModuleDependencyTest {
             Map.entry("shelly-skills", Set.of("shelly-chats")),
             Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills",
                     "shelly-testing")),
+            Map.entry("shelly-coding", Set.of("shelly-agent", "shelly-tools", "shelly-chats")),
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
             // OpenTelemetry on the agent's RunObserver seam; MCP only to test trace propagation
             // (see otelUsesMcpInTestsOnly): the core carries no OpenTelemetry dependency.
             Map.entry("shelly-otel", Set.of("shelly-agent", "shelly-modeladapter", "shelly-tools", "shelly-chats",
                     "shelly-mcp", "shelly-testing")),
-            // shelly-mcp and shelly-otel only as optional dependencies.
+            // shelly-mcp, shelly-coding and shelly-otel only as optional dependencies
+            // (see engineUsesMcpOnlyAsAnOptionalDependency).
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
-                    "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-state", "shelly-testing",
-                    "shelly-otel")),
+                    "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state",
+                    "shelly-testing", "shelly-otel")),
             // Redis backends for state's and the model adapter's SPIs; the engine only for its SPIs
             // (dev.shelly.engine.spi, which the engine finds with ServiceLoader, and the session
             // store of dev.shelly.engine.session): never the reverse.
@@ -107,6 +109,15 @@ class ModuleDependencyTest {
         Poms.Module engine = Poms.module(Poms.root(), "shelly-engine");
         assertThat(engine.dependencies()).filteredOn(d -> d.artifactId().equals("shelly-mcp"))
                 .as("shelly-engine -> shelly-mcp: optional, so an engine without MCP servers carries no MCP jars")
+                .singleElement()
+                .satisfies(d -> assertThat(d.optional()).isTrue(), d -> assertThat(d.scope()).isEqualTo("compile"));
+    }
+
+    @Test
+    void engineUsesCodingOnlyAsAnOptionalDependency() {
+        Poms.Module engine = Poms.module(Poms.root(), "shelly-engine");
+        assertThat(engine.dependencies()).filteredOn(d -> d.artifactId().equals("shelly-coding"))
+                .as("shelly-engine -> shelly-coding: optional, so agents without a coding toolbox do not carry it")
                 .singleElement()
                 .satisfies(d -> assertThat(d.optional()).isTrue(), d -> assertThat(d.scope()).isEqualTo("compile"));
     }

@@ -31,7 +31,8 @@ public final class Examples {
                 new NestedTeamsExample(),
                 new TriageExample(),
                 new LongRunExample(),
-                new ApprovalExample());
+                new ApprovalExample(),
+                new CoderExample());
     }
 
     /**

@@ -147,17 +147,20 @@ class FakeProviderTest {
 
     @Test
     void everyExampleSendsItsAgentAndToolsAndEndsCleanlyWhenTheModelJustAnswers() {
-        Map<String, List<String>> expected = Map.of(
-                "tools", List.of("weather-bot", "get_weather"),
-                "delegation", List.of("orchestrator", "list_agents", "delegate"),
-                "skills", List.of("tech-lead", "read_skill_file", "load_skill"),
-                "concurrent", List.of("lead", "list_agents", "delegate"),
-                "middleware", List.of("assistant", "lookup_customer"),
-                "state", List.of("coordinator", "list_agents", "delegate"),
-                "mcp", List.of("file-agent", "list_files", "read_file"),
-                "chat", List.of("assistant", "list_agents", "delegate"),
-                "long-run", List.of("surveyor", "read_record", "recall"),
-                "approval", List.of("clerk", "read_notes", "write_note"));
+        Map<String, List<String>> expected = Map.ofEntries(
+                Map.entry("tools", List.of("weather-bot", "get_weather")),
+                Map.entry("delegation", List.of("orchestrator", "list_agents", "delegate")),
+                Map.entry("skills", List.of("tech-lead", "read_skill_file", "load_skill")),
+                Map.entry("concurrent", List.of("lead", "list_agents", "delegate")),
+                Map.entry("middleware", List.of("assistant", "lookup_customer")),
+                Map.entry("state", List.of("coordinator", "list_agents", "delegate")),
+                Map.entry("mcp", List.of("file-agent", "list_files", "read_file")),
+                Map.entry("chat", List.of("assistant", "list_agents", "delegate")),
+                Map.entry("long-run", List.of("surveyor", "read_record", "recall")),
+                Map.entry("approval", List.of("clerk", "read_notes", "write_note")),
+                Map.entry("coder", List.of("coder", "fs_read", "fs_write", "fs_edit", "fs_patch", "fs_list", "fs_stat", "fs_move",
+                        "fs_copy", "fs_delete", "fs_mkdir", "search_files", "run_command", "git_status", "git_diff",
+                        "git_log", "git_add", "git_commit")));
         for (Example example : Examples.all()) {
             if (WorkflowExamplesTest.WORKFLOWS.contains(example.name())) {
                 continue;   // a call per member, or a coordinator that needs JSON: WorkflowExamplesTest covers them
@@ -280,6 +283,37 @@ class FakeProviderTest {
         assertThat(r.lines()).contains("[board] 1 of 1 tasks completed");
         assertThat(fake.bodies()).filteredOn(b -> ChatCompletionsFake.toolNames(b).contains("tasks_claim"))
                 .as("every agent is offered the board's tools").hasSize(fake.bodies().size());
+    }
+
+    @Test
+    void coderOverTheWireFixesTheSampleAndAnEscapeAttemptComesBackAsAnErrorTheModelReads() {
+        ChatCompletionsFake fake = new ChatCompletionsFake(body -> {
+            JsonNode messages = body.get("messages");
+            int results = 0;
+            for (JsonNode m : messages) {
+                results += m.path("role").asString().equals("tool") ? 1 : 0;
+            }
+            return switch (results) {
+                case 0 -> call("fs_read", "{\"path\":\"../../etc/passwd\"}");
+                case 1 -> call("run_command", "{\"program\":\"sh\",\"args\":[\"-c\",\"cat /etc/passwd\"]}");
+                case 2 -> call("fs_edit", "{\"path\":\"Calc.java\",\"old_text\":\"return a - b;\",\"new_text\":\"return a + b;\"}");
+                case 3 -> call("run_command", "{\"program\":\"java\",\"args\":[\"Calc.java\"]}");
+                default -> text("Fixed.");
+            };
+        });
+        server.setDispatcher(fake);
+
+        Runs.Result r = Runs.run(local(), "coder");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines()).containsSubsequence(
+                "  ← fs_read failed: path '../../etc/passwd' holds '..'; paths stay inside the workspace",
+                "  ← run_command failed: program 'sh' runs a shell or another program, and no shell is allowed",
+                "  ← fs_edit: edited Calc.java: replaced 1 occurrence at line 6",
+                "  ← run_command: exit code 0 all checks passed",
+                "Fixed.");
+        JsonNode last = fake.bodies().getLast().get("messages");
+        assertThat(last.get(last.size() - 1).path("content").asString()).isEqualTo("exit code 0\nall checks passed\n");
     }
 
     @Test

@@ -37,7 +37,8 @@ class MainTest {
                         + "the tools, the run's cost",
                 "long-run     120 tool calls in an 8k-token window: offload, trimming, compaction and a loop check keep "
                         + "every request under it",
-                "approval     a tool call waits for approval; a second process resumes the paused session and approves it");
+                "approval     a tool call waits for approval; a second process resumes the paused session and approves it",
+                "coder        a coding agent reads, fixes and tests a small bundled project inside its workspace");
     }
 
     @Test
@@ -59,7 +60,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, long-run, approval");
+                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, long-run, approval, coder");
     }
 
     @Test

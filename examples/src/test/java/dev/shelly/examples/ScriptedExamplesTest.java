@@ -90,6 +90,25 @@ class ScriptedExamplesTest {
     }
 
     @Test
+    void coderReadsFixesAndTestsTheSampleProjectInsideItsWorkspace() {
+        Runs.Result r = run("coder");
+
+        assertThat(r.lines()).containsSubsequence(
+                "[workspace: a copy of the sample project; commands allowed: java]",
+                "  → fs_list",
+                "  ← fs_list: Calc.java (760 bytes) README.md (88 bytes)",
+                "  → run_command {\"program\":\"java\",\"args\":[\"Calc.java\"]}",
+                "  ← run_command failed: exit code 1 FAIL add(2, 3): got -1, want 5 1 check(s) failed",
+                "  → fs_read {\"path\":\"Calc.java\",\"start_line\":5,\"end_line\":7}",
+                "  ← fs_read: 5 static int add(int a, int b) { 6 return a - b; 7 }",
+                "  → fs_edit {\"path\":\"Calc.java\",\"old_text\":\"return a - b;\",\"new_text\":\"return a + b;\"}",
+                "  ← fs_edit: edited Calc.java: replaced 1 occurrence at line 6",
+                "  → run_command {\"program\":\"java\",\"args\":[\"Calc.java\"]}",
+                "  ← run_command: exit code 0 all checks passed",
+                "Fixed add in Calc.java: it subtracted instead of adding; all checks pass now.");
+    }
+
+    @Test
     void thePromptOnTheCommandLineReplacesTheDefaultTask() {
         Runs.Result r = run("tools", "How", "warm", "is", "Oslo?");
 

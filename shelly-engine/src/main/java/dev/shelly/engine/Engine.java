@@ -127,9 +127,11 @@ public final class Engine implements AutoCloseable {
     private final EngineTelemetry telemetry;
     private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
     private final HumanInTheLoop human;
+    /** The coding toolboxes of agents with a {@code coding:} section, by agent name. */
+    private final Map<String, CodingSupport.Coding> coding;
 
     private Engine(Builder b, Backends backends, List<McpConnection> clients, Map<String, Supplier<ToolBox>> boxes,
-            Map<String, Completer> models, EngineTelemetry telemetry) {
+            Map<String, Completer> models, EngineTelemetry telemetry, Map<String, CodingSupport.Coding> coding) {
         this.config = b.config;
         this.telemetry = telemetry;
         this.dir = b.dir;
@@ -148,7 +150,10 @@ public final class Engine implements AutoCloseable {
         this.middleware = List.copyOf(b.middleware);
         this.clock = b.clock;
         this.sessionWait = b.sessionWait;
-        this.human = new HumanInTheLoop(b.approvals, config, b.permissions, dir, clock);
+        this.coding = coding;
+        Map<String, java.util.function.UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
+        coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
+        this.human = new HumanInTheLoop(b.approvals, config, b.permissions, dir, clock, codingPolicies);
         // A store or folder given in code wins over the redis: section, which wins over .shelly/sessions.
         Path sessionsDir = b.sessionsDir != null ? b.sessionsDir : dir != null ? dir.sessionsDir() : null;
         this.sessions = b.sessionStore != null ? b.sessionStore
@@ -578,6 +583,10 @@ public final class Engine implements AutoCloseable {
         List<ToolBox> boxes = new ArrayList<>();
         for (ToolboxRef ref : a.toolboxes()) {
             boxes.add(select(toolboxes.get(ref.name()).get(), ref));
+        }
+        CodingSupport.Coding code = coding.get(a.name());
+        if (code != null) {
+            boxes.add(code.toolBox());
         }
         if (human.asksUser(a.name())) {
             boxes.add(AskUser.toolbox());
@@ -1102,7 +1111,8 @@ public final class Engine implements AutoCloseable {
                     boxes.put(server.name(), client.toolBox());
                 }
                 checkToolSelections(boxes);
-                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models, traced);
+                Map<String, CodingSupport.Coding> coding = CodingSupport.build(config, workDir, Engine.class.getClassLoader());
+                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models, traced, coding);
             } catch (RuntimeException e) {
                 for (McpConnection c : clients) {
                     try {

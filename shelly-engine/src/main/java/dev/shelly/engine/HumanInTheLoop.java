@@ -35,7 +35,8 @@ final class HumanInTheLoop implements AutoCloseable {
     private final Clock clock;
     private final ScheduledExecutorService timer;
 
-    HumanInTheLoop(Settings code, EngineConfig config, PermissionStore permissions, ShellyDir dir, Clock clock) {
+    HumanInTheLoop(Settings code, EngineConfig config, PermissionStore permissions, ShellyDir dir, Clock clock,
+            Map<String, java.util.function.UnaryOperator<ToolPolicy>> coding) {
         Map<String, ToolPolicy> p = new LinkedHashMap<>();
         Set<String> ask = new LinkedHashSet<>();
         for (AgentConfig a : config.agents()) {
@@ -48,11 +49,13 @@ final class HumanInTheLoop implements AutoCloseable {
         }
         p.putAll(code.policies);
         ask.addAll(code.askUser);
-        this.policies = Map.copyOf(p);
-        this.askUser = Set.copyOf(ask);
         ApprovalsConfig file = config.approvals().orElse(null);
         this.defaultPolicy = code.defaultPolicy != null ? code.defaultPolicy
                 : file != null && file.defaultPolicy() != null ? file.defaultPolicy().policy() : ToolPolicy.ALLOW_ALL;
+        // A coding agent's policy: its own (or the default) with the coding tools' defaults beneath.
+        coding.forEach((agent, over) -> p.put(agent, over.apply(p.getOrDefault(agent, defaultPolicy))));
+        this.policies = Map.copyOf(p);
+        this.askUser = Set.copyOf(ask);
         Duration t = code.timeout != null ? code.timeout : file == null ? null : file.timeout();
         this.timeout = t;
         this.onTimeout = code.timeout != null ? code.onTimeout : file == null ? Approvals.OnTimeout.DENY : file.action();

@@ -26,10 +26,11 @@ import java.util.List;
  *     section), or null to send the whole chat
  * @param approval its tool policy and whether it may ask the user (the {@code approval:}
  *     section), or null for the engine's default policy
+ * @param coding its coding toolbox (the {@code coding:} section), or null for none
  */
 public record AgentConfig(String name, String description, String instructions, String provider,
         List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching, ContextConfig context,
-        ApprovalConfig approval) {
+        ApprovalConfig approval, CodingConfig coding) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -40,6 +41,25 @@ public record AgentConfig(String name, String description, String instructions, 
         toolboxes = toolboxes == null ? List.of() : List.copyOf(toolboxes);
         skills = Fields.names(skills, "skills");
         options = options == null ? Options.DEFAULT : options;
+    }
+
+    /**
+     * An agent without a coding toolbox.
+     *
+     * @param name the agent's unique name
+     * @param description one line saying what it does
+     * @param instructions its instructions
+     * @param provider a configured provider, or null
+     * @param toolboxes its toolboxes
+     * @param skills its skills, or null for all
+     * @param options its limits
+     * @param promptCaching whether requests carry cache hints, or null for the default
+     * @param approval its tool policy, or null
+     */
+    public AgentConfig(String name, String description, String instructions, String provider,
+            List<ToolboxRef> toolboxes, List<String> skills, Options options, Boolean promptCaching,
+            ApprovalConfig approval) {
+        this(name, description, instructions, provider, toolboxes, skills, options, promptCaching, null, approval, null);
     }
 
     /**
@@ -112,6 +132,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private Boolean promptCaching;
         private ContextConfig context;
         private ApprovalConfig approval;
+        private CodingConfig coding;
 
         private Builder(String name) {
             this.name = name;
@@ -253,13 +274,24 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Gives the agent the coding toolbox.
+         *
+         * @param value the {@code coding:} settings
+         * @return this builder
+         */
+        public Builder coding(CodingConfig value) {
+            this.coding = value;
+            return this;
+        }
+
+        /**
          * Builds the configuration.
          *
          * @return the configuration
          */
         public AgentConfig build() {
             return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options, promptCaching,
-                    context, approval);
+                    context, approval, coding);
         }
     }
 }

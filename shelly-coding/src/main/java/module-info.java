@@ -1,0 +1,9 @@
+/**
+ * A coding toolbox confined to a workspace: files, search, commands and git, with approval defaults.
+ */
+module dev.shelly.coding {
+    requires transitive dev.shelly.tools;
+    requires transitive dev.shelly.agent;
+
+    exports dev.shelly.coding;
+}

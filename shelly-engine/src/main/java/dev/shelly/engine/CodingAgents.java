@@ -1,0 +1,25 @@
+package dev.shelly.engine;
+
+import dev.shelly.coding.CodingTools;
+import dev.shelly.engine.config.CodingConfig;
+import java.nio.file.Path;
+
+/** Builds a coding toolbox from a {@code coding:} section; the one class naming shelly-coding's types. */
+final class CodingAgents {
+    private CodingAgents() {}
+
+    static CodingSupport.Coding build(CodingConfig c, Path projectDir) {
+        Path workspace = c.workspace() == null ? projectDir : projectDir.resolve(c.workspace());
+        CodingTools.Builder b = CodingTools.builder(workspace)
+                .allowCommands(c.allowCommands().toArray(String[]::new))
+                .denyCommands(c.denyCommands().toArray(String[]::new))
+                .sensitive(c.sensitive().toArray(String[]::new))
+                .shellAllowed(c.shellAllowed())
+                .pushAllowed(c.pushAllowed());
+        if (c.timeout() != null) {
+            b.timeout(c.timeout());
+        }
+        CodingTools tools = b.build();
+        return new CodingSupport.Coding(tools.toolBox(), tools::policyOver);
+    }
+}
