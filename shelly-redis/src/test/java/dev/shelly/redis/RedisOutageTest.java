@@ -44,7 +44,7 @@ class RedisOutageTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
         assertThatThrownBy(() -> RedisBackends.builder("http://:hunter2@h:1").build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("url: must start with redis:// or rediss://, got 'http://'");
+                .hasMessage("RedisBackends url must start with redis:// or rediss://, got 'http://'");
     }
 
     @Test
