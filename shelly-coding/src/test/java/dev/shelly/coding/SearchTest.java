@@ -26,18 +26,18 @@ class SearchTest {
         Files.createDirectories(ws.resolve(".git"));
         Files.writeString(ws.resolve(".gitignore"), "build/\n*.log\n!keep.log\n");
         Files.writeString(ws.resolve("src/.gitignore"), "gen/\n");
-        Files.writeString(ws.resolve("src/A.java"), "class A {\n  // TODO one\n}\n");
-        Files.writeString(ws.resolve("src/gen/G.java"), "// TODO generated\n");
-        Files.writeString(ws.resolve("build/out.txt"), "TODO built\n");
-        Files.writeString(ws.resolve("x.log"), "TODO log\n");
-        Files.writeString(ws.resolve("keep.log"), "TODO kept\n");
-        Files.writeString(ws.resolve(".env"), "TODO secret\n");
-        Files.writeString(ws.resolve(".git/config"), "TODO git\n");
+        Files.writeString(ws.resolve("src/A.java"), "class A {\n  // MARK one\n}\n");
+        Files.writeString(ws.resolve("src/gen/G.java"), "// MARK generated\n");
+        Files.writeString(ws.resolve("build/out.txt"), "MARK built\n");
+        Files.writeString(ws.resolve("x.log"), "MARK log\n");
+        Files.writeString(ws.resolve("keep.log"), "MARK kept\n");
+        Files.writeString(ws.resolve(".env"), "MARK secret\n");
+        Files.writeString(ws.resolve(".git/config"), "MARK git\n");
         ToolBox box = CodingTools.builder(ws).build().toolBox();
-        ToolResult r = call(box, "pattern", "TODO \\w+");
-        assertThat(r.text()).isEqualTo("keep.log:1: TODO kept\nsrc/A.java:2:   // TODO one\n2 matches in 2 files");
-        assertThat(call(box, "pattern", "todo", "ignore_case", true, "glob", "*.java").text())
-                .isEqualTo("src/A.java:2:   // TODO one\n1 match in 1 file");
+        ToolResult r = call(box, "pattern", "MARK \\w+");
+        assertThat(r.text()).isEqualTo("keep.log:1: MARK kept\nsrc/A.java:2:   // MARK one\n2 matches in 2 files");
+        assertThat(call(box, "pattern", "mark", "ignore_case", true, "glob", "*.java").text())
+                .isEqualTo("src/A.java:2:   // MARK one\n1 match in 1 file");
         assertThat(call(box, "pattern", "nothing").text()).isEqualTo("no match for /nothing/");
         assertThat(call(box, "pattern", "(").text()).startsWith("pattern is not a valid regular expression: ");
     }
