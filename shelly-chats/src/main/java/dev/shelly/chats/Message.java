@@ -94,6 +94,9 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      * @return the text, empty when the message has no text part
      */
     public String text() {
+        if (parts.size() == 1 && parts.getFirst() instanceof Text only) {
+            return only.text();
+        }
         StringBuilder sb = new StringBuilder();
         for (Part part : parts) {
             if (part instanceof Text t) {

@@ -55,6 +55,9 @@ public record ToolResult(String toolCallId, List<Part> content, boolean isError)
      * @return the text, empty when there is none
      */
     public String text() {
+        if (content.size() == 1 && content.getFirst() instanceof Text only) {
+            return only.text();
+        }
         StringBuilder sb = new StringBuilder();
         for (Part part : content) {
             if (part instanceof Text t) {
