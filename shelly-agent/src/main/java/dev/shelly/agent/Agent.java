@@ -560,10 +560,14 @@ public final class Agent implements Runner {
             if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt(run));
             }
-            ContextManager.View view = contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
-            ModelRequest request = new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
+            List<Message> plain = contextManager.plain(promptInChat ? null : prompt);
+            ContextManager.View view = plain != null ? null
+                    : contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
+            ModelRequest request = view == null ? new ModelRequest(plain, offered, runOptions, chat.id())
+                    : new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
             List<ToolDefinition> built = request.tools();
-            List<ToolDefinition> scope = view.scoped() ? built : null;
+            List<ToolDefinition> scope = view != null && view.scoped() ? built : null;
+            ModelRequest fromView = request;
             ModelCall call = null;
             if (!hooks.isEmpty()) {
                 call = new ModelCall(ctx, iteration, request);
@@ -585,7 +589,7 @@ public final class Agent implements Runner {
                 response = hookResult(hooks.get(h).afterModelCall(call, response), "model-call hook", h, "a response");
             }
             if (contextManager.active()) {
-                contextManager.measured(request, response);
+                contextManager.measured(request, response, request == fromView ? view : null);
             }
             Message reply = response.message();
             if (!reply.sender().equals(name)) {

@@ -61,9 +61,11 @@ final class ContextManager {
      * Estimates of the messages of this run's views, by identity (a chat never changes a
      * message, and strategies reuse what they rewrote); cleared when a run starts.
      */
-    private final Map<Message, Long> estimates = new IdentityHashMap<>();
+    private Map<Message, Long> estimates;
     /** How far the chat was searched for this agent's summary. */
     private int scanned;
+    /** Whether the chat searched so far holds a summary, of any agent. */
+    private boolean anySummary;
     /** The chat index of this agent's latest summary, or -1. */
     private int summaryIndex = -1;
     private Message summary;
@@ -74,7 +76,8 @@ final class ContextManager {
     private long reportedEstimate;
     private String model;
     private Run stateRun;
-    private final Map<ContextStrategy, Object> state = new IdentityHashMap<>();
+    /** What the strategies remember during the run; made when a strategy first asks. */
+    private Map<ContextStrategy, Object> state;
     /**
      * The previous call's view after its strategies, which the next call extends with what the
      * chat gained since; null when there is none to extend (a new run, a compaction).
@@ -118,6 +121,36 @@ final class ContextManager {
     }
 
     /**
+     * The model's messages for one call when there is nothing to shape: no strategy, and no
+     * summary in the chat to resume from. They are then the chat as it is, after the prompt when
+     * the chat does not open with it, taken in one copy.
+     *
+     * @param prompt the system prompt when the chat does not open with it, else null
+     * @return the messages, or null when the call needs its {@link #view}
+     */
+    List<Message> plain(Message prompt) {
+        if (policy.active() || anySummary) {
+            return null;
+        }
+        List<Message> all = agent.chat().messages();
+        if (all.size() > scanned) {
+            findSummary(all.subList(scanned, all.size()));
+            if (anySummary) {
+                return null;
+            }
+        }
+        if (prompt == null) {
+            return all;
+        }
+        Message[] withPrompt = new Message[all.size() + 1];
+        withPrompt[0] = prompt;
+        for (int i = 0; i < all.size(); i++) {
+            withPrompt[i + 1] = all.get(i);
+        }
+        return List.of(withPrompt);
+    }
+
+    /**
      * The model's view for one call, shaped by the strategies.
      *
      * @param prompt the system prompt when the chat does not open with it, else null
@@ -125,14 +158,20 @@ final class ContextManager {
     View view(Run run, int iteration, Message prompt, List<ToolDefinition> offered) {
         if (stateRun != run) {
             stateRun = run;
-            state.clear();
-            estimates.clear();
+            if (state != null) {
+                state.clear();
+            }
+            if (estimates == null) {
+                estimates = new IdentityHashMap<>();
+            } else if (!estimates.isEmpty()) {
+                estimates.clear();
+            }
             last = null;
             replacer = null;
             manyReplacers = false;
         }
-        findSummary();
         Chat chat = agent.chat();
+        findSummary(chat.since(scanned));
         Message head = prompt != null ? prompt : chat.get(0);
         View view = extendable(head, chat) ? last.next(iteration, offered) : build(run, iteration, prompt, offered);
         last = null;
@@ -207,15 +246,19 @@ final class ContextManager {
         lastSummary = summary;
     }
 
-    /** Takes the provider's count for the request that was sent. */
-    void measured(ModelRequest sent, ModelResponse response) {
+    /**
+     * Takes the provider's count for the request that was sent.
+     *
+     * @param view the view the request was built from, or null when hooks rewrote the request
+     */
+    void measured(ModelRequest sent, ModelResponse response, View view) {
         if (response.model() != null) {
             model = response.model();
         }
         long input = response.usage().totalInputTokens();
         if (input > 0) {
             reported = input;
-            reportedEstimate = estimate(sent.messages(), sent.tools());
+            reportedEstimate = view != null ? view.estimated() : estimate(sent.messages(), sent.tools());
         }
     }
 
@@ -244,12 +287,19 @@ final class ContextManager {
         return found.isPresent() ? OptionalInt.of(found.get().tokens()) : OptionalInt.empty();
     }
 
-    /** Finds this agent's latest summary in what the chat gained since the last look. */
-    private void findSummary() {
-        List<Message> fresh = agent.chat().since(scanned);
+    /**
+     * Finds this agent's latest summary in what the chat gained since the last look.
+     *
+     * @param fresh the chat's messages from index {@link #scanned} on
+     */
+    private void findSummary(List<Message> fresh) {
         for (int i = 0; i < fresh.size(); i++) {
             Message m = fresh.get(i);
-            if (isSummary(m) && agent.name().equals(m.metadata().get(ContextPolicy.AGENT))
+            if (!isSummary(m)) {
+                continue;
+            }
+            anySummary = true;
+            if (agent.name().equals(m.metadata().get(ContextPolicy.AGENT))
                     && m.metadata().get(ContextPolicy.FROM) instanceof Number from) {
                 summaryIndex = scanned + i;
                 summary = m;
@@ -306,6 +356,10 @@ final class ContextManager {
         private final List<ToolDefinition> offered;
         int first;
         private long estimate;
+        /** The estimate of {@link #tools}, or -1 until asked. */
+        private long toolsEstimate = -1;
+        /** How many messages at the start are the previous call's, as its strategies left them. */
+        private int carried;
         /** The chat index the messages still to add start at. */
         int chatSize;
 
@@ -324,6 +378,10 @@ final class ContextManager {
             view.first = first;
             view.estimate = estimate;
             view.chatSize = lastChatSize;
+            view.carried = messages.size();
+            if (nextOffered == tools) {
+                view.toolsEstimate = toolsEstimate;
+            }
             return view;
         }
 
@@ -467,11 +525,25 @@ final class ContextManager {
                 throw new IllegalArgumentException("ContextView.tools must not be null");
             }
             tools = List.copyOf(value);
+            toolsEstimate = -1;
+        }
+
+        @Override
+        public int carriedOver() {
+            return carried;
+        }
+
+        /** The estimate of the request as the view stands, without the provider's count. */
+        long estimated() {
+            if (toolsEstimate < 0) {
+                toolsEstimate = estimator.tools(tools);
+            }
+            return estimate + 3 + toolsEstimate;
         }
 
         @Override
         public long tokens() {
-            long now = estimate + 3 + estimator.tools(tools);
+            long now = estimated();
             return reported >= 0 ? Math.max(1, reported + now - reportedEstimate) : now;
         }
 
@@ -551,6 +623,7 @@ final class ContextManager {
             int promptIndex = chatIndex[0];
             messages.clear();
             estimate = 0;
+            carried = 0;
             add(prompt, promptIndex);
             add(written, index);
             first = 2;
@@ -590,7 +663,15 @@ final class ContextManager {
         @Override
         @SuppressWarnings("unchecked")
         public <T> T state(ContextStrategy owner, Supplier<T> initial) {
-            return (T) ContextManager.this.state.computeIfAbsent(owner, k -> initial.get());
+            if (ContextManager.this.state == null) {
+                ContextManager.this.state = new IdentityHashMap<>();
+            }
+            Object known = ContextManager.this.state.get(owner);
+            if (known == null) {
+                known = initial.get();
+                ContextManager.this.state.put(owner, known);
+            }
+            return (T) known;
         }
     }
 }

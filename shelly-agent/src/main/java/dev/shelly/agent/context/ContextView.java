@@ -76,6 +76,20 @@ public interface ContextView {
     int firstMessage();
 
     /**
+     * How many messages at the start of this view are the previous call's, exactly as the
+     * strategies left them then: during a run, each view extends the previous call's shaped view
+     * with what the chat gained since, unless something forced it to be built from the chat
+     * again (a new run, a compaction, two strategies rewriting messages). A strategy that
+     * rewrites messages one at a time may then start from where it stopped instead of reading
+     * the whole view again.
+     *
+     * @return the count; 0 when the view was built from the chat
+     */
+    default int carriedOver() {
+        return 0;
+    }
+
+    /**
      * Whether the view may be cut so that it resumes at {@code index}: a conversation message
      * after the first that is not a tool message, so that no tool call is parted from its
      * result and both provider formats stay valid.

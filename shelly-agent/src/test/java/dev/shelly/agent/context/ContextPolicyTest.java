@@ -246,6 +246,116 @@ class ContextPolicyTest {
         assertThat(trimmed).allSatisfy(t -> assertThat(t.tokensAfter()).isLessThan(t.tokensBefore()));
     }
 
+    @Test
+    void everyRequestOfALongTrimmedRunIsWhatReadingTheWholeViewWouldGive() {
+        // Trimming picks up where it stopped in the previous call; compactions and loop notes
+        // force views to be built again. Each request is checked against the chat: every tool
+        // message with three or more after it is cut, the newest three are whole.
+        Model model = new Model(n -> n > 60 ? Model.answer("done")
+                : Model.call("call_" + n, "fetch", "{\"page\":" + (n % 9 == 0 ? 1 : n) + "}"));
+        Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(120)).maxIterations(70)
+                .contextPolicy(ContextPolicy.builder().window(1_500)
+                        .strategies(new ToolResultTrimming(3, 10), Compaction.atFraction(0.5), new LoopDetection(2))
+                        .build())
+                .build();
+
+        agent.run("go");
+
+        assertThat(model.calls).hasSize(61);
+        assertThat(model.summaries).hasSizeGreaterThan(1);
+        java.util.Map<String, String> whole = new java.util.HashMap<>();
+        for (Message m : agent.chat().messages()) {
+            for (ToolResult r : m.toolResults()) {
+                whole.put(r.toolCallId(), r.text());
+            }
+        }
+        int checked = 0;
+        for (ModelRequest request : model.calls) {
+            List<Message> sent = request.messages();
+            int after = 0;
+            for (int i = sent.size() - 1; i >= 0; i--) {
+                if (sent.get(i).role() != Role.TOOL) {
+                    continue;
+                }
+                ToolResult r = sent.get(i).toolResults().getFirst();
+                String full = whole.get(r.toolCallId());
+                assertThat(r.text()).as("result of %s in request %d", r.toolCallId(), model.calls.indexOf(request) + 1)
+                        .isEqualTo(after >= 3 ? ToolResultTrimming.cut(full, 10) : full);
+                after++;
+                checked++;
+            }
+        }
+        assertThat(checked).isGreaterThan(200);
+    }
+
+    /** Records what each call's view carried over and how large it left the view. */
+    private record Carried(List<int[]> seen) implements ContextStrategy {
+        @Override
+        public String name() {
+            return "carried";
+        }
+
+        @Override
+        public void apply(ContextView view) {
+            seen.add(new int[] {view.iteration(), view.carriedOver(), view.size()});
+        }
+    }
+
+    @Test
+    void eachViewCarriesOverThePreviousCallsUntilACompactionRebuildsIt() {
+        List<int[]> seen = new ArrayList<>();
+        Model model = fetching(20);
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(300)).listener(events::add)
+                .contextPolicy(ContextPolicy.builder().window(1_500)
+                        .strategies(Compaction.atFraction(0.6), new Carried(seen)).build())
+                .build();
+
+        agent.run("go");
+
+        List<Integer> compactedAt = events.stream().filter(AgentEvent.ContextCompacted.class::isInstance)
+                .map(e -> ((AgentEvent.ContextCompacted) e).iteration()).toList();
+        assertThat(compactedAt).isNotEmpty();
+        assertThat(seen.getFirst()[1]).isZero();
+        for (int i = 1; i < seen.size(); i++) {
+            int[] previous = seen.get(i - 1);
+            int[] now = seen.get(i);
+            int expected = compactedAt.contains(previous[0]) || compactedAt.contains(now[0]) ? 0 : previous[2];
+            assertThat(now[1]).as("carried over at call %d", now[0]).isEqualTo(expected);
+        }
+        // A new run starts from the chat.
+        seen.clear();
+        agent.run("again");
+        assertThat(seen.getFirst()[1]).isZero();
+    }
+
+    @Test
+    void anAgentWithoutAPolicyStillResumesFromTheSummaryInItsChat() {
+        ContextPolicy policy = ContextPolicy.builder().window(600).strategies(Compaction.atFraction(0.6)).build();
+        Agent before = Agent.builder("worker").completer(fetching(8)).toolboxes(fetch(400)).contextPolicy(policy).build();
+        before.run("go");
+        List<Message> saved = before.chat().messages();
+        Message latest = null;
+        for (Message m : saved) {
+            if (m.sender().equals(ContextPolicy.SENDER)) {
+                latest = m;
+            }
+        }
+        assertThat(latest).isNotNull();
+
+        Model model = new Model(n -> Model.answer("resumed"));
+        Agent after = Agent.builder("worker").completer(model).toolboxes(fetch(400)).chat(new Chat(saved)).build();
+        after.run("and now?");
+
+        int from = ((Number) latest.metadata().get(ContextPolicy.FROM)).intValue();
+        List<Message> expected = new ArrayList<>();
+        expected.add(saved.getFirst());
+        expected.add(latest);
+        expected.addAll(saved.subList(from, saved.size()).stream().filter(m -> !m.sender().equals(ContextPolicy.SENDER)).toList());
+        expected.add(Message.user("and now?"));
+        assertThat(model.calls.getFirst().messages()).isEqualTo(expected);
+    }
+
     /** Replaces each old result by its length: what it reads must be the chat's result, not another's rewrite. */
     private record Lengths(int keepRecent) implements ContextStrategy {
         @Override
