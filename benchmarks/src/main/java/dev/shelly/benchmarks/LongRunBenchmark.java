@@ -9,6 +9,7 @@ import dev.shelly.agent.context.ToolResultTrimming;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
@@ -28,9 +29,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * whose tool returns 2 KB each, against a model that answers at once and reports as input
  * tokens what {@link TokenEstimator#heuristic()} counts for the request (standing in for the
  * provider's count), with a {@value #WINDOW}-token window. Prints the largest request, the total
- * input tokens with and without the strategies, and what the strategies cost per iteration: the
- * time spent inside them (measured around each strategy) against the time of an iteration
- * without them, each the median of several runs after a warm-up.
+ * input tokens with and without the strategies, and what context management costs per
+ * iteration: the time spent inside the strategies (measured around each strategy) and in the
+ * token accounting (measured around the policy's estimator: every message the view gains is
+ * estimated once) against the time of an iteration without them, each the median of
+ * {@value #RUNS} runs after {@value #WARMUP} runs of each kind (a run is only 300 iterations:
+ * fewer leave the strategies' code partly interpreted while the plain loop is compiled).
  *
  * <pre>
  * java -cp benchmarks/target/benchmarks.jar dev.shelly.benchmarks.LongRunBenchmark
@@ -40,7 +44,8 @@ public final class LongRunBenchmark {
     static final int ITERATIONS = 300;
     static final int WINDOW = 32_000;
     static final int RESULT_CHARS = 2_048;
-    private static final int RUNS = 7;
+    private static final int RUNS = 15;
+    private static final int WARMUP = 200;
 
     private LongRunBenchmark() {}
 
@@ -86,7 +91,31 @@ public final class LongRunBenchmark {
         }
     }
 
-    private record Result(long largest, long total, long nanos, long trimmingNanos, long compactionNanos) {}
+    /** Measures the time spent estimating tokens. */
+    private record TimedEstimator(TokenEstimator inner, AtomicLong nanos) implements TokenEstimator {
+        @Override
+        public long message(Message message) {
+            long start = System.nanoTime();
+            try {
+                return inner.message(message);
+            } finally {
+                nanos.addAndGet(System.nanoTime() - start);
+            }
+        }
+
+        @Override
+        public long tool(ToolDefinition tool) {
+            long start = System.nanoTime();
+            try {
+                return inner.tool(tool);
+            } finally {
+                nanos.addAndGet(System.nanoTime() - start);
+            }
+        }
+    }
+
+    private record Result(long largest, long total, long nanos, long trimmingNanos, long compactionNanos,
+            long accountingNanos) {}
 
     private static Result run(boolean managed) {
         String page = "x".repeat(RESULT_CHARS);
@@ -95,10 +124,12 @@ public final class LongRunBenchmark {
         Model model = new Model();
         AtomicLong trimming = new AtomicLong();
         AtomicLong compaction = new AtomicLong();
+        AtomicLong accounting = new AtomicLong();
         Agent.Builder b = Agent.builder("reader").completer(model).toolboxes(tools).maxIterations(ITERATIONS + 1)
                 .promptCaching(false);
         if (managed) {
             b.contextPolicy(ContextPolicy.builder().window(WINDOW)
+                    .estimator(new TimedEstimator(TokenEstimator.heuristic(), accounting))
                     .strategies(new Timed(new ToolResultTrimming(4, 500), trimming),
                             new Timed(Compaction.defaults(), compaction))
                     .build());
@@ -106,7 +137,8 @@ public final class LongRunBenchmark {
         Agent agent = b.build();
         long start = System.nanoTime();
         agent.run("Read every page.");
-        return new Result(model.largest, model.total, System.nanoTime() - start, trimming.get(), compaction.get());
+        return new Result(model.largest, model.total, System.nanoTime() - start, trimming.get(), compaction.get(),
+                accounting.get());
     }
 
     private static long median(List<Long> values) {
@@ -121,7 +153,8 @@ public final class LongRunBenchmark {
      * @param args unused
      */
     public static void main(String[] args) {
-        for (int i = 0; i < 3; i++) {
+        int warmup = args.length > 0 ? Integer.parseInt(args[0]) : WARMUP;
+        for (int i = 0; i < warmup; i++) {
             run(false);
             run(true);
         }
@@ -129,6 +162,8 @@ public final class LongRunBenchmark {
         List<Long> managed = new ArrayList<>();
         List<Long> trims = new ArrayList<>();
         List<Long> compactions = new ArrayList<>();
+        List<Long> accountings = new ArrayList<>();
+        List<Long> overheads = new ArrayList<>();
         Result without = null;
         Result with = null;
         for (int i = 0; i < RUNS; i++) {
@@ -138,19 +173,24 @@ public final class LongRunBenchmark {
             managed.add(with.nanos());
             trims.add(with.trimmingNanos());
             compactions.add(with.compactionNanos());
+            accountings.add(with.accountingNanos());
+            overheads.add(with.trimmingNanos() + with.compactionNanos() + with.accountingNanos());
         }
-        double perPlain = median(plain) / 1_000.0 / (ITERATIONS + 1);
-        double perManaged = median(managed) / 1_000.0 / (ITERATIONS + 1);
-        double perTrim = median(trims) / 1_000.0 / (ITERATIONS + 1);
-        double perCompaction = median(compactions) / 1_000.0 / (ITERATIONS + 1);
+        double perPlain = perIteration(plain);
+        double perManaged = perIteration(managed);
+        double perOverhead = perIteration(overheads);
         System.out.printf("iterations: %d, tool results: %d characters, window: %d tokens%n", ITERATIONS, RESULT_CHARS, WINDOW);
         System.out.printf("largest request: %d tokens with the strategies, %d without%n", with.largest(), without.largest());
         System.out.printf("input tokens sent: %d with the strategies, %d without (%.1f%%)%n", with.total(), without.total(),
                 100.0 * with.total() / without.total());
-        System.out.printf("an iteration: %.1f us without the strategies, %.1f us with them (median of %d runs)%n",
-                perPlain, perManaged, RUNS);
-        System.out.printf("inside the strategies: %.2f us an iteration (trimming %.2f, compaction with its summary call "
-                + "%.2f), %.1f%% of an iteration without them%n", perTrim + perCompaction, perTrim, perCompaction,
-                100.0 * (perTrim + perCompaction) / perPlain);
+        System.out.printf("an iteration: %.1f us without the strategies, %.1f us with them (median of %d runs after %d)%n",
+                perPlain, perManaged, RUNS, WARMUP);
+        System.out.printf("inside the strategies and the token accounting: %.2f us an iteration (trimming %.2f, compaction "
+                + "with its summary call %.2f, accounting %.2f), %.1f%% of an iteration without them%n", perOverhead,
+                perIteration(trims), perIteration(compactions), perIteration(accountings), 100.0 * perOverhead / perPlain);
+    }
+
+    private static double perIteration(List<Long> nanos) {
+        return median(nanos) / 1_000.0 / (ITERATIONS + 1);
     }
 }
