@@ -13,10 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * Runs the tool calls of one reply and appends one tool message answering every call in order,
@@ -58,7 +55,7 @@ final class ToolTurn {
             refuseUnoffered(run, calls, tools, offered, results);
         }
         List<ToolCallHook> hooks = run.context.toolCallHooks();
-        Map<String, String> paused = new LinkedHashMap<>();
+        Map<String, String> paused = hooks.isEmpty() && desk == null ? Map.of() : new LinkedHashMap<>();
         if (!hooks.isEmpty() || desk != null) {
             ToolResult[] kept = results.clone();
             RuntimeException failure = decide(run, iteration, calls, hooks, desk, effective, results, decided, paused);
@@ -73,38 +70,33 @@ final class ToolTurn {
                 throw new RunPausedException(run.name(), run.context.runId().orElse(null), calls, paused);
             }
         }
-        List<Integer> slots = new ArrayList<>(n);
+        int[] slots = new int[n];
         List<Callable<ToolResult>> tasks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             if (results[i] != null || paused.containsKey(calls.get(i).id())) {
                 continue;
             }
             ToolCall call = effective[i];
-            slots.add(i);
+            slots[tasks.size()] = i;
             tasks.add(() -> after(run, iteration, hooks, call, execute(run, iteration, call, tools)));
         }
-        long[] starts = new long[n];
+        long start = System.nanoTime();
         if (run.observed) {
-            for (int slot : slots) {
-                run.emit(new AgentEvent.ToolCallStarted(run.source, effective[slot]));
+            for (int t = 0; t < tasks.size(); t++) {
+                run.emit(new AgentEvent.ToolCallStarted(run.source, effective[slots[t]]));
             }
         }
-        long start = System.nanoTime();
-        for (int slot : slots) {
-            starts[slot] = start;
-        }
         RuntimeException[] hookFailure = new RuntimeException[1];
-        Map<String, String> waiting = new ConcurrentHashMap<>();
-        Queue<ToolCall> delegated = new ConcurrentLinkedQueue<>();
+        // Why each call waits for a delegated child's decision, by call index; each task writes its own.
+        String[] waitingFor = new String[n];
         FanOut.Joined<ToolResult> joined = FanOut.<ToolResult>of(tasks)
                 .grace(run.context.cancelGrace())
                 .propagate(Observers.propagation(run.context.observers()))
                 .onSettled((t, outcome) -> {
-                    int i = slots.get(t);
+                    int i = slots[t];
                     ToolCall call = calls.get(i);
                     if (outcome instanceof FanOut.Outcome.Failure<ToolResult> f && f.error() instanceof RunPausedException p) {
-                        waiting.put(call.id(), p.getMessage());
-                        delegated.add(effective[i]);
+                        waitingFor[i] = p.getMessage();
                         return;
                     }
                     ToolResult result = switch (outcome) {
@@ -119,12 +111,24 @@ final class ToolTurn {
                     };
                     results[i] = result;
                     if (run.observed) {
-                        run.emit(new AgentEvent.ToolCallFinished(run.source, effective[i], result, Agent.since(starts[i])));
+                        run.emit(new AgentEvent.ToolCallFinished(run.source, effective[i], result, Agent.since(start)));
                     }
                 })
                 .join();
         if (joined.interrupted()) {
             return answer(run, calls, results, run.cancelled(), true, desk);
+        }
+        Map<String, String> waiting = Map.of();
+        List<ToolCall> delegated = List.of();
+        for (int i = 0; i < n; i++) {
+            if (waitingFor[i] != null) {
+                if (waiting.isEmpty()) {
+                    waiting = new LinkedHashMap<>();
+                    delegated = new ArrayList<>();
+                }
+                waiting.put(calls.get(i).id(), waitingFor[i]);
+                delegated.add(effective[i]);
+            }
         }
         if (hookFailure[0] == null && (!paused.isEmpty() || !waiting.isEmpty())) {
             throw pause(run, calls, effective, results, paused, waiting, delegated, desk, path);
@@ -153,7 +157,7 @@ final class ToolTurn {
 
     /** Keeps what the turn did in the approvals, announces the calls that newly wait, and makes the exception. */
     private static RunPausedException pause(Run run, List<ToolCall> calls, ToolCall[] effective, ToolResult[] results,
-            Map<String, String> paused, Map<String, String> waiting, Queue<ToolCall> delegated, Approvals desk,
+            Map<String, String> paused, Map<String, String> waiting, List<ToolCall> delegated, Approvals desk,
             String path) {
         List<ToolResult> held = new ArrayList<>();
         for (ToolResult r : results) {
