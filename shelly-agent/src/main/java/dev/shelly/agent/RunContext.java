@@ -257,7 +257,8 @@ public final class RunContext {
      * The observers that watch the run and everything below it (see {@link RunObserver}).
      * Delegated children, team members and agents used as tools inherit them.
      *
-     * @return the observers, in the order added; empty when none
+     * @return the {@linkplain RunObserver#active() active} observers, in the order added; empty
+     *     when none
      */
     public List<RunObserver> observers() {
         return observers;
@@ -525,7 +526,8 @@ public final class RunContext {
 
         /**
          * Adds observers that watch every run under the scope, delegated children, team members
-         * and agents used as tools included; see {@link RunObserver} for the order.
+         * and agents used as tools included; see {@link RunObserver} for the order. Those that
+         * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
          *
          * @param more the observers
          * @return this builder
@@ -533,6 +535,17 @@ public final class RunContext {
         public Builder observers(RunObserver... more) {
             addAll(observers, more, "observers");
             return this;
+        }
+
+        /** The observers that watch anything, in order. */
+        private static List<RunObserver> active(List<RunObserver> observers) {
+            List<RunObserver> active = new ArrayList<>(observers.size());
+            for (RunObserver o : observers) {
+                if (o.active()) {
+                    active.add(o);
+                }
+            }
+            return List.copyOf(active);
         }
 
         private static <T> void addAll(List<T> list, T[] more, String field) {
@@ -554,7 +567,7 @@ public final class RunContext {
          */
         public RunContext build() {
             return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry, listener, values,
-                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), List.copyOf(observers), cancelGrace, null,
+                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), active(observers), cancelGrace, null,
                     approvals, "");
         }
     }

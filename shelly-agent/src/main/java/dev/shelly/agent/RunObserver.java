@@ -18,7 +18,7 @@ import dev.shelly.modeladapter.ModelTarget;
  * turn, {@code delegate}, a team step or {@link Middleware#timeout}.
  *
  * <p>Observers are added to a run's context ({@link RunContext.Builder#observers}) and reach
- * everything below it: delegated children, team members, agents used as tools. The contract:
+ * everything below it (those that are not {@linkplain #active() active} are left out): delegated children, team members, agents used as tools. The contract:
  * <ul>
  *   <li>Each {@code ...Started} method is called on the thread that does the work, right before
  *       it, and the {@link Observation} it returns is ended exactly once, on that same thread,
@@ -37,6 +37,17 @@ import dev.shelly.modeladapter.ModelTarget;
  * observed).
  */
 public interface RunObserver {
+
+    /**
+     * Whether this observer watches anything at all. One that would do nothing, such as
+     * telemetry on a no-op OpenTelemetry, answers false: a run context built with it leaves it
+     * out ({@link RunContext#observers()}), so that it costs the runs nothing.
+     *
+     * @return true by default
+     */
+    default boolean active() {
+        return true;
+    }
 
     /**
      * An agent's run starts, on its thread, once it has entered its context (so the run id, the

@@ -222,4 +222,38 @@ class RunObserverTest {
         assertThat(recorder.log).containsExactly("start run a@0 under null", "start chat a#1 under run a@0",
                 "end chat a#1 stop END_TURN", "end run a@0 fine");
     }
+
+    @Test
+    void anObserverThatIsNotActiveIsLeftOutOfTheScopeAndNeverCalled() {
+        Recorder recorder = new Recorder();
+        List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        RunObserver off = new RunObserver() {
+            @Override
+            public boolean active() {
+                return false;
+            }
+
+            @Override
+            public Observation<Message> runStarted(Agent agent, RunContext run) {
+                calls.add("runStarted");
+                return Observation.none();
+            }
+
+            @Override
+            public Runnable propagate(Runnable task) {
+                calls.add("propagate");
+                return task;
+            }
+        };
+        RunContext scope = RunContext.builder().observers(off, recorder, off).build();
+        Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("fine"))).build();
+
+        a.run("go", scope);
+
+        assertThat(scope.observers()).containsExactly(recorder);
+        assertThat(RunContext.builder().observers(off).build().observers()).isEmpty();
+        assertThat(calls).isEmpty();
+        assertThat(recorder.log).containsExactly("start run a@0 under null", "start chat a#1 under run a@0",
+                "end chat a#1 stop END_TURN", "end run a@0 fine");
+    }
 }

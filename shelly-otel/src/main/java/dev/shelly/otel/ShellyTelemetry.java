@@ -25,12 +25,14 @@ import io.opentelemetry.api.metrics.DoubleHistogram;
 import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanBuilder;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.api.trace.TracerProvider;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
@@ -41,6 +43,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.MDC;
@@ -132,11 +135,16 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     private final LongCounter retries;
     private final LongCounter toolErrors;
     private final DoubleCounter cost;
+    /** Whether there is anything to record: false when tracing and metrics are both no-ops. */
+    private final boolean active;
+    /** The attributes of the model-call metrics, by what they are made of; bounded. */
+    private final Map<CallKey, CallAttributes> callAttributes = new ConcurrentHashMap<>();
 
     private ShellyTelemetry(Builder b) {
         this.otel = b.otel;
         this.owned = b.owned;
         this.captureContent = b.captureContent;
+        this.active = otel.getTracerProvider() != TracerProvider.noop() || otel.getMeterProvider() != MeterProvider.noop();
         this.tracer = otel.getTracer(SCOPE);
         Meter meter = otel.getMeter(SCOPE);
         this.tokenUsage = meter.histogramBuilder(GenAi.TOKEN_USAGE).ofLongs().setUnit("{token}")
@@ -220,6 +228,19 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
 
     // ------------------------------------------------------------------ RunObserver
 
+    /**
+     * False when the OpenTelemetry instance records nothing (its tracer and meter providers are
+     * the API's no-ops, as in {@link OpenTelemetry#noop()} or an unset
+     * {@code GlobalOpenTelemetry}): runs then leave this observer out, so that telemetry that is
+     * off costs nothing, and the MDC gets no run id from it.
+     *
+     * @return whether runs are traced or measured
+     */
+    @Override
+    public boolean active() {
+        return active;
+    }
+
     @Override
     public Observation<Message> runStarted(Agent agent, RunContext run) {
         ModelTarget target = agent.completer().target();
@@ -237,13 +258,24 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
         if (target.model() != null) {
             builder.setAttribute(GenAi.REQUEST_MODEL, target.model());
         }
-        run.sessionId().ifPresent(id -> builder.setAttribute(GenAi.CONVERSATION_ID, id));
-        run.runId().ifPresent(id -> builder.setAttribute(GenAi.SHELLY_RUN_ID, id));
-        run.parentRunId().ifPresent(id -> builder.setAttribute(GenAi.SHELLY_PARENT_RUN_ID, id));
+        String session = run.sessionId().orElse(null);
+        if (session != null) {
+            builder.setAttribute(GenAi.CONVERSATION_ID, session);
+        }
+        String runId = run.runId().orElse(null);
+        if (runId != null) {
+            builder.setAttribute(GenAi.SHELLY_RUN_ID, runId);
+        }
+        String parentRun = run.parentRunId().orElse(null);
+        if (parentRun != null) {
+            builder.setAttribute(GenAi.SHELLY_PARENT_RUN_ID, parentRun);
+        }
         builder.setAttribute(GenAi.SHELLY_DEPTH, (long) run.depth());
         Current current = enter(builder.startSpan());
         String outerRun = MDC.get(MDC_RUN);
-        run.runId().ifPresent(id -> MDC.put(MDC_RUN, id));
+        if (runId != null) {
+            MDC.put(MDC_RUN, runId);
+        }
         return (reply, failure) -> {
             Current.restore(MDC_RUN, outerRun);
             Span span = current.span;
@@ -272,7 +304,10 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
                 .setSpanKind(SpanKind.INTERNAL)
                 .setAttribute(GenAi.OPERATION_NAME, GenAi.INVOKE_WORKFLOW)
                 .setAttribute(GenAi.WORKFLOW_NAME, workflow.name());
-        context.sessionId().ifPresent(id -> builder.setAttribute(GenAi.CONVERSATION_ID, id));
+        String session = context.sessionId().orElse(null);
+        if (session != null) {
+            builder.setAttribute(GenAi.CONVERSATION_ID, session);
+        }
         Current current = enter(builder.startSpan());
         return (reply, failure) -> {
             if (failure != null) {
@@ -296,7 +331,10 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
         if (model != null) {
             builder.setAttribute(GenAi.REQUEST_MODEL, model);
         }
-        call.run().sessionId().ifPresent(id -> builder.setAttribute(GenAi.CONVERSATION_ID, id));
+        String session = call.run().sessionId().orElse(null);
+        if (session != null) {
+            builder.setAttribute(GenAi.CONVERSATION_ID, session);
+        }
         options(builder, request.options());
         if (captureContent) {
             String system = Content.systemInstructions(request.messages());
@@ -310,18 +348,16 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
         return (response, failure) -> {
             Span span = current.span;
             String answeredBy = provider;
-            AttributesBuilder metric = Attributes.builder().put(GenAi.OPERATION_NAME, GenAi.CHAT);
-            if (model != null) {
-                metric.put(GenAi.REQUEST_MODEL, model);
-            }
+            String responseModel = null;
+            String errorType = null;
             if (response != null) {
                 if (answeredBy == null && response.provider() != null) {
                     answeredBy = GenAi.provider(response.provider());
                     span.setAttribute(GenAi.PROVIDER_NAME, answeredBy);
                 }
                 if (response.model() != null) {
-                    span.setAttribute(GenAi.RESPONSE_MODEL, response.model());
-                    metric.put(GenAi.RESPONSE_MODEL, response.model());
+                    responseModel = response.model();
+                    span.setAttribute(GenAi.RESPONSE_MODEL, responseModel);
                 }
                 if (response.responseId() != null) {
                     span.setAttribute(GenAi.RESPONSE_ID, response.responseId());
@@ -335,21 +371,15 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
                     span.setAttribute(GenAi.OUTPUT_MESSAGES, Content.outputMessages(response.message(), finish));
                 }
             }
-            if (answeredBy != null) {
-                metric.put(GenAi.PROVIDER_NAME, answeredBy);
-            }
             if (failure != null) {
-                String type = errorType(failure);
+                errorType = errorType(failure);
                 failed(span, failure);
-                metric.put(GenAi.ERROR_TYPE, type);
             }
-            Attributes attributes = metric.build();
-            duration.record((System.nanoTime() - start) / 1e9, attributes);
+            CallAttributes attributes = callAttributes(new CallKey(answeredBy, model, responseModel, errorType));
+            duration.record((System.nanoTime() - start) / 1e9, attributes.call);
             if (response != null && !response.usage().equals(Usage.ZERO)) {
-                tokenUsage.record(response.usage().totalInputTokens(),
-                        attributes.toBuilder().put(GenAi.TOKEN_TYPE, "input").build());
-                tokenUsage.record(response.usage().outputTokens(),
-                        attributes.toBuilder().put(GenAi.TOKEN_TYPE, "output").build());
+                tokenUsage.record(response.usage().totalInputTokens(), attributes.input);
+                tokenUsage.record(response.usage().outputTokens(), attributes.output);
             }
             current.exit();
         };
@@ -502,6 +532,42 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     }
 
     // ------------------------------------------------------------------ plumbing
+
+    /** What a model call's metric attributes are made of. */
+    private record CallKey(String provider, String requestModel, String responseModel, String errorType) {}
+
+    /** A model call's metric attributes: for its duration, and for its input and output tokens. */
+    private record CallAttributes(Attributes call, Attributes input, Attributes output) {}
+
+    /** At most this many kinds of model call keep their metric attributes. */
+    private static final int CACHED_CALL_ATTRIBUTES = 1_024;
+
+    private CallAttributes callAttributes(CallKey key) {
+        CallAttributes known = callAttributes.get(key);
+        if (known != null) {
+            return known;
+        }
+        AttributesBuilder b = Attributes.builder().put(GenAi.OPERATION_NAME, GenAi.CHAT);
+        if (key.requestModel() != null) {
+            b.put(GenAi.REQUEST_MODEL, key.requestModel());
+        }
+        if (key.responseModel() != null) {
+            b.put(GenAi.RESPONSE_MODEL, key.responseModel());
+        }
+        if (key.provider() != null) {
+            b.put(GenAi.PROVIDER_NAME, key.provider());
+        }
+        if (key.errorType() != null) {
+            b.put(GenAi.ERROR_TYPE, key.errorType());
+        }
+        Attributes call = b.build();
+        CallAttributes made = new CallAttributes(call, call.toBuilder().put(GenAi.TOKEN_TYPE, "input").build(),
+                call.toBuilder().put(GenAi.TOKEN_TYPE, "output").build());
+        if (callAttributes.size() < CACHED_CALL_ATTRIBUTES) {
+            callAttributes.putIfAbsent(key, made);
+        }
+        return made;
+    }
 
     /** A span made current on this thread, with the MDC entries it replaced. */
     private static final class Current {

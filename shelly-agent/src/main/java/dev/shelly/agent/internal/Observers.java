@@ -53,7 +53,7 @@ public final class Observers {
             LOG.warn("run observer {} failed to start an observation; it is ignored", observer, e);
             return RunObserver.Observation.none();
         }
-        if (observation == null) {
+        if (observation == null || observation == NONE) {
             return RunObserver.Observation.none();
         }
         return (result, failure) -> {
