@@ -5,7 +5,10 @@ import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.otel.ShellyTelemetry;
+import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
@@ -22,7 +25,17 @@ import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
 import io.opentelemetry.sdk.trace.export.SpanExporter;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +62,11 @@ import org.openjdk.jmh.infra.Blackhole;
  * <p>Each invocation builds a fresh agent on a fresh copy of the history ({@link #setupOnly}
  * measures that part alone, to subtract).
  *
+ * <p>{@code model} says what answers: {@code instant} (a model that answers at once, so that the
+ * figure is the agent's own work) or {@code http} (Shelly's Anthropic completer against a server
+ * on the loopback interface that answers with the same replies in the Messages API's JSON: the
+ * iteration a user runs, minus the provider's own time).
+ *
  * <p>{@code tracing} says what watches the run: {@code none} (no observer: the cost of the seam
  * alone), {@code noop} (shelly-otel's {@code ShellyTelemetry} on {@code OpenTelemetry.noop()}:
  * telemetry wired but off) or {@code sdk} (on the OpenTelemetry SDK, every span sampled and
@@ -70,9 +88,14 @@ public class ReactIterationBenchmark {
     @Param({"none", "noop", "sdk"})
     String tracing;
 
+    @Param({"instant", "http"})
+    String model;
+
     private List<Message> history;
     private ToolBox tools;
-    private InstantCompleter model;
+    private Completer completer;
+    private MessagesServer server;
+    /** The caller's scope, made once for every variant so that they differ only in the observers. */
     private RunContext scope;
     private OpenTelemetrySdk sdk;
 
@@ -88,9 +111,18 @@ public class ReactIterationBenchmark {
         tools = ToolBox.of(Tool.of("lookup", "Looks a fact up",
                 "{\"type\":\"object\",\"properties\":{\"q\":{\"type\":\"string\"}},\"required\":[\"q\"]}",
                 (input, ctx) -> ToolOutput.text("42")));
-        model = new InstantCompleter("lookup", "{\"q\":\"the answer\"}");
+        completer = switch (model) {
+            case "instant" -> new InstantCompleter("lookup", "{\"q\":\"the answer\"}");
+            case "http" -> {
+                server = MessagesServer.start();
+                yield AnthropicCompleter.builder().model("claude-sonnet-4-5").apiKey("sk-ant-bench-0123456789")
+                        .baseUrl("http://127.0.0.1:" + server.port() + "/").environment(n -> null)
+                        .retry(RetryPolicy.none()).build();
+            }
+            default -> throw new IllegalArgumentException("model must be instant or http, was " + model);
+        };
         scope = switch (tracing) {
-            case "none" -> null;
+            case "none" -> RunContext.root();
             case "noop" -> RunContext.builder().observers(ShellyTelemetry.create(OpenTelemetry.noop())).build();
             case "sdk" -> {
                 sdk = OpenTelemetrySdk.builder()
@@ -106,9 +138,128 @@ public class ReactIterationBenchmark {
     }
 
     @TearDown
-    public void tearDown() {
+    public void tearDown() throws IOException {
         if (sdk != null) {
             sdk.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /**
+     * A Messages API server on the loopback interface, plain HTTP/1.1 with keep-alive, one
+     * thread per connection: a tool call to a request whose chat does not hold a tool result
+     * yet, the final answer to one that does.
+     */
+    static final class MessagesServer implements AutoCloseable {
+        private static final byte[] CALL = reply("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\","
+                + "\"model\":\"claude-sonnet-4-5\",\"content\":[{\"type\":\"tool_use\",\"id\":\"toolu_1\","
+                + "\"name\":\"lookup\",\"input\":{\"q\":\"the answer\"}}],\"stop_reason\":\"tool_use\","
+                + "\"stop_sequence\":null,\"usage\":{\"input_tokens\":120,\"output_tokens\":12}}");
+        private static final byte[] ANSWER = reply("{\"id\":\"msg_2\",\"type\":\"message\",\"role\":\"assistant\","
+                + "\"model\":\"claude-sonnet-4-5\",\"content\":[{\"type\":\"text\",\"text\":\"The answer is 42.\"}],"
+                + "\"stop_reason\":\"end_turn\",\"stop_sequence\":null,"
+                + "\"usage\":{\"input_tokens\":140,\"output_tokens\":8}}");
+        private static final byte[] TOOL_RESULT = "\"tool_result\"".getBytes(StandardCharsets.US_ASCII);
+
+        private final ServerSocket socket;
+
+        private MessagesServer(ServerSocket socket) {
+            this.socket = socket;
+        }
+
+        private static byte[] reply(String json) {
+            byte[] body = json.getBytes(StandardCharsets.UTF_8);
+            byte[] head = ("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: " + body.length
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+            byte[] all = Arrays.copyOf(head, head.length + body.length);
+            System.arraycopy(body, 0, all, head.length, body.length);
+            return all;
+        }
+
+        static MessagesServer start() {
+            try {
+                MessagesServer server = new MessagesServer(new ServerSocket(0, 16, InetAddress.getLoopbackAddress()));
+                Thread.ofPlatform().daemon().name("messages-server").start(server::accept);
+                return server;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        int port() {
+            return socket.getLocalPort();
+        }
+
+        private void accept() {
+            while (!socket.isClosed()) {
+                try {
+                    Socket connection = socket.accept();
+                    connection.setTcpNoDelay(true);
+                    Thread.ofPlatform().daemon().name("messages-connection").start(() -> serve(connection));
+                } catch (IOException e) {
+                    return; // closed
+                }
+            }
+        }
+
+        /** Answers the requests of one connection until the client closes it. */
+        private static void serve(Socket connection) {
+            try (connection; InputStream in = new BufferedInputStream(connection.getInputStream());
+                    OutputStream out = connection.getOutputStream()) {
+                byte[] body = new byte[1 << 16];
+                while (true) {
+                    int length = -1;
+                    for (String line = line(in); line != null && !line.isEmpty(); line = line(in)) {
+                        if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
+                            length = Integer.parseInt(line.substring(15).strip());
+                        }
+                    }
+                    if (length < 0) {
+                        return;
+                    }
+                    if (length > body.length) {
+                        body = new byte[length];
+                    }
+                    in.readNBytes(body, 0, length);
+                    out.write(contains(body, length, TOOL_RESULT) ? ANSWER : CALL);
+                    out.flush();
+                }
+            } catch (IOException e) {
+                // the client went away
+            }
+        }
+
+        /** One header line without its line break, or null at the end of the stream. */
+        private static String line(InputStream in) throws IOException {
+            StringBuilder sb = new StringBuilder();
+            for (int b = in.read(); b >= 0; b = in.read()) {
+                if (b == '\n') {
+                    int end = sb.length() > 0 && sb.charAt(sb.length() - 1) == '\r' ? sb.length() - 1 : sb.length();
+                    return sb.substring(0, end);
+                }
+                sb.append((char) b);
+            }
+            return null;
+        }
+
+        private static boolean contains(byte[] data, int length, byte[] needle) {
+            outer:
+            for (int i = 0; i + needle.length <= length; i++) {
+                for (int j = 0; j < needle.length; j++) {
+                    if (data[i + j] != needle[j]) {
+                        continue outer;
+                    }
+                }
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
         }
     }
 
@@ -155,8 +306,8 @@ public class ReactIterationBenchmark {
 
     @Benchmark
     public Message oneIterationWithOneToolCall() {
-        Agent agent = Agent.builder("bench").completer(model).toolboxes(tools).chat(new Chat(history)).build();
-        return scope == null ? agent.run("What is the answer?") : agent.run("What is the answer?", scope);
+        Agent agent = Agent.builder("bench").completer(completer).toolboxes(tools).chat(new Chat(history)).build();
+        return agent.run("What is the answer?", scope);
     }
 
     /**
@@ -180,6 +331,6 @@ public class ReactIterationBenchmark {
 
     @Benchmark
     public Agent setupOnly() {
-        return Agent.builder("bench").completer(model).toolboxes(tools).chat(new Chat(history)).build();
+        return Agent.builder("bench").completer(completer).toolboxes(tools).chat(new Chat(history)).build();
     }
 }
