@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * A long run with and without context management, in one JVM: {@value #ITERATIONS} iterations
@@ -95,19 +96,18 @@ public final class LongRunBenchmark {
     private record TimedEstimator(TokenEstimator inner, AtomicLong nanos) implements TokenEstimator {
         @Override
         public long message(Message message) {
-            long start = System.nanoTime();
-            try {
-                return inner.message(message);
-            } finally {
-                nanos.addAndGet(System.nanoTime() - start);
-            }
+            return timed(() -> inner.message(message));
         }
 
         @Override
         public long tool(ToolDefinition tool) {
+            return timed(() -> inner.tool(tool));
+        }
+
+        private long timed(LongSupplier estimate) {
             long start = System.nanoTime();
             try {
-                return inner.tool(tool);
+                return estimate.getAsLong();
             } finally {
                 nanos.addAndGet(System.nanoTime() - start);
             }

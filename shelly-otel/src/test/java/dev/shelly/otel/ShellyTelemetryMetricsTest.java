@@ -63,6 +63,16 @@ class ShellyTelemetryMetricsTest {
         return b.build();
     }
 
+    /** A failed model call's attributes: no response model, and the error's type. */
+    static Attributes failedChat(String errorType) {
+        return Attributes.builder()
+                .put("gen_ai.operation.name", "chat")
+                .put("gen_ai.request.model", "claude-sonnet-4-5")
+                .put("gen_ai.provider.name", "anthropic")
+                .put("error.type", errorType)
+                .build();
+    }
+
     @Test
     void tokenUsageDurationAndCostFollowTheConventionsNamesUnitsAndBuckets() {
         Agent agent = Agent.builder("assistant")
@@ -116,13 +126,7 @@ class ShellyTelemetryMetricsTest {
 
         assertThatThrownBy(() -> agent.run("go", RunContext.builder().observers(telemetry).build())).isSameAs(overloaded);
 
-        Attributes failed = Attributes.builder()
-                .put("gen_ai.operation.name", "chat")
-                .put("gen_ai.request.model", "claude-sonnet-4-5")
-                .put("gen_ai.provider.name", "anthropic")
-                .put("error.type", "overloaded")
-                .build();
-        assertThat(histogram(otel.metric("gen_ai.client.operation.duration")).keySet()).containsExactly(failed);
+        assertThat(histogram(otel.metric("gen_ai.client.operation.duration")).keySet()).containsExactly(failedChat("overloaded"));
         assertThat(otel.metrics.collectAllMetrics()).extracting(MetricData::getName)
                 .doesNotContain("gen_ai.client.token.usage", "shelly.cost");
     }

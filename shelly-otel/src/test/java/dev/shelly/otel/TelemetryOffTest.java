@@ -77,12 +77,7 @@ class TelemetryOffTest {
                 ShellyTelemetryMetricsTest.SONNET)).build();
         assertThatThrownBy(() -> failing.run("go", scope)).isSameAs(overloaded);
 
-        Attributes failed = Attributes.builder()
-                .put("gen_ai.operation.name", "chat")
-                .put("gen_ai.request.model", "claude-sonnet-4-5")
-                .put("gen_ai.provider.name", "anthropic")
-                .put("error.type", "overloaded")
-                .build();
+        Attributes failed = ShellyTelemetryMetricsTest.failedChat("overloaded");
         Map<Attributes, io.opentelemetry.sdk.metrics.data.HistogramPointData> calls =
                 ShellyTelemetryMetricsTest.histogram(otel.metric("gen_ai.client.operation.duration"));
         assertThat(calls.keySet()).containsExactlyInAnyOrder(ShellyTelemetryMetricsTest.chat(null), failed);

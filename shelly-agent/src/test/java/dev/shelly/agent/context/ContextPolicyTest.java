@@ -139,6 +139,19 @@ class ContextPolicyTest {
 
     @Test
     void aResumedChatContinuesFromTheCompactedView() {
+        assertResumesFromTheCompactedView(true);
+    }
+
+    @Test
+    void anAgentWithoutAPolicyStillResumesFromTheSummaryInItsChat() {
+        assertResumesFromTheCompactedView(false);
+    }
+
+    /**
+     * Compacts a run, then resumes its chat in a new agent (with the same policy, or none): the
+     * first request is the prompt, the latest summary and the chat from where it resumes.
+     */
+    private static void assertResumesFromTheCompactedView(boolean withPolicy) {
         ContextPolicy policy = ContextPolicy.builder().window(600).strategies(Compaction.atFraction(0.6)).build();
         Agent before = Agent.builder("worker").completer(fetching(8)).toolboxes(fetch(400)).contextPolicy(policy).build();
         before.run("go");
@@ -152,8 +165,8 @@ class ContextPolicyTest {
         assertThat(latest).isNotNull();
 
         Model model = new Model(n -> Model.answer("resumed"));
-        Agent after = Agent.builder("worker").completer(model).toolboxes(fetch(400)).contextPolicy(policy)
-                .chat(new Chat(saved)).build();
+        Agent.Builder resumed = Agent.builder("worker").completer(model).toolboxes(fetch(400)).chat(new Chat(saved));
+        Agent after = (withPolicy ? resumed.contextPolicy(policy) : resumed).build();
         after.run("and now?");
 
         int from = ((Number) latest.metadata().get(ContextPolicy.FROM)).intValue();
@@ -327,33 +340,6 @@ class ContextPolicyTest {
         seen.clear();
         agent.run("again");
         assertThat(seen.getFirst()[1]).isZero();
-    }
-
-    @Test
-    void anAgentWithoutAPolicyStillResumesFromTheSummaryInItsChat() {
-        ContextPolicy policy = ContextPolicy.builder().window(600).strategies(Compaction.atFraction(0.6)).build();
-        Agent before = Agent.builder("worker").completer(fetching(8)).toolboxes(fetch(400)).contextPolicy(policy).build();
-        before.run("go");
-        List<Message> saved = before.chat().messages();
-        Message latest = null;
-        for (Message m : saved) {
-            if (m.sender().equals(ContextPolicy.SENDER)) {
-                latest = m;
-            }
-        }
-        assertThat(latest).isNotNull();
-
-        Model model = new Model(n -> Model.answer("resumed"));
-        Agent after = Agent.builder("worker").completer(model).toolboxes(fetch(400)).chat(new Chat(saved)).build();
-        after.run("and now?");
-
-        int from = ((Number) latest.metadata().get(ContextPolicy.FROM)).intValue();
-        List<Message> expected = new ArrayList<>();
-        expected.add(saved.getFirst());
-        expected.add(latest);
-        expected.addAll(saved.subList(from, saved.size()).stream().filter(m -> !m.sender().equals(ContextPolicy.SENDER)).toList());
-        expected.add(Message.user("and now?"));
-        assertThat(model.calls.getFirst().messages()).isEqualTo(expected);
     }
 
     /** Replaces each old result by its length: what it reads must be the chat's result, not another's rewrite. */
