@@ -189,6 +189,30 @@ public final class WireSupport {
     }
 
     /**
+     * The checks both OpenAI formats (chat completions and responses) make of the options they
+     * share: a temperature within 0 to 2 (when the provider's ranges are checked), no cache
+     * ttl, and a JSON response format whose schema is one JSON object.
+     *
+     * @param provider the provider's name
+     * @param options the call's options
+     * @param checkRanges whether the temperature's range is checked
+     * @param memo remembers the schemas already checked
+     * @throws ModelException of kind {@code INVALID_REQUEST} for the first option refused
+     */
+    public static void checkOpenAiOptions(String provider, dev.shelly.modeladapter.ModelOptions options,
+            boolean checkRanges, JsonObjectMemo memo) {
+        if (checkRanges && options.temperature() != null && options.temperature() > 2) {
+            throw refusal(provider, "temperature must be between 0 and 2, was " + options.temperature());
+        }
+        if (options.cache() != null && options.cache().ttl() != null) {
+            throw refusal(provider, "a cache ttl cannot be set: this provider caches prompts on its own and takes no ttl");
+        }
+        if (options.responseFormat() instanceof dev.shelly.modeladapter.ResponseFormat.JsonSchema f) {
+            checkSchema(provider, f, memo);
+        }
+    }
+
+    /**
      * Checks that a JSON response format's schema is one JSON object.
      *
      * @param provider the provider's name

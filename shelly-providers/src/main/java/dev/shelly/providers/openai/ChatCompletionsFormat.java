@@ -170,16 +170,7 @@ final class ChatCompletionsFormat implements WireFormat {
         if (maxStop > 0 && options.stop() != null && options.stop().size() > maxStop) {
             throw WireSupport.refusal(provider, "at most " + maxStop + " stop sequences, got " + options.stop().size());
         }
-        if (checkRanges && options.temperature() != null && options.temperature() > 2) {
-            throw WireSupport.refusal(provider, "temperature must be between 0 and 2, was " + options.temperature());
-        }
-        if (options.cache() != null && options.cache().ttl() != null) {
-            throw WireSupport.refusal(provider,
-                    "a cache ttl cannot be set: this provider caches prompts on its own and takes no ttl");
-        }
-        if (options.responseFormat() instanceof ResponseFormat.JsonSchema f) {
-            WireSupport.checkSchema(provider, f, memo);
-        }
+        WireSupport.checkOpenAiOptions(provider, options, checkRanges, memo);
     }
 
     private static void writeToolChoice(JsonGenerator gen, ToolChoice choice) {

@@ -169,16 +169,7 @@ final class ResponsesFormat implements WireFormat {
         if (options.stop() != null && !options.stop().isEmpty()) {
             throw WireSupport.refusal(provider, "stop sequences cannot be sent: the Responses API has no stop parameter");
         }
-        if (checkRanges && options.temperature() != null && options.temperature() > 2) {
-            throw WireSupport.refusal(provider, "temperature must be between 0 and 2, was " + options.temperature());
-        }
-        if (options.cache() != null && options.cache().ttl() != null) {
-            throw WireSupport.refusal(provider,
-                    "a cache ttl cannot be set: this provider caches prompts on its own and takes no ttl");
-        }
-        if (options.responseFormat() instanceof ResponseFormat.JsonSchema f) {
-            WireSupport.checkSchema(provider, f, memo);
-        }
+        WireSupport.checkOpenAiOptions(provider, options, checkRanges, memo);
     }
 
     private static void writeToolChoice(JsonGenerator gen, ToolChoice choice) {
