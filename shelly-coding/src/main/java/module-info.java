@@ -4,6 +4,7 @@
 module dev.shelly.coding {
     requires transitive dev.shelly.tools;
     requires transitive dev.shelly.agent;
+    requires org.slf4j;
 
     exports dev.shelly.coding;
 }

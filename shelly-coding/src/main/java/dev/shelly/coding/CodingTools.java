@@ -15,6 +15,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A coding toolbox rooted at a workspace directory: files, search, commands and git, none of
@@ -41,6 +43,8 @@ import java.util.Set;
  * agent's own policy, whose rules win.
  */
 public final class CodingTools {
+    private static final Logger LOG = LoggerFactory.getLogger(CodingTools.class);
+
     /** Reads a text file, with line numbers, optionally a range of lines. */
     public static final String READ = "fs_read";
     /** Writes a whole file. */
@@ -90,9 +94,50 @@ public final class CodingTools {
             "reboot", "halt", "poweroff", "kill", "killall", "pkill", "crontab", "chown");
 
     /** Settings shared by the tools. */
-    record Settings(Set<String> allow, Set<String> deny, boolean shellAllowed, boolean pushAllowed, Duration timeout,
+    record Settings(List<Allowed> allow, Set<String> deny, boolean shellAllowed, boolean pushAllowed, Duration timeout,
             int maxOutputChars, int maxReadChars, long maxEditBytes, int maxMatches, int maxListEntries,
-            List<Path> searchPath, Map<String, String> environment, String gitName, String gitEmail) {}
+            List<Path> searchPath, Map<String, String> environment, String gitName, String gitEmail, Sandbox sandbox,
+            boolean network, List<Path> hidden) {}
+
+    /**
+     * Programs that run code given on their command line ({@code -c}, {@code -e}, a script): on
+     * an allowlist they must name the arguments they may take.
+     */
+    static final java.util.regex.Pattern INTERPRETERS = java.util.regex.Pattern.compile(
+            "(python|pypy|perl|ruby|php|lua|luajit|tclsh|wish|expect|node|nodejs|deno|bun|awk|gawk|mawk|nawk|jshell|"
+                    + "jrunscript|groovy|scala|julia|guile|racket|Rscript|R|osascript|irb)[0-9.]*");
+
+    /** Options that make an interpreter run the text that follows as code. */
+    static final Set<String> CODE_OPTIONS = Set.of("-c", "-e", "-E", "-p", "-r", "--eval", "--exec", "--print",
+            "--require", "--import", "--command");
+
+    /**
+     * One allowlist entry: a program resolved to its real path, and the arguments every call of
+     * it must start with.
+     *
+     * @param entry the entry as configured ({@code python3 -m pytest})
+     * @param executable the program's real path
+     * @param args the leading arguments a call must have
+     * @param interpreter whether the program runs code given on its command line
+     */
+    record Allowed(String entry, Path executable, List<String> args, boolean interpreter) {
+        boolean admits(List<String> call) {
+            if (call.size() < args.size() || !call.subList(0, args.size()).equals(args)) {
+                return false;
+            }
+            if (!interpreter || args.contains("-m")) {
+                return true;
+            }
+            for (String a : call.subList(args.size(), call.size())) {
+                for (String o : CODE_OPTIONS) {
+                    if (a.equals(o) || (o.length() == 2 && a.startsWith(o)) || a.startsWith(o + "=")) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+    }
 
     private final Workspace workspace;
     private final Settings settings;
@@ -101,9 +146,18 @@ public final class CodingTools {
 
     private CodingTools(Builder b) {
         this.workspace = Workspace.of(b.root, b.sensitive);
-        this.settings = new Settings(Set.copyOf(b.allow), Set.copyOf(b.deny), b.shellAllowed, b.pushAllowed, b.timeout,
+        Settings draft = new Settings(List.of(), Set.copyOf(b.deny), b.shellAllowed, b.pushAllowed, b.timeout,
                 b.maxOutputChars, b.maxReadChars, b.maxEditBytes, b.maxMatches, b.maxListEntries,
-                List.copyOf(b.searchPath), Map.copyOf(b.environment), b.gitName, b.gitEmail);
+                List.copyOf(b.searchPath), Map.copyOf(b.environment), b.gitName, b.gitEmail, b.sandbox, b.network,
+                List.copyOf(b.hidden));
+        List<Allowed> allowed = resolve(b.allow, new CommandRunner(workspace, draft));
+        this.settings = new Settings(allowed, draft.deny(), b.shellAllowed, b.pushAllowed, b.timeout, b.maxOutputChars,
+                b.maxReadChars, b.maxEditBytes, b.maxMatches, b.maxListEntries, draft.searchPath(), draft.environment(),
+                b.gitName, b.gitEmail, b.sandbox, b.network, draft.hidden());
+        if (!b.sandbox.confines()) {
+            LOG.warn("coding tools in {}: commands and git run WITHOUT a sandbox (sandbox: none); a model can read and "
+                    + "change everything this JVM can", workspace.root().getFileName());
+        }
         Map<String, Permission> p = new LinkedHashMap<>(defaults(b.pushAllowed));
         p.putAll(b.permissions);
         if (!b.pushAllowed) {
@@ -111,6 +165,57 @@ public final class CodingTools {
         }
         this.permissions = Map.copyOf(p);
         this.toolBox = ToolBox.of(tools().toArray(Tool[]::new));
+    }
+
+    /** Resolves each allowlist entry once, on the search path commands see. */
+    private List<Allowed> resolve(List<String> entries, CommandRunner runner) {
+        List<Allowed> out = new ArrayList<>();
+        for (String entry : entries) {
+            String where = "CodingTools.Builder.allowCommands '" + entry + "'";
+            List<String> parts = List.of(entry.strip().split("\\s+"));
+            String program = parts.getFirst();
+            Path located;
+            if (program.startsWith("/")) {
+                located = Path.of(program);
+                if (!Files.isRegularFile(located) || !Files.isExecutable(located)) {
+                    throw new IllegalArgumentException(where + ": '" + program + "' is not an executable file");
+                }
+            } else {
+                try {
+                    located = runner.locate(program);
+                } catch (RefusedException e) {
+                    throw new IllegalArgumentException(where + ": '" + program + "' was not found on the search path "
+                            + "commands see; name the program by its absolute path");
+                }
+            }
+            Path real;
+            try {
+                real = located.toRealPath();
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException(where + ": '" + program + "' cannot be resolved", e);
+            }
+            if (real.startsWith(workspace.root())) {
+                throw new IllegalArgumentException(where + ": '" + program + "' is a file in the workspace; an allowlist "
+                        + "names programs installed outside it");
+            }
+            boolean interpreter = INTERPRETERS.matcher(located.getFileName().toString()).matches()
+                    || INTERPRETERS.matcher(real.getFileName().toString()).matches();
+            List<String> args = parts.subList(1, parts.size());
+            if (interpreter && args.isEmpty()) {
+                throw new IllegalArgumentException(where + ": '" + program + "' runs code given on its command line; "
+                        + "allow it with the arguments it may take, e.g. '" + program + " -m pytest'");
+            }
+            if (interpreter) {
+                for (String a : args) {
+                    if (CODE_OPTIONS.contains(a)) {
+                        throw new IllegalArgumentException(where + ": '" + a + "' makes '" + program
+                                + "' run the text that follows as code; allow a module or a script instead");
+                    }
+                }
+            }
+            out.add(new Allowed(entry.strip(), real, List.copyOf(args), interpreter));
+        }
+        return List.copyOf(out);
     }
 
     /**
@@ -275,7 +380,7 @@ public final class CodingTools {
                         + ",\"glob\":{\"type\":\"string\"},\"ignore_case\":{\"type\":\"boolean\"},"
                         + "\"max_matches\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"pattern\"]}",
                 search::search));
-        t.add(tool(RUN, runDescription(), runSchema(), args -> runCommand(runner, args)));
+        t.add(tool(RUN, runDescription(), runSchema(), args -> runCommand(runner, git, args)));
         t.add(tool(GIT_STATUS, "git status of the workspace.", "{\"type\":\"object\",\"properties\":{}}", git::status));
         t.add(tool(GIT_DIFF, "git diff of the working tree, or with staged the index; paths narrow it.",
                 "{\"type\":\"object\",\"properties\":{\"staged\":{\"type\":\"boolean\"},\"paths\":{\"type\":\"array\","
@@ -310,8 +415,12 @@ public final class CodingTools {
                     + "'&', '$' and backticks are refused. ");
         }
         if (!settings.allow().isEmpty()) {
-            b.append("Allowed programs: ").append(String.join(", ", settings.allow().stream().sorted().toList()))
-                    .append(". ");
+            b.append("Allowed programs: ").append(String.join(", ", settings.allow().stream().map(Allowed::entry).sorted()
+                    .toList())).append(". ");
+        }
+        if (settings.sandbox().confines()) {
+            b.append("Commands run in a sandbox: only the workspace can be changed, ")
+                    .append(settings.network() ? "" : "there is no network, ").append("and /tmp is private. ");
         }
         b.append("Paths in arguments are relative to the workspace. The command is killed after ")
                 .append(settings.timeout().toSeconds()).append(" s unless timeout_seconds says otherwise.");
@@ -329,7 +438,7 @@ public final class CodingTools {
     /** The longest timeout a model may ask for. */
     static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
 
-    private ToolOutput runCommand(CommandRunner runner, Args a) throws Exception {
+    private ToolOutput runCommand(CommandRunner runner, GitOps git, Args a) throws Exception {
         String command = settings.shellAllowed() ? a.optString("command") : null;
         String program = a.optString("program");
         List<String> args = a.strings("args", false);
@@ -344,18 +453,19 @@ public final class CodingTools {
             if (command.indexOf(0) >= 0) {
                 throw new RefusedException("command holds a NUL character");
             }
-            cmd.addAll(List.of("sh", "-c", command));
+            cmd.addAll(List.of(runner.locate("sh").toString(), "-c", command));
             shown = command;
         } else {
             if (program == null) {
                 throw new RefusedException("tool '" + RUN + "' needs the string parameter 'program'");
             }
-            runner.check(program, args);
-            cmd.add(program);
-            cmd.addAll(args);
-            shown = String.join(" ", cmd);
+            CommandRunner.Checked checked = runner.check(program, args);
+            git.checkCommand(checked);
+            cmd.addAll(checked.argv());
+            shown = program + (args.isEmpty() ? "" : " " + String.join(" ", args));
         }
-        CommandRunner.Outcome o = runner.run(cmd, Map.of(), timeout);
+        boolean isGit = command == null && CommandRunner.baseName(cmd.getFirst()).equals("git");
+        CommandRunner.Outcome o = runner.run(cmd, Map.of(), timeout, isGit);
         String text = o.render(Workspace.shown(shown), timeout);
         return o.timedOut() || o.exitCode() != 0 ? ToolOutput.error(text) : ToolOutput.text(text);
     }
@@ -369,7 +479,7 @@ public final class CodingTools {
     public static final class Builder {
         private final Path root;
         private final List<String> sensitive = new ArrayList<>(Workspace.DEFAULT_SENSITIVE);
-        private final Set<String> allow = new LinkedHashSet<>();
+        private final List<String> allow = new ArrayList<>();
         private final Set<String> deny = new LinkedHashSet<>(DEFAULT_DENIED);
         private boolean shellAllowed;
         private boolean pushAllowed;
@@ -384,6 +494,9 @@ public final class CodingTools {
         private final Map<String, Permission> permissions = new LinkedHashMap<>();
         private String gitName = "Shelly coding agent";
         private String gitEmail = "coding-agent@shelly.dev";
+        private Sandbox sandbox = Sandbox.platformDefault();
+        private boolean network;
+        private final List<Path> hidden = new ArrayList<>();
 
         private Builder(Path root) {
             this.root = root;
@@ -426,15 +539,72 @@ public final class CodingTools {
         }
 
         /**
-         * Restricts commands to these programs (names, not paths). Without any, every program
-         * not denied may run.
+         * Restricts commands to these programs. An entry is a program name, resolved once on the
+         * search path commands see ({@code ls} becomes {@code /usr/bin/ls}), or an absolute
+         * path, optionally followed by the arguments every call must start with
+         * ({@code "python3 -m pytest"}). A file in the workspace is never allowed, whatever its
+         * name. An interpreter (python, node, perl, ruby, awk, ...) must name its arguments, and
+         * may not then take {@code -c}/{@code -e} code. Without any entry, every program not
+         * denied may run (in the sandbox, after approval).
          *
-         * @param programs program names
+         * @param entries program names or paths, each with optional leading arguments
+         * @return this builder
+         * @throws IllegalArgumentException at {@link #build()} when an entry cannot be resolved,
+         *     names a file in the workspace, or is an interpreter without arguments
+         */
+        public Builder allowCommands(String... entries) {
+            Checks.notNull(entries, "CodingTools.Builder.allowCommands entries");
+            for (int i = 0; i < entries.length; i++) {
+                String p = Checks.notNull(entries[i], "CodingTools.Builder.allowCommands entries[" + i + "]");
+                if (p.isBlank() || p.indexOf('\\') >= 0) {
+                    throw new IllegalArgumentException("CodingTools.Builder.allowCommands: '" + p
+                            + "' must be a program name or an absolute path, with optional arguments");
+                }
+                allow.add(p.strip());
+            }
+            return this;
+        }
+
+        /**
+         * The sandbox commands and git run in: {@link Sandbox#platformDefault()} (bubblewrap on
+         * Linux) unless set. {@link Sandbox#NONE} runs them unconfined, on purpose; the toolbox
+         * logs a WARN once when built so.
+         *
+         * @param value the sandbox
          * @return this builder
          */
-        public Builder allowCommands(String... programs) {
-            for (String p : Checks.notNull(programs, "CodingTools.Builder.allowCommands programs")) {
-                allow.add(name(p, "allowCommands programs"));
+        public Builder sandbox(Sandbox value) {
+            this.sandbox = Checks.notNull(value, "CodingTools.Builder.sandbox value");
+            return this;
+        }
+
+        /**
+         * Whether sandboxed commands may reach the network (off by default).
+         *
+         * @param value true to share the host's network
+         * @return this builder
+         */
+        public Builder network(boolean value) {
+            this.network = value;
+            return this;
+        }
+
+        /**
+         * More paths a sandboxed command must not see at all, beside the defaults (home
+         * directories, this JVM's working and temporary directories, the workspace's parent,
+         * {@code /run}, {@code /var/tmp}).
+         *
+         * @param paths absolute paths outside the workspace
+         * @return this builder
+         */
+        public Builder hide(Path... paths) {
+            Checks.notNull(paths, "CodingTools.Builder.hide paths");
+            for (int i = 0; i < paths.length; i++) {
+                Path p = Checks.notNull(paths[i], "CodingTools.Builder.hide paths[" + i + "]");
+                if (!p.isAbsolute()) {
+                    throw new IllegalArgumentException("CodingTools.Builder.hide path '" + p + "' must be absolute");
+                }
+                hidden.add(p);
             }
             return this;
         }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,8 +37,16 @@ class CommandsTest {
         assertThat(r.isError()).as(r.text()).isFalse();
         Set<String> names = Arrays.stream(r.text().split("\n")).skip(1).filter(l -> l.contains("="))
                 .map(l -> l.substring(0, l.indexOf('='))).collect(Collectors.toCollection(TreeSet::new));
-        assertThat(names).containsExactlyInAnyOrder("PATH", "HOME", "LANG", "LC_ALL", "TERM", "NO_COLOR",
-                "GIT_TERMINAL_PROMPT", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "BUILD_MODE");
+        List<String> hardening = new java.util.ArrayList<>(List.of("GIT_CONFIG_COUNT"));
+        for (int i = 0; i < CommandRunner.GIT_HARDENING.size(); i++) {
+            hardening.addAll(List.of("GIT_CONFIG_KEY_" + i, "GIT_CONFIG_VALUE_" + i));
+        }
+        assertThat(names).containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.concat(Stream.of("PATH", "HOME",
+                "TMPDIR", "LANG", "LC_ALL", "TERM", "NO_COLOR", "PAGER", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
+                "GIT_TERMINAL_PROMPT", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CEILING_DIRECTORIES",
+                "GIT_ALLOW_PROTOCOL", "BUILD_MODE", "PWD"), hardening.stream()).toList());
+        assertThat(r.text()).contains("HOME=/tmp\n", "GIT_ALLOW_PROTOCOL=file\n", "GIT_CONFIG_KEY_0=core.hooksPath\n",
+                "GIT_CONFIG_VALUE_0=/dev/null\n");
         for (String key : System.getenv().keySet()) {
             if (CommandRunner.secretName(key)) {
                 assertThat(r.text()).doesNotContain(key + "=");
@@ -85,17 +94,26 @@ class CommandsTest {
     void aCommandPastItsTimeoutIsKilledWithItsChildren() throws Exception {
         ToolBox box = CodingTools.builder(ws).shellAllowed(true).timeout(Duration.ofSeconds(1)).build().toolBox();
         Instant start = Instant.now();
-        ToolResult r = call(box, CodingTools.RUN, "command", "sleep 60 & echo $! > child.pid; sleep 60");
+        // A duration no other process uses, to find the background child among the host's processes
+        // (inside the sandbox's PID namespace its own number means nothing out here).
+        String marker = "61." + ProcessHandle.current().pid();
+        String line = "sleep " + marker + " & echo started > child.txt; sleep 60";
+        ToolResult r = call(box, CodingTools.RUN, "command", line);
         assertThat(r.isError()).isTrue();
-        assertThat(r.text()).startsWith("command 'sleep 60 & echo $! > child.pid; sleep 60' did not finish within 1 s; "
+        assertThat(r.text()).startsWith("command '" + line + "' did not finish within 1 s; "
                 + "it and every process it started were killed");
         assertThat(Duration.between(start, Instant.now())).isLessThan(Duration.ofSeconds(30));
-        long pid = Long.parseLong(Files.readString(ws.resolve("child.pid")).strip());
+        assertThat(ws.resolve("child.txt")).hasContent("started");
         Instant deadline = Instant.now().plusSeconds(10);
-        while (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && Instant.now().isBefore(deadline)) {
+        while (running(marker) && Instant.now().isBefore(deadline)) {
             Thread.onSpinWait();
         }
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the background child").isFalse();
+        assertThat(running(marker)).as("the background child").isFalse();
+    }
+
+    private static boolean running(String marker) {
+        return ProcessHandle.allProcesses().anyMatch(h -> h.isAlive()
+                && h.info().arguments().map(a -> Arrays.asList(a).contains(marker)).orElse(false));
     }
 
     @Test
