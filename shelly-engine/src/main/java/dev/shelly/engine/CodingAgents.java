@@ -1,6 +1,7 @@
 package dev.shelly.engine;
 
 import dev.shelly.coding.CodingTools;
+import dev.shelly.coding.Sandbox;
 import dev.shelly.engine.config.CodingConfig;
 import java.nio.file.Path;
 
@@ -15,7 +16,14 @@ final class CodingAgents {
                 .denyCommands(c.denyCommands().toArray(String[]::new))
                 .sensitive(c.sensitive().toArray(String[]::new))
                 .shellAllowed(c.shellAllowed())
-                .pushAllowed(c.pushAllowed());
+                .pushAllowed(c.pushAllowed())
+                .network(c.networkAllowed());
+        if ("none".equals(c.sandbox())) {
+            b.sandbox(Sandbox.NONE);
+        }
+        for (String h : c.hide()) {
+            b.hide(Path.of(h));
+        }
         if (c.timeout() != null) {
             b.timeout(c.timeout());
         }

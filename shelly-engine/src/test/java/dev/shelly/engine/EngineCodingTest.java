@@ -132,4 +132,57 @@ class EngineCodingTest {
                 .hasMessageContaining("agents[0].coding: workspace root '")
                 .hasMessageContaining("does-not-exist-here' is not an existing directory");
     }
+
+    static String coding(String lines) {
+        return """
+                providers:
+                  - name: m
+                    kind: openai
+                    model: x
+                    api_key: k
+                agents:
+                  - name: coder
+                    coding:
+                """ + lines;
+    }
+
+    @Test
+    void theSandboxSettingsAreCheckedWithTheirPlace() {
+        assertThatThrownBy(() -> ConfigLoader.parse(coding("      sandbox: docker\n"), "config.yaml", name -> null))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("config.yaml:9: agents[0].coding.sandbox: expected one of bubblewrap, none, got 'docker'");
+        assertThatThrownBy(() -> ConfigLoader.parse(coding("      hide: [secrets]\n"), "config.yaml", name -> null))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("agents[0].coding.hide[0]: expected an absolute path, got 'secrets'");
+        assertThatThrownBy(() -> ConfigLoader.parse(coding("      allow_commands: [bin/tool]\n"), "config.yaml",
+                name -> null))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("agents[0].coding.allow_commands[0]: expected a program name or an absolute path");
+        EngineConfig interpreter = ConfigLoader.parse(coding("      workspace: ${WS}\n      allow_commands: [python3]\n"),
+                "config.yaml", Map.of("WS", dir.toString())::get);
+        assertThatThrownBy(() -> Engine.builder().config(interpreter).completer("m", model()).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("agents[0].coding: CodingTools.Builder.allowCommands 'python3': 'python3' runs code "
+                        + "given on its command line; allow it with the arguments it may take, e.g. 'python3 -m pytest'");
+    }
+
+    @Test
+    void sandboxNoneRunsCommandsUnconfinedOnPurposeAndTheEntryWithArgumentsBinds() throws Exception {
+        EngineConfig c = ConfigLoader.parse(coding("""
+                      workspace: ${WS}
+                      sandbox: none
+                      allow_commands: ["echo hello"]
+                """), "config.yaml", Map.of("WS", dir.toString())::get);
+        try (Engine engine = Engine.builder().config(c).completer("m", model()).build()) {
+            var box = engine.agent("coder").toolboxes().stream().filter(b -> b.names().contains("run_command"))
+                    .findFirst().orElseThrow();
+            var ok = box.call(new ToolCall("c", "run_command", "{\"program\":\"echo\",\"args\":[\"hello\",\"you\"]}"),
+                    dev.shelly.tools.ToolContext.of("coder"));
+            assertThat(ok.text()).isEqualTo("exit code 0\nhello you\n");
+            var no = box.call(new ToolCall("c", "run_command", "{\"program\":\"echo\",\"args\":[\"bye\"]}"),
+                    dev.shelly.tools.ToolContext.of("coder"));
+            assertThat(no.text()).isEqualTo("program 'echo' is allowed only with the arguments its allowlist entries "
+                    + "name: echo hello");
+        }
+    }
 }
