@@ -380,6 +380,11 @@ final class CommandRunner {
             env.put("GIT_CONFIG_KEY_" + i, GIT_HARDENING.get(i)[0]);
             env.put("GIT_CONFIG_VALUE_" + i, GIT_HARDENING.get(i)[1]);
         }
+        // The toolbox's git identity, so that a commit made through a command has an author too.
+        env.put("GIT_AUTHOR_NAME", settings.gitName());
+        env.put("GIT_AUTHOR_EMAIL", settings.gitEmail());
+        env.put("GIT_COMMITTER_NAME", settings.gitName());
+        env.put("GIT_COMMITTER_EMAIL", settings.gitEmail());
         env.putAll(settings.environment());
         return env;
     }

@@ -131,10 +131,7 @@ final class GitOps {
         List<String> cmd = new ArrayList<>(List.of("git", "-c", "core.hooksPath=/dev/null", "-c", "core.pager=cat",
                 "-c", "core.fsmonitor=false", "-c", "credential.helper=", "-c", "core.quotePath=false"));
         cmd.addAll(args);
-        Map<String, String> identity = Map.of(
-                "GIT_AUTHOR_NAME", settings.gitName(), "GIT_AUTHOR_EMAIL", settings.gitEmail(),
-                "GIT_COMMITTER_NAME", settings.gitName(), "GIT_COMMITTER_EMAIL", settings.gitEmail());
-        return runner.run(cmd, identity, timeout, true);
+        return runner.run(cmd, Map.of(), timeout, true);
     }
 
     /**
@@ -159,9 +156,10 @@ final class GitOps {
             }
             String entry = items[i + 1];
             int nl = entry.indexOf('\n');
-            String key = (nl < 0 ? entry : entry.substring(0, nl)).toLowerCase(Locale.ROOT);
+            // As git prints it: section and name in lower case, a subsection as written.
+            String key = nl < 0 ? entry : entry.substring(0, nl);
             String value = nl < 0 ? "" : entry.substring(nl + 1);
-            Set<Op> affected = affected(key, value);
+            Set<Op> affected = affected(key.toLowerCase(Locale.ROOT), value);
             if (affected.contains(op) || (op == Op.COMMAND && !affected.isEmpty())) {
                 throw new RefusedException("the repository's configuration sets '" + key + "' (" + scope + "), which "
                         + "makes git run a program for " + describe(op) + "; the coding tools refuse it. Remove the "

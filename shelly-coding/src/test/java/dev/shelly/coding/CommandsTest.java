@@ -44,7 +44,8 @@ class CommandsTest {
         assertThat(names).containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.concat(Stream.of("PATH", "HOME",
                 "TMPDIR", "LANG", "LC_ALL", "TERM", "NO_COLOR", "PAGER", "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR",
                 "GIT_TERMINAL_PROMPT", "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_GLOBAL", "GIT_CEILING_DIRECTORIES",
-                "GIT_ALLOW_PROTOCOL", "BUILD_MODE", "PWD"), hardening.stream()).toList());
+                "GIT_ALLOW_PROTOCOL", "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+                "BUILD_MODE", "PWD"), hardening.stream()).toList());
         assertThat(r.text()).contains("HOME=/tmp\n", "GIT_ALLOW_PROTOCOL=file\n", "GIT_CONFIG_KEY_0=core.hooksPath\n",
                 "GIT_CONFIG_VALUE_0=/dev/null\n");
         for (String key : System.getenv().keySet()) {
