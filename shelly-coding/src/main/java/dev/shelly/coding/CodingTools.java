@@ -591,8 +591,8 @@ public final class CodingTools {
 
         /**
          * More paths a sandboxed command must not see at all, beside the defaults (home
-         * directories, this JVM's working and temporary directories, the workspace's parent,
-         * {@code /run}, {@code /var/tmp}).
+         * directories, this JVM's working and temporary directories, the workspace's parent and
+         * the top-level tree it lies in unless a system directory, {@code /run}, {@code /var/tmp}).
          *
          * @param paths absolute paths outside the workspace
          * @return this builder

@@ -95,8 +95,9 @@ final class CommandRunner {
 
     /**
      * What a sandboxed command must not see: home directories (the root user's included), this
-     * JVM's working directory and temporary directory, the workspace's parent (sibling projects),
-     * {@code /run} (sockets of the machine's services) and the configured paths.
+     * JVM's working directory and temporary directory, the workspace's parent (sibling projects)
+     * and the top-level tree it lies in unless that is a system directory, {@code /run} (sockets
+     * of the machine's services), {@code /var/tmp} and the configured paths.
      */
     private static List<Path> hidden(Workspace ws, CodingTools.Settings settings) {
         List<Path> h = new ArrayList<>();
@@ -111,6 +112,10 @@ final class CommandRunner {
         if (parent != null && parent.getParent() != null) {
             h.add(parent);
         }
+        // The tree the workspace sits in (/work, /srv, /data, ...), unless it is the system's own.
+        if (ws.root().getNameCount() > 1 && !SYSTEM_ROOTS.contains(ws.root().getName(0).toString())) {
+            h.add(ws.root().getRoot().resolve(ws.root().getName(0)));
+        }
         h.addAll(settings.hidden());
         List<Path> out = new ArrayList<>();
         for (Path p : h) {
@@ -121,6 +126,10 @@ final class CommandRunner {
         }
         return List.copyOf(out);
     }
+
+    /** Top-level directories programs need: never hidden, even when the workspace lies below one. */
+    static final Set<String> SYSTEM_ROOTS = Set.of("usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32", "etc", "var",
+            "opt", "nix", "snap", "gnu", "proc", "sys", "dev", "boot");
 
     private static void addIfSet(List<Path> out, String dir) {
         if (dir != null && !dir.isBlank()) {

@@ -240,6 +240,27 @@ class SandboxEscapeTest {
     }
 
     @Test
+    void theTreeAWorkspaceLiesInIsHiddenUpToItsTop() throws Exception {
+        // A workspace deep in a tree of its own, a canary two levels up: not the JVM's directory, not /tmp.
+        Path top = Path.of("/shelly-sandbox-test-" + jvm);
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isWritable(Path.of("/")), "needs a writable /");
+        try {
+            Path deep = Files.createDirectories(top.resolve("projects/team/app"));
+            Files.writeString(top.resolve("projects/canary.txt"), OUTSIDE);
+            ToolBox box = CodingTools.builder(deep).shellAllowed(true).build().toolBox();
+            String out = run(box, line("cat ../../canary.txt " + top + "/projects/canary.txt; ls " + top
+                    + "; echo x > " + top + "/escaped; pwd"));
+            assertNoCanary("deep workspace", out);
+            assertThat(out).endsWith(deep + "\n");
+            assertThat(top.resolve("escaped")).doesNotExist();
+        } finally {
+            try (Stream<Path> s = Files.walk(top)) {
+                s.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    @Test
     void thereIsNoNetwork() {
         int port = listener.getLocalPort();
         for (String c : List.of("python3 -c \"import socket; s=socket.create_connection(('127.0.0.1'," + port
