@@ -311,9 +311,21 @@ final class Handles implements AutoCloseable {
     }
 
     private void collectSensitive(Dir dir) throws IOException {
-        for (String name : names(dir)) {
+        List<String> names;
+        try {
+            names = names(dir);
+        } catch (RefusedException e) {
+            // Gone, or not readable: skipped, as the walks of list and search skip it.
+            return;
+        }
+        for (String name : names) {
             String rel = dir.child(name);
-            PosixFileAttributes a = stat(dir, name);
+            PosixFileAttributes a;
+            try {
+                a = stat(dir, name);
+            } catch (RefusedException e) {
+                continue;
+            }
             if (a == null) {
                 continue;
             }

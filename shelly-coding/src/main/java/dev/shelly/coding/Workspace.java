@@ -30,6 +30,12 @@ import java.util.Locale;
  * {@linkplain #DEFAULT_SENSITIVE sensitive pattern}, compared without regard to case; the
  * sensitive check applies to the path as asked and as resolved.
  *
+ * <p>The file tools then walk the resolved path again, one directory at a time from a handle on
+ * the root and without following links, and open, create, delete or rename through the handle
+ * of the verified parent: a directory swapped for a link after {@link #resolve} makes the call
+ * fail instead of reaching outside. They read and write only regular files and directories,
+ * and treat a hard link to a sensitive file as that file.
+ *
  * <p>Immutable and safe for use by many threads.
  */
 public final class Workspace {

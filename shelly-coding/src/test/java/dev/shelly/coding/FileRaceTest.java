@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
@@ -171,6 +173,30 @@ class FileRaceTest {
                 }
             }
         }
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void callsMakingTheSameNewDirectoriesAtOnceKeepEveryFile() throws Exception {
+        // A directory is renamed into place, and a rename replaces an empty directory: the calls must not.
+        for (int round = 0; round < 20; round++) {
+            String dir = "par/r" + round + "/a/b";
+            List<Thread> writers = new ArrayList<>();
+            Queue<String> results = new ConcurrentLinkedQueue<>();
+            for (int i = 0; i < 8; i++) {
+                String path = dir + "/f" + i + ".txt";
+                writers.add(Thread.ofPlatform().start(() -> results.add(h.call(CodingTools.WRITE, "path", path,
+                        "content", "x").text())));
+            }
+            for (Thread t : writers) {
+                t.join();
+            }
+            assertThat(results).allMatch(r -> r.startsWith("created " + dir + "/f"));
+            try (Stream<Path> s = Files.list(h.ws.resolve(dir))) {
+                assertThat(s.count()).isEqualTo(8);
+            }
+        }
+        h.assertNothingOutsideChanged();
     }
 
     private static void swapOnce(Swap swap, Path d, Path fifo) throws IOException {
