@@ -57,10 +57,18 @@ final class Handles implements AutoCloseable {
     private static final int TYPE_BITS = 0170000;
     private static final int FIFO = 0010000;
 
-    /** An open directory inside the workspace and its path relative to the root. */
-    record Dir(SecureDirectoryStream<Path> stream, String rel) {
+    /**
+     * An open directory inside the workspace and its path relative to the root. Those a walk
+     * opens the handles close; one {@link #child} gives, its caller closes.
+     */
+    record Dir(SecureDirectoryStream<Path> stream, String rel) implements AutoCloseable {
         String child(String name) {
             return rel.equals(".") ? name : rel + "/" + name;
+        }
+
+        @Override
+        public void close() throws IOException {
+            stream.close();
         }
     }
 
@@ -330,9 +338,8 @@ final class Handles implements AutoCloseable {
                 continue;
             }
             if (a.isDirectory()) {
-                Dir d = child(dir, name);
-                if (d != null) {
-                    try (SecureDirectoryStream<Path> s = d.stream()) {
+                try (Dir d = child(dir, name)) {
+                    if (d != null) {
                         collectSensitive(d);
                     }
                 }
@@ -501,13 +508,13 @@ final class Handles implements AutoCloseable {
      */
     int deleteTree(Entry e) throws IOException {
         int n = 0;
-        Dir d;
+        SecureDirectoryStream<Path> opened;
         try {
-            d = new Dir(e.parent().stream().newDirectoryStream(Path.of(e.name()), NOFOLLOW), e.rel());
+            opened = e.parent().stream().newDirectoryStream(Path.of(e.name()), NOFOLLOW);
         } catch (IOException x) {
             throw failure("delete", e.rel(), x);
         }
-        try (SecureDirectoryStream<Path> s = d.stream()) {
+        try (Dir d = new Dir(opened, e.rel())) {
             for (String name : names(d)) {
                 PosixFileAttributes a = stat(d, name);
                 Entry child = new Entry(d, name, d.child(name));

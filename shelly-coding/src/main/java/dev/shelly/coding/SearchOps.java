@@ -52,6 +52,7 @@ final class SearchOps {
         int[] filesWith = {0};
         boolean[] capped = {false};
         int cap = settings.maxOutputChars();
+        // A search makes no directory, so the lock that orders making them is its own.
         try (Handles h = Handles.open(ws, new ReentrantLock())) {
             Tree.Visitor visitor = (f, attrs) -> {
                 if (files != null && !files.matches(Path.of(f.rel())) && !files.matches(Path.of(f.name()))) {

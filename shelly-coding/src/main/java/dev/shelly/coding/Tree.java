@@ -2,8 +2,6 @@ package dev.shelly.coding;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.nio.file.SecureDirectoryStream;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.List;
 
@@ -65,12 +63,8 @@ final class Tree {
                 if (name.equals(".git") || rules.ignored(rel, true)) {
                     continue;
                 }
-                Handles.Dir sub = h.child(dir, name);
-                if (sub == null) {
-                    continue;
-                }
-                try (SecureDirectoryStream<Path> s = sub.stream()) {
-                    if (!walk(ws, h, sub, rules.enter(gitignore(h, sub), rel), visitor)) {
+                try (Handles.Dir sub = h.child(dir, name)) {
+                    if (sub != null && !walk(ws, h, sub, rules.enter(gitignore(h, sub), rel), visitor)) {
                         return false;
                     }
                 }
