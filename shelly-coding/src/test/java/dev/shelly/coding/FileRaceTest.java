@@ -24,8 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Races: while the file tools work on paths under {@code d}, another thread keeps swapping
- * {@code d} for a link to a directory outside the workspace (or {@code d/src.txt} for a link to
- * a file outside, or for a FIFO) and back. Whatever the interleaving, nothing outside may change
+ * {@code d} (or {@code d/sub}) for a link to a directory outside the workspace (or {@code d/src.txt}
+ * for a link to a file outside, or for a FIFO) and back. Whatever the interleaving, nothing outside may change
  * and no outside content may appear in any result or in the workspace.
  */
 class FileRaceTest {
@@ -40,6 +40,8 @@ class FileRaceTest {
     enum Swap {
         /** {@code d} and a link to the outside directory. */
         PARENT,
+        /** {@code d/sub} and a link to the outside directory's {@code sub}. */
+        NESTED,
         /** {@code d/src.txt} and a link to the outside file of that name. */
         FILE,
         /** {@code d/src.txt} and a FIFO. */
@@ -113,6 +115,11 @@ class FileRaceTest {
         List<Arguments> out = new ArrayList<>();
         for (Attempt a : attempts()) {
             out.add(Arguments.of(Swap.PARENT, a));
+        }
+        for (Attempt a : attempts()) {
+            if (EscapeTest.args(a.odd()).contains("d/sub")) {
+                out.add(Arguments.of(Swap.NESTED, a));
+            }
         }
         for (Attempt a : attempts()) {
             if (EscapeTest.args(a.odd()).contains("d/src.txt") || a.tool().equals(CodingTools.SEARCH)) {
@@ -199,17 +206,21 @@ class FileRaceTest {
         h.assertNothingOutsideChanged();
     }
 
+    /** Moves a directory aside, puts a link to the outside in its place, then moves it back. */
+    private static void swapDirectory(Path dir, Path target, Path d) throws IOException {
+        Path real = dir.resolveSibling(dir.getFileName() + ".real");
+        Files.move(dir, real, StandardCopyOption.ATOMIC_MOVE);
+        Files.createSymbolicLink(dir, target);
+        Thread.yield();
+        Files.delete(dir);
+        Files.move(real, dir, StandardCopyOption.ATOMIC_MOVE);
+        refill(d);
+    }
+
     private static void swapOnce(Swap swap, Path d, Path fifo) throws IOException {
-        Path real = d.resolveSibling("d.real");
         switch (swap) {
-            case PARENT -> {
-                Files.move(d, real, StandardCopyOption.ATOMIC_MOVE);
-                Files.createSymbolicLink(d, h.outside);
-                Thread.yield();
-                Files.delete(d);
-                refill(real);
-                Files.move(real, d, StandardCopyOption.ATOMIC_MOVE);
-            }
+            case PARENT -> swapDirectory(d, h.outside, d);
+            case NESTED -> swapDirectory(d.resolve("sub"), h.outside.resolve("sub"), d);
             case FILE -> {
                 Path link = d.resolve(".link");
                 Files.deleteIfExists(link);
@@ -232,12 +243,14 @@ class FileRaceTest {
 
     /** Undoes a swap the stop cut short, so the next race starts from a real {@code d}. */
     private static void restore(Path d) throws IOException {
-        Path real = d.resolveSibling("d.real");
-        if (Files.isSymbolicLink(d)) {
-            Files.delete(d);
-        }
-        if (Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS) && !Files.exists(d, LinkOption.NOFOLLOW_LINKS)) {
-            Files.move(real, d, StandardCopyOption.ATOMIC_MOVE);
+        for (Path dir : List.of(d, d.resolve("sub"))) {
+            Path real = dir.resolveSibling(dir.getFileName() + ".real");
+            if (Files.isSymbolicLink(dir)) {
+                Files.delete(dir);
+            }
+            if (Files.isDirectory(real, LinkOption.NOFOLLOW_LINKS) && !Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+                Files.move(real, dir, StandardCopyOption.ATOMIC_MOVE);
+            }
         }
         Path keep = d.resolve(".keep");
         if (Files.exists(keep, LinkOption.NOFOLLOW_LINKS)) {
