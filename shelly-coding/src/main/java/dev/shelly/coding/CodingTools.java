@@ -6,6 +6,8 @@ import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -327,12 +329,16 @@ public final class CodingTools {
         ToolOutput run(Args args) throws Exception;
     }
 
-    private static Tool tool(String name, String description, String schema, Op op) {
+    private Tool tool(String name, String description, String schema, Op op) {
         return Tool.of(name, description, schema, (input, ctx) -> {
             try {
                 return op.run(new Args(name, input));
             } catch (RefusedException e) {
-                return ToolOutput.error(e.getMessage());
+                return ToolOutput.error(workspace.withoutRoot(e.getMessage()));
+            } catch (IOException | UncheckedIOException e) {
+                // An I/O error's message names the absolute path: the model sees paths relative to the workspace.
+                return ToolOutput.error("tool '" + name + "' failed: "
+                        + workspace.withoutRoot(String.valueOf(e.getMessage())));
             }
         });
     }

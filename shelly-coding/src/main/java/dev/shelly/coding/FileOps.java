@@ -2,39 +2,46 @@ package dev.shelly.coding;
 
 import dev.shelly.tools.ToolOutput;
 import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.SequenceInputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.SeekableByteChannel;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileSystems;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Stream;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
 
 /** The file tools: each method is one tool's handler. */
 final class FileOps {
     private final Workspace ws;
     private final CodingTools.Settings settings;
     private final PathLocks locks;
+    /** Held while a directory is moved into place, across calls. */
+    private final Lock creating = new ReentrantLock();
 
     FileOps(Workspace ws, CodingTools.Settings settings, PathLocks locks) {
         this.ws = ws;
         this.settings = settings;
         this.locks = locks;
+    }
+
+    /** Opens the workspace's root for one call. */
+    private Handles handles() throws IOException {
+        return Handles.open(ws, creating);
     }
 
     ToolOutput read(Args a) throws IOException {
@@ -44,27 +51,36 @@ final class FileOps {
         if (end < start) {
             throw new RefusedException("end_line " + end + " is before start_line " + start);
         }
-        Path p = ws.resolve(asked);
-        if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            throw new RefusedException("'" + ws.relative(p) + "' is a directory; list it with " + CodingTools.LIST);
+        String rel = ws.relative(ws.resolve(asked));
+        try (Handles h = handles()) {
+            Handles.Entry e = h.entry(rel);
+            PosixFileAttributes at = e == null ? null : h.stat(e);
+            if (at == null) {
+                throw new RefusedException("file '" + rel + "' does not exist");
+            }
+            if (at.isDirectory()) {
+                throw new RefusedException("'" + rel + "' is a directory; list it with " + CodingTools.LIST);
+            }
+            h.checkReadable(e, at);
+            return ToolOutput.text(numbered(h, e, at, start, end));
         }
-        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-            throw new RefusedException("file '" + ws.relative(p) + "' does not exist");
-        }
-        long size = Files.size(p);
+    }
+
+    private String numbered(Handles h, Handles.Entry e, PosixFileAttributes at, int start, int end) throws IOException {
+        String rel = e.rel();
         int cap = settings.maxReadChars();
         StringBuilder out = new StringBuilder();
         int line = 0;
         boolean more = false;
-        try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
+        try (InputStream in = Channels.newInputStream(h.openRead(e, at))) {
             byte[] head = in.readNBytes(8000);
             for (byte b : head) {
                 if (b == 0) {
-                    throw new RefusedException("'" + ws.relative(p) + "' is a binary file (" + size + " bytes); "
+                    throw new RefusedException("'" + rel + "' is a binary file (" + at.size() + " bytes); "
                             + CodingTools.READ + " reads text");
                 }
             }
-            InputStream all = new java.io.SequenceInputStream(new java.io.ByteArrayInputStream(head), in);
+            InputStream all = new SequenceInputStream(new ByteArrayInputStream(head), in);
             BufferedReader r = new BufferedReader(new InputStreamReader(all, StandardCharsets.UTF_8));
             String s;
             while ((s = r.readLine()) != null) {
@@ -82,38 +98,41 @@ final class FileOps {
                 }
                 out.append(row);
             }
+        } catch (RefusedException x) {
+            throw x;
+        } catch (IOException x) {
+            throw h.failure("read", rel, x);
         }
         if (line < start && start > 1) {
-            throw new RefusedException("'" + ws.relative(p) + "' has " + line + " lines; start_line " + start
-                    + " is past its end");
+            throw new RefusedException("'" + rel + "' has " + line + " lines; start_line " + start + " is past its end");
         }
         if (more) {
             out.append("[stopped at ").append(cap).append(" characters after line ").append(line - 1)
-                    .append(" of '").append(ws.relative(p)).append("' (").append(size)
+                    .append(" of '").append(rel).append("' (").append(at.size())
                     .append(" bytes); read on with start_line ").append(line).append(']');
         }
-        return ToolOutput.text(out.isEmpty() ? "(empty file)" : out.toString());
+        return out.isEmpty() ? "(empty file)" : out.toString();
     }
 
     ToolOutput write(Args a) throws Exception {
         Path p = ws.resolve(a.string("path"));
-        String content = a.string("content");
-        try (AutoCloseable l = locks.lock(List.of(p))) {
-            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                throw new RefusedException("'" + ws.relative(p) + "' is a directory");
+        String rel = ws.relative(p);
+        byte[] content = a.string("content").getBytes(StandardCharsets.UTF_8);
+        try (AutoCloseable l = locks.lock(List.of(p)); Handles h = handles()) {
+            Handles.Entry e = h.create(rel);
+            PosixFileAttributes at = h.stat(e);
+            if (at != null && !at.isRegularFile()) {
+                throw new RefusedException("'" + rel + "' is " + Handles.kind(at)
+                        + (at.isDirectory() ? "" : "; " + CodingTools.WRITE + " writes regular files only"));
             }
-            boolean existed = Files.exists(p, LinkOption.NOFOLLOW_LINKS);
-            Files.createDirectories(p.getParent());
-            // The parent was created now: make sure no link moved it out meanwhile.
-            ws.resolve(ws.relative(p));
-            writeAtomically(p, content);
-            return ToolOutput.text((existed ? "wrote " : "created ") + ws.relative(p) + " ("
-                    + content.getBytes(StandardCharsets.UTF_8).length + " bytes)");
+            writeAtomically(h, e, at, content);
+            return ToolOutput.text((at != null ? "wrote " : "created ") + rel + " (" + content.length + " bytes)");
         }
     }
 
     ToolOutput edit(Args a) throws Exception {
         Path p = ws.resolve(a.string("path"));
+        String rel = ws.relative(p);
         String old = a.string("old_text");
         String replacement = a.string("new_text");
         boolean all = a.bool("replace_all");
@@ -123,26 +142,28 @@ final class FileOps {
         if (old.equals(replacement)) {
             throw new RefusedException("old_text and new_text are the same; nothing to change");
         }
-        try (AutoCloseable l = locks.lock(List.of(p))) {
-            String text = readText(p);
+        try (AutoCloseable l = locks.lock(List.of(p)); Handles h = handles()) {
+            Handles.Entry e = h.entry(rel);
+            Text t = readText(h, e, rel);
+            String text = t.text();
             List<Integer> at = new ArrayList<>();
             for (int i = text.indexOf(old); i >= 0; i = text.indexOf(old, i + old.length())) {
                 at.add(i);
             }
             if (at.isEmpty()) {
-                throw new RefusedException("old_text was not found in '" + ws.relative(p)
+                throw new RefusedException("old_text was not found in '" + rel
                         + "'; it must match the file exactly, whitespace included (read the file again)");
             }
             if (at.size() > 1 && !all) {
                 List<String> lines = at.stream().limit(10).map(i -> String.valueOf(lineOf(text, i))).toList();
-                throw new RefusedException("old_text occurs " + at.size() + " times in '" + ws.relative(p)
+                throw new RefusedException("old_text occurs " + at.size() + " times in '" + rel
                         + "' (at lines " + String.join(", ", lines) + "); add surrounding lines to make it unique, "
                         + "or set replace_all to replace every one");
             }
             String updated = all ? text.replace(old, replacement) : text.substring(0, at.getFirst()) + replacement
                     + text.substring(at.getFirst() + old.length());
-            writeAtomically(p, updated);
-            return ToolOutput.text("edited " + ws.relative(p) + ": replaced " + (all ? at.size() : 1) + " occurrence"
+            writeAtomically(h, e, t.attrs(), updated.getBytes(StandardCharsets.UTF_8));
+            return ToolOutput.text("edited " + rel + ": replaced " + (all ? at.size() : 1) + " occurrence"
                     + (all && at.size() > 1 ? "s" : "") + " at line " + lineOf(text, at.getFirst()));
         }
     }
@@ -158,19 +179,25 @@ final class FileOps {
         List<Path> all = new ArrayList<>();
         sources.stream().filter(x -> x != null).forEach(all::add);
         targets.stream().filter(x -> x != null).forEach(all::add);
-        try (AutoCloseable l = locks.lock(all)) {
+        try (AutoCloseable l = locks.lock(all); Handles h = handles()) {
             // Every hunk of every file must apply before anything is written.
             List<String> results = new ArrayList<>();
+            List<PosixFileAttributes> attrs = new ArrayList<>();
             for (int i = 0; i < patches.size(); i++) {
                 UnifiedDiff.FilePatch fp = patches.get(i);
                 String before;
                 if (sources.get(i) == null) {
-                    if (Files.exists(targets.get(i), LinkOption.NOFOLLOW_LINKS)) {
+                    Handles.Entry t = h.entry(ws.relative(targets.get(i)));
+                    if (t != null && h.stat(t) != null) {
                         throw new RefusedException("the patch creates '" + fp.newPath() + "', which exists already");
                     }
                     before = "";
+                    attrs.add(null);
                 } else {
-                    before = readText(sources.get(i));
+                    String rel = ws.relative(sources.get(i));
+                    Text t = readText(h, h.entry(rel), rel);
+                    before = t.text();
+                    attrs.add(t.attrs());
                 }
                 results.add(fp.apply(before));
             }
@@ -179,14 +206,14 @@ final class FileOps {
                 Path target = targets.get(i);
                 Path source = sources.get(i);
                 if (target == null) {
-                    Files.delete(source);
+                    h.delete(h.entry(ws.relative(source)), false);
                     report.append("deleted ").append(ws.relative(source)).append('\n');
                     continue;
                 }
-                Files.createDirectories(target.getParent());
-                writeAtomically(target, results.get(i));
+                writeAtomically(h, h.create(ws.relative(target)), attrs.get(i),
+                        results.get(i).getBytes(StandardCharsets.UTF_8));
                 if (source != null && !source.equals(target)) {
-                    Files.delete(source);
+                    h.delete(h.entry(ws.relative(source)), false);
                     report.append("renamed ").append(ws.relative(source)).append(" to ");
                 } else {
                     report.append(source == null ? "created " : "patched ");
@@ -202,42 +229,44 @@ final class FileOps {
         String asked = a.optString("path");
         String glob = a.optString("glob");
         int max = a.integer("max_entries", settings.maxListEntries(), 1, 100_000);
-        Path dir = asked == null ? ws.root() : ws.resolve(asked);
-        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
-            throw new RefusedException("'" + ws.relative(dir) + "' is not a directory");
+        String dirRel = asked == null ? "." : ws.relative(ws.resolve(asked));
+        PathMatcher m;
+        try {
+            m = glob == null ? null : FileSystems.getDefault().getPathMatcher("glob:" + glob);
+        } catch (RuntimeException e) {
+            throw new RefusedException("glob '" + glob + "' is not valid: " + e.getMessage());
         }
         List<String> out = new ArrayList<>();
         int[] total = {0};
-        if (glob == null) {
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path p : s.sorted().toList()) {
-                    String rel = ws.relative(p);
-                    if (hidden(rel)) {
+        try (Handles h = handles()) {
+            Handles.Dir dir = h.dir(dirRel);
+            if (dir == null) {
+                throw new RefusedException("'" + dirRel + "' is not a directory");
+            }
+            if (m == null) {
+                for (String name : h.names(dir)) {
+                    Handles.Entry e = new Handles.Entry(dir, name, dir.child(name));
+                    PosixFileAttributes at = ws.isSensitive(e.rel()) ? null : h.stat(e);
+                    if (at == null || h.sensitiveTwin(e, at) != null) {
                         continue;
                     }
                     total[0]++;
                     if (out.size() < max) {
-                        out.add(describe(p, rel));
+                        out.add(describe(e.rel(), at));
                     }
                 }
-            }
-        } else {
-            PathMatcher m;
-            try {
-                m = FileSystems.getDefault().getPathMatcher("glob:" + glob);
-            } catch (RuntimeException e) {
-                throw new RefusedException("glob '" + glob + "' is not valid: " + e.getMessage());
-            }
-            Tree.walk(ws, dir, (p, rel, attrs) -> {
-                String below = dir.equals(ws.root()) ? rel : dir.relativize(p).toString().replace('\\', '/');
-                if (m.matches(Path.of(below)) || m.matches(Path.of(rel))) {
-                    total[0]++;
-                    if (out.size() < max) {
-                        out.add(describe(p, rel));
+            } else {
+                Tree.walk(ws, h, dir, (e, at) -> {
+                    String below = dirRel.equals(".") ? e.rel() : e.rel().substring(dirRel.length() + 1);
+                    if (m.matches(Path.of(below)) || m.matches(Path.of(e.rel()))) {
+                        total[0]++;
+                        if (out.size() < max) {
+                            out.add(describe(e.rel(), at));
+                        }
                     }
-                }
-                return true;
-            });
+                    return true;
+                });
+            }
         }
         StringBuilder b = new StringBuilder(String.join("\n", out));
         if (out.isEmpty()) {
@@ -249,180 +278,161 @@ final class FileOps {
         return ToolOutput.text(b.toString());
     }
 
-    private boolean hidden(String rel) {
-        return ws.isSensitive(rel);
-    }
-
-    private String describe(Path p, String rel) {
-        try {
-            BasicFileAttributes at = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (at.isDirectory()) {
-                return rel + "/";
-            }
-            if (at.isSymbolicLink()) {
-                return rel + " -> (link)";
-            }
-            return rel + " (" + at.size() + " bytes)";
-        } catch (IOException e) {
-            return rel;
+    private static String describe(String rel, PosixFileAttributes at) {
+        if (at.isDirectory()) {
+            return rel + "/";
         }
+        if (at.isSymbolicLink()) {
+            return rel + " -> (link)";
+        }
+        return rel + " (" + at.size() + " bytes)";
     }
 
     ToolOutput stat(Args a) throws IOException {
-        Path p = ws.resolve(a.string("path"));
-        if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-            throw new RefusedException("'" + ws.relative(p) + "' does not exist");
+        String rel = ws.relative(ws.resolve(a.string("path")));
+        try (Handles h = handles()) {
+            Handles.Entry e = h.entry(rel);
+            PosixFileAttributes at = e == null ? null : h.stat(e);
+            if (at == null) {
+                throw new RefusedException("'" + rel + "' does not exist");
+            }
+            if (at.isRegularFile()) {
+                h.checkReadable(e, at);
+            }
+            StringBuilder b = new StringBuilder();
+            b.append("path: ").append(rel).append('\n');
+            b.append("type: ").append(at.isDirectory() ? "directory" : at.isRegularFile() ? "file" : "other").append('\n');
+            if (at.isRegularFile()) {
+                Set<PosixFilePermission> x = at.permissions();
+                b.append("size: ").append(at.size()).append(" bytes\n");
+                b.append("executable: ").append(x.contains(PosixFilePermission.OWNER_EXECUTE)
+                        || x.contains(PosixFilePermission.GROUP_EXECUTE) || x.contains(PosixFilePermission.OTHERS_EXECUTE))
+                        .append('\n');
+            }
+            b.append("modified: ").append(at.lastModifiedTime()).append('\n');
+            return ToolOutput.text(b.toString().strip());
         }
-        BasicFileAttributes at = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        StringBuilder b = new StringBuilder();
-        b.append("path: ").append(ws.relative(p)).append('\n');
-        b.append("type: ").append(at.isDirectory() ? "directory" : at.isRegularFile() ? "file" : "other").append('\n');
-        if (at.isRegularFile()) {
-            b.append("size: ").append(at.size()).append(" bytes\n");
-            b.append("executable: ").append(Files.isExecutable(p)).append('\n');
-        }
-        b.append("modified: ").append(at.lastModifiedTime()).append('\n');
-        return ToolOutput.text(b.toString().strip());
     }
 
     ToolOutput move(Args a) throws Exception {
         Path from = ws.entry(a.string("from"));
         Path to = ws.entry(a.string("to"));
+        String fromRel = ws.relative(from);
+        String toRel = ws.relative(to);
         boolean overwrite = a.bool("overwrite");
-        try (AutoCloseable l = locks.lock(List.of(from, to))) {
-            if (!Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
-                throw new RefusedException("'" + ws.relative(from) + "' does not exist");
+        try (AutoCloseable l = locks.lock(List.of(from, to)); Handles h = handles()) {
+            Handles.Entry source = h.entry(fromRel);
+            if (source == null || h.stat(source) == null) {
+                throw new RefusedException("'" + fromRel + "' does not exist");
             }
             if (to.startsWith(from)) {
-                throw new RefusedException("cannot move '" + ws.relative(from) + "' into itself");
+                throw new RefusedException("cannot move '" + fromRel + "' into itself");
             }
-            if (Files.exists(to, LinkOption.NOFOLLOW_LINKS) && !overwrite) {
-                throw new RefusedException("'" + ws.relative(to) + "' exists; set overwrite to replace it");
-            }
-            Files.createDirectories(to.getParent());
-            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return ToolOutput.text("moved " + ws.relative(from) + " to " + ws.relative(to));
+            refuseOverwrite(h, toRel, overwrite);
+            h.move(source, h.create(toRel));
+            return ToolOutput.text("moved " + fromRel + " to " + toRel);
         }
     }
 
     ToolOutput copy(Args a) throws Exception {
         Path from = ws.resolve(a.string("from"));
         Path to = ws.entry(a.string("to"));
+        String fromRel = ws.relative(from);
+        String toRel = ws.relative(to);
         boolean overwrite = a.bool("overwrite");
-        try (AutoCloseable l = locks.lock(List.of(from, to))) {
-            if (!Files.isRegularFile(from, LinkOption.NOFOLLOW_LINKS)) {
-                throw new RefusedException("'" + ws.relative(from) + "' is not a file; " + CodingTools.COPY
-                        + " copies one file");
+        try (AutoCloseable l = locks.lock(List.of(from, to)); Handles h = handles()) {
+            Handles.Entry source = h.entry(fromRel);
+            PosixFileAttributes at = source == null ? null : h.stat(source);
+            if (at == null || at.isDirectory()) {
+                throw new RefusedException("'" + fromRel + "' is not a file; " + CodingTools.COPY + " copies one file");
             }
-            if (Files.exists(to, LinkOption.NOFOLLOW_LINKS) && !overwrite) {
-                throw new RefusedException("'" + ws.relative(to) + "' exists; set overwrite to replace it");
+            h.checkReadable(source, at);
+            refuseOverwrite(h, toRel, overwrite);
+            Handles.Entry target = h.create(toRel);
+            try (SeekableByteChannel in = h.openRead(source, at)) {
+                h.write(target, at.permissions(), out -> Channels.newInputStream(in).transferTo(Channels.newOutputStream(out)));
             }
-            Files.createDirectories(to.getParent());
-            Path tmp = Files.createTempFile(to.getParent(), "." + to.getFileName() + ".", ".shelly-tmp");
-            try {
-                Files.copy(from, tmp, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
-                Files.move(tmp, to, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(tmp);
-            }
-            return ToolOutput.text("copied " + ws.relative(from) + " to " + ws.relative(to));
+            return ToolOutput.text("copied " + fromRel + " to " + toRel);
+        }
+    }
+
+    private static void refuseOverwrite(Handles h, String rel, boolean overwrite) throws IOException {
+        Handles.Entry e = h.entry(rel);
+        if (!overwrite && e != null && h.stat(e) != null) {
+            throw new RefusedException("'" + rel + "' exists; set overwrite to replace it");
         }
     }
 
     ToolOutput delete(Args a) throws Exception {
         Path p = ws.entry(a.string("path"));
+        String rel = ws.relative(p);
         boolean recursive = a.bool("recursive");
-        try (AutoCloseable l = locks.lock(List.of(p))) {
-            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
-                throw new RefusedException("'" + ws.relative(p) + "' does not exist");
+        try (AutoCloseable l = locks.lock(List.of(p)); Handles h = handles()) {
+            Handles.Entry e = h.entry(rel);
+            PosixFileAttributes at = e == null ? null : h.stat(e);
+            if (at == null) {
+                throw new RefusedException("'" + rel + "' does not exist");
             }
-            if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-                if (!recursive) {
-                    try {
-                        Files.delete(p);
-                    } catch (DirectoryNotEmptyException e) {
-                        throw new RefusedException("directory '" + ws.relative(p)
-                                + "' is not empty; set recursive to delete it with everything in it");
-                    }
-                    return ToolOutput.text("deleted directory " + ws.relative(p));
+            if (!at.isDirectory()) {
+                h.delete(e, false);
+                return ToolOutput.text("deleted " + rel);
+            }
+            if (!recursive) {
+                try {
+                    h.delete(e, true);
+                } catch (DirectoryNotEmptyException x) {
+                    throw new RefusedException("directory '" + rel
+                            + "' is not empty; set recursive to delete it with everything in it");
                 }
-                int[] n = {0};
-                // Walks without following links: a link inside is deleted, never what it points to.
-                Files.walkFileTree(p, new SimpleFileVisitor<>() {
-                    @Override
-                    public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                        Files.delete(file);
-                        n[0]++;
-                        return FileVisitResult.CONTINUE;
-                    }
-
-                    @Override
-                    public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                        if (e != null) {
-                            throw e;
-                        }
-                        Files.delete(dir);
-                        return FileVisitResult.CONTINUE;
-                    }
-                });
-                return ToolOutput.text("deleted directory " + ws.relative(p) + " and the " + n[0] + " files in it");
+                return ToolOutput.text("deleted directory " + rel);
             }
-            Files.delete(p);
-            return ToolOutput.text("deleted " + ws.relative(p));
+            int n = h.deleteTree(e);
+            return ToolOutput.text("deleted directory " + rel + " and the " + n + " files in it");
         }
     }
 
     ToolOutput mkdir(Args a) throws IOException {
-        Path p = ws.resolve(a.string("path"));
-        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
-            throw new RefusedException("'" + ws.relative(p) + "' exists and is not a directory");
+        String rel = ws.relative(ws.resolve(a.string("path")));
+        try (Handles h = handles()) {
+            h.dirs(rel);
         }
-        Files.createDirectories(p);
-        ws.resolve(ws.relative(p));
-        return ToolOutput.text("directory " + ws.relative(p) + " exists");
+        return ToolOutput.text("directory " + rel + " exists");
     }
 
-    String readText(Path p) throws IOException {
-        if (!Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
-            throw new RefusedException("'" + ws.relative(p) + "' is not an existing file");
+    /** A text file's content and the attributes it had when it was read. */
+    record Text(String text, PosixFileAttributes attrs) {}
+
+    private Text readText(Handles h, Handles.Entry e, String rel) throws IOException {
+        PosixFileAttributes at = e == null ? null : h.stat(e);
+        if (at == null || at.isDirectory()) {
+            throw new RefusedException("'" + rel + "' is not an existing file");
         }
-        long size = Files.size(p);
-        if (size > settings.maxEditBytes()) {
-            throw new RefusedException("'" + ws.relative(p) + "' has " + size + " bytes; the coding tools change files of "
+        h.checkReadable(e, at);
+        if (at.size() > settings.maxEditBytes()) {
+            throw new RefusedException("'" + rel + "' has " + at.size() + " bytes; the coding tools change files of "
                     + "at most " + settings.maxEditBytes() + " bytes");
         }
-        byte[] bytes;
-        try (InputStream in = Files.newInputStream(p, LinkOption.NOFOLLOW_LINKS)) {
-            bytes = in.readAllBytes();
+        byte[] bytes = h.read(e, at, settings.maxEditBytes());
+        if (bytes.length > settings.maxEditBytes()) {
+            throw new RefusedException("'" + rel + "' grew past " + settings.maxEditBytes() + " bytes while it was read");
         }
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            throw new RefusedException("'" + ws.relative(p) + "' is not UTF-8 text");
+            return new Text(StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString(), at);
+        } catch (CharacterCodingException x) {
+            throw new RefusedException("'" + rel + "' is not UTF-8 text");
         }
     }
 
-    /** Writes to a temporary file beside the target, then renames it over the target. */
-    static void writeAtomically(Path target, String content) throws IOException {
-        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".shelly-tmp");
-        try {
-            Files.writeString(tmp, content, StandardCharsets.UTF_8);
-            try (var ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-                ch.force(true);
+    /** Writes through the handles, keeping the permissions of the file it replaces. */
+    private static void writeAtomically(Handles h, Handles.Entry e, PosixFileAttributes replaced, byte[] content)
+            throws IOException {
+        h.write(e, replaced != null && replaced.isRegularFile() ? replaced.permissions() : null, out -> {
+            ByteBuffer b = ByteBuffer.wrap(content);
+            while (b.hasRemaining()) {
+                out.write(b);
             }
-            if (Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)) {
-                PosixFileAttributeView view = Files.getFileAttributeView(target, PosixFileAttributeView.class,
-                        LinkOption.NOFOLLOW_LINKS);
-                if (view != null) {
-                    Set<PosixFilePermission> perms = view.readAttributes().permissions();
-                    Files.setPosixFilePermissions(tmp, perms);
-                }
-            }
-            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
     }
 
     static int lineOf(String text, int index) {

@@ -1,9 +1,5 @@
 package dev.shelly.coding;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -29,18 +25,11 @@ final class Gitignore {
     /**
      * The rules for a directory: these plus those of its own {@code .gitignore}.
      *
-     * @param dir the directory
+     * @param lines the lines of the directory's {@code .gitignore}, empty when it has none
      * @param relative its path relative to the root ("" for the root)
      */
-    Gitignore enter(Path dir, String relative) {
-        Path file = dir.resolve(".gitignore");
-        if (!Files.isRegularFile(file)) {
-            return this;
-        }
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException | RuntimeException e) {
+    Gitignore enter(List<String> lines, String relative) {
+        if (lines.isEmpty()) {
             return this;
         }
         List<Rule> all = new ArrayList<>(rules);

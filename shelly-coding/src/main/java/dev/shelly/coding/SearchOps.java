@@ -4,10 +4,10 @@ import dev.shelly.tools.ToolOutput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
@@ -46,56 +46,67 @@ final class SearchOps {
         } catch (RuntimeException e) {
             throw new RefusedException("glob '" + glob + "' is not valid: " + e.getMessage());
         }
-        Path start = asked == null ? ws.root() : ws.resolve(asked);
+        String startRel = asked == null ? "." : ws.relative(ws.resolve(asked));
         StringBuilder out = new StringBuilder();
         int[] matches = {0};
         int[] filesWith = {0};
         boolean[] capped = {false};
         int cap = settings.maxOutputChars();
-        Tree.Visitor visitor = (f, rel, attrs) -> {
-            if (files != null && !files.matches(Path.of(rel)) && !files.matches(f.getFileName())) {
-                return true;
-            }
-            if (attrs.size() > MAX_FILE_BYTES) {
-                return true;
-            }
-            byte[] bytes = Files.readAllBytes(f);
-            for (int i = 0; i < Math.min(bytes.length, 8000); i++) {
-                if (bytes[i] == 0) {
+        // A search makes no directory, so the lock that orders making them is its own.
+        try (Handles h = Handles.open(ws, new ReentrantLock())) {
+            Tree.Visitor visitor = (f, attrs) -> {
+                if (files != null && !files.matches(Path.of(f.rel())) && !files.matches(Path.of(f.name()))) {
                     return true;
                 }
-            }
-            String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n", -1);
-            boolean any = false;
-            for (int i = 0; i < lines.length; i++) {
-                Matcher m = pattern.matcher(lines[i]);
-                if (m.find()) {
-                    if (matches[0] >= max) {
-                        capped[0] = true;
-                        return false;
-                    }
-                    String row = rel + ":" + (i + 1) + ": " + shorten(lines[i], m.start()) + "\n";
-                    if (out.length() + row.length() > cap) {
-                        capped[0] = true;
-                        return false;
-                    }
-                    out.append(row);
-                    matches[0]++;
-                    if (!any) {
-                        filesWith[0]++;
-                    }
-                    any = true;
+                if (attrs.size() > MAX_FILE_BYTES) {
+                    return true;
                 }
+                byte[] bytes;
+                try {
+                    bytes = h.read(f, attrs, MAX_FILE_BYTES);
+                } catch (RefusedException e) {
+                    // Changed or turned into another kind of file since the walk saw it.
+                    return true;
+                }
+                for (int i = 0; i < Math.min(bytes.length, 8000); i++) {
+                    if (bytes[i] == 0) {
+                        return true;
+                    }
+                }
+                String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n", -1);
+                boolean any = false;
+                for (int i = 0; i < lines.length; i++) {
+                    Matcher m = pattern.matcher(lines[i]);
+                    if (m.find()) {
+                        if (matches[0] >= max) {
+                            capped[0] = true;
+                            return false;
+                        }
+                        String row = f.rel() + ":" + (i + 1) + ": " + shorten(lines[i], m.start()) + "\n";
+                        if (out.length() + row.length() > cap) {
+                            capped[0] = true;
+                            return false;
+                        }
+                        out.append(row);
+                        matches[0]++;
+                        if (!any) {
+                            filesWith[0]++;
+                        }
+                        any = true;
+                    }
+                }
+                return true;
+            };
+            Handles.Entry e = h.entry(startRel);
+            PosixFileAttributes at = e == null ? null : h.stat(e);
+            if (at != null && !at.isDirectory()) {
+                h.checkReadable(e, at);
+                visitor.visit(e, at);
+            } else if (at != null) {
+                Tree.walk(ws, h, h.dir(startRel), visitor);
+            } else {
+                throw new RefusedException("'" + startRel + "' does not exist");
             }
-            return true;
-        };
-        if (Files.isRegularFile(start, LinkOption.NOFOLLOW_LINKS)) {
-            visitor.visit(start, ws.relative(start), Files.readAttributes(start,
-                    java.nio.file.attribute.BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS));
-        } else if (Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
-            Tree.walk(ws, start, visitor);
-        } else {
-            throw new RefusedException("'" + ws.relative(start) + "' does not exist");
         }
         if (matches[0] == 0) {
             return ToolOutput.text("no match for /" + regex + "/");

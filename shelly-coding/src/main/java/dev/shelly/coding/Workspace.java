@@ -30,6 +30,12 @@ import java.util.Locale;
  * {@linkplain #DEFAULT_SENSITIVE sensitive pattern}, compared without regard to case; the
  * sensitive check applies to the path as asked and as resolved.
  *
+ * <p>The file tools then walk the resolved path again, one directory at a time from a handle on
+ * the root and without following links, and open, create, delete or rename through the handle
+ * of the verified parent: a directory swapped for a link after {@link #resolve} makes the call
+ * fail instead of reaching outside. They read and write only regular files and directories,
+ * and treat a hard link to a sensitive file as that file.
+ *
  * <p>Immutable and safe for use by many threads.
  */
 public final class Workspace {
@@ -38,11 +44,12 @@ public final class Workspace {
 
     /**
      * Files no tool reads or writes unless configured otherwise: environment files, private keys
-     * and key stores, credentials of common tools, the {@code .shelly} folder (the engine's
-     * configuration and its permission store) and the {@code .git} folder (its hooks run code).
+     * and key stores, anything named like a secret or a credential, credentials of common tools,
+     * the {@code .shelly} folder (the engine's configuration and its permission store) and the
+     * {@code .git} folder (its hooks run code).
      */
     public static final List<String> DEFAULT_SENSITIVE = List.of(
-            ".env", ".env.*", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore",
+            ".env", ".env.*", "*secret*", "*credential*", "*.pem", "*.key", "*.p12", "*.pfx", "*.jks", "*.keystore",
             "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", ".ssh", ".aws", ".gnupg", ".netrc",
             ".npmrc", ".pypirc", ".git-credentials", ".shelly", ".git");
 
@@ -158,7 +165,7 @@ public final class Workspace {
             current = next;
         }
         if (!current.startsWith(root)) {
-            throw new RefusedException("path '" + shown + "' is outside the workspace " + root);
+            throw new RefusedException("path '" + shown + "' is outside the workspace");
         }
         checkSensitive(shown, relative(current));
         return current;
@@ -212,7 +219,7 @@ public final class Workspace {
                 throw new RefusedException("path '" + shown + "' is not a valid path: " + e.getMessage());
             }
             if (!asked.startsWith(root)) {
-                throw new RefusedException("path '" + shown + "' is outside the workspace " + root);
+                throw new RefusedException("path '" + shown + "' is outside the workspace");
             }
             segments.clear();
             for (Path s : root.relativize(asked)) {
@@ -241,7 +248,7 @@ public final class Workspace {
         Path parent = segments.size() == 1 ? root : resolve(String.join("/", segments.subList(0, segments.size() - 1)));
         Path p = parent.resolve(segments.getLast());
         if (!p.startsWith(root) || p.equals(root)) {
-            throw new RefusedException("path '" + shown + "' is outside the workspace " + root);
+            throw new RefusedException("path '" + shown + "' is outside the workspace");
         }
         checkSensitive(shown, relative(p));
         return p;
@@ -313,6 +320,12 @@ public final class Workspace {
             throw new RefusedException("path '" + shown + "' is a sensitive file (pattern '" + pattern
                     + "'); the coding tools do not touch it");
         }
+    }
+
+    /** A message with the root's absolute path taken out: tools name paths relative to the root. */
+    String withoutRoot(String message) {
+        String r = root.toString();
+        return message.replace(r + "/", "").replace(r, ".");
     }
 
     static String shown(String path) {

@@ -39,8 +39,8 @@ class EscapeTest {
         base = Files.createTempDirectory("shelly-escape");
         ws = Files.createDirectories(base.resolve("ws"));
         outside = Files.createDirectories(base.resolve("outside"));
-        Files.writeString(outside.resolve("secret.txt"), SECRET);
-        Files.writeString(base.resolve("secret.txt"), SECRET);
+        Files.writeString(outside.resolve("canary.txt"), SECRET);
+        Files.writeString(base.resolve("canary.txt"), SECRET);
         Files.createDirectories(ws.resolve("src"));
         Files.writeString(ws.resolve("src/Main.java"), "class Main {}\n");
         Files.writeString(ws.resolve(".env"), "ANTHROPIC_API_KEY=" + SECRET);
@@ -53,7 +53,7 @@ class EscapeTest {
         Files.writeString(ws.resolve(".ssh/id_rsa"), SECRET);
         Files.createDirectories(ws.resolve(".git/hooks"));
         Files.createSymbolicLink(ws.resolve("out-link"), outside);
-        Files.createSymbolicLink(ws.resolve("out-file"), outside.resolve("secret.txt"));
+        Files.createSymbolicLink(ws.resolve("out-file"), outside.resolve("canary.txt"));
         Files.createSymbolicLink(ws.resolve("root-link"), Path.of("/"));
         Files.createSymbolicLink(ws.resolve("up-link"), Path.of(".."));
         Files.createSymbolicLink(ws.resolve("dangling"), outside.resolve("not-yet"));
@@ -77,14 +77,14 @@ class EscapeTest {
     /** Paths that must be refused by every file tool. */
     static List<String> badPaths() {
         return List.of(
-                "../secret.txt", "../../etc/passwd", "src/../../secret.txt", "./../secret.txt", "src/../..",
-                "..", "../", "/etc/passwd", "/tmp", "/", base.resolve("secret.txt").toString(),
-                outside.resolve("secret.txt").toString(), ws + "/../secret.txt", "~/.ssh/id_rsa", "~",
-                "..\\secret.txt", "src\\..\\..\\secret.txt", "C:\\Windows\\win.ini", "C:/Windows/win.ini",
+                "../canary.txt", "../../etc/passwd", "src/../../canary.txt", "./../canary.txt", "src/../..",
+                "..", "../", "/etc/passwd", "/tmp", "/", base.resolve("canary.txt").toString(),
+                outside.resolve("canary.txt").toString(), ws + "/../canary.txt", "~/.ssh/id_rsa", "~",
+                "..\\canary.txt", "src\\..\\..\\canary.txt", "C:\\Windows\\win.ini", "C:/Windows/win.ini",
                 "c:secret", "src/Main.java\u0000.txt", "\u0000", "src/\u0000/../../x", "src/\nMain.java",
-                "src/\rx", longPath(), "out-link/secret.txt", "out-link", "out-file", "root-link/etc/passwd",
-                "root-link", "up-link/secret.txt", "up-link/outside/secret.txt", "dangling", "dangling/x",
-                "deep/er/back/secret.txt", "deep/er/back", ".env", "./.env", "src/../.env", "config/.env.local",
+                "src/\rx", longPath(), "out-link/canary.txt", "out-link", "out-file", "root-link/etc/passwd",
+                "root-link", "up-link/canary.txt", "up-link/outside/canary.txt", "dangling", "dangling/x",
+                "deep/er/back/canary.txt", "deep/er/back", ".env", "./.env", "src/../.env", "config/.env.local",
                 ".ENV", "server.pem", ".shelly/permissions.json", ".shelly", ".shelly/config.yaml", ".ssh/id_rsa",
                 "ID_RSA", "env-link", ".git/hooks/pre-commit", ".git/config", "");
     }
@@ -95,8 +95,8 @@ class EscapeTest {
             out.add(Arguments.of(CodingTools.READ, args("path", p)));
             out.add(Arguments.of(CodingTools.WRITE, args("path", p, "content", "pwned")));
         }
-        for (String p : List.of("../secret.txt", "/etc/passwd", "out-link/x", "dangling/x", ".env", "..\\x",
-                "x\u0000", longPath(), "up-link/secret.txt", ".shelly/permissions.json")) {
+        for (String p : List.of("../canary.txt", "/etc/passwd", "out-link/x", "dangling/x", ".env", "..\\x",
+                "x\u0000", longPath(), "up-link/canary.txt", ".shelly/permissions.json")) {
             out.add(Arguments.of(CodingTools.EDIT, args("path", p, "old_text", "a", "new_text", "b")));
             out.add(Arguments.of(CodingTools.STAT, args("path", p)));
             out.add(Arguments.of(CodingTools.DELETE, args("path", p, "recursive", true)));
@@ -112,7 +112,7 @@ class EscapeTest {
             out.add(Arguments.of(CodingTools.DELETE, args("path", root, "recursive", true)));
             out.add(Arguments.of(CodingTools.MOVE, args("from", root, "to", "elsewhere")));
         }
-        for (String p : List.of("../secret.txt", "/etc/passwd", "out-link/secret.txt", ".env", "dangling")) {
+        for (String p : List.of("../canary.txt", "/etc/passwd", "out-link/canary.txt", ".env", "dangling")) {
             out.add(Arguments.of(CodingTools.PATCH, args("patch", "--- a/" + p + "\n+++ b/" + p
                     + "\n@@ -0,0 +1 @@\n+pwned\n")));
             out.add(Arguments.of(CodingTools.GIT_ADD, args("paths", List.of(p))));
@@ -120,12 +120,12 @@ class EscapeTest {
         }
         // Commands: shells, substitutions, metacharacters, absolute and parent paths, links.
         List<List<String>> commands = List.of(
-                List.of("cat", "/etc/passwd"), List.of("cat", "../secret.txt"), List.of("cat", "src/../../secret.txt"),
+                List.of("cat", "/etc/passwd"), List.of("cat", "../canary.txt"), List.of("cat", "src/../../canary.txt"),
                 List.of("cat", ".env"), List.of("cat", "./.env"), List.of("cat", "config/.env.local"),
                 List.of("cat", ".shelly/permissions.json"), List.of("ls", "~"), List.of("ls", "-la", "/"),
-                List.of("sh", "-c", "cat ../secret.txt"), List.of("bash", "-c", "id"), List.of("env", "cat", "x"),
+                List.of("sh", "-c", "cat ../canary.txt"), List.of("bash", "-c", "id"), List.of("env", "cat", "x"),
                 List.of("xargs", "cat"), List.of("/bin/cat", "src/Main.java"), List.of("../bin/cat", "x"),
-                List.of("echo", "$(cat ../secret.txt)"), List.of("echo", "`id`"), List.of("echo", "a;id"),
+                List.of("echo", "$(cat ../canary.txt)"), List.of("echo", "`id`"), List.of("echo", "a;id"),
                 List.of("echo", "a|id"), List.of("echo", "a&&id"), List.of("echo", "x>out"), List.of("cat", "<x"),
                 List.of("echo", "a\nid"), List.of("echo", "${HOME}"), List.of("ln", "-s", "/etc", "etc-link"),
                 List.of("ln", "-s", "..", "parent"), List.of("ln", "-s", "../outside", "o"), List.of("cp", "x", ".git/hooks/pre-commit"),
@@ -137,7 +137,7 @@ class EscapeTest {
         for (List<String> c : commands) {
             out.add(Arguments.of(CodingTools.RUN, args("program", c.getFirst(), "args", c.subList(1, c.size()))));
         }
-        out.add(Arguments.of(CodingTools.RUN, args("command", "cat ../secret.txt")));
+        out.add(Arguments.of(CodingTools.RUN, args("command", "cat ../canary.txt")));
         return out.stream();
     }
 
@@ -163,10 +163,10 @@ class EscapeTest {
         assertThat(text).as("an error that says why").isNotBlank().doesNotContain(SECRET);
         assertThat(text).doesNotStartWith("tool '" + tool + "' failed: java.lang");
         // Nothing outside changed, nothing sensitive changed, the workspace is still there.
-        assertThat(Files.readString(outside.resolve("secret.txt"))).isEqualTo(SECRET);
-        assertThat(Files.readString(base.resolve("secret.txt"))).isEqualTo(SECRET);
+        assertThat(Files.readString(outside.resolve("canary.txt"))).isEqualTo(SECRET);
+        assertThat(Files.readString(base.resolve("canary.txt"))).isEqualTo(SECRET);
         try (Stream<Path> s = Files.list(outside)) {
-            assertThat(s.map(p -> p.getFileName().toString())).containsExactly("secret.txt");
+            assertThat(s.map(p -> p.getFileName().toString())).containsExactly("canary.txt");
         }
         assertThat(Files.readString(ws.resolve(".env"))).contains(SECRET);
         assertThat(Files.readString(ws.resolve(".shelly/permissions.json"))).isEqualTo(SECRET);
@@ -178,10 +178,10 @@ class EscapeTest {
 
     @Test
     void refusalsSayWhy() {
-        assertThat(call(CodingTools.READ, args("path", "../secret.txt")))
-                .isEqualTo("path '../secret.txt' holds '..'; paths stay inside the workspace");
-        assertThat(call(CodingTools.READ, args("path", "out-link/secret.txt")))
-                .isEqualTo("path 'out-link/secret.txt' goes through the link 'out-link', which points outside the workspace");
+        assertThat(call(CodingTools.READ, args("path", "../canary.txt")))
+                .isEqualTo("path '../canary.txt' holds '..'; paths stay inside the workspace");
+        assertThat(call(CodingTools.READ, args("path", "out-link/canary.txt")))
+                .isEqualTo("path 'out-link/canary.txt' goes through the link 'out-link', which points outside the workspace");
         assertThat(call(CodingTools.READ, args("path", ".env")))
                 .isEqualTo("path '.env' is a sensitive file (pattern '.env'); the coding tools do not touch it");
         assertThat(call(CodingTools.READ, args("path", "env-link")))
@@ -202,16 +202,16 @@ class EscapeTest {
         // With the argument checks off (a shell allowed), the agent can make a link; the file tools still refuse it.
         ToolBox shell = CodingTools.builder(ws).shellAllowed(true).build().toolBox();
         ToolResult made = shell.call(new ToolCall("c1", CodingTools.RUN,
-                args("command", "ln -s " + outside + " made-link && ln -s " + outside.resolve("secret.txt") + " made-file")),
+                args("command", "ln -s " + outside + " made-link && ln -s " + outside.resolve("canary.txt") + " made-file")),
                 ToolContext.of("coder"));
         assertThat(made.isError()).as(text(made)).isFalse();
-        for (String p : List.of("made-link/secret.txt", "made-file")) {
+        for (String p : List.of("made-link/canary.txt", "made-file")) {
             String read = call(CodingTools.READ, args("path", p));
             assertThat(read).contains("points outside the workspace").doesNotContain(SECRET);
             assertThat(call(CodingTools.WRITE, args("path", p, "content", "x"))).contains("points outside the workspace");
         }
         assertThat(call(CodingTools.DELETE, args("path", "made-link"))).isEqualTo(null);
-        assertThat(Files.readString(outside.resolve("secret.txt"))).isEqualTo(SECRET);
+        assertThat(Files.readString(outside.resolve("canary.txt"))).isEqualTo(SECRET);
         Files.deleteIfExists(ws.resolve("made-file"));
     }
 
@@ -226,7 +226,7 @@ class EscapeTest {
                 try {
                     Path tmp = ws.resolve("race.tmp");
                     Files.deleteIfExists(tmp);
-                    Files.createSymbolicLink(tmp, outside.resolve("secret.txt"));
+                    Files.createSymbolicLink(tmp, outside.resolve("canary.txt"));
                     Files.move(tmp, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                             java.nio.file.StandardCopyOption.ATOMIC_MOVE);
                     Path tmp2 = ws.resolve("race.tmp2");
@@ -248,7 +248,7 @@ class EscapeTest {
             stop.set(true);
             swapper.join();
         }
-        assertThat(Files.readString(outside.resolve("secret.txt"))).isEqualTo(SECRET);
+        assertThat(Files.readString(outside.resolve("canary.txt"))).isEqualTo(SECRET);
     }
 
     /** The error text of a call, or null when it succeeded. */
