@@ -227,13 +227,13 @@ final class CommandRunner {
      * the arguments must start with the entry's.
      */
     private void checkAllowed(String program, Path real, List<String> args) {
-        String allowed = String.join(", ", settings.allow().stream().map(CodingTools.Allowed::entry).sorted().toList());
+        String allowed = String.join(", ", settings.allow().stream().map(Allowlist.Entry::entry).sorted().toList());
         if (real.startsWith(workspace.root())) {
             throw new RefusedException("program '" + Workspace.shown(program) + "' is a file in the workspace; only the "
                     + "allowlist's programs may run: " + allowed);
         }
         boolean named = false;
-        for (CodingTools.Allowed a : settings.allow()) {
+        for (Allowlist.Entry a : settings.allow()) {
             if (!a.executable().equals(real)) {
                 continue;
             }
@@ -245,7 +245,7 @@ final class CommandRunner {
         if (named) {
             throw new RefusedException("program '" + Workspace.shown(program) + "' is allowed only with the arguments its "
                     + "allowlist entries name: " + String.join(", ", settings.allow().stream()
-                            .filter(a -> a.executable().equals(real)).map(CodingTools.Allowed::entry).sorted().toList()));
+                            .filter(a -> a.executable().equals(real)).map(Allowlist.Entry::entry).sorted().toList()));
         }
         throw new RefusedException("program '" + Workspace.shown(program) + "' is not on the allowlist of the coding "
                 + "tools; allowed: " + allowed);

@@ -1,12 +1,15 @@
 package dev.shelly.coding;
 
 import dev.shelly.tools.ToolOutput;
+import java.io.IOException;
+import java.nio.file.attribute.PosixFileAttributes;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The git tools, run through the command runner, so inside the sandbox, with fixed arguments:
@@ -236,10 +239,22 @@ final class GitOps {
             candidates.add(names);
         }
         for (String c : candidates) {
-            if (ws.isSensitive(c)) {
+            if (ws.isSensitive(c) || sensitiveTwin(c)) {
                 return c;
             }
         }
         return null;
+    }
+
+    /** Whether a path of the workspace is a hard link to a sensitive file. */
+    private boolean sensitiveTwin(String rel) {
+        try (Handles h = Handles.open(ws, new ReentrantLock())) {
+            Handles.Entry e = h.entry(rel);
+            PosixFileAttributes attrs = e == null ? null : h.stat(e);
+            return attrs != null && h.sensitiveTwin(e, attrs) != null;
+        } catch (IOException | RuntimeException e) {
+            // Gone or unreadable: no content of it to show either.
+            return false;
+        }
     }
 }

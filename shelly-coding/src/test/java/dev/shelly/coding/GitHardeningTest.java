@@ -152,6 +152,11 @@ class GitHardeningTest {
         git("add", "-f", ".env", "conf/db.secret");
         String diff = call(CodingTools.GIT_DIFF, "staged", true);
         assertThat(diff).doesNotContain("CANARY").contains("+a: 1");
+        // A hard link to .env under an innocent name, staged behind the toolbox's back.
+        Files.createLink(ws.resolve("notes.txt"), ws.resolve(".env"));
+        git("add", "notes.txt");
+        assertThat(call(CodingTools.GIT_DIFF, "staged", true)).doesNotContain("CANARY")
+                .contains("[the diff of the sensitive file 'notes.txt' is left out]");
         // What a pathspec cannot leave out (a diff of every path), the output filter does.
         GitOps git = new GitOps(Workspace.of(ws, Workspace.DEFAULT_SENSITIVE), null, null);
         assertThat(git.withoutSensitive("""

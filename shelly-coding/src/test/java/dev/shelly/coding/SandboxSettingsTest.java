@@ -44,7 +44,8 @@ class SandboxSettingsTest {
 
     @Test
     void aBubblewrapThatCannotStartIsRefusedSayingWhy() throws Exception {
-        Path fake = ws.resolve("bwrap");
+        // Outside the workspace: the tools name no path inside it absolutely.
+        Path fake = Files.createTempDirectory("fake-bwrap").resolve("bwrap");
         Files.writeString(fake, "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n");
         Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
         ToolBox box = CodingTools.builder(ws).sandbox(Sandbox.bubblewrap(fake)).build().toolBox();
@@ -52,6 +53,8 @@ class SandboxSettingsTest {
                 + "a sandbox here: it exited with 1: bwrap: No permissions to creating new namespace; ")
                 .endsWith("To run commands without a sandbox on purpose, set 'sandbox: none' "
                         + "(CodingTools.Builder.sandbox(Sandbox.NONE))");
+        Files.delete(fake);
+        Files.delete(fake.getParent());
     }
 
     @Test
