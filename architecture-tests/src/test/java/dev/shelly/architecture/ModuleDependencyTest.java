@@ -40,7 +40,8 @@ class ModuleDependencyTest {
             Map.entry("shelly-skills", Set.of("shelly-chats")),
             Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills",
                     "shelly-testing")),
-            Map.entry("shelly-coding", Set.of("shelly-agent", "shelly-tools", "shelly-chats")),
+            // shelly-testing for LogCapture, in tests only.
+            Map.entry("shelly-coding", Set.of("shelly-agent", "shelly-tools", "shelly-chats", "shelly-testing")),
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
             // OpenTelemetry on the agent's RunObserver seam; MCP only to test trace propagation
             // (see otelUsesMcpInTestsOnly): the core carries no OpenTelemetry dependency.

@@ -42,7 +42,7 @@ class EngineCodingTest {
                       workspace: ${WS}
                       allow_commands: [echo]
                       timeout: 5s
-                      sensitive: ["*.secret"]
+                      sensitive: ["*.private"]
                 """ + approval;
         return ConfigLoader.parse(yaml, "config.yaml", Map.of("WS", dir.toString())::get);
     }
@@ -55,7 +55,7 @@ class EngineCodingTest {
             if (last.role() == Role.USER) {
                 parts.add(new ToolCall("c1", "fs_read", "{\"path\":\"a.txt\"}"));
                 parts.add(new ToolCall("c2", "fs_write", "{\"path\":\"b.txt\",\"content\":\"B\"}"));
-                parts.add(new ToolCall("c3", "fs_read", "{\"path\":\"k.secret\"}"));
+                parts.add(new ToolCall("c3", "fs_read", "{\"path\":\"k.private\"}"));
             } else {
                 List<String> texts = new ArrayList<>();
                 for (ToolResult r : last.toolResults()) {
@@ -70,7 +70,7 @@ class EngineCodingTest {
     @Test
     void aCodingAgentReadsFreelyAndWaitsForApprovalBeforeWriting() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "A\n");
-        Files.writeString(dir.resolve("k.secret"), "S");
+        Files.writeString(dir.resolve("k.private"), "S");
         try (Engine engine = Engine.builder().config(config("")).completer("m", model()).build();
                 Session s = engine.newSession("s1")) {
             assertThat(engine.agent("coder").toolboxes().stream().flatMap(b -> b.names().stream()).toList())
@@ -86,7 +86,7 @@ class EngineCodingTest {
     @Test
     void theAgentsApprovalRulesWinOverTheCodingDefaults() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "A\n");
-        Files.writeString(dir.resolve("k.secret"), "S");
+        Files.writeString(dir.resolve("k.private"), "S");
         String approval = """
                     approval:
                       allow: [fs_write]
@@ -95,8 +95,8 @@ class EngineCodingTest {
                 Session s = engine.newSession("s1")) {
             Turn turn = s.send("go");
             assertThat(turn.paused()).isFalse();
-            assertThat(turn.text()).isEqualTo("     1\tA\n | created b.txt (1 bytes) | path 'k.secret' is a sensitive "
-                    + "file (pattern '*.secret'); the coding tools do not touch it");
+            assertThat(turn.text()).isEqualTo("     1\tA\n | created b.txt (1 bytes) | path 'k.private' is a sensitive "
+                    + "file (pattern '*.private'); the coding tools do not touch it");
             assertThat(dir.resolve("b.txt")).hasContent("B");
         }
     }
