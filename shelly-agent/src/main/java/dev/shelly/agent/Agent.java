@@ -12,6 +12,7 @@ import dev.shelly.agent.internal.Observers;
 import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
@@ -560,28 +561,48 @@ public final class Agent implements Runner {
             if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt(run));
             }
-            List<Message> plain = contextManager.plain(promptInChat ? null : prompt);
-            ContextManager.View view = plain != null ? null
-                    : contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
-            ModelRequest request = view == null ? new ModelRequest(plain, offered, runOptions, chat.id())
-                    : new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
-            List<ToolDefinition> built = request.tools();
-            List<ToolDefinition> scope = view != null && view.scoped() ? built : null;
-            ModelRequest fromView = request;
-            ModelCall call = null;
-            if (!hooks.isEmpty()) {
-                call = new ModelCall(ctx, iteration, request);
-                for (int h = 0; h < hooks.size(); h++) {
-                    request = hookResult(hooks.get(h).beforeModelCall(call), "model-call hook", h, "a request");
+            ContextManager.View view;
+            ModelRequest request;
+            List<ToolDefinition> built;
+            List<ToolDefinition> scope;
+            ModelRequest fromView;
+            ModelCall call;
+            ModelResponse response;
+            long start;
+            // A request the model refuses as longer than its window is shaped again by the
+            // context policy, once, and sent again (ContextManager#overflowed).
+            while (true) {
+                List<Message> plain = contextManager.plain(promptInChat ? null : prompt);
+                view = plain != null ? null : contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
+                request = view == null ? new ModelRequest(plain, offered, runOptions, chat.id())
+                        : new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
+                built = request.tools();
+                scope = view != null && view.scoped() ? built : null;
+                fromView = request;
+                call = null;
+                if (!hooks.isEmpty()) {
                     call = new ModelCall(ctx, iteration, request);
+                    for (int h = 0; h < hooks.size(); h++) {
+                        request = hookResult(hooks.get(h).beforeModelCall(call), "model-call hook", h, "a request");
+                        call = new ModelCall(ctx, iteration, request);
+                    }
+                }
+                if (run.observed) {
+                    run.emit(new AgentEvent.CompletionStarted(src, iteration, request));
+                }
+                start = System.nanoTime();
+                try {
+                    response = observers.isEmpty() ? completer.complete(request, deltas)
+                            : observedCall(observers, call != null ? call : new ModelCall(ctx, iteration, request), deltas);
+                    break;
+                } catch (ModelException e) {
+                    if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
+                        throw e;
+                    }
+                    LOG.debug("agent '{}': the model refused the request as too long: {}", name, e.getMessage());
+                    contextManager.overflowed(e, request == fromView ? view : null);
                 }
             }
-            if (run.observed) {
-                run.emit(new AgentEvent.CompletionStarted(src, iteration, request));
-            }
-            long start = System.nanoTime();
-            ModelResponse response = observers.isEmpty() ? completer.complete(request, deltas)
-                    : observedCall(observers, call != null ? call : new ModelCall(ctx, iteration, request), deltas);
             if (response == null) {
                 throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a response", null);
             }
