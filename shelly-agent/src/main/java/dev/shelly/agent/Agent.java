@@ -18,6 +18,7 @@ import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.skills.Skill;
@@ -400,7 +401,7 @@ public final class Agent implements Runner {
             List<ToolCall> pending = pausedCalls();
             AgentTools tools = new AgentTools(run, runToolboxes, skillTool);
             if (!pending.isEmpty()) {
-                ToolTurn.run(run, 0, pending, tools, null);
+                ToolTurn.run(run, 0, pending, tools, null, -1);
             }
             prepare(input, run);
             Message reply = middleware.isEmpty() ? loop(run, tools, out)
@@ -640,12 +641,29 @@ public final class Agent implements Runner {
                 run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
                 continue;
             }
-            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? scope : request.tools());
+            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? scope : request.tools(),
+                    cutOff(response, request));
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
                 return results;
             }
         }
         throw new MaxIterationsException(name, maxIterations);
+    }
+
+    /**
+     * The output tokens a reply that stopped at the output limit was cut off at: the count the
+     * provider reported, else the limit the request set, else 0; -1 when the reply was not cut off.
+     */
+    private long cutOff(ModelResponse response, ModelRequest request) {
+        if (response.stopReason() != StopReason.MAX_TOKENS) {
+            return -1;
+        }
+        long output = response.usage().outputTokens();
+        if (output > 0) {
+            return output;
+        }
+        Integer limit = request.options().maxTokens();
+        return limit != null ? limit : 0;
     }
 
     /** Makes the model call inside the observers' observation of it. */

@@ -144,8 +144,11 @@ public sealed interface AgentEvent {
     record ToolCallStarted(Source source, ToolCall call) implements AgentEvent {}
 
     /**
-     * A tool call ended: done, failed or cancelled; or it was refused (denied by a hook, or not
-     * offered in the turn), then without a {@link ToolCallStarted} and with a zero duration.
+     * A tool call ended: done, failed or cancelled; or it was refused (denied by a hook, not
+     * offered in the turn, or cut off: its arguments are incomplete because the reply stopped at
+     * the output limit, and the result says so, with the output tokens and that
+     * {@code max_tokens} can be raised), then without a {@link ToolCallStarted} and with a zero
+     * duration.
      *
      * @param source the agent
      * @param call the call
