@@ -27,6 +27,8 @@ import java.util.concurrent.CancellationException;
  * reports, before each {@link CompletionStarted}, any {@link ContextCompacted},
  * {@link ContextTrimmed} and {@link BudgetWarning} in the order its strategies ran (each summary
  * or note added to the chat first, as a {@link MessageAdded}), then one {@link ContextMeasured}.
+ * When the model refuses a request as longer than its window and the policy makes room, those
+ * events and a second {@link CompletionStarted} of the same iteration follow the first.
  */
 public sealed interface AgentEvent {
 
