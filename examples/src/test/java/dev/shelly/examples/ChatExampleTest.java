@@ -145,9 +145,7 @@ class ChatExampleTest {
     void aFailedTurnIsOneLineOnStandardErrorOfTheProgram(@TempDir Path tmp) throws Exception {
         // llama-server's answer to a request longer than its context, to every request.
         server.enqueue(new mockwebserver3.MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
-                .body("{\"error\":{\"code\":400,\"message\":\"request (2574 tokens) exceeds the available context size "
-                        + "(2048 tokens), try increasing it\",\"type\":\"exceed_context_size_error\",\"n_prompt_tokens\":2574,"
-                        + "\"n_ctx\":2048}}").build());
+                .body(ChatCompletionsFake.LLAMA_OVERFLOW).build());
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), Main.class.getName(), "chat", "hello")
                 .directory(tmp.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);

@@ -26,11 +26,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(180)
 class RedisTasksExampleTest {
-    /** llama-server's answer to a request longer than its context. */
-    private static final String OVERFLOW = "{\"error\":{\"code\":400,\"message\":\"request (2574 tokens) exceeds the "
-            + "available context size (2048 tokens), try increasing it\",\"type\":\"exceed_context_size_error\","
-            + "\"n_prompt_tokens\":2574,\"n_ctx\":2048}}";
-
     @StartStop
     private final MockWebServer server = new MockWebServer();
     private Process redis;
@@ -95,8 +90,8 @@ class RedisTasksExampleTest {
                 if (ChatCompletionsFake.systemPrompt(ChatCompletionsFake.JSON.readTree(body)).startsWith("You are planner.")) {
                     return planner.dispatch(request);
                 }
-                return new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json").body(OVERFLOW)
-                        .build();
+                return new MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
+                        .body(ChatCompletionsFake.LLAMA_OVERFLOW).build();
             }
         });
 

@@ -1,5 +1,7 @@
 package dev.shelly.agent.context;
 
+import static dev.shelly.agent.context.ContextPolicyTest.fetch;
+import static dev.shelly.agent.context.ContextPolicyTest.fetching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,17 +17,12 @@ import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.tools.Tool;
-import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.ToolOutput;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /** An agent whose model refuses, as llama.cpp's server does, every request longer than its context. */
 class FullContextTest {
-    private static final String PAGE_SCHEMA = "{\"type\":\"object\",\"properties\":{\"page\":{\"type\":\"integer\"}}}";
-
     /**
      * The model behind a server with a context of {@code window} tokens (a quarter of the
      * characters of the messages): a longer request is refused as llama.cpp's server refuses it,
@@ -63,18 +60,6 @@ class FullContextTest {
             }
             return chars / 4;
         }
-    }
-
-    /** A tool whose every result is {@code chars} characters long. */
-    private static ToolBox fetch(int chars) {
-        return ToolBox.of(Tool.of("fetch", "Fetch a page", PAGE_SCHEMA, (input, ctx) -> {
-            String head = "page " + input.path("page").asInt() + ": ";
-            return ToolOutput.text(head + "x".repeat(Math.max(0, chars - head.length())));
-        }));
-    }
-
-    private static Model fetching(int pages) {
-        return new Model(n -> n <= pages ? Model.call("call_" + n, "fetch", "{\"page\":" + n + "}") : Model.answer("done"));
     }
 
     @Test
