@@ -248,8 +248,8 @@ final class ToolTurn {
      * finish, or split the work into smaller calls. The arguments received: {"path":"a.txt","te}
      */
     static String cutOffText(ToolCall call, long outputTokens) {
-        return "the reply was cut off at " + (outputTokens > 0 ? outputTokens + " output tokens" : "its output limit")
-                + " (the output limit) before the arguments of tool '" + call.name() + "' were complete, so it was not "
+        return "the reply was cut off at " + (outputTokens > 0 ? outputTokens + " output tokens (the output limit)"
+                : "the output limit") + " before the arguments of tool '" + call.name() + "' were complete, so it was not "
                 + "run; raise max_tokens (ModelOptions.maxTokens) to let the call finish, or split the work into smaller "
                 + "calls. The arguments received: " + call.arguments();
     }

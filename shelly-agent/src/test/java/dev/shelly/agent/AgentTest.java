@@ -696,5 +696,9 @@ class AgentTest {
         assertThat(agent.chat().get(3).toolResults().get(1).text())
                 .startsWith("the reply was cut off at 64 output tokens (the output limit) before the arguments of tool "
                         + "'get_time' were complete");
+        assertThat(ToolTurn.cutOffText(new ToolCall("c3", "get_time", "{"), 0)).isEqualTo("the reply was cut off at the "
+                + "output limit before the arguments of tool 'get_time' were complete, so it was not run; raise "
+                + "max_tokens (ModelOptions.maxTokens) to let the call finish, or split the work into smaller calls. "
+                + "The arguments received: {");
     }
 }

@@ -11,7 +11,8 @@ import java.util.OptionalInt;
  *
  * <p>Needs a window ({@link ContextPolicy.Builder#window}, the table, or the one a provider names
  * when it refuses a request as too long); until one is known it does nothing. After such a
- * refusal it compacts whatever the share ({@link ContextView#overflowed()}). Config: {@code compaction: {threshold: 0.8, keep_recent: 0.3}}.
+ * refusal it compacts whatever the share ({@link ContextView#overflowed()}). Config:
+ * {@code compaction: {threshold: 0.8, keep_recent: 0.3}}.
  *
  * @param threshold the share of the window past which the view is compacted; above 0, at most 1
  * @param keepRecent the share of the window the recent turns may keep; above 0, below
