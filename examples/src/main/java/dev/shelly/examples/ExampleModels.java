@@ -239,6 +239,15 @@ public final class ExampleModels {
     }
 
     /**
+     * The variables the model was chosen from, for a program's child processes to choose the same.
+     *
+     * @return the variables
+     */
+    Map<String, String> environment() {
+        return environment;
+    }
+
+    /**
      * The model's name: {@code SHELLY_MODEL}, or the provider's default.
      *
      * @return the model; {@code scripted} for the scripted model

@@ -67,7 +67,8 @@ public final class Failures {
             case RATE_LIMITED -> provider + " is rate limiting requests" + status + said + "; try again later";
             case QUOTA_EXCEEDED -> provider + ": the account's quota or credit is used up" + status + said;
             case OVERLOADED -> provider + " is overloaded" + status + said + "; try again later";
-            case CONTEXT_LENGTH_EXCEEDED -> "the conversation is too long for " + models.model() + status + said;
+            case CONTEXT_LENGTH_EXCEEDED -> "the conversation is too long for " + e.model().orElse(models.model())
+                    + sizes(e) + status + said + e.advice().map(a -> "; " + a).orElse("");
             case INVALID_REQUEST -> provider + " refused the request" + status + said;
             case NOT_FOUND -> provider + " has no model " + models.model() + where + status + said
                     + "; set SHELLY_MODEL to a model it serves";
@@ -79,6 +80,17 @@ public final class Failures {
             case INVALID_RESPONSE -> provider + " sent a reply that cannot be read" + status + said;
             case SERVER -> provider + " failed on its side" + status + said + "; try again later";
         };
+    }
+
+    /** What a context overflow said of the sizes: {@code (2574 tokens; its context window: 2048 tokens)}. */
+    private static String sizes(ModelException e) {
+        String request = e.requestTokens().isPresent() ? e.requestTokens().getAsLong() + " tokens" : null;
+        String window = e.contextWindow().isPresent() ? "its context window: " + e.contextWindow().getAsLong() + " tokens"
+                : null;
+        if (request == null && window == null) {
+            return "";
+        }
+        return " (" + (request == null ? window : window == null ? request : request + "; " + window) + ")";
     }
 
     private static String message(Throwable t) {

@@ -19,10 +19,12 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * One task board on Redis, three processes: this one runs the planner agent, which creates the
@@ -32,10 +34,18 @@ import java.util.concurrent.TimeUnit;
  * processes too.
  *
  * <p>Redis: {@code REDIS_URL} when it is set; else, when {@code redis-server} is on the PATH, a
- * server of its own on a free port, stopped at the end; else the example says what it needs.
+ * server of its own on a free port, stopped at the end; else the example says what it needs. The
+ * run's keys carry a prefix of their own and are deleted when it ends.
+ *
+ * <p>Each worker process's lines are shown labelled with its name ({@code [worker p1] ...}). A
+ * worker agent that fails says so in one line ({@code p1-w2 failed: <why>}; the stack trace is
+ * logged at DEBUG, shown with {@code SHELLY_DEBUG=1}), its process exits with code 1, and the run
+ * fails naming the process and that line.
  */
 public final class RedisTasksExample implements Example {
     private static final String BOARD = "board";
+    /** The logging level the programs set for SHELLY_DEBUG=1. */
+    private static final String LOG_LEVEL = "org.slf4j.simpleLogger.defaultLogLevel";
 
     @Override
     public String name() {
@@ -54,7 +64,7 @@ public final class RedisTasksExample implements Example {
 
     @Override
     public Message run(ExampleRun run) throws Exception {
-        String url = System.getenv("REDIS_URL");
+        String url = run.models().environment().get("REDIS_URL");
         Process ownServer = null;
         if (url == null || url.isBlank()) {
             if (!onPath("redis-server")) {
@@ -71,40 +81,83 @@ public final class RedisTasksExample implements Example {
         }
         String prefix = "shelly-example:" + UUID.randomUUID() + ":";
         try (RedisBackends redis = connect(url, prefix, ownServer != null)) {
-            TaskBoard board = new TaskBoard(redis.taskBackend(BOARD), Clock.systemUTC());
-            Message plan = TasksExample.planner(run, board.tools()).run(run.prompt(), run.scope());
-
-            List<Process> workers = new ArrayList<>();
-            List<Thread> relays = new ArrayList<>();
-            for (String process : List.of("p1", "p2")) {
-                ProcessBuilder pb = new ProcessBuilder(javaCommand(url, prefix, process)).redirectErrorStream(true);
-                if (run.models().scripted()) {
-                    pb.environment().put("SHELLY_PROVIDER", "scripted");
-                }
-                Process p = pb.start();
-                workers.add(p);
-                relays.add(Thread.ofVirtual().start(() -> relay(p, run)));
-            }
-            for (Process p : workers) {
-                if (!p.waitFor(10, TimeUnit.MINUTES)) {
-                    p.destroyForcibly();
-                    throw new IllegalStateException("a worker process did not finish within 10 minutes");
+            try {
+                return planAndWork(run, redis, url, prefix);
+            } finally {
+                try {
+                    redis.deleteKeys();
+                } catch (RuntimeException e) {
+                    run.note("[redis] the run's keys (prefix " + prefix + ") could not be deleted: " + e.getMessage());
                 }
             }
-            for (Thread t : relays) {
-                t.join();
-            }
-            for (Process p : workers) {
-                if (p.exitValue() != 0) {
-                    throw new IllegalStateException("a worker process failed with exit code " + p.exitValue());
-                }
-            }
-            TasksExample.printBoard(board, run);
-            return plan;
         } finally {
             if (ownServer != null) {
                 ownServer.destroy();
                 ownServer.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    private static Message planAndWork(ExampleRun run, RedisBackends redis, String url, String prefix) throws Exception {
+        TaskBoard board = new TaskBoard(redis.taskBackend(BOARD), Clock.systemUTC());
+        Message plan = TasksExample.planner(run, board.tools()).run(run.prompt(), run.scope());
+
+        List<Worker> workers = new ArrayList<>();
+        for (String process : List.of("p1", "p2")) {
+            ProcessBuilder pb = new ProcessBuilder(javaCommand(url, prefix, process)).redirectErrorStream(true);
+            // The workers choose their model from the same settings as the planner.
+            pb.environment().putAll(run.models().environment());
+            if (run.models().scripted()) {
+                pb.environment().put("SHELLY_PROVIDER", "scripted");
+            }
+            Worker w = new Worker(process, pb.start());
+            w.relay = Thread.ofVirtual().start(() -> w.relay(run));
+            workers.add(w);
+        }
+        for (Worker w : workers) {
+            if (!w.process.waitFor(10, TimeUnit.MINUTES)) {
+                w.process.destroyForcibly();
+                throw new IllegalStateException("worker process " + w.name + " did not finish within 10 minutes");
+            }
+        }
+        for (Worker w : workers) {
+            w.relay.join();
+        }
+        for (Worker w : workers) {
+            if (w.process.exitValue() != 0) {
+                throw new IllegalStateException("worker process " + w.name + " exited with code " + w.process.exitValue()
+                        + (w.failure == null ? "" : ": " + w.failure));
+            }
+        }
+        TasksExample.printBoard(board, run);
+        return plan;
+    }
+
+    /** A worker process, the thread showing its lines, and the first failure it reported. */
+    private static final class Worker {
+        final String name;
+        final Process process;
+        Thread relay;
+        volatile String failure;
+
+        Worker(String name, Process process) {
+            this.name = name;
+            this.process = process;
+        }
+
+        /** Shows the process's lines, labelled with its name, and keeps the first that reports a failure. */
+        void relay(ExampleRun run) {
+            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = in.readLine()) != null) {
+                    if (failure == null && line.matches("\\S+ failed: .*")) {
+                        failure = line;
+                    }
+                    run.note("[worker " + name + "] " + line);
+                }
+            } catch (IOException e) {
+                run.note("[worker " + name + "] output lost: " + e.getMessage());
             }
         }
     }
@@ -124,19 +177,31 @@ public final class RedisTasksExample implements Example {
             TaskBoard board = new TaskBoard(redis.taskBackend(BOARD), Clock.systemUTC());
             ToolBox tools = board.tools();
             List<String> names = List.of(args[2] + "-w1", args[2] + "-w2");
+            boolean failed = false;
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 List<Future<Message>> done = new ArrayList<>();
                 for (String name : names) {
                     Agent worker = TasksExample.worker(name, run.model(TasksExample.workerScript()), tools, run);
                     done.add(pool.submit(() -> worker.run("Work through the pending tasks on the board.", run.scope())));
                 }
-                for (Future<Message> f : done) {
-                    f.get();
+                for (int i = 0; i < done.size(); i++) {
+                    try {
+                        done.get(i).get();
+                    } catch (ExecutionException e) {
+                        failed = true;
+                        // One line says why; the trace is there for SHELLY_DEBUG=1.
+                        out.println(names.get(i) + " failed: " + Failures.reason(e, models));
+                        LoggerFactory.getLogger(RedisTasksExample.class).debug("worker {} failed", names.get(i), e.getCause());
+                    }
                 }
             }
             for (String name : names) {
                 List<String> ids = board.list(TaskStatus.COMPLETED, name).stream().map(Task::id).toList();
                 out.println(name + " finished " + (ids.isEmpty() ? "nothing" : String.join(", ", ids)));
+            }
+            if (failed) {
+                out.flush();
+                System.exit(1);
             }
         }
     }
@@ -155,20 +220,15 @@ public final class RedisTasksExample implements Example {
         }
     }
 
-    private static void relay(Process p, ExampleRun run) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = in.readLine()) != null) {
-                run.note("[worker process] " + line);
-            }
-        } catch (IOException e) {
-            run.note("[worker process] output lost: " + e.getMessage());
-        }
-    }
-
     private static List<String> javaCommand(String url, String prefix, String process) {
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), RedisTasksExample.class.getName(), url, prefix, process);
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        String level = System.getProperty(LOG_LEVEL);
+        if (level != null) {
+            command.add("-D" + LOG_LEVEL + "=" + level); // SHELLY_DEBUG=1 reaches the workers' logging too
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), RedisTasksExample.class.getName(), url,
+                prefix, process));
+        return command;
     }
 
     private static boolean onPath(String program) {

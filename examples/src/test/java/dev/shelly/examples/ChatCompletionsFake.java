@@ -18,6 +18,10 @@ import tools.jackson.databind.node.ObjectNode;
  */
 final class ChatCompletionsFake extends Dispatcher {
     static final JsonMapper JSON = JsonMapper.builder().build();
+    /** llama.cpp's {@code llama-server} answering, with HTTP 400, a request longer than its context of 2,048 tokens. */
+    static final String LLAMA_OVERFLOW = "{\"error\":{\"code\":400,\"message\":\"request (2574 tokens) exceeds the "
+            + "available context size (2048 tokens), try increasing it\",\"type\":\"exceed_context_size_error\","
+            + "\"n_prompt_tokens\":2574,\"n_ctx\":2048}}";
 
     /** What the fake model answers: text, or tool calls. */
     sealed interface Reply permits Text, Calls {}

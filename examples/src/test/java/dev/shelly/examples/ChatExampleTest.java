@@ -140,4 +140,23 @@ class ChatExampleTest {
                 .isEqualTo("tool 'shared_state_set' was not run: the user said no");
         assertThat(bodies.get(3).get("messages").get(7).get("content").asString()).doesNotContain("was not run");
     }
+
+    @Test
+    void aFailedTurnIsOneLineOnStandardErrorOfTheProgram(@TempDir Path tmp) throws Exception {
+        // llama-server's answer to a request longer than its context, to every request.
+        server.enqueue(new mockwebserver3.MockResponse.Builder().code(400).addHeader("Content-Type", "application/json")
+                .body(ChatCompletionsFake.LLAMA_OVERFLOW).build());
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), Main.class.getName(), "chat", "hello")
+                .directory(tmp.toFile()).redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        pb.environment().keySet().removeIf(k -> k.endsWith("_API_KEY") || k.endsWith("_BASE_URL") || k.startsWith("SHELLY_"));
+        pb.environment().put("OPENAI_BASE_URL", server.url("/v1").toString());
+        Process p = pb.start();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).isEqualTo(Main.FAILED);
+
+        assertThat(err.lines().toList()).singleElement().asString().startsWith("error: the conversation is too long for "
+                + "llama3.2 (2574 tokens; its context window: 2048 tokens) (HTTP 400): request (2574 tokens) exceeds the "
+                + "available context size (2048 tokens), try increasing it; agent 'assistant' has no context policy");
+    }
 }

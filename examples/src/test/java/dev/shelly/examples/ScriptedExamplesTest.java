@@ -209,8 +209,8 @@ class ScriptedExamplesTest {
 
         assertThat(r.lines()).anyMatch(l -> l.startsWith("[redis] started redis-server on port ")
                 || l.startsWith("Created task-"));
-        List<String> finished = r.lines().stream().filter(l -> l.startsWith("[worker process] p")).toList();
-        assertThat(finished).hasSize(4).allMatch(l -> l.matches("\\[worker process] p[12]-w[12] finished .+"));
+        List<String> finished = r.lines().stream().filter(l -> l.startsWith("[worker p")).toList();
+        assertThat(finished).hasSize(4).allMatch(l -> l.matches("\\[worker (p[12])] \\1-w[12] finished .+"));
         assertThat(r.lines()).filteredOn(l -> l.startsWith("[board] task-")).hasSize(4)
                 .allMatch(l -> l.matches("\\[board] task-\\d completed by p[12]-w[12]: .+"));
         assertThat(r.lines().getLast()).isEqualTo("[board] 4 of 4 tasks completed");

@@ -234,6 +234,8 @@ class WorkflowExamplesTest {
                     assertThat(body.at("/response_format/json_schema/strict").asBoolean()).isTrue();
                     assertThat(body.at("/response_format/json_schema/schema/required").toString())
                             .isEqualTo("[\"members\",\"done\"]");
+                    assertThat(body.at("/response_format/json_schema/schema/properties/members/items/enum").toString())
+                            .isEqualTo("[\"researcher\",\"writer\",\"reviewer\"]");
                 });
     }
 

@@ -12,11 +12,13 @@ import dev.shelly.agent.internal.Observers;
 import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.skills.Skill;
@@ -399,7 +401,7 @@ public final class Agent implements Runner {
             List<ToolCall> pending = pausedCalls();
             AgentTools tools = new AgentTools(run, runToolboxes, skillTool);
             if (!pending.isEmpty()) {
-                ToolTurn.run(run, 0, pending, tools, null);
+                ToolTurn.run(run, 0, pending, tools, null, -1);
             }
             prepare(input, run);
             Message reply = middleware.isEmpty() ? loop(run, tools, out)
@@ -560,28 +562,48 @@ public final class Agent implements Runner {
             if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt(run));
             }
-            List<Message> plain = contextManager.plain(promptInChat ? null : prompt);
-            ContextManager.View view = plain != null ? null
-                    : contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
-            ModelRequest request = view == null ? new ModelRequest(plain, offered, runOptions, chat.id())
-                    : new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
-            List<ToolDefinition> built = request.tools();
-            List<ToolDefinition> scope = view != null && view.scoped() ? built : null;
-            ModelRequest fromView = request;
-            ModelCall call = null;
-            if (!hooks.isEmpty()) {
-                call = new ModelCall(ctx, iteration, request);
-                for (int h = 0; h < hooks.size(); h++) {
-                    request = hookResult(hooks.get(h).beforeModelCall(call), "model-call hook", h, "a request");
+            ContextManager.View view;
+            ModelRequest request;
+            List<ToolDefinition> built;
+            List<ToolDefinition> scope;
+            ModelRequest fromView;
+            ModelCall call;
+            ModelResponse response;
+            long start;
+            // A request the model refuses as longer than its window is shaped again by the
+            // context policy, once, and sent again (ContextManager#overflowed).
+            while (true) {
+                List<Message> plain = contextManager.plain(promptInChat ? null : prompt);
+                view = plain != null ? null : contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
+                request = view == null ? new ModelRequest(plain, offered, runOptions, chat.id())
+                        : new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
+                built = request.tools();
+                scope = view != null && view.scoped() ? built : null;
+                fromView = request;
+                call = null;
+                if (!hooks.isEmpty()) {
                     call = new ModelCall(ctx, iteration, request);
+                    for (int h = 0; h < hooks.size(); h++) {
+                        request = hookResult(hooks.get(h).beforeModelCall(call), "model-call hook", h, "a request");
+                        call = new ModelCall(ctx, iteration, request);
+                    }
+                }
+                if (run.observed) {
+                    run.emit(new AgentEvent.CompletionStarted(src, iteration, request));
+                }
+                start = System.nanoTime();
+                try {
+                    response = observers.isEmpty() ? completer.complete(request, deltas)
+                            : observedCall(observers, call != null ? call : new ModelCall(ctx, iteration, request), deltas);
+                    break;
+                } catch (ModelException e) {
+                    if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
+                        throw e;
+                    }
+                    LOG.debug("agent '{}': the model refused the request as too long: {}", name, e.getMessage());
+                    contextManager.overflowed(e, request == fromView ? view : null);
                 }
             }
-            if (run.observed) {
-                run.emit(new AgentEvent.CompletionStarted(src, iteration, request));
-            }
-            long start = System.nanoTime();
-            ModelResponse response = observers.isEmpty() ? completer.complete(request, deltas)
-                    : observedCall(observers, call != null ? call : new ModelCall(ctx, iteration, request), deltas);
             if (response == null) {
                 throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a response", null);
             }
@@ -619,12 +641,29 @@ public final class Agent implements Runner {
                 run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
                 continue;
             }
-            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? scope : request.tools());
+            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? scope : request.tools(),
+                    cutOff(response, request));
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
                 return results;
             }
         }
         throw new MaxIterationsException(name, maxIterations);
+    }
+
+    /**
+     * The output tokens a reply that stopped at the output limit was cut off at: the count the
+     * provider reported, else the limit the request set, else 0; -1 when the reply was not cut off.
+     */
+    private long cutOff(ModelResponse response, ModelRequest request) {
+        if (response.stopReason() != StopReason.MAX_TOKENS) {
+            return -1;
+        }
+        long output = response.usage().outputTokens();
+        if (output > 0) {
+            return output;
+        }
+        Integer limit = request.options().maxTokens();
+        return limit != null ? limit : 0;
     }
 
     /** Makes the model call inside the observers' observation of it. */

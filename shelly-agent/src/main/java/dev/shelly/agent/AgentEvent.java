@@ -27,6 +27,8 @@ import java.util.concurrent.CancellationException;
  * reports, before each {@link CompletionStarted}, any {@link ContextCompacted},
  * {@link ContextTrimmed} and {@link BudgetWarning} in the order its strategies ran (each summary
  * or note added to the chat first, as a {@link MessageAdded}), then one {@link ContextMeasured}.
+ * When the model refuses a request as longer than its window and the policy makes room, those
+ * events and a second {@link CompletionStarted} of the same iteration follow the first.
  */
 public sealed interface AgentEvent {
 
@@ -144,8 +146,11 @@ public sealed interface AgentEvent {
     record ToolCallStarted(Source source, ToolCall call) implements AgentEvent {}
 
     /**
-     * A tool call ended: done, failed or cancelled; or it was refused (denied by a hook, or not
-     * offered in the turn), then without a {@link ToolCallStarted} and with a zero duration.
+     * A tool call ended: done, failed or cancelled; or it was refused (denied by a hook, not
+     * offered in the turn, or cut off: its arguments are incomplete because the reply stopped at
+     * the output limit, and the result says so, with the output tokens and that
+     * {@code max_tokens} can be raised), then without a {@link ToolCallStarted} and with a zero
+     * duration.
      *
      * @param source the agent
      * @param call the call

@@ -21,6 +21,7 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ContextWindow;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
@@ -100,6 +101,18 @@ final class ContextManager {
     private boolean compacted;
     /** The first strategy in the policy that may replace messages (not one known not to), or null. */
     private final ContextStrategy firstReplacer;
+    /**
+     * The context overflow the previous request was refused with, while the view is shaped again
+     * to retry it; null otherwise.
+     */
+    private ModelException overflow;
+    /** The size of the refused request, which the view shaped again must be below. */
+    private long overflowTokens;
+    /**
+     * The window a refusal revealed: the one the provider named, else at most the refused
+     * request's size; 0 until a request is refused. It stays for the agent's later calls.
+     */
+    private long learnedWindow;
 
     ContextManager(Agent agent, ContextPolicy policy) {
         this.agent = agent;
@@ -169,6 +182,7 @@ final class ContextManager {
             last = null;
             replacer = null;
             manyReplacers = false;
+            overflow = null;
         }
         Chat chat = agent.chat();
         findSummary(chat.since(scanned));
@@ -192,10 +206,72 @@ final class ContextManager {
             } finally {
                 applying = null;
             }
+            if (overflow != null && view.tokens() >= overflowTokens) {
+                throw advised(overflow, "the context policy of agent '" + agent.name() + "' " + strategyNames()
+                        + " made no room for the request to fit; add Compaction (config: compaction) or "
+                        + "ToolResultTrimming (config: trim_tool_results) to its policy, or shorten the input");
+            }
             run.emit(new AgentEvent.ContextMeasured(run.source, iteration, view.tokens(), view.window().orElse(0)));
             keep(view, chat);
         }
         return view;
+    }
+
+    /**
+     * Takes the model's refusal of a request as longer than its context window. With a policy,
+     * the next view is shaped again once, with {@link ContextView#overflowed()} true and the
+     * window the refusal revealed, so the strategies make room and the call is tried again.
+     *
+     * @param e the context overflow
+     * @param sent the view the refused request was built from, or null when hooks rewrote it
+     * @throws ModelException the overflow, with advice, when nothing can be done: the agent has
+     *     no context policy, or its view was shaped again already
+     */
+    void overflowed(ModelException e, View sent) {
+        if (!policy.active()) {
+            throw advised(e, "agent '" + agent.name() + "' has no context policy to make room; give it one that "
+                    + "compacts, ContextPolicy.builder().strategies(Compaction.defaults()).build() (config: "
+                    + "context: {compaction: {}}), and it compacts and tries again");
+        }
+        if (overflow != null || sent == null) {
+            throw advised(e, overflow != null
+                    ? "agent '" + agent.name() + "' made room once with its context policy " + strategyNames()
+                            + " and the request still does not fit; lower the compaction's keep_recent or threshold, "
+                            + "trim tool results, or shorten the input"
+                    : "agent '" + agent.name() + "' did not retry: a model-call hook rewrote the request, so its "
+                            + "context policy cannot shape it");
+        }
+        long estimated = sent.estimated();
+        if (e.requestTokens().isPresent()) {
+            reported = e.requestTokens().getAsLong();
+            reportedEstimate = estimated;
+        }
+        long size = sent.tokens();
+        // The provider's window, else the refused request's size: the window is below it.
+        long revealed = e.contextWindow().orElse(Math.max(1, size - 1));
+        learnedWindow = learnedWindow > 0 ? Math.min(learnedWindow, revealed) : revealed;
+        overflow = e;
+        overflowTokens = size;
+        last = null;
+    }
+
+    /** The strategies' names, for messages: {@code (compaction, trim_tool_results)}. */
+    private String strategyNames() {
+        List<String> names = new ArrayList<>();
+        for (ContextStrategy s : policy.strategies()) {
+            names.add(s.name());
+        }
+        return "(" + String.join(", ", names) + ")";
+    }
+
+    /** The failure with advice ending its message; its cause, stack trace and other facts kept. */
+    static ModelException advised(ModelException e, String advice) {
+        ModelException copy = e.toBuilder().advice(advice).cause(e.getCause()).build();
+        copy.setStackTrace(e.getStackTrace());
+        for (Throwable s : e.getSuppressed()) {
+            copy.addSuppressed(s);
+        }
+        return copy;
     }
 
     /**
@@ -252,6 +328,7 @@ final class ContextManager {
      * @param view the view the request was built from, or null when hooks rewrote the request
      */
     void measured(ModelRequest sent, ModelResponse response, View view) {
+        overflow = null;
         if (response.model() != null) {
             model = response.model();
         }
@@ -280,11 +357,17 @@ final class ContextManager {
     }
 
     private OptionalInt window() {
+        OptionalInt known;
         if (policy.window().isPresent()) {
-            return policy.window();
+            known = policy.window();
+        } else {
+            Optional<ContextWindow> found = policy.windows().find(model);
+            known = found.isPresent() ? OptionalInt.of(found.get().tokens()) : OptionalInt.empty();
         }
-        Optional<ContextWindow> found = policy.windows().find(model);
-        return found.isPresent() ? OptionalInt.of(found.get().tokens()) : OptionalInt.empty();
+        if (learnedWindow > 0 && (known.isEmpty() || learnedWindow < known.getAsInt())) {
+            return OptionalInt.of((int) Math.min(Integer.MAX_VALUE, learnedWindow));
+        }
+        return known;
     }
 
     /**
@@ -531,6 +614,11 @@ final class ContextManager {
         @Override
         public int carriedOver() {
             return carried;
+        }
+
+        @Override
+        public boolean overflowed() {
+            return overflow != null;
         }
 
         /** The estimate of the request as the view stands, without the provider's count. */

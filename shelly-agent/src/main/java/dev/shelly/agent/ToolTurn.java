@@ -34,8 +34,11 @@ final class ToolTurn {
      * a hook failed.
      *
      * @param offered the tools the request offered when a hook changed them, else null
+     * @param cutOff the output tokens the reply was cut off at when it stopped at the output
+     *     limit (0 when the count is unknown), else -1
      */
-    static Message run(Run run, int iteration, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered) {
+    static Message run(Run run, int iteration, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered,
+            long cutOff) {
         int n = calls.size();
         ToolResult[] results = new ToolResult[n];
         ToolCall[] effective = calls.toArray(new ToolCall[0]);
@@ -53,6 +56,9 @@ final class ToolTurn {
         }
         if (offered != null) {
             refuseUnoffered(run, calls, tools, offered, results);
+        }
+        if (cutOff >= 0) {
+            refuseCutOff(run, calls, cutOff, results);
         }
         List<ToolCallHook> hooks = run.context.toolCallHooks();
         Map<String, String> paused = hooks.isEmpty() && desk == null ? Map.of() : new LinkedHashMap<>();
@@ -216,6 +222,43 @@ final class ToolTurn {
                     run.emit(new AgentEvent.ToolCallFinished(run.source, call, results[i], Duration.ZERO));
                 }
             }
+        }
+    }
+
+    /**
+     * Answers, without running them, the calls whose arguments the output limit cut off: they
+     * are not complete JSON, and the model is told why and what to change.
+     */
+    private static void refuseCutOff(Run run, List<ToolCall> calls, long outputTokens, ToolResult[] results) {
+        for (int i = 0; i < calls.size(); i++) {
+            ToolCall call = calls.get(i);
+            if (results[i] == null && !isCompleteJson(call.arguments())) {
+                results[i] = ToolResult.error(call.id(), cutOffText(call, outputTokens));
+                if (run.observed) {
+                    run.emit(new AgentEvent.ToolCallFinished(run.source, call, results[i], Duration.ZERO));
+                }
+            }
+        }
+    }
+
+    /**
+     * What a call cut off at the output limit is answered with, for example: {@code the reply was
+     * cut off at 256 output tokens (the output limit) before the arguments of tool 'write_file'
+     * were complete, so it was not run; raise max_tokens (ModelOptions.maxTokens) to let the call
+     * finish, or split the work into smaller calls. The arguments received: {"path":"a.txt","te}
+     */
+    static String cutOffText(ToolCall call, long outputTokens) {
+        return "the reply was cut off at " + (outputTokens > 0 ? outputTokens + " output tokens (the output limit)"
+                : "the output limit") + " before the arguments of tool '" + call.name() + "' were complete, so it was not "
+                + "run; raise max_tokens (ModelOptions.maxTokens) to let the call finish, or split the work into smaller "
+                + "calls. The arguments received: " + call.arguments();
+    }
+
+    private static boolean isCompleteJson(String text) {
+        try {
+            return Approvals.JSON.readTree(text) != null && !text.isBlank();
+        } catch (tools.jackson.core.JacksonException e) {
+            return false;
         }
     }
 

@@ -644,4 +644,61 @@ class AgentTest {
 
         assertThat(model.requests().getFirst().tools()).isEmpty();
     }
+
+    @Test
+    void aToolCallCutOffAtTheOutputLimitIsNotRunAndTheModelIsToldToRaiseMaxTokens() {
+        List<String> ran = Collections.synchronizedList(new ArrayList<>());
+        ToolBox box = ToolBox.of(tool("write_file", (in, ctx) -> {
+            ran.add(in.toString());
+            return ToolOutput.text("written");
+        }), tool("get_time", (in, ctx) -> ToolOutput.text("noon")));
+        Message cut = Message.of("model", Role.ASSISTANT, new ToolCall("c1", "get_time", "{}"),
+                new ToolCall("c2", "write_file", "{\"path\":\"a.txt\",\"text\":\"Once upon"));
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.respond(r -> new dev.shelly.modeladapter.ModelResponse(cut, Usage.of(40, 256),
+                        dev.shelly.modeladapter.StopReason.MAX_TOKENS, "length", null, null, null)),
+                Step.reply("I will write smaller pieces."));
+        List<AgentEvent> events = Collections.synchronizedList(new ArrayList<>());
+        Agent agent = Agent.builder("writer").completer(model).toolboxes(box).listener(events::add).build();
+
+        agent.run("write a story");
+
+        String expected = "the reply was cut off at 256 output tokens (the output limit) before the arguments of tool "
+                + "'write_file' were complete, so it was not run; raise max_tokens (ModelOptions.maxTokens) to let the "
+                + "call finish, or split the work into smaller calls. The arguments received: "
+                + "{\"path\":\"a.txt\",\"text\":\"Once upon";
+        assertThat(ran).isEmpty();
+        assertThat(agent.chat().get(3).toolResults()).containsExactly(ToolResult.of("c1", "noon"),
+                ToolResult.error("c2", expected));
+        assertThat(events).filteredOn(AgentEvent.ToolCallFinished.class::isInstance)
+                .map(e -> ((AgentEvent.ToolCallFinished) e).result())
+                .contains(ToolResult.error("c2", expected));
+        assertThat(events).filteredOn(AgentEvent.ToolCallStarted.class::isInstance)
+                .map(e -> ((AgentEvent.ToolCallStarted) e).call().id()).containsExactly("c1");
+        assertEveryCallAnsweredOnce(agent.chat());
+    }
+
+    @Test
+    void aCompleteToolCallOfAReplyCutOffLaterStillRunsAndTheLimitSetIsNamedWithoutAReportedCount() {
+        Message cut = Message.of("model", Role.ASSISTANT, new ToolCall("c1", "get_time", "{}"),
+                new ToolCall("c2", "get_time", "{\"zone\":"));
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.respond(r -> new dev.shelly.modeladapter.ModelResponse(cut, Usage.ZERO,
+                        dev.shelly.modeladapter.StopReason.MAX_TOKENS, null, null, null, null)),
+                Step.reply("ok"));
+        Agent agent = Agent.builder("clock").completer(model)
+                .toolboxes(ToolBox.of(tool("get_time", (in, ctx) -> ToolOutput.text("noon"))))
+                .options(dev.shelly.modeladapter.ModelOptions.builder().maxTokens(64).build()).build();
+
+        agent.run("time?");
+
+        assertThat(agent.chat().get(3).toolResults().get(0)).isEqualTo(ToolResult.of("c1", "noon"));
+        assertThat(agent.chat().get(3).toolResults().get(1).text())
+                .startsWith("the reply was cut off at 64 output tokens (the output limit) before the arguments of tool "
+                        + "'get_time' were complete");
+        assertThat(ToolTurn.cutOffText(new ToolCall("c3", "get_time", "{"), 0)).isEqualTo("the reply was cut off at the "
+                + "output limit before the arguments of tool 'get_time' were complete, so it was not run; raise "
+                + "max_tokens (ModelOptions.maxTokens) to let the call finish, or split the work into smaller calls. "
+                + "The arguments received: {");
+    }
 }

@@ -2,14 +2,21 @@ package dev.shelly.modeladapter;
 
 import dev.shelly.chats.ShellyException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * A model could not answer. Says what kind of failure it was, whether trying again may help,
  * and what the provider said.
  *
  * <p>The message names the provider, the kind, the HTTP status and the provider's own message;
- * it never contains an API key or an authorization header.
+ * it never contains an API key or an authorization header. A {@link Kind#CONTEXT_LENGTH_EXCEEDED}
+ * also names the model and, when known, the request's size and the context window, for example
+ * {@code llama: context length exceeded (HTTP 400): the request (2574 tokens) does not fit the
+ * context window of model qwen3 (2048 tokens): request (2574 tokens) exceeds the available context
+ * size (2048 tokens), try increasing it}. An {@linkplain #advice() advice} (what the caller can
+ * do about it) ends the message.
  */
 public final class ModelException extends ShellyException {
     private static final long serialVersionUID = 1L;
@@ -71,6 +78,14 @@ public final class ModelException extends ShellyException {
     private final Duration retryAfter;
     /** Whether the same request may succeed when tried again. */
     private final boolean retryable;
+    /** The model the request asked for, or null when unknown. */
+    private final String model;
+    /** The model's context window in tokens, or -1 when unknown. */
+    private final long contextWindow;
+    /** The request's size in tokens as the provider counted it, or -1 when unknown. */
+    private final long requestTokens;
+    /** What the caller can do about the failure, or null. */
+    private final String advice;
 
     private ModelException(Builder b) {
         super(describe(b), b.cause);
@@ -81,6 +96,10 @@ public final class ModelException extends ShellyException {
         this.requestId = b.requestId;
         this.retryAfter = b.retryAfter;
         this.retryable = b.retryable != null ? b.retryable : b.kind.retryable();
+        this.model = b.model;
+        this.contextWindow = b.contextWindow;
+        this.requestTokens = b.requestTokens;
+        this.advice = b.advice;
     }
 
     /**
@@ -157,14 +176,67 @@ public final class ModelException extends ShellyException {
         return retryable;
     }
 
+    /**
+     * The model the failed request asked for.
+     *
+     * @return the model's id, or empty when unknown
+     */
+    public Optional<String> model() {
+        return Optional.ofNullable(model);
+    }
+
+    /**
+     * The model's context window, as the provider reported it with a context overflow.
+     *
+     * @return the window in tokens, or empty when unknown
+     */
+    public OptionalLong contextWindow() {
+        return contextWindow < 0 ? OptionalLong.empty() : OptionalLong.of(contextWindow);
+    }
+
+    /**
+     * The size of the failed request, as the provider counted it with a context overflow.
+     *
+     * @return the request's tokens, or empty when unknown
+     */
+    public OptionalLong requestTokens() {
+        return requestTokens < 0 ? OptionalLong.empty() : OptionalLong.of(requestTokens);
+    }
+
+    /**
+     * What the caller can do about this failure, such as how to make room in a full context.
+     *
+     * @return the advice, or empty
+     */
+    public Optional<String> advice() {
+        return Optional.ofNullable(advice);
+    }
+
+    /**
+     * A builder holding every fact of this failure (not its cause or stack trace), to make an
+     * equal failure with some facts changed.
+     *
+     * @return a new builder
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder(kind).provider(provider).status(status).providerMessage(providerMessage)
+                .requestId(requestId).retryAfter(retryAfter).retryable(retryable).model(model).advice(advice);
+        b.contextWindow = contextWindow;
+        b.requestTokens = requestTokens;
+        return b;
+    }
+
     private static String describe(Builder b) {
         StringBuilder sb = new StringBuilder();
         if (b.provider != null) {
             sb.append(b.provider).append(": ");
         }
-        sb.append(b.kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+        sb.append(b.kind.name().toLowerCase(Locale.ROOT).replace('_', ' '));
         if (b.status > 0) {
             sb.append(" (HTTP ").append(b.status).append(')');
+        }
+        if (b.kind == Kind.CONTEXT_LENGTH_EXCEEDED) {
+            sb.append(": ").append(overflow(b));
         }
         if (b.providerMessage != null && !b.providerMessage.isBlank()) {
             sb.append(": ").append(b.providerMessage);
@@ -174,6 +246,22 @@ public final class ModelException extends ShellyException {
         }
         if (b.retryAfter != null) {
             sb.append(" (retry after ").append(b.retryAfter.toMillis()).append(" ms)");
+        }
+        if (b.advice != null && !b.advice.isBlank()) {
+            sb.append("; ").append(b.advice.strip());
+        }
+        return sb.toString();
+    }
+
+    /** What a context overflow was: the request's size against the model's window, what is known of them. */
+    private static String overflow(Builder b) {
+        StringBuilder sb = new StringBuilder("the request");
+        if (b.requestTokens >= 0) {
+            sb.append(" (").append(b.requestTokens).append(" tokens)");
+        }
+        sb.append(" does not fit the context window of ").append(b.model != null ? "model " + b.model : "the model");
+        if (b.contextWindow >= 0) {
+            sb.append(" (").append(b.contextWindow).append(" tokens)");
         }
         return sb.toString();
     }
@@ -188,6 +276,10 @@ public final class ModelException extends ShellyException {
         private Duration retryAfter;
         private Boolean retryable;
         private Throwable cause;
+        private String model;
+        private long contextWindow = -1;
+        private long requestTokens = -1;
+        private String advice;
 
         private Builder(Kind kind) {
             if (kind == null) {
@@ -260,6 +352,59 @@ public final class ModelException extends ShellyException {
         public Builder retryable(boolean value) {
             this.retryable = value;
             return this;
+        }
+
+        /**
+         * Sets the model the request asked for.
+         *
+         * @param value the model's id, or null when unknown
+         * @return this builder
+         */
+        public Builder model(String value) {
+            this.model = value == null || value.isBlank() ? null : value;
+            return this;
+        }
+
+        /**
+         * Sets the model's context window, as the provider reported it.
+         *
+         * @param tokens the window in tokens; at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when below 1
+         */
+        public Builder contextWindow(long tokens) {
+            this.contextWindow = positive(tokens, "contextWindow");
+            return this;
+        }
+
+        /**
+         * Sets the request's size, as the provider counted it.
+         *
+         * @param tokens the request's tokens; at least 1
+         * @return this builder
+         * @throws IllegalArgumentException when below 1
+         */
+        public Builder requestTokens(long tokens) {
+            this.requestTokens = positive(tokens, "requestTokens");
+            return this;
+        }
+
+        /**
+         * Sets what the caller can do about the failure; it ends the message.
+         *
+         * @param value the advice, or null for none
+         * @return this builder
+         */
+        public Builder advice(String value) {
+            this.advice = value == null || value.isBlank() ? null : value;
+            return this;
+        }
+
+        private static long positive(long tokens, String what) {
+            if (tokens < 1) {
+                throw new IllegalArgumentException("ModelException." + what + " must be at least 1 token, was " + tokens);
+            }
+            return tokens;
         }
 
         /**

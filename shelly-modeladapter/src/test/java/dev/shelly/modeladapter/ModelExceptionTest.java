@@ -48,4 +48,30 @@ class ModelExceptionTest {
         assertThat(e.retryAfter()).isEmpty();
         assertThat(e.requestId()).isEmpty();
     }
+
+    @Test
+    void aContextOverflowNamesTheModelAndWhatIsKnownOfTheSizes() {
+        ModelException known = ModelException.builder(ModelException.Kind.CONTEXT_LENGTH_EXCEEDED).provider("llama")
+                .status(400).model("qwen3").requestTokens(2574).contextWindow(2048).providerMessage("too long").build();
+        assertThat(known.getMessage()).isEqualTo("llama: context length exceeded (HTTP 400): the request (2574 tokens) "
+                + "does not fit the context window of model qwen3 (2048 tokens): too long");
+        assertThat(known.requestTokens()).hasValue(2574);
+        assertThat(known.contextWindow()).hasValue(2048);
+        assertThat(ModelException.builder(ModelException.Kind.CONTEXT_LENGTH_EXCEEDED).provider("p").build().getMessage())
+                .isEqualTo("p: context length exceeded: the request does not fit the context window of the model");
+    }
+
+    @Test
+    void toBuilderKeepsEveryFactAndAdviceEndsTheMessage() {
+        ModelException e = ModelException.builder(ModelException.Kind.CONTEXT_LENGTH_EXCEEDED).provider("p").status(400)
+                .model("m").requestTokens(9).contextWindow(8).providerMessage("said").requestId("r1")
+                .retryAfter(Duration.ofSeconds(1)).retryable(true).build();
+        ModelException copy = e.toBuilder().advice("give the agent a context policy").build();
+        assertThat(copy.getMessage()).isEqualTo(e.getMessage() + "; give the agent a context policy");
+        assertThat(copy.advice()).contains("give the agent a context policy");
+        assertThat(copy.toBuilder().advice(null).build().getMessage()).isEqualTo(e.getMessage());
+        assertThat(copy.retryable()).isTrue();
+        assertThat(copy.retryAfter()).contains(Duration.ofSeconds(1));
+        assertThat(copy.model()).contains("m");
+    }
 }

@@ -351,6 +351,12 @@ public abstract class ProviderContract {
                     assertThat(e.provider()).contains(name());
                     assertThat(e.providerMessage()).hasValueSatisfying(m -> assertThat(m).isNotBlank());
                     assertThat(e.getMessage()).startsWith(name() + ": ").doesNotContain(KEY);
+                    if (error == ErrorCase.CONTEXT_LENGTH_EXCEEDED) {
+                        assertThat(e.model()).contains(model());
+                        assertThat(e.getMessage()).startsWith(name() + ": context length exceeded (HTTP 400): the request ("
+                                + e.requestTokens().orElseThrow() + " tokens) does not fit the context window of model "
+                                + model() + " (" + e.contextWindow().orElseThrow() + " tokens): " + e.providerMessage().get());
+                    }
                 });
         assertThat(server.getRequestCount()).as("attempts").isEqualTo(error.kind().retryable() ? 3 : 1);
         assertThat(retries).hasSize(error.kind().retryable() ? 2 : 0);

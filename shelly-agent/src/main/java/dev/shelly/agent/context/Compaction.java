@@ -9,8 +9,10 @@ import java.util.OptionalInt;
  * recent turns. The summary covers the previous one too, so nothing summarised before is
  * forgotten. The cut never parts a tool call from its result.
  *
- * <p>Needs a window ({@link ContextPolicy.Builder#window} or the table); until one is known it
- * does nothing. Config: {@code compaction: {threshold: 0.8, keep_recent: 0.3}}.
+ * <p>Needs a window ({@link ContextPolicy.Builder#window}, the table, or the one a provider names
+ * when it refuses a request as too long); until one is known it does nothing. After such a
+ * refusal it compacts whatever the share ({@link ContextView#overflowed()}). Config:
+ * {@code compaction: {threshold: 0.8, keep_recent: 0.3}}.
  *
  * @param threshold the share of the window past which the view is compacted; above 0, at most 1
  * @param keepRecent the share of the window the recent turns may keep; above 0, below
@@ -103,7 +105,7 @@ public record Compaction(double threshold, double keepRecent, Completer complete
     @Override
     public void apply(ContextView view) {
         OptionalInt window = view.window();
-        if (window.isEmpty() || view.tokens() <= threshold * window.getAsInt()) {
+        if (window.isEmpty() || (!view.overflowed() && view.tokens() <= threshold * window.getAsInt())) {
             return;
         }
         int cut = Cuts.keeping(view, (long) (keepRecent * window.getAsInt()));

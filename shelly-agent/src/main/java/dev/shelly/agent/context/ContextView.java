@@ -76,6 +76,19 @@ public interface ContextView {
     int firstMessage();
 
     /**
+     * Whether the model refused this call's previous request as longer than its context window:
+     * the view is being shaped again, once, before the call is tried again. A strategy that acts
+     * only past a threshold acts now ({@link Compaction} compacts, {@link ToolResultTrimming}
+     * trims the newest results too, {@link SlidingWindow} slides as soon as a turn is beyond the
+     * kept ones); {@link #window()} is then at most what the provider said it is.
+     *
+     * @return true while the view is shaped again after a context overflow
+     */
+    default boolean overflowed() {
+        return false;
+    }
+
+    /**
      * How many messages at the start of this view are the previous call's, exactly as the
      * strategies left them then: during a run, each view extends the previous call's shaped view
      * with what the chat gained since, unless something forced it to be built from the chat

@@ -10,7 +10,8 @@ import java.util.List;
  * stride} turns (a turn starts at each reply of the model), the oldest {@code stride} turns or
  * more leave the view, and an incremental summary (the previous one plus what left) takes their
  * place. Without summaries the line {@value #DROPPED} does (or the summary another strategy wrote
- * before). Needs no window.
+ * before). Needs no window. When the model refused the request as too long
+ * ({@link ContextView#overflowed()}), the window slides as soon as one turn is beyond the kept ones.
  *
  * <p>Config: {@code sliding_window: {keep_turns: 20, stride: 10, summarize: true}}.
  *
@@ -91,7 +92,7 @@ public record SlidingWindow(int keepTurns, int stride, boolean summarize, Comple
                 turns.add(i);
             }
         }
-        if (turns.size() < keepTurns + stride) {
+        if (turns.size() < keepTurns + (view.overflowed() ? 1 : stride)) {
             return;
         }
         int cut = turns.get(turns.size() - keepTurns);

@@ -5,7 +5,8 @@ import dev.shelly.chats.ToolResult;
 /**
  * Cuts old tool results to a length in the model's view: every tool message but the newest
  * {@code keepRecent} has each result's text cut to {@code maxChars}, with a line saying how much
- * was cut. The chat keeps the whole result.
+ * was cut. The chat keeps the whole result. When the model refused the request as too long
+ * ({@link ContextView#overflowed()}), the newest results are cut as well.
  *
  * <p>Config: {@code trim_tool_results: {keep_recent: 2, max_chars: 1000}}.
  *
@@ -46,7 +47,8 @@ public record ToolResultTrimming(int keepRecent, int maxChars) implements Contex
 
     @Override
     public void apply(ContextView view) {
-        ToolResults.rewriteOld(view, this, keepRecent, this::trim);
+        // After a context overflow the newest results, the likeliest cause, are cut too.
+        ToolResults.rewriteOld(view, this, view.overflowed() ? 0 : keepRecent, this::trim);
     }
 
     private ToolResult trim(ToolResult r) {

@@ -7,11 +7,14 @@ import dev.shelly.chats.Role;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ResponseFormat;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A coordinator that asks a model who acts next.
@@ -31,9 +34,11 @@ import tools.jackson.databind.json.JsonMapper;
  * concurrently when several), or saying the work is done:
  * {@code {"members": ["writer"], "done": false}} or {@code {"members": [], "done": true}}.
  * The request asks for that object as structured output: its response format is the JSON schema
- * of {@code {members: string[], done: boolean}} ({@link StructuredOutput}), which a provider with
- * native structured output enforces; the prompt still spells the format out for models without
- * it. A JSON object wrapped in a Markdown code fence is accepted.
+ * of {@code {members: string[], done: boolean}} ({@link StructuredOutput}) with the members' names
+ * as the {@code enum} of {@code members}' items ({@link #format(List)}), which a provider with
+ * native structured output enforces, as does a server that constrains its output to the schema by
+ * a grammar (llama.cpp's); the prompt still spells the format out for models without it. A JSON
+ * object wrapped in a Markdown code fence is accepted.
  *
  * <p>An answer that is not such an object (not JSON, a missing or mistyped field, named by its
  * path such as {@code $.done is required}; an unknown or repeated member, members together with
@@ -92,13 +97,14 @@ public final class LlmCoordinator implements Coordinator {
         List<Message> messages = new ArrayList<>(4);
         messages.add(Message.system(systemPrompt(turn.members())));
         messages.add(Message.text(SENDER, Role.USER, conversation(turn.shared())));
-        ModelResponse response = ask(messages);
+        ResponseFormat.JsonSchema format = format(turn.names());
+        ModelResponse response = ask(messages, format);
         Parsed parsed = parse(response, turn.names());
         if (parsed.problem() != null && parsed.correctable()) {
             messages.add(response.message());
             messages.add(Message.text(SENDER, Role.USER,
                     correction(parsed.problem(), turn.members().getFirst().name())));
-            response = ask(messages);
+            response = ask(messages, format);
             parsed = parse(response, turn.names());
             if (parsed.problem() != null) {
                 throw new TeamException(turn.team(), null, "the LLM coordinator of team '" + turn.team()
@@ -117,13 +123,35 @@ public final class LlmCoordinator implements Coordinator {
         return selection;
     }
 
-    private ModelResponse ask(List<Message> messages) {
+    private ModelResponse ask(List<Message> messages, ResponseFormat.JsonSchema format) {
         ModelResponse response = completer.complete(ModelRequest.builder().messages(messages)
-                .responseFormat(OUTPUT.format()).build());
+                .responseFormat(format).build());
         if (response == null) {
             throw new IllegalStateException("the coordinator's completer returned null instead of a response");
         }
         return response;
+    }
+
+    /**
+     * The response format every step asks for: the schema of the answer, with the members' names
+     * the only values {@code members} may hold:
+     *
+     * <pre>
+     * {"type":"object","properties":{"members":{"type":"array","items":{"type":"string","enum":["researcher","writer"]}},
+     *  "done":{"type":"boolean"}},"required":["members","done"],"additionalProperties":false}
+     * </pre>
+     *
+     * An answer is still checked against the names, so a model that ignores the schema is told
+     * which member does not exist.
+     *
+     * @param names the members' names
+     * @return the format, named {@code Decision}
+     */
+    public static ResponseFormat.JsonSchema format(List<String> names) {
+        ObjectNode schema = (ObjectNode) JSON.readTree(OUTPUT.format().schema());
+        ArrayNode allowed = ((ObjectNode) schema.path("properties").path("members").path("items")).putArray("enum");
+        names.forEach(allowed::add);
+        return ResponseFormat.jsonSchema(OUTPUT.format().name(), JSON.writeValueAsString(schema), OUTPUT.format().strict());
     }
 
     /**

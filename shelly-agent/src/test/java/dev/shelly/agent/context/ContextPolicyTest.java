@@ -31,7 +31,7 @@ class ContextPolicyTest {
     private static final String PAGE_SCHEMA = "{\"type\":\"object\",\"properties\":{\"page\":{\"type\":\"integer\"}}}";
 
     /** A tool whose every result is {@code chars} characters long. */
-    private static ToolBox fetch(int chars) {
+    static ToolBox fetch(int chars) {
         return ToolBox.of(Tool.of("fetch", "Fetch a page", PAGE_SCHEMA, (input, ctx) -> {
             String head = "page " + input.path("page").asInt() + ": ";
             return ToolOutput.text(head + "x".repeat(Math.max(0, chars - head.length())));
@@ -39,7 +39,7 @@ class ContextPolicyTest {
     }
 
     /** Calls fetch with page n for the first {@code pages} calls, then answers. */
-    private static Model fetching(int pages) {
+    static Model fetching(int pages) {
         return new Model(n -> n <= pages ? Model.call("call_" + n, "fetch", "{\"page\":" + n + "}") : Model.answer("done"));
     }
 

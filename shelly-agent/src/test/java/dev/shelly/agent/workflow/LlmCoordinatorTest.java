@@ -144,6 +144,8 @@ class LlmCoordinatorTest {
                 + "\"editor\"; the members are \"researcher\", \"writer\", \"reviewer\". Respond with ONLY a JSON object "
                 + "such as {\"members\": [\"researcher\"], \"done\": false} or {\"members\": [], \"done\": true}.");
         assertThat(team.chat().messages()).hasSize(1);
+        assertThat(brain.requests()).allSatisfy(r -> assertThat(((ResponseFormat.JsonSchema) r.options().responseFormat())
+                .schema()).contains("\"enum\":[\"researcher\",\"writer\",\"reviewer\"]"));
     }
 
     @Test
@@ -206,8 +208,9 @@ class LlmCoordinatorTest {
         team.run("go");
 
         ResponseFormat expected = ResponseFormat.jsonSchema("Decision", """
-                {"type":"object","properties":{"members":{"type":"array","items":{"type":"string"}},\
-                "done":{"type":"boolean"}},"required":["members","done"],"additionalProperties":false}""", true);
+                {"type":"object","properties":{"members":{"type":"array","items":{"type":"string",\
+                "enum":["researcher","writer","reviewer"]}},"done":{"type":"boolean"}},"required":["members","done"],\
+                "additionalProperties":false}""", true);
         assertThat(brain.requests()).extracting(r -> r.options().responseFormat())
                 .containsExactly(expected, expected, expected);
         assertThat(brain.requests().get(1).lastMessage().text()).isEqualTo("Your answer was not valid: "

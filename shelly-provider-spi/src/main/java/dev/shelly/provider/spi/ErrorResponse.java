@@ -20,8 +20,12 @@ import java.util.Set;
  *
  * @param provider the provider's name
  * @param status the HTTP status
+ * <p>Headers and body are as the server sent them, so that what they say decides the kind even
+ * when they happen to hold a secret; {@link HttpModelClient} redacts the exception made of them
+ * before anyone sees it. Never log them or put them in a message by another path.
+ *
  * @param headers the response headers, names in lower case, first value of each
- * @param body the response body as text (at most 64 KiB), with the API key redacted
+ * @param body the response body as text (at most 64 KiB), not redacted
  * @param receivedAt when the response arrived, for {@code retry-after} dates
  */
 public record ErrorResponse(String provider, int status, Map<String, String> headers, String body, Instant receivedAt) {

@@ -20,7 +20,10 @@ import dev.shelly.modeladapter.UsageTracker;
  *
  * <p>Every failure it throws has passed through {@link HttpModelClient#redact}: whatever the
  * provider sent (an error body, an error event after HTTP 200, an invalid reply) reaches the
- * message without the API key or the values of the extra headers.
+ * message without the API key or the values of the extra headers. A context overflow names the
+ * model it asked for and, where the provider's message says them, the request's size and the
+ * model's context window ({@link ModelException#requestTokens()},
+ * {@link ModelException#contextWindow()}).
  *
  * <p>It does not retry; wrap it in a {@link dev.shelly.modeladapter.RetryingCompleter} (the
  * providers do).
@@ -78,7 +81,7 @@ public final class HttpCompleter implements Completer {
             byte[] body = client.post(format.path(false), format.request(request, false), format::error);
             return recorded(format.reply(body, request));
         } catch (ModelException e) {
-            throw client.redact(e);
+            throw failure(e);
         }
     }
 
@@ -100,8 +103,13 @@ public final class HttpCompleter implements Completer {
             }
             return recorded(decoder.finish());
         } catch (ModelException e) {
-            throw client.redact(e);
+            throw failure(e);
         }
+    }
+
+    /** A failure as thrown: a context overflow completed with the model and sizes, then redacted. */
+    private ModelException failure(ModelException e) {
+        return client.redact(ContextOverflow.complete(e, target.model()));
     }
 
     /** Delivers a reply that arrived whole as the deltas a stream would have given. */

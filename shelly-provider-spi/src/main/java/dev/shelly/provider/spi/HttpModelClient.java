@@ -55,9 +55,11 @@ import okio.BufferedSource;
  * retryable, since trying again would wait as long.
  *
  * <p>Nothing the server sends back reaches an exception message unredacted: the API key, the
- * values of the extra headers and the credentials of the base URL are replaced by
- * {@code [redacted]} in error bodies, response headers, I/O messages and excerpts, and
- * {@link #toString()} masks the base URL's query and user-info.
+ * values of the extra headers and the credentials of the base URL (each of at least 8
+ * characters; a shorter key is a placeholder, not a secret) are replaced by {@code [redacted]}
+ * in the failures made of error bodies and response headers, in I/O messages and excerpts, and
+ * {@link #toString()} masks the base URL's query and user-info. An error response is classified
+ * before it is redacted: the {@link WireFormat} reads it as the server sent it.
  */
 public final class HttpModelClient {
     private static final MediaType JSON = MediaType.get("application/json");
@@ -148,7 +150,7 @@ public final class HttpModelClient {
         Thread.ofVirtual().name("shelly-http-" + provider).start(() -> {
             try (Response response = call.execute()) {
                 if (!response.isSuccessful()) {
-                    result.completeExceptionally(errors.apply(errorResponse(response)));
+                    result.completeExceptionally(failure(response, errors));
                 } else {
                     result.complete(response.body().bytes());
                 }
@@ -178,7 +180,7 @@ public final class HttpModelClient {
         }
         try (Response response = call.execute()) {
             if (!response.isSuccessful()) {
-                throw errors.apply(errorResponse(response));
+                throw failure(response, errors);
             }
             return response.body().bytes();
         } catch (IOException e) {
@@ -254,7 +256,7 @@ public final class HttpModelClient {
             int answered = 0; // the status, once a successful answer is being read
             try (Response response = call.execute()) {
                 if (!response.isSuccessful()) {
-                    queue.add(errors.apply(errorResponse(response)));
+                    queue.add(failure(response, errors));
                     return;
                 }
                 answered = response.code();
@@ -433,16 +435,21 @@ public final class HttpModelClient {
         return new CancellationException(provider + ": completion cancelled");
     }
 
-    private ErrorResponse errorResponse(Response response) throws IOException {
+    /**
+     * An error response as the failure to throw: classified, then redacted. The format reads the
+     * body and headers as the server sent them, so a secret in them cannot change the kind; only
+     * the exception it makes, which is what messages, logs and events carry, is redacted.
+     */
+    private ModelException failure(Response response, Function<ErrorResponse, ModelException> errors) throws IOException {
         BufferedSource source = response.body().source();
         source.request(MAX_ERROR_BODY);
         long size = Math.min(source.getBuffer().size(), MAX_ERROR_BODY);
         String body = source.getBuffer().readUtf8(size);
         Map<String, String> heads = new LinkedHashMap<>();
         for (String name : response.headers().names()) {
-            heads.put(name, secrets.redact(response.header(name)));
+            heads.put(name, response.header(name));
         }
-        return new ErrorResponse(provider, response.code(), heads, secrets.redact(body), clock.instant());
+        return secrets.redact(errors.apply(new ErrorResponse(provider, response.code(), heads, body, clock.instant())));
     }
 
     /** A stream that broke after the server answered: the server was reached, and said so. */
@@ -587,7 +594,7 @@ public final class HttpModelClient {
             for (int i = 0; i < baseUrl.querySize(); i++) {
                 values.add(baseUrl.queryParameterValue(i));
             }
-            return Secrets.of(auth.key(), values);
+            return Secrets.of(provider, auth.key(), values);
         }
 
         /**

@@ -7,6 +7,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The secrets one provider's client sends (the API key, the values of the extra headers, the
@@ -14,12 +16,15 @@ import java.util.Set;
  * provider or the network sends back: error bodies, error events after HTTP 200, invalid-reply
  * excerpts, I/O messages, and the exceptions (causes and suppressed included) made of them.
  *
- * <p>The API key is always a secret; another value is one when it has at least
- * {@value #MIN_LENGTH} characters, so that a header such as {@code X-Debug: 1} does not blank
- * out every {@code 1} of a message. The work happens only on failure paths: a reply that
- * succeeds is never scanned.
+ * <p>A value is a secret when it has at least {@value #MIN_LENGTH} characters, the API key too:
+ * a shorter one cannot be a real secret (it is a placeholder such as the {@code x} local servers
+ * are given), and searching for it would garble every message, {@code x} turning "exceeds" into
+ * "e[redacted]ceeds"; a header such as {@code X-Debug: 1} would blank out every {@code 1}. The
+ * work happens only on failure paths: a reply that succeeds is never scanned.
  */
 final class Secrets {
+    private static final Logger LOG = LoggerFactory.getLogger(Secrets.class);
+
     /** What replaces a secret. */
     static final String REDACTED = "[redacted]";
     /** The shortest header or URL value treated as a secret. */
@@ -34,16 +39,21 @@ final class Secrets {
     }
 
     /**
-     * The secrets of a client.
+     * The secrets of a client. A key shorter than {@value #MIN_LENGTH} characters is left out,
+     * and said so once at DEBUG.
      *
+     * @param provider the provider's name, for that log line
      * @param key the API key, or null
      * @param others header values and URL credentials; short ones are left out
      * @return the secrets, longest first so that a longer secret is replaced before a part of it
      */
-    static Secrets of(String key, List<String> others) {
+    static Secrets of(String provider, String key, List<String> others) {
         Set<String> all = new LinkedHashSet<>();
-        if (key != null && !key.isEmpty()) {
+        if (key != null && key.length() >= MIN_LENGTH) {
             all.add(key);
+        } else if (key != null && !key.isEmpty()) {
+            LOG.debug("{}: the API key has {} characters, fewer than {}: a placeholder, not a secret, so error texts "
+                    + "are not searched for it", provider, key.length(), MIN_LENGTH);
         }
         for (String v : others) {
             if (v != null && v.strip().length() >= MIN_LENGTH) {
@@ -106,15 +116,11 @@ final class Secrets {
         if (values.length == 0 || !leaks(e, new IdentityHashMap<>())) {
             return e;
         }
-        ModelException.Builder b = ModelException.builder(e.kind())
-                .provider(e.provider().orElse(null))
-                .status(e.status())
+        ModelException copy = e.toBuilder()
                 .providerMessage(redact(e.providerMessage().orElse(null)))
                 .requestId(redact(e.requestId().orElse(null)))
-                .retryable(e.retryable())
-                .cause(redactThrowable(e.getCause(), new IdentityHashMap<>()));
-        e.retryAfter().ifPresent(b::retryAfter);
-        ModelException copy = b.build();
+                .cause(redactThrowable(e.getCause(), new IdentityHashMap<>()))
+                .build();
         copy.setStackTrace(e.getStackTrace());
         for (Throwable s : e.getSuppressed()) {
             Throwable r = redactThrowable(s, new IdentityHashMap<>());

@@ -383,6 +383,43 @@ class HttpModelClientTest {
     }
 
     @Test
+    void theMapperClassifiesTheBodyAsSentAndOnlyTheExceptionIsRedacted() {
+        server.enqueue(new MockResponse.Builder().code(400).addHeader("request-id", "req " + KEY)
+                .body("context overflow for " + KEY).build());
+        Function<ErrorResponse, ModelException> classifier = r -> {
+            errors.add(r);
+            Kind kind = r.body().equals("context overflow for " + KEY) ? Kind.CONTEXT_LENGTH_EXCEEDED : Kind.INVALID_REQUEST;
+            return r.toException(kind, r.body(), r.header("request-id").orElse(null)).build();
+        };
+        assertThatThrownBy(() -> client().post("chat", new byte[] {'{', '}'}, classifier))
+                .isInstanceOfSatisfying(ModelException.class,
+                        e -> assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED))
+                .hasMessage("test: context length exceeded (HTTP 400): the request does not fit the context window of "
+                        + "the model: context overflow for [redacted] [request req [redacted]]");
+        assertThat(errors.getFirst().header("request-id")).contains("req " + KEY);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"x", "sk-1234"})
+    void aKeyShorterThanEightCharactersIsNotSearchedForInErrorTexts(String key) {
+        HttpModelClient client = HttpModelClient.builder("test", server.url("/v1/").toString())
+                .auth(Auth.bearer(key)).build();
+        server.enqueue(new MockResponse.Builder().code(400)
+                .body("request exceeds the context; sk-1234 is not an example").build());
+        assertThatThrownBy(() -> client.post("chat", new byte[] {'{', '}'}, mapper))
+                .hasMessage("test: invalid request (HTTP 400): request exceeds the context; sk-1234 is not an example");
+    }
+
+    @Test
+    void aKeyOfEightCharactersIsRedacted() {
+        HttpModelClient client = HttpModelClient.builder("test", server.url("/v1/").toString())
+                .auth(Auth.bearer("sk-12345")).build();
+        server.enqueue(new MockResponse.Builder().code(400).body("bad key sk-12345").build());
+        assertThatThrownBy(() -> client.post("chat", new byte[] {'{', '}'}, mapper))
+                .hasMessage("test: invalid request (HTTP 400): bad key [redacted]");
+    }
+
+    @Test
     void redactRemovesSecretsFromTheMessageCausesAndSuppressed() {
         HttpModelClient client = HttpModelClient.builder("test", "https://u:url-password-1@h/v1?key=query-secret-9")
                 .auth(Auth.bearer(KEY)).build();

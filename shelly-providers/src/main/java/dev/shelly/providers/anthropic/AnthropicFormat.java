@@ -691,20 +691,18 @@ final class AnthropicFormat implements WireFormat {
 
     static Kind kind(String type, String message, String code, int status) {
         String lower = message == null ? "" : message.toLowerCase(Locale.ROOT);
+        // "prompt is too long: N tokens > M maximum", "input length and `max_tokens` exceed context
+        // limit: N + M > L" when the prompt fits but not with the requested output; and from
+        // compatible servers in OpenAI's words (llama.cpp: "exceed_context_size_error").
+        if (WireSupport.contextOverflow(type, code, message)) {
+            return Kind.CONTEXT_LENGTH_EXCEEDED;
+        }
         if (type == null) {
             return status == 0 ? Kind.SERVER : ErrorResponse.kindForStatus(status);
         }
         return switch (type) {
-            case "invalid_request_error" -> {
-                // "prompt is too long: N tokens > M maximum", and "input length and `max_tokens` exceed
-                // context limit: N + M > L" when the prompt fits but not with the requested output.
-                if (lower.contains("prompt is too long") || lower.contains("input is too long")
-                        || lower.contains("exceed context limit") || lower.contains("context window")
-                        || lower.contains("context length")) {
-                    yield Kind.CONTEXT_LENGTH_EXCEEDED;
-                }
-                yield lower.startsWith("you have reached your specified") ? Kind.QUOTA_EXCEEDED : Kind.INVALID_REQUEST;
-            }
+            case "invalid_request_error" ->
+                    lower.startsWith("you have reached your specified") ? Kind.QUOTA_EXCEEDED : Kind.INVALID_REQUEST;
             case "authentication_error" -> Kind.AUTHENTICATION;
             case "permission_error" -> Kind.PERMISSION;
             case "not_found_error" -> Kind.NOT_FOUND;

@@ -74,6 +74,11 @@ final class GeminiFormat implements WireFormat {
     }
 
     @Override
+    public String model() {
+        return model;
+    }
+
+    @Override
     public String path() {
         return versionPrefix + "models/" + model + ":generateContent";
     }
@@ -698,8 +703,7 @@ final class GeminiFormat implements WireFormat {
                 || message.contains("api key expired") || code.equals("UNAUTHENTICATED")) {
             return Kind.AUTHENTICATION;
         }
-        if (message.contains("input token count") || message.contains("exceeds the maximum number of tokens")
-                || message.contains("context window") || message.contains("context length")) {
+        if (message.contains("exceeds the maximum number of tokens") || WireSupport.contextOverflow(null, null, message)) {
             return Kind.CONTEXT_LENGTH_EXCEEDED;
         }
         return switch (code) {

@@ -53,6 +53,41 @@ public final class WireSupport {
         void write(JsonGenerator gen);
     }
 
+    /** The error types and codes that mean the request does not fit the model's context window. */
+    private static final java.util.Set<String> OVERFLOW_CODES = java.util.Set.of("context_length_exceeded",
+            "exceed_context_size_error");
+    /** Words of the messages that say so, in lower case, whatever shape the error has. */
+    private static final List<String> OVERFLOW_WORDS = List.of("context length", "context window", "context size",
+            "context limit", "n_ctx", "maximum prompt length", "prompt is too long", "input is too long",
+            "input token count");
+
+    /**
+     * Whether an error says the request does not fit the model's context window. Every format
+     * asks it, whatever error shape it expects, since a compatible server may answer in the
+     * other API's shape: llama.cpp's Anthropic-compatible endpoint sends OpenAI's
+     * {@code exceed_context_size_error}.
+     *
+     * @param type the error's type, or null
+     * @param code the error's code, or null
+     * @param message the error's message, or null
+     * @return true for a context overflow
+     */
+    public static boolean contextOverflow(String type, String code, String message) {
+        if ((type != null && OVERFLOW_CODES.contains(type)) || (code != null && OVERFLOW_CODES.contains(code))) {
+            return true;
+        }
+        if (message == null) {
+            return false;
+        }
+        String lower = message.toLowerCase(java.util.Locale.ROOT);
+        for (String w : OVERFLOW_WORDS) {
+            if (lower.contains(w)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Parses a reply body, or fails with an invalid-response error naming the provider.
      *

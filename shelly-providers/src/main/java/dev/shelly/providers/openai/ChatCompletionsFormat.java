@@ -520,9 +520,7 @@ final class ChatCompletionsFormat implements WireFormat {
                 || message.contains("monthly spending limit")) {
             return Kind.QUOTA_EXCEEDED;
         }
-        if (code.equals("context_length_exceeded") || message.contains("context length")
-                || message.contains("context window") || message.contains("context size")
-                || message.contains("n_ctx") || message.contains("maximum prompt length")) {
+        if (WireSupport.contextOverflow(type, code, message)) {
             return Kind.CONTEXT_LENGTH_EXCEEDED;
         }
         if (message.startsWith("request too large")) {

@@ -69,6 +69,11 @@ final class ResponsesFormat implements WireFormat {
     }
 
     @Override
+    public String model() {
+        return model;
+    }
+
+    @Override
     public String path() {
         return "responses";
     }
@@ -481,7 +486,7 @@ final class ResponsesFormat implements WireFormat {
         JsonNode error = root.path("error");
         String code = text(error, "code");
         String message = text(error, "message");
-        Kind kind = switch (code == null ? "" : code) {
+        Kind kind = WireSupport.contextOverflow(null, code, message) ? Kind.CONTEXT_LENGTH_EXCEEDED : switch (code == null ? "" : code) {
             case "rate_limit_exceeded" -> Kind.RATE_LIMITED;
             case "server_error" -> Kind.SERVER;
             case "" -> Kind.SERVER;

@@ -151,8 +151,19 @@ class OpenAiCompatibleTest {
         assertThatThrownBy(() -> ollama().build().complete(Fixtures.request(Chat.of(Message.user("long")), List.of())))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED);
-                    assertThat(e.getMessage()).startsWith("ollama: context length exceeded (HTTP 400): This model's");
+                    assertThat(e.getMessage()).startsWith("ollama: context length exceeded (HTTP 400): the request (156632 "
+                            + "tokens) does not fit the context window of model llama3.2 (131072 tokens): This model's");
                 });
+    }
+
+    @Test
+    void aContextOverflowInAnthropicsErrorShapeIsRecognised() {
+        server.enqueue(json(400, """
+                {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 9000 tokens > 8192 maximum"}}"""));
+        assertThatThrownBy(() -> ollama().build().complete(Fixtures.request(Chat.of(Message.user("long")), List.of())))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED))
+                .hasMessage("ollama: context length exceeded (HTTP 400): the request (9000 tokens) does not fit the context "
+                        + "window of model llama3.2 (8192 tokens): prompt is too long: 9000 tokens > 8192 maximum");
     }
 
     @Test

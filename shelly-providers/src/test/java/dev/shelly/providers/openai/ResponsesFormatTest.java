@@ -145,6 +145,21 @@ class ResponsesFormatTest {
     }
 
     @Test
+    void aResponseThatFailedForItsLengthIsAContextOverflowNamingTheModel() {
+        server.enqueue(sse("""
+                event: response.failed
+                data: {"type":"response.failed","response":{"id":"resp_4","status":"failed","error":{"code":"context_length_exceeded","message":"Your input exceeds the context window of this model. Please adjust your input and try again."},"output":[]}}
+
+                """));
+        assertThatThrownBy(() -> OpenAiCompleter.builder().api(OpenAiCompleter.Api.RESPONSES).baseUrl(server.url("/v1").toString())
+                .apiKey("k").model("gpt-5").environment(n -> null).retry(RetryPolicy.none()).build()
+                .complete(ask(b -> b), d -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED))
+                .hasMessage("openai: context length exceeded: the request does not fit the context window of model gpt-5: "
+                        + "Your input exceeds the context window of this model. Please adjust your input and try again.");
+    }
+
+    @Test
     void theApiIsChosenByItsConfigurationName() {
         assertThat(OpenAiCompleter.Api.of("responses")).isEqualTo(OpenAiCompleter.Api.RESPONSES);
         assertThat(OpenAiCompleter.Api.of(" Chat ")).isEqualTo(OpenAiCompleter.Api.CHAT_COMPLETIONS);
