@@ -117,11 +117,21 @@ final class CommandRunner {
             h.add(ws.root().getRoot().resolve(ws.root().getName(0)));
         }
         h.addAll(settings.hidden());
-        List<Path> out = new ArrayList<>();
+        List<Path> all = new ArrayList<>();
         for (Path p : h) {
             Path n = p.toAbsolutePath().normalize();
-            if (n.getNameCount() > 0 && !out.contains(n)) {
-                out.add(n);
+            if (n.getNameCount() > 0 && !all.contains(n)) {
+                all.add(n);
+            }
+        }
+        // A path inside another hidden one (or inside the private /tmp) is covered already: one mount fewer.
+        List<Path> out = new ArrayList<>();
+        for (Path p : all) {
+            if (p.startsWith("/tmp") && !p.equals(Path.of("/tmp"))) {
+                continue;
+            }
+            if (all.stream().noneMatch(q -> !q.equals(p) && p.startsWith(q))) {
+                out.add(p);
             }
         }
         return List.copyOf(out);

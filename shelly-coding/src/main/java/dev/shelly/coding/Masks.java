@@ -29,7 +29,7 @@ record Masks(List<Path> masked, List<Path> readOnly) {
         List<Path> readOnly = new ArrayList<>();
         Set<Object> secretKeys = new HashSet<>();
         Map<Object, List<Path>> others = new HashMap<>();
-        walk(ws, ws.root(), gitWrites, masked, readOnly, secretKeys, others);
+        walk(ws, ws.root(), "", gitWrites, masked, readOnly, secretKeys, others);
         for (Object key : secretKeys) {
             List<Path> links = others.get(key);
             if (links != null) {
@@ -39,8 +39,9 @@ record Masks(List<Path> masked, List<Path> readOnly) {
         return new Masks(List.copyOf(masked), List.copyOf(readOnly));
     }
 
-    private static void walk(Workspace ws, Path dir, boolean gitWrites, List<Path> masked, List<Path> readOnly,
-            Set<Object> secretKeys, Map<Object, List<Path>> others) {
+    /** Walks a folder whose own path ({@code rel}, "" for the root) was found not sensitive. */
+    private static void walk(Workspace ws, Path dir, String rel, boolean gitWrites, List<Path> masked,
+            List<Path> readOnly, Set<Object> secretKeys, Map<Object, List<Path>> others) {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
                 BasicFileAttributes at;
@@ -52,8 +53,9 @@ record Masks(List<Path> masked, List<Path> readOnly) {
                 if (at.isSymbolicLink()) {
                     continue;
                 }
-                String rel = ws.relative(p);
-                if (p.getFileName().toString().equals(".git")) {
+                String name = p.getFileName().toString();
+                String child = rel.isEmpty() ? name : rel + "/" + name;
+                if (name.equals(".git")) {
                     if (!gitWrites) {
                         readOnly.add(p);
                     }
@@ -61,7 +63,7 @@ record Masks(List<Path> masked, List<Path> readOnly) {
                         // Its top-level files (config above all, which may hold a token) are secrets by identity.
                         keysOf(p, secretKeys, false);
                     }
-                } else if (ws.isSensitive(rel)) {
+                } else if (ws.isSensitiveEntry(child, name)) {
                     masked.add(p);
                     if (at.isDirectory()) {
                         keysOf(p, secretKeys, true);
@@ -69,7 +71,7 @@ record Masks(List<Path> masked, List<Path> readOnly) {
                         secretKeys.add(at.fileKey());
                     }
                 } else if (at.isDirectory()) {
-                    walk(ws, p, gitWrites, masked, readOnly, secretKeys, others);
+                    walk(ws, p, child, gitWrites, masked, readOnly, secretKeys, others);
                 } else if (at.isRegularFile() && at.fileKey() != null) {
                     others.computeIfAbsent(at.fileKey(), k -> new ArrayList<>(1)).add(p);
                 }

@@ -277,6 +277,32 @@ public final class Workspace {
         return sensitivePattern(relative) != null;
     }
 
+    /**
+     * Whether an entry is sensitive by its own name, or by its whole path for the patterns that
+     * hold {@code /}: for a walk that has checked the entry's parents already.
+     *
+     * @param relative the entry's path relative to the root
+     * @param name its last segment
+     * @return true when sensitive
+     */
+    boolean isSensitiveEntry(String relative, String name) {
+        Path lower = Path.of(name.toLowerCase(Locale.ROOT));
+        for (PathMatcher m : names) {
+            if (m.matches(lower)) {
+                return true;
+            }
+        }
+        if (!paths.isEmpty()) {
+            Path whole = Path.of(relative.toLowerCase(Locale.ROOT));
+            for (PathMatcher m : paths) {
+                if (m.matches(whole)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private String sensitivePattern(String relative) {
         if (relative.isEmpty() || relative.equals(".")) {
             return null;
