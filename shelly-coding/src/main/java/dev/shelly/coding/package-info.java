@@ -1,8 +1,9 @@
 /**
- * API: a coding toolbox confined to a workspace directory: files (read, write, edit, patch,
- * list, stat, move, copy, delete, mkdir), regex search honouring {@code .gitignore}, commands run
- * without a shell under an allowlist and a denylist, and git; every path is resolved and refused
- * outside the workspace, every refusal is an error result saying why. Start at
- * {@link dev.shelly.coding.CodingTools}.
+ * API and SPI: a coding toolbox confined to a workspace directory: files (read, write, edit,
+ * patch, list, stat, move, copy, delete, mkdir) walked race-free from a handle on the root,
+ * regex search, commands and git run inside an OS {@link dev.shelly.coding.Sandbox} (bubblewrap on
+ * Linux) under an allowlist and a denylist; sensitive files are refused by name and by identity,
+ * and every refusal is an error result saying why. Start at {@link dev.shelly.coding.CodingTools};
+ * plug in another confinement by implementing {@link dev.shelly.coding.Sandbox}.
  */
 package dev.shelly.coding;
