@@ -60,6 +60,17 @@ class BomConsumerTest {
         assertThat(output).contains("Rule 0: org.apache.maven.enforcer.rules.dependency.BannedDependencies passed");
     }
 
+    /** An application picks a logging binding without a version: the BOM gives the one the project tests with. */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theBomManagesTheSlf4jBindings(@TempDir Path tmp) throws Exception {
+        String output = consumer(tmp, List.of("shelly-agent", "org.slf4j:slf4j-simple"), "<dependencyConvergence/>")
+                .passes();
+        assertThat(output).contains("Rule 0: org.apache.maven.enforcer.rules.dependency.DependencyConvergence passed");
+        assertThat(Poms.module(Poms.root(), "shelly-bom").managed()).extracting(Poms.Dependency::artifactId)
+                .contains("slf4j-api", "slf4j-simple");
+    }
+
     /** The engine has shelly-mcp as an optional dependency: a user of the engine gets no MCP jar. */
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -175,13 +186,15 @@ class BomConsumerTest {
 
     private static String consumerPom(String version, List<String> libraries, String enforcerVersion, String rules) {
         StringBuilder deps = new StringBuilder();
-        for (String artifactId : libraries) {
+        for (String library : libraries) {
+            // A Shelly artifactId, or group:artifact of a third-party jar the BOM manages; never a version.
+            int colon = library.indexOf(':');
             deps.append("""
                         <dependency>
-                          <groupId>dev.shelly</groupId>
+                          <groupId>%s</groupId>
                           <artifactId>%s</artifactId>
                         </dependency>
-                    """.formatted(artifactId));
+                    """.formatted(colon < 0 ? "dev.shelly" : library.substring(0, colon), library.substring(colon + 1)));
         }
         return """
                 <?xml version="1.0" encoding="UTF-8"?>
