@@ -1,11 +1,11 @@
 package dev.shelly.redis;
 
 import dev.shelly.chats.ShellyException;
-import dev.shelly.engine.session.ChatJson;
-import dev.shelly.engine.session.SessionBusyException;
-import dev.shelly.engine.session.SessionIds;
-import dev.shelly.engine.session.SessionRecord;
-import dev.shelly.engine.session.SessionStore;
+import dev.shelly.storage.ChatJson;
+import dev.shelly.storage.SessionBusyException;
+import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.SessionStore;
 import dev.shelly.state.ChangeSignal;
 import io.lettuce.core.ScriptOutputType;
 import java.security.SecureRandom;
@@ -34,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link RedisBackends#sessions()}.
  *
  * <p>Layout, under {@code <prefix><name>:}: a hash {@code session:<id>} with the fields
- * {@code version} and {@code json} (the same JSON a {@link dev.shelly.engine.session.FileSessionStore}
+ * {@code version} and {@code json} (the same JSON a {@link dev.shelly.storage.FileSessionStore}
  * writes to {@code <id>.json}, through {@link ChatJson}), a string {@code lease:<id>} holding the
  * random token of the lease's holder, a set {@code ids} of the saved sessions, and the pub/sub
  * channel {@code released}.
