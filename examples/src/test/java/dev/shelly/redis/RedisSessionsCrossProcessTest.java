@@ -6,7 +6,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.Session;
-import dev.shelly.storage.SessionStore;
+import dev.shelly.storage.spi.SessionStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -11,7 +11,7 @@ import dev.shelly.agent.RunContext;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Message;
 import dev.shelly.storage.SessionRecord;
-import dev.shelly.storage.SessionStore;
+import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
-import dev.shelly.storage.FileSessionStore;
+import dev.shelly.storage.spi.FileSessionStore;
 import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionExistsException;
 import dev.shelly.storage.SessionNotFoundException;

@@ -1,7 +1,7 @@
 package dev.shelly.redis;
 
 import dev.shelly.storage.spi.RedisConfig;
-import dev.shelly.storage.SessionStore;
+import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.storage.spi.SharedBackends;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.spi.InvalidSettingException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
 import dev.shelly.storage.SessionRecord;
-import dev.shelly.storage.SessionStore;
+import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.state.Store;
 import dev.shelly.state.tasks.Task;

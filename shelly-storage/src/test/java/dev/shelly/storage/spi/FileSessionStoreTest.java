@@ -1,5 +1,8 @@
-package dev.shelly.storage;
+package dev.shelly.storage.spi;
 
+import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.SessionNotFoundException;
+import dev.shelly.storage.SessionRecord;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package dev.shelly.storage;
+package dev.shelly.storage.spi;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,5 +1,9 @@
-package dev.shelly.storage;
+package dev.shelly.storage.spi;
 
+import dev.shelly.storage.SessionBusyException;
+import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.SessionNotFoundException;
+import dev.shelly.storage.SessionRecord;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -1,6 +1,13 @@
-package dev.shelly.storage;
+package dev.shelly.storage.spi;
 
+import dev.shelly.storage.ChatJson;
+import dev.shelly.storage.SessionBusyException;
+import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.SessionNotFoundException;
+import dev.shelly.storage.SessionRecord;
 import dev.shelly.chats.ShellyException;
+import dev.shelly.storage.spi.LeaseState;
+import dev.shelly.storage.spi.LeaseWait;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
@@ -18,9 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,26 +96,20 @@ public final class FileSessionStore implements SessionStore {
 
     @Override
     public Lease open(String id, Duration wait) {
-        SessionIds.check(id, "FileSessionStore.open id");
-        if (wait == null || wait.isNegative()) {
-            throw new IllegalArgumentException("FileSessionStore.open wait for session '" + id
-                    + "' must be zero or positive, was " + wait);
-        }
-        long deadline = System.nanoTime() + toNanos(wait);
+        LeaseWait waiting = LeaseWait.start("FileSessionStore", id, wait);
         LockFile file = LockFile.enter(lockFile());
         LockFile.Permit permit = file.enterPermit(id);
         boolean permitted = false;
         try {
             try {
-                permitted = permit.semaphore.tryAcquire(toNanos(wait), TimeUnit.NANOSECONDS);
+                permitted = permit.semaphore.tryAcquire(waiting.totalNanos(), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CancellationException("interrupted while waiting for session '" + id + "'");
+                throw waiting.interrupted();
             }
             if (!permitted) {
-                throw busy(id, wait);
+                throw waiting.busy();
             }
-            return new FileLease(id, file, permit, lockOnDisk(id, file, deadline, wait));
+            return new FileLease(id, file, permit, lockOnDisk(waiting, file));
         } catch (RuntimeException | Error e) {
             if (permitted) {
                 permit.semaphore.release();
@@ -121,7 +120,8 @@ public final class FileSessionStore implements SessionStore {
         }
     }
 
-    private FileLock lockOnDisk(String id, LockFile file, long deadline, Duration wait) {
+    private FileLock lockOnDisk(LeaseWait waiting, LockFile file) {
+        String id = waiting.id();
         long pause = TimeUnit.MILLISECONDS.toNanos(1);
         while (true) {
             try {
@@ -133,23 +133,17 @@ public final class FileSessionStore implements SessionStore {
             } catch (IOException e) {
                 throw new ShellyException("cannot lock session '" + id + "' in " + dir + ": " + e.getMessage(), e);
             }
-            long left = deadline - System.nanoTime();
+            long left = waiting.leftNanos();
             if (left <= 0) {
-                throw busy(id, wait);
+                throw waiting.busy();
             }
             try {
                 TimeUnit.NANOSECONDS.sleep(Math.min(pause, left));
             } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new CancellationException("interrupted while waiting for session '" + id + "'");
+                throw waiting.interrupted();
             }
             pause = Math.min(pause * 2, MAX_POLL_NANOS);
         }
-    }
-
-    private static SessionBusyException busy(String id, Duration wait) {
-        return new SessionBusyException(id, "session '" + id + "' is held by another engine or process"
-                + (wait.isZero() ? "" : " and did not come free within " + wait.toMillis() + " ms"));
     }
 
     @Override
@@ -300,14 +294,6 @@ public final class FileSessionStore implements SessionStore {
         return dir.resolve(LOCK_FILE);
     }
 
-    private static long toNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
-    }
-
     @Override
     public String toString() {
         return "FileSessionStore[" + dir + "]";
@@ -315,17 +301,15 @@ public final class FileSessionStore implements SessionStore {
 
     /** A held session: its permit in this JVM, its lock in the lock file, and the version saved last. */
     private final class FileLease implements Lease {
-        private final String id;
+        private final LeaseState state;
         private final LockFile file;
         private final LockFile.Permit permit;
         private final FileLock lock;
-        private final ReentrantLock guard = new ReentrantLock();
-        private boolean closed;
-        private long storedVersion;
-        private boolean versionKnown;
+        private long storedVersion; // guarded by state
+        private boolean versionKnown; // guarded by state
 
         FileLease(String id, LockFile file, LockFile.Permit permit, FileLock lock) {
-            this.id = id;
+            this.state = new LeaseState("FileSessionStore", id);
             this.file = file;
             this.permit = permit;
             this.lock = lock;
@@ -333,34 +317,25 @@ public final class FileSessionStore implements SessionStore {
 
         @Override
         public String id() {
-            return id;
+            return state.id();
         }
 
         @Override
         public Optional<SessionRecord> load() {
-            guard.lock();
-            try {
-                requireOpen();
-                Optional<SessionRecord> record = readFile(id);
+            return state.whileOpen(() -> {
+                Optional<SessionRecord> record = readFile(id());
                 storedVersion = record.map(SessionRecord::version).orElse(-1L);
                 versionKnown = true;
                 return record;
-            } finally {
-                guard.unlock();
-            }
+            });
         }
 
         @Override
         public boolean save(SessionRecord record) {
-            if (record == null || !record.id().equals(id)) {
-                throw new IllegalArgumentException("the lease of session '" + id + "' cannot save "
-                        + (record == null ? "null" : "another session"));
-            }
-            guard.lock();
-            try {
-                requireOpen();
+            state.savable(record);
+            return state.whileOpen(() -> {
                 if (!versionKnown) {
-                    storedVersion = readFile(id).map(SessionRecord::version).orElse(-1L);
+                    storedVersion = readFile(id()).map(SessionRecord::version).orElse(-1L);
                     versionKnown = true;
                 }
                 if (record.version() <= storedVersion) {
@@ -369,54 +344,38 @@ public final class FileSessionStore implements SessionStore {
                 write(record);
                 storedVersion = record.version();
                 return true;
-            } finally {
-                guard.unlock();
-            }
+            });
         }
 
         @Override
         public void delete() {
-            guard.lock();
-            try {
-                requireOpen();
-                Files.deleteIfExists(file(id));
+            state.whileOpen(() -> {
+                try {
+                    Files.deleteIfExists(file(id()));
+                } catch (IOException e) {
+                    throw new ShellyException("cannot delete session '" + id() + "' in " + dir + ": " + e.getMessage(), e);
+                }
                 storedVersion = -1;
                 versionKnown = true;
-            } catch (IOException e) {
-                throw new ShellyException("cannot delete session '" + id + "' in " + dir + ": " + e.getMessage(), e);
-            } finally {
-                guard.unlock();
-            }
-        }
-
-        private void requireOpen() {
-            if (closed) {
-                throw new IllegalStateException("the lease of session '" + id + "' is closed");
-            }
+                return null;
+            });
         }
 
         @Override
         public void close() {
-            guard.lock();
-            try {
-                if (closed) {
-                    return;
-                }
-                closed = true;
-                // Queued on the lock file's keeper ahead of any later attempt, so the next holder
-                // in this JVM (let in by the permit) and in other processes finds it free.
-                file.release(id, lock);
+            // Queued on the lock file's keeper ahead of any later attempt, so the next holder
+            // in this JVM (let in by the permit) and in other processes finds it free.
+            state.close(() -> {
+                file.release(id(), lock);
                 permit.semaphore.release();
-                file.leavePermit(id);
+                file.leavePermit(id());
                 file.leave();
-            } finally {
-                guard.unlock();
-            }
+            });
         }
 
         @Override
         public String toString() {
-            return "FileSessionStore.Lease[" + id + (closed ? ", closed" : "") + "]";
+            return state.toString();
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.shelly.storage;
+package dev.shelly.storage.spi;
 
 import dev.shelly.redis.SharedRedis;
 
