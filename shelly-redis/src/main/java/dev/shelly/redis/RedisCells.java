@@ -2,7 +2,6 @@ package dev.shelly.redis;
 
 import dev.shelly.chats.ShellyException;
 import dev.shelly.state.Watchable;
-import java.time.Duration;
 
 /**
  * Versioned cells in Redis: the one compare-and-set of the Redis blackboard and task board,
@@ -20,7 +19,7 @@ import java.time.Duration;
  *
  * <p>Thread-safe. Errors: {@link RedisUnavailableException} after the timeout.
  */
-final class RedisCells implements Watchable, AutoCloseable {
+final class RedisCells implements AutoCloseable {
     /** What a write expects to find. */
     enum Expect {
         /** Any cell, or none: an unconditional write. */
@@ -164,14 +163,14 @@ final class RedisCells implements Watchable, AutoCloseable {
         return hash;
     }
 
-    @Override
-    public long revision() {
-        return notifications.revision();
-    }
-
-    @Override
-    public long awaitChange(long seen, Duration timeout) throws InterruptedException {
-        return notifications.awaitChange(seen, timeout);
+    /**
+     * What watchers wait on: raised by this process's writes as they return and by the other
+     * writers' messages on the channel.
+     *
+     * @return the changes of these cells
+     */
+    Watchable changes() {
+        return notifications;
     }
 
     /** Stops listening for changes; reads and writes still work, watchers wake only by timeout. */

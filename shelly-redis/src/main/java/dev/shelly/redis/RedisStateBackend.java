@@ -1,7 +1,6 @@
 package dev.shelly.redis;
 
 import dev.shelly.state.StateBackend;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,17 +22,16 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Thread-safe. Errors: {@link RedisUnavailableException} after the timeout.
  */
-public final class RedisStateBackend implements StateBackend, AutoCloseable {
+public final class RedisStateBackend extends CellsBackend implements StateBackend {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final RedisConnection redis;
     private final String base;
-    private final RedisCells cells;
 
     RedisStateBackend(RedisConnection redis, String base) {
+        super(new RedisCells(base + "data", base + "version", null, new Notifications(redis, base + "changed")));
         this.redis = redis;
         this.base = base;
-        this.cells = new RedisCells(base + "data", base + "version", null, new Notifications(redis, base + "changed"));
     }
 
     @Override
@@ -73,22 +71,6 @@ public final class RedisStateBackend implements StateBackend, AutoCloseable {
     public boolean remove(String key) {
         requireKey(key);
         return cells.remove("removing key '" + key + "' of " + base, key);
-    }
-
-    @Override
-    public long revision() {
-        return cells.revision();
-    }
-
-    @Override
-    public long awaitChange(long seen, Duration timeout) throws InterruptedException {
-        return cells.awaitChange(seen, timeout);
-    }
-
-    /** Stops listening for changes; reads and writes still work, watchers wake only by timeout. */
-    @Override
-    public void close() {
-        cells.close();
     }
 
     private static void requireKey(String key) {

@@ -4,7 +4,6 @@ import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBackend;
 import dev.shelly.state.tasks.TaskStatus;
 import io.lettuce.core.ScriptOutputType;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -33,7 +32,7 @@ import java.util.Optional;
  * when it reads it again; {@link dev.shelly.state.tasks.TaskBoard#releaseClaimsOf} gives back
  * what a stopped agent held.
  */
-public final class RedisTaskBackend implements TaskBackend, AutoCloseable {
+public final class RedisTaskBackend extends CellsBackend implements TaskBackend {
     private static final int READ_CHUNK = 500;
 
     /** The tasks whose ids a sorted set holds, in its order: ZRANGE, then HMGET in chunks, atomically. */
@@ -53,14 +52,12 @@ public final class RedisTaskBackend implements TaskBackend, AutoCloseable {
     private final RedisConnection redis;
     private final String base;
     private final String sequenceKey;
-    private final RedisCells cells;
 
     RedisTaskBackend(RedisConnection redis, String base) {
+        super(new RedisCells(base + "tasks", base + "version", base + "order", new Notifications(redis, base + "changed")));
         this.redis = redis;
         this.base = base;
         this.sequenceKey = base + "sequence";
-        this.cells = new RedisCells(base + "tasks", base + "version", base + "order",
-                new Notifications(redis, base + "changed"));
     }
 
     @Override
@@ -126,22 +123,6 @@ public final class RedisTaskBackend implements TaskBackend, AutoCloseable {
         return cells.writeIndexed("updating task " + next.id() + " of " + base, next.id(), TaskCodec.encode(next),
                 RedisCells.Expect.TEXT, TaskCodec.encode(expected), statusKey(expected.status()),
                 statusKey(next.status())) != 0;
-    }
-
-    @Override
-    public long revision() {
-        return cells.revision();
-    }
-
-    @Override
-    public long awaitChange(long seen, Duration timeout) throws InterruptedException {
-        return cells.awaitChange(seen, timeout);
-    }
-
-    /** Stops listening for changes; reads and writes still work, watchers wake only by timeout. */
-    @Override
-    public void close() {
-        cells.close();
     }
 
     private String statusKey(TaskStatus status) {

@@ -1,7 +1,7 @@
 package dev.shelly.state;
 
 import dev.shelly.state.spi.VersionedCells;
-import java.time.Duration;
+import dev.shelly.state.spi.WatchedCells;
 import java.util.List;
 import java.util.Optional;
 import tools.jackson.databind.JsonNode;
@@ -13,7 +13,7 @@ import tools.jackson.databind.JsonNode;
  * <p>It keeps the nodes it is given and returns them as they are; the {@link Store} copies on
  * both sides. Code that uses this backend directly must not change the nodes it passes or gets.
  */
-public final class InMemoryStateBackend implements StateBackend {
+public final class InMemoryStateBackend implements StateBackend, WatchedCells {
     private final VersionedCells<JsonNode> cells = new VersionedCells<>();
 
     /** An empty backend. */
@@ -72,13 +72,8 @@ public final class InMemoryStateBackend implements StateBackend {
     }
 
     @Override
-    public long revision() {
-        return cells.changes().revision();
-    }
-
-    @Override
-    public long awaitChange(long seen, Duration timeout) throws InterruptedException {
-        return cells.changes().awaitChange(seen, timeout);
+    public Watchable changes() {
+        return cells.changes();
     }
 
     @Override

@@ -1,7 +1,8 @@
 package dev.shelly.state.tasks;
 
+import dev.shelly.state.Watchable;
 import dev.shelly.state.spi.VersionedCells;
-import java.time.Duration;
+import dev.shelly.state.spi.WatchedCells;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * compare-and-set (a test and a write under one lock) inserts and replaces go through; the cells
  * keep the tasks in insertion order. Thread-safe.
  */
-public final class InMemoryTaskBackend implements TaskBackend {
+public final class InMemoryTaskBackend implements TaskBackend, WatchedCells {
     private final VersionedCells<Task> tasks = new VersionedCells<>();
     private final AtomicLong sequence = new AtomicLong();
 
@@ -60,13 +61,8 @@ public final class InMemoryTaskBackend implements TaskBackend {
     }
 
     @Override
-    public long revision() {
-        return tasks.changes().revision();
-    }
-
-    @Override
-    public long awaitChange(long seen, Duration timeout) throws InterruptedException {
-        return tasks.changes().awaitChange(seen, timeout);
+    public Watchable changes() {
+        return tasks.changes();
     }
 
     @Override
