@@ -10,4 +10,7 @@ module dev.shelly.storage {
 
     exports dev.shelly.storage;
     exports dev.shelly.storage.spi;
+
+    // The engine binds the redis: section of config.yaml onto RedisConfig with Jackson.
+    opens dev.shelly.storage.spi to tools.jackson.databind;
 }

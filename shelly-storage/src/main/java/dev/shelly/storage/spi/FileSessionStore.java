@@ -6,8 +6,6 @@ import dev.shelly.storage.SessionIds;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.chats.ShellyException;
-import dev.shelly.storage.spi.LeaseState;
-import dev.shelly.storage.spi.LeaseWait;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;

@@ -1,7 +1,6 @@
 package dev.shelly.storage.spi;
 
 import dev.shelly.storage.SessionRecord;
-import dev.shelly.storage.spi.SessionStore;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 

@@ -2,7 +2,6 @@ package dev.shelly.storage.spi;
 
 import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionIds;
-import dev.shelly.storage.spi.SessionStore;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 
@@ -53,8 +52,8 @@ public final class LeaseWait {
     }
 
     /**
-     * The whole wait, as given: how long one attempt may block before the first check of the
-     * deadline.
+     * The whole wait, as given: the most a store's first blocking attempt may take (a wait on a
+     * permit, say), before it checks the deadline.
      *
      * @return the wait in nanoseconds (saturated: a very long wait is {@link Long#MAX_VALUE})
      */

@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>A permit per session within the JVM.</b> Holders of the same session in this JVM wait
  *       on a fair semaphore, without polling; only waits for another process poll the lock.
  * </ul>
- * This registry and the keeper thread are the engine's only process-wide state: what they guard
- * is process-wide too.
+ * This registry and the keeper thread are the file store's only process-wide state: what they
+ * guard is process-wide too.
  */
 final class LockFile {
     private static final Logger LOG = LoggerFactory.getLogger(LockFile.class);

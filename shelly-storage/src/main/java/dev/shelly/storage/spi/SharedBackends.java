@@ -1,6 +1,5 @@
 package dev.shelly.storage.spi;
 
-import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.RateLimiter;
 import dev.shelly.state.StateBackend;

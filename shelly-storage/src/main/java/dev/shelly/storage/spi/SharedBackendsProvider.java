@@ -1,12 +1,10 @@
 package dev.shelly.storage.spi;
 
-import dev.shelly.storage.spi.RedisConfig;
-
 /**
  * Opens {@link SharedBackends} for a {@code redis:} section. The engine finds the implementation
  * with {@link java.util.ServiceLoader} ({@code dev.shelly:shelly-redis} registers one in
- * {@code META-INF/services/dev.shelly.storage.spi.SharedBackendsProvider}), so that the engine does
- * not depend on the Redis module: the arrow points from shelly-redis to this interface.
+ * {@code META-INF/services/dev.shelly.storage.spi.SharedBackendsProvider}), so that neither depends
+ * on the other: both arrows point down to this interface, below the engine.
  */
 public interface SharedBackendsProvider {
 
