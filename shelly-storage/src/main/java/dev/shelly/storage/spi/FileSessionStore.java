@@ -5,6 +5,7 @@ import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionIds;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.internal.LockFile;
 import dev.shelly.chats.ShellyException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -100,7 +101,7 @@ public final class FileSessionStore implements SessionStore {
         boolean permitted = false;
         try {
             try {
-                permitted = permit.semaphore.tryAcquire(waiting.totalNanos(), TimeUnit.NANOSECONDS);
+                permitted = permit.tryAcquire(waiting.totalNanos());
             } catch (InterruptedException e) {
                 throw waiting.interrupted();
             }
@@ -110,7 +111,7 @@ public final class FileSessionStore implements SessionStore {
             return new FileLease(id, file, permit, lockOnDisk(waiting, file));
         } catch (RuntimeException | Error e) {
             if (permitted) {
-                permit.semaphore.release();
+                permit.release();
             }
             file.leavePermit(id);
             file.leave();
@@ -365,7 +366,7 @@ public final class FileSessionStore implements SessionStore {
             // in this JVM (let in by the permit) and in other processes finds it free.
             state.close(() -> {
                 file.release(id(), lock);
-                permit.semaphore.release();
+                permit.release();
                 file.leavePermit(id());
                 file.leave();
             });

@@ -3,6 +3,7 @@ package dev.shelly.storage.spi;
 import dev.shelly.storage.SessionIds;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.internal.LockFile;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

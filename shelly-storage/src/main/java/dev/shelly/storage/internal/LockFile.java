@@ -1,4 +1,4 @@
-package dev.shelly.storage.spi;
+package dev.shelly.storage.internal;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +44,7 @@ import org.slf4j.LoggerFactory;
  * This registry and the keeper thread are the file store's only process-wide state: what they
  * guard is process-wide too.
  */
-final class LockFile {
+public final class LockFile {
     private static final Logger LOG = LoggerFactory.getLogger(LockFile.class);
     private static final ConcurrentHashMap<Path, LockFile> OPEN = new ConcurrentHashMap<>();
     private static final ExecutorService KEEPER = Executors.newSingleThreadExecutor(
@@ -59,13 +60,34 @@ final class LockFile {
     }
 
     /** A session's permit in this JVM, and how many holders and waiters use it. */
-    static final class Permit {
-        final Semaphore semaphore = new Semaphore(1, true);
+    public static final class Permit {
+        private final Semaphore semaphore = new Semaphore(1, true);
         private int users;
+
+        /**
+         * Waits for the permit, fairly and without polling.
+         *
+         * @param nanos how long at most
+         * @return true when it was given
+         * @throws InterruptedException when the waiting thread is interrupted
+         */
+        public boolean tryAcquire(long nanos) throws InterruptedException {
+            return semaphore.tryAcquire(nanos, TimeUnit.NANOSECONDS);
+        }
+
+        /** Gives the permit back, to the next waiter in this JVM. */
+        public void release() {
+            semaphore.release();
+        }
     }
 
-    /** Starts using the lock file of a folder: for one open of one session. */
-    static LockFile enter(Path path) {
+    /**
+     * Starts using the lock file of a folder: for one open of one session.
+     *
+     * @param path the lock file
+     * @return the lock file, shared by every user in this JVM
+     */
+    public static LockFile enter(Path path) {
         return OPEN.compute(path, (k, f) -> {
             LockFile file = f == null ? new LockFile(k) : f;
             file.users++;
@@ -74,7 +96,7 @@ final class LockFile {
     }
 
     /** Ends one use; the last one closes the channel (on the keeper, after every release queued before). */
-    void leave() {
+    public void leave() {
         OPEN.computeIfPresent(path, (k, f) -> {
             if (--f.users > 0) {
                 return f;
@@ -84,7 +106,13 @@ final class LockFile {
         });
     }
 
-    Permit enterPermit(String id) {
+    /**
+     * Starts using a session's permit in this JVM.
+     *
+     * @param id the session
+     * @return its permit
+     */
+    public Permit enterPermit(String id) {
         return permits.compute(id, (k, p) -> {
             Permit permit = p == null ? new Permit() : p;
             permit.users++;
@@ -92,17 +120,24 @@ final class LockFile {
         });
     }
 
-    void leavePermit(String id) {
+    /**
+     * Ends one use of a session's permit; the last one forgets it.
+     *
+     * @param id the session
+     */
+    public void leavePermit(String id) {
         permits.computeIfPresent(id, (k, p) -> --p.users == 0 ? null : p);
     }
 
     /**
      * Tries once to lock a session's byte.
      *
+     * @param id the session
      * @return the lock, or null when another process (or, for a hash collision, another session
      *     of this JVM) holds it
+     * @throws IOException when the lock file cannot be opened or locked
      */
-    FileLock tryLock(String id) throws IOException {
+    public FileLock tryLock(String id) throws IOException {
         long position = position(id);
         Future<FileLock> attempt = KEEPER.submit(() -> {
             if (channel == null || !channel.isOpen()) {
@@ -138,8 +173,13 @@ final class LockFile {
         }
     }
 
-    /** Releases a lock; queued on the keeper, ahead of any later attempt. */
-    void release(String id, FileLock lock) {
+    /**
+     * Releases a lock; queued on the keeper, ahead of any later attempt.
+     *
+     * @param id the session
+     * @param lock its lock
+     */
+    public void release(String id, FileLock lock) {
         KEEPER.execute(() -> {
             try {
                 lock.release();
@@ -160,7 +200,12 @@ final class LockFile {
         }
     }
 
-    static int openCount() {
+    /**
+     * How many lock files this JVM has open (for tests: none once nothing is held).
+     *
+     * @return the count
+     */
+    public static int openCount() {
         return OPEN.size();
     }
 
