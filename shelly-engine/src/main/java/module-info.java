@@ -4,6 +4,8 @@
 module dev.shelly.engine {
     requires transitive dev.shelly.agent;
     requires transitive dev.shelly.state;
+    // Sessions are kept in a store of the storage module; Engine.Builder takes one.
+    requires transitive dev.shelly.storage;
     // Only when the application adds shelly-mcp: a config with mcp_servers needs it.
     requires static dev.shelly.mcp;
     // Only when the application adds shelly-otel: tracing from code or from the telemetry: section.
@@ -16,13 +18,11 @@ module dev.shelly.engine {
 
     exports dev.shelly.engine;
     exports dev.shelly.engine.config;
-    exports dev.shelly.engine.session;
-    exports dev.shelly.engine.spi;
 
     // config.yaml is bound onto the config records by Jackson.
     opens dev.shelly.engine.config to tools.jackson.databind;
 
     // Provider kinds (shelly-providers' and a user's own) and shared backends (shelly-redis).
     uses dev.shelly.modeladapter.spi.CompleterFactory;
-    uses dev.shelly.engine.spi.SharedBackendsProvider;
+    uses dev.shelly.storage.spi.SharedBackendsProvider;
 }

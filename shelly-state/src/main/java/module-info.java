@@ -6,4 +6,5 @@ module dev.shelly.state {
 
     exports dev.shelly.state;
     exports dev.shelly.state.tasks;
+    exports dev.shelly.state.spi;
 }

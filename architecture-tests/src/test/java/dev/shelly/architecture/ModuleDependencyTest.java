@@ -20,7 +20,8 @@ class ModuleDependencyTest {
 
     static final Set<String> LIBRARIES = Set.of(
             "shelly-chats", "shelly-modeladapter", "shelly-provider-spi", "shelly-providers", "shelly-tools",
-            "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state", "shelly-engine", "shelly-redis",
+            "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state", "shelly-storage", "shelly-engine",
+            "shelly-redis",
             "shelly-testing", "shelly-otel");
 
     /** Each module and the Shelly modules it may use. */
@@ -43,6 +44,9 @@ class ModuleDependencyTest {
             // shelly-testing for LogCapture, in tests only.
             Map.entry("shelly-coding", Set.of("shelly-agent", "shelly-tools", "shelly-chats", "shelly-testing")),
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
+            // Below the engine: the session store SPI, the session codec and the shared-backends SPI,
+            // so that a storage backend (shelly-redis) implements them without seeing the engine.
+            Map.entry("shelly-storage", Set.of("shelly-agent", "shelly-state", "shelly-modeladapter", "shelly-chats")),
             // OpenTelemetry on the agent's RunObserver seam; MCP only to test trace propagation
             // (see otelUsesMcpInTestsOnly): the core carries no OpenTelemetry dependency.
             Map.entry("shelly-otel", Set.of("shelly-agent", "shelly-modeladapter", "shelly-tools", "shelly-chats",
@@ -51,11 +55,10 @@ class ModuleDependencyTest {
             // (see engineUsesMcpOnlyAsAnOptionalDependency).
             Map.entry("shelly-engine", Set.of("shelly-chats", "shelly-modeladapter", "shelly-providers",
                     "shelly-tools", "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state",
-                    "shelly-testing", "shelly-otel")),
-            // Redis backends for state's and the model adapter's SPIs; the engine only for its SPIs
-            // (dev.shelly.engine.spi, which the engine finds with ServiceLoader, and the session
-            // store of dev.shelly.engine.session): never the reverse.
-            Map.entry("shelly-redis", Set.of("shelly-state", "shelly-modeladapter", "shelly-engine", "shelly-testing")),
+                    "shelly-storage", "shelly-testing", "shelly-otel")),
+            // Redis backends for the storage, state and model adapter SPIs. Never the engine, in any
+            // scope: the engine finds them with ServiceLoader (dev.shelly.storage.spi).
+            Map.entry("shelly-redis", Set.of("shelly-storage", "shelly-state", "shelly-modeladapter", "shelly-testing")),
             Map.entry("examples", LIBRARIES),
             Map.entry("benchmarks", LIBRARIES),
             Map.entry("shelly-bom", Set.of()),

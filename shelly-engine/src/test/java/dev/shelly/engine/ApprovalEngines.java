@@ -10,7 +10,7 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.session.FilePermissionStore;
+import dev.shelly.storage.FilePermissionStore;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.tools.Tool;

@@ -11,7 +11,7 @@ import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.session.SessionNotFoundException;
+import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
 import dev.shelly.tools.Tool;
@@ -332,6 +332,6 @@ class EngineTest {
         assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(shelly)).build())
                 .isInstanceOf(dev.shelly.engine.config.ConfigException.class)
                 .hasMessageEndingWith("config.yaml:4: redis: the redis section needs dev.shelly:shelly-redis on the class "
-                        + "path (no dev.shelly.engine.spi.SharedBackendsProvider was found)");
+                        + "path (no dev.shelly.storage.spi.SharedBackendsProvider was found)");
     }
 }

@@ -1,6 +1,8 @@
 package dev.shelly.redis;
 
 import dev.shelly.state.ChangeSignal;
+import dev.shelly.state.Watchable;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.UUID;
 
@@ -15,8 +17,11 @@ import java.util.UUID;
  * what it read before. After a reconnect, when messages may have been lost, the revision is
  * raised once so that every watcher looks again. No polling: a watcher sleeps on a condition
  * until one of these happens or its timeout passes.
+ *
+ * <p>Writes go through {@link #write}, which runs the script that publishes and counts the write
+ * here when it landed: {@link RedisCells} writes so.
  */
-final class Notifications implements RedisConnection.Listener, AutoCloseable {
+final class Notifications implements RedisConnection.Listener, Watchable, AutoCloseable {
     private final RedisConnection redis;
     private final String channel;
     private final String origin = UUID.randomUUID().toString();
@@ -28,26 +33,32 @@ final class Notifications implements RedisConnection.Listener, AutoCloseable {
         redis.listen(channel, this);
     }
 
-    /** The channel writes publish on. */
-    String channel() {
-        return channel;
+    /**
+     * Runs a write script and counts the write when it landed. The script gets the channel and
+     * this backend's id as {@code ARGV[1]} and {@code ARGV[2]}, then {@code args}; it answers 0
+     * when its comparison refused the write, and otherwise publishes the id on the channel.
+     *
+     * @return the script's answer: 0 when nothing was written
+     */
+    long write(LuaScript script, String what, String[] keys, String... args) {
+        String[] all = new String[args.length + 2];
+        all[0] = channel;
+        all[1] = origin;
+        System.arraycopy(args, 0, all, 2, args.length);
+        Long answer = redis.script(script, what, ScriptOutputType.INTEGER, keys, all);
+        if (answer != 0) {
+            signal.bump();
+        }
+        return answer;
     }
 
-    /** What this backend's writes publish: its id. */
-    String origin() {
-        return origin;
-    }
-
-    /** Counts one of this backend's own writes, once it returned. */
-    void wrote() {
-        signal.bump();
-    }
-
-    long revision() {
+    @Override
+    public long revision() {
         return signal.revision();
     }
 
-    long awaitChange(long seen, Duration timeout) throws InterruptedException {
+    @Override
+    public long awaitChange(long seen, Duration timeout) throws InterruptedException {
         return signal.awaitChange(seen, timeout);
     }
 

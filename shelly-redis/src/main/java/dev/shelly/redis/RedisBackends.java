@@ -1,8 +1,8 @@
 package dev.shelly.redis;
 
-import dev.shelly.engine.config.RedisConfig;
-import dev.shelly.engine.session.SessionStore;
-import dev.shelly.engine.spi.SharedBackends;
+import dev.shelly.storage.spi.RedisConfig;
+import dev.shelly.storage.spi.SessionStore;
+import dev.shelly.storage.spi.SharedBackends;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.state.StateBackend;

@@ -1,6 +1,6 @@
 package dev.shelly.redis;
 
-import dev.shelly.engine.config.RedisConfig;
+import dev.shelly.storage.spi.RedisConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisCommandTimeoutException;

@@ -1,11 +1,13 @@
 package dev.shelly.redis;
 
 import dev.shelly.chats.ShellyException;
-import dev.shelly.engine.session.ChatJson;
-import dev.shelly.engine.session.SessionBusyException;
-import dev.shelly.engine.session.SessionIds;
-import dev.shelly.engine.session.SessionRecord;
-import dev.shelly.engine.session.SessionStore;
+import dev.shelly.storage.ChatJson;
+import dev.shelly.storage.SessionBusyException;
+import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.spi.LeaseState;
+import dev.shelly.storage.spi.LeaseWait;
+import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.state.ChangeSignal;
 import io.lettuce.core.ScriptOutputType;
 import java.security.SecureRandom;
@@ -15,13 +17,11 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -34,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link RedisBackends#sessions()}.
  *
  * <p>Layout, under {@code <prefix><name>:}: a hash {@code session:<id>} with the fields
- * {@code version} and {@code json} (the same JSON a {@link dev.shelly.engine.session.FileSessionStore}
+ * {@code version} and {@code json} (the same JSON a {@link dev.shelly.storage.spi.FileSessionStore}
  * writes to {@code <id>.json}, through {@link ChatJson}), a string {@code lease:<id>} holding the
  * random token of the lease's holder, a set {@code ids} of the saved sessions, and the pub/sub
  * channel {@code released}.
@@ -151,20 +151,15 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
 
     @Override
     public Lease open(String id, Duration wait) {
-        SessionIds.check(id, "RedisSessionStore.open id");
-        if (wait == null || wait.isNegative()) {
-            throw new IllegalArgumentException("RedisSessionStore.open wait for session '" + id
-                    + "' must be zero or positive, was " + wait);
-        }
+        LeaseWait waiting = LeaseWait.start("RedisSessionStore", id, wait);
         if (closed) {
             throw new IllegalStateException("RedisSessionStore " + base + " is closed: it renews no lease");
         }
-        long deadline = System.nanoTime() + toNanos(wait);
         String token = newToken();
         String[] keys = {leaseKey(id)};
         while (true) {
             if (Thread.currentThread().isInterrupted()) {
-                throw new CancellationException("interrupted while waiting for session '" + id + "'");
+                throw waiting.interrupted();
             }
             long seen = released.revision();
             Long answer = redis.script(ACQUIRE, "taking the lease of session '" + id + "' of " + base,
@@ -174,10 +169,9 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                 held.add(lease);
                 return lease;
             }
-            long left = deadline - System.nanoTime();
+            long left = waiting.leftNanos();
             if (left <= 0) {
-                throw new SessionBusyException(id, "session '" + id + "' is held by another engine or process"
-                        + (wait.isZero() ? "" : " and did not come free within " + wait.toMillis() + " ms"));
+                throw waiting.busy();
             }
             // -2: the other lease ended between SET and PTTL; try again at once.
             long pause = answer == -2 ? 0
@@ -187,8 +181,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                 try {
                     released.awaitChange(seen, Duration.ofNanos(pause));
                 } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new CancellationException("interrupted while waiting for session '" + id + "'");
+                    throw waiting.interrupted();
                 }
             }
         }
@@ -260,23 +253,15 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
         return HexFormat.of().formatHex(bytes);
     }
 
-    private static long toNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
-        }
-    }
-
     /** A held session: its token in {@code lease:<id>}, renewed by the watchdog until closed. */
     private final class RedisLease implements Lease {
+        private final LeaseState state;
         private final String id;
         private final String token;
         private final String[] keys;
-        private final ReentrantLock guard = new ReentrantLock();
-        private boolean closed;
 
         RedisLease(String id, String token) {
+            this.state = new LeaseState("RedisSessionStore", id);
             this.id = id;
             this.token = token;
             this.keys = new String[] {leaseKey(id), sessionKey(id), base + "ids"};
@@ -289,9 +274,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
 
         @Override
         public Optional<SessionRecord> load() {
-            guard.lock();
-            try {
-                requireOpen();
+            return state.whileOpen(() -> {
                 List<Object> answer = redis.script(LOAD, "loading session '" + id + "' of " + base,
                         ScriptOutputType.MULTI, keys, token);
                 if (((Long) answer.get(0)) == 0) {
@@ -306,45 +289,32 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                 } catch (JacksonException | IllegalArgumentException | java.time.format.DateTimeParseException e) {
                     throw new ShellyException(where + " is not a valid session: " + e.getMessage(), e);
                 }
-            } finally {
-                guard.unlock();
-            }
+            });
         }
 
         @Override
         public boolean save(SessionRecord record) {
-            if (record == null || !record.id().equals(id)) {
-                throw new IllegalArgumentException("the lease of session '" + id + "' cannot save "
-                        + (record == null ? "null" : "another session"));
-            }
-            String json = JSON.writeValueAsString(CODEC.encodeRecord(record));
-            guard.lock();
-            try {
-                requireOpen();
+            String json = JSON.writeValueAsString(CODEC.encodeRecord(state.savable(record)));
+            return state.whileOpen(() -> {
                 Long answer = redis.script(SAVE, "saving session '" + id + "' of " + base, ScriptOutputType.INTEGER,
                         keys, token, Long.toString(record.version()), json, id, ttlMillis);
                 if (answer == -1) {
                     throw lost("saved");
                 }
                 return answer == 1;
-            } finally {
-                guard.unlock();
-            }
+            });
         }
 
         @Override
         public void delete() {
-            guard.lock();
-            try {
-                requireOpen();
+            state.whileOpen(() -> {
                 Long answer = redis.script(DELETE, "deleting session '" + id + "' of " + base, ScriptOutputType.INTEGER,
                         keys, token, id);
                 if (answer == -1) {
                     throw lost("deleted");
                 }
-            } finally {
-                guard.unlock();
-            }
+                return null;
+            });
         }
 
         private SessionBusyException lost(String what) {
@@ -354,20 +324,9 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                     + "nothing was written");
         }
 
-        private void requireOpen() {
-            if (closed) {
-                throw new IllegalStateException("the lease of session '" + id + "' is closed");
-            }
-        }
-
         @Override
         public void close() {
-            guard.lock();
-            try {
-                if (closed) {
-                    return;
-                }
-                closed = true;
+            state.close(() -> {
                 held.remove(this);
                 try {
                     redis.script(RELEASE, "releasing the lease of session '" + id + "' of " + base,
@@ -377,14 +336,12 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                             id, ttl.toMillis(), e.getMessage());
                 }
                 released.bump();
-            } finally {
-                guard.unlock();
-            }
+            });
         }
 
         @Override
         public String toString() {
-            return "RedisSessionStore.Lease[" + id + (closed ? ", closed" : "") + "]";
+            return state.toString();
         }
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
-import dev.shelly.engine.session.SessionRecord;
-import dev.shelly.engine.session.SessionStore;
+import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.state.Store;
 import dev.shelly.state.tasks.Task;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ShellyException;
-import dev.shelly.engine.session.FileSessionStore;
-import dev.shelly.engine.session.SessionBusyException;
-import dev.shelly.engine.session.SessionRecord;
-import dev.shelly.engine.session.SessionStore;
+import dev.shelly.storage.spi.FileSessionStore;
+import dev.shelly.storage.SessionBusyException;
+import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.modeladapter.Usage;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -1,6 +1,7 @@
 package dev.shelly.state;
 
 import dev.shelly.chats.probe.NullProbe;
+import dev.shelly.state.spi.VersionedCells;
 import dev.shelly.state.tasks.InMemoryTaskBackend;
 import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBackend;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
@@ -50,13 +52,17 @@ class NullInputTest {
             Map.entry(InMemoryTaskBackend.class, InMemoryTaskBackend::new),
             Map.entry(Store.class, Store::new),
             Map.entry(TaskBoard.class, TaskBoard::new),
-            Map.entry(ChangeSignal.class, ChangeSignal::new));
+            Map.entry(ChangeSignal.class, ChangeSignal::new),
+            Map.entry(Predicate.class, () -> (Predicate<Object>) stored -> true),
+            Map.entry(Object.class, () -> "value"),
+            Map.entry(VersionedCells.class, VersionedCells::new));
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of("json", () -> "{}", "namespace", () -> "ns",
             "status", () -> TaskStatus.IN_PROGRESS);
 
     static Stream<Arguments> publicEntryPoints() {
         return NullProbe.cases(List.of(Store.class, InMemoryStateBackend.class, ChangeSignal.class, StateBackend.Entry.class,
-                TaskBoard.class, Task.class, InMemoryTaskBackend.class, TaskStatus.class),
+                TaskBoard.class, Task.class, InMemoryTaskBackend.class, TaskStatus.class, VersionedCells.class,
+                VersionedCells.Cell.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }
 

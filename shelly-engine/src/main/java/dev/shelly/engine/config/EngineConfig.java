@@ -2,6 +2,7 @@ package dev.shelly.engine.config;
 
 import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.storage.spi.RedisConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;

@@ -5,6 +5,7 @@ import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.Price;
 import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
+import dev.shelly.storage.spi.RedisConfig;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;

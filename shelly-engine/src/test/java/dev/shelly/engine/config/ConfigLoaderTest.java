@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.shelly.agent.Agent;
 import dev.shelly.modeladapter.Price;
 import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.storage.spi.RedisConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

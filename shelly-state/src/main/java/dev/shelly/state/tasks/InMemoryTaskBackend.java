@@ -1,23 +1,20 @@
 package dev.shelly.state.tasks;
 
-import dev.shelly.state.ChangeSignal;
-import java.time.Duration;
-import java.util.LinkedHashMap;
+import dev.shelly.state.Watchable;
+import dev.shelly.state.spi.VersionedCells;
+import dev.shelly.state.spi.WatchedCells;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * The default {@link TaskBackend}: tasks in a map of this process, guarded by a read/write lock,
- * with a {@link ChangeSignal} for watchers. Thread-safe.
+ * The default {@link TaskBackend}: tasks in {@link VersionedCells} of this process, whose one
+ * compare-and-set (a test and a write under one lock) inserts and replaces go through; the cells
+ * keep the tasks in insertion order. Thread-safe.
  */
-public final class InMemoryTaskBackend implements TaskBackend {
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final Map<String, Task> tasks = new LinkedHashMap<>();
+public final class InMemoryTaskBackend implements TaskBackend, WatchedCells {
+    private final VersionedCells<Task> tasks = new VersionedCells<>();
     private final AtomicLong sequence = new AtomicLong();
-    private final ChangeSignal signal = new ChangeSignal();
 
     /** An empty backend. */
     public InMemoryTaskBackend() {}
@@ -32,16 +29,7 @@ public final class InMemoryTaskBackend implements TaskBackend {
         if (task == null) {
             throw new IllegalArgumentException("InMemoryTaskBackend.insert task must not be null");
         }
-        lock.writeLock().lock();
-        try {
-            if (tasks.putIfAbsent(task.id(), task) != null) {
-                return false;
-            }
-        } finally {
-            lock.writeLock().unlock();
-        }
-        signal.bump();
-        return true;
+        return tasks.compareAndSet(task.id(), Optional::isEmpty, task) != 0;
     }
 
     @Override
@@ -49,22 +37,12 @@ public final class InMemoryTaskBackend implements TaskBackend {
         if (id == null) {
             throw new IllegalArgumentException("InMemoryTaskBackend.get id must not be null");
         }
-        lock.readLock().lock();
-        try {
-            return Optional.ofNullable(tasks.get(id));
-        } finally {
-            lock.readLock().unlock();
-        }
+        return tasks.get(id).map(VersionedCells.Cell::value);
     }
 
     @Override
     public List<Task> all() {
-        lock.readLock().lock();
-        try {
-            return List.copyOf(tasks.values());
-        } finally {
-            lock.readLock().unlock();
-        }
+        return tasks.cells().stream().map(VersionedCells.Cell::value).toList();
     }
 
     @Override
@@ -77,38 +55,18 @@ public final class InMemoryTaskBackend implements TaskBackend {
         }
         if (!expected.id().equals(next.id())) {
             throw new IllegalArgumentException("InMemoryTaskBackend.replace needs two tasks with the same id, got "
-                    + (expected == null ? null : expected.id()) + " and " + (next == null ? null : next.id()));
+                    + expected.id() + " and " + next.id());
         }
-        lock.writeLock().lock();
-        try {
-            if (!expected.equals(tasks.get(expected.id()))) {
-                return false;
-            }
-            tasks.put(next.id(), next);
-        } finally {
-            lock.writeLock().unlock();
-        }
-        signal.bump();
-        return true;
+        return tasks.compareAndSet(next.id(), VersionedCells.holding(expected), next) != 0;
     }
 
     @Override
-    public long revision() {
-        return signal.revision();
-    }
-
-    @Override
-    public long awaitChange(long seen, Duration timeout) throws InterruptedException {
-        return signal.awaitChange(seen, timeout);
+    public Watchable changes() {
+        return tasks.changes();
     }
 
     @Override
     public String toString() {
-        lock.readLock().lock();
-        try {
-            return "InMemoryTaskBackend[" + tasks.size() + " tasks]";
-        } finally {
-            lock.readLock().unlock();
-        }
+        return "InMemoryTaskBackend[" + tasks + "]";
     }
 }

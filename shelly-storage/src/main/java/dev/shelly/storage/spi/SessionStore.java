@@ -1,0 +1,122 @@
+package dev.shelly.storage.spi;
+
+import dev.shelly.storage.SessionBusyException;
+import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.SessionNotFoundException;
+import dev.shelly.storage.SessionRecord;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where sessions are kept: the seam a backend (files, Redis, a database) implements. The engine
+ * uses nothing else, so any store that keeps this contract keeps every turn of every session.
+ *
+ * <h2>The contract</h2>
+ * <ul>
+ *   <li><b>One holder per session.</b> {@link #open} hands out a {@link Lease}: while it is open
+ *       nobody else — no other engine, no other process — holds the same session. A second
+ *       {@code open} of the same id waits until the first lease is closed, at most for the time
+ *       it is given, and then throws {@link SessionBusyException}. A lease whose holder dies (a
+ *       killed process) must come free by itself: a file lock does, a Redis lease expires.
+ *   <li><b>Load after holding.</b> {@link Lease#load()} returns what the last holder saved, every
+ *       acknowledged save included. The engine loads only under a lease, so a session is never
+ *       continued from a stale copy.
+ *   <li><b>Saves in order.</b> {@link Lease#save} stores a record only when its
+ *       {@linkplain SessionRecord#version() version} is higher than the stored one, atomically
+ *       with the write; an older snapshot never replaces a newer one. A store whose lease can
+ *       lapse (a time-to-live) must also refuse a save when the lease was lost, with
+ *       {@link SessionBusyException}, rather than overwrite the turn of the next holder.
+ *   <li><b>All or nothing.</b> A save is atomic: a crash leaves the previous record or the new
+ *       one, never part of one, and never a record a later {@link Lease#load()} cannot read.
+ *       Leftovers of interrupted saves are cleaned up by the store, never read as sessions.
+ *   <li><b>The id is the key.</b> A record is stored and loaded under the id its lease was
+ *       opened with; a record that says another id inside is the session of the key it is
+ *       stored under.
+ *   <li><b>Errors name one session.</b> A missing session is {@link SessionNotFoundException};
+ *       no message of a store names a session other than the one asked for.
+ * </ul>
+ *
+ * <p>Implementations are safe for use by many threads.
+ */
+public interface SessionStore {
+
+    /**
+     * Holds a session for exclusive use, waiting for another holder to let go.
+     *
+     * @param id the session's id (checked by {@link SessionIds#check})
+     * @param wait how long to wait for another holder; zero to try once
+     * @return the lease; close it to let others in
+     * @throws SessionBusyException when the session is still held after the wait
+     * @throws java.util.concurrent.CancellationException when the waiting thread is interrupted
+     *     (the interrupt flag stays set)
+     * @throws IllegalArgumentException when the id is not valid
+     */
+    Lease open(String id, Duration wait);
+
+    /**
+     * The ids of the saved sessions.
+     *
+     * @return the ids, sorted
+     */
+    List<String> ids();
+
+    /**
+     * Deletes a saved session: holds it (waiting as {@link #open} does) and removes it.
+     *
+     * @param id the session's id
+     * @param wait how long to wait for another holder
+     * @throws SessionNotFoundException when there is no such session
+     * @throws SessionBusyException when the session is still held after the wait
+     */
+    default void delete(String id, Duration wait) {
+        try (Lease lease = open(id, wait)) {
+            if (lease.load().isEmpty()) {
+                throw new SessionNotFoundException(id);
+            }
+            lease.delete();
+        }
+    }
+
+    /** One holder's exclusive hold on one session. Closing it twice is harmless. */
+    interface Lease extends AutoCloseable {
+        /**
+         * The session held.
+         *
+         * @return its id
+         */
+        String id();
+
+        /**
+         * What is saved under this id, as the last holder left it.
+         *
+         * @return the record (under this lease's id), or empty when nothing is saved yet
+         * @throws dev.shelly.chats.ShellyException naming the session when the saved form cannot be read
+         * @throws IllegalStateException when the lease is closed
+         */
+        Optional<SessionRecord> load();
+
+        /**
+         * Saves a record when it is newer than the saved one.
+         *
+         * @param record the record; its id must be this lease's
+         * @return true when it was written; false when a record of the same or a higher version
+         *     is saved already (the newer one stays)
+         * @throws dev.shelly.chats.ShellyException naming the session when it cannot be written
+         * @throws IllegalStateException when the lease is closed
+         * @throws IllegalArgumentException when the record is of another session
+         */
+        boolean save(SessionRecord record);
+
+        /**
+         * Removes the saved session; a no-op when nothing is saved.
+         *
+         * @throws IllegalStateException when the lease is closed
+         */
+        void delete();
+
+        /** Lets the session go. */
+        @Override
+        void close();
+    }
+}

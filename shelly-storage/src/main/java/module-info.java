@@ -1,0 +1,16 @@
+/**
+ * Storage below the engine: the session store SPI and its file store, the session codec, and the
+ * shared backends a storage module (shelly-redis) plugs into an engine without depending on it.
+ */
+module dev.shelly.storage {
+    requires transitive dev.shelly.agent;
+    requires transitive dev.shelly.state;
+    requires transitive tools.jackson.databind;
+    requires org.slf4j;
+
+    exports dev.shelly.storage;
+    exports dev.shelly.storage.spi;
+
+    // The engine binds the redis: section of config.yaml onto RedisConfig with Jackson.
+    opens dev.shelly.storage.spi to tools.jackson.databind;
+}
