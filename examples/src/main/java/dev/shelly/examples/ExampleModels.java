@@ -6,6 +6,7 @@ import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.gemini.GeminiCompleter;
+import dev.shelly.providers.openai.AzureOpenAiCompleter;
 import dev.shelly.providers.grok.GrokCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
 import java.util.Locale;
@@ -16,7 +17,10 @@ import java.util.Optional;
  * Which model the examples talk to, chosen from environment variables.
  *
  * <ol>
- *   <li>{@code ANTHROPIC_API_KEY} set: Anthropic ({@code ANTHROPIC_BASE_URL} if set).
+ *   <li>{@code AZURE_OPENAI_API_KEY} and {@code AZURE_OPENAI_ENDPOINT} set: Azure OpenAI, the
+ *       deployment {@code AZURE_OPENAI_DEPLOYMENT} (else {@link #DEFAULT_OPENAI_MODEL}), the API
+ *       version {@code OPENAI_API_VERSION} (else the v1 paths).
+ *   <li>else {@code ANTHROPIC_API_KEY}: Anthropic ({@code ANTHROPIC_BASE_URL} if set).
  *   <li>else {@code OPENAI_API_KEY}: OpenAI ({@code OPENAI_BASE_URL} if set).
  *   <li>else {@code XAI_API_KEY}: xAI's Grok ({@code XAI_BASE_URL} if set).
  *   <li>else {@code GEMINI_API_KEY} (or {@code GOOGLE_API_KEY}): Google's Gemini
@@ -26,8 +30,8 @@ import java.util.Optional;
  *   <li>else nothing: a scripted model, in-process, without the network.
  * </ol>
  *
- * {@code SHELLY_PROVIDER} ({@code anthropic}, {@code openai}, {@code grok}, {@code gemini},
- * {@code openai-compatible} or {@code scripted}) picks one explicitly when several are set;
+ * {@code SHELLY_PROVIDER} ({@code azure-openai}, {@code anthropic}, {@code openai}, {@code grok},
+ * {@code gemini}, {@code openai-compatible} or {@code scripted}) picks one explicitly when several are set;
  * {@code SHELLY_MODEL} names the model, else each provider has a default
  * ({@link #DEFAULT_ANTHROPIC_MODEL}, {@link #DEFAULT_OPENAI_MODEL}, {@link #DEFAULT_GROK_MODEL},
  * {@link #DEFAULT_GEMINI_MODEL}, {@link #DEFAULT_COMPATIBLE_MODEL}).
@@ -57,11 +61,13 @@ public final class ExampleModels {
 
     /** The line a scripted run starts with. */
     public static final String SCRIPTED_BANNER =
-            "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL set;"
-                    + " see README]";
+            "[scripted model: no AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or"
+                    + " OPENAI_BASE_URL set; see README]";
 
     /** The kinds of model the examples can use. */
     public enum Provider {
+        /** OpenAI's Chat Completions on an Azure OpenAI deployment. */
+        AZURE_OPENAI("azure-openai", AzureOpenAiCompleter.API_KEY_VARIABLE, AzureOpenAiCompleter.ENDPOINT_VARIABLE, null),
         /** Anthropic's Messages API. */
         ANTHROPIC("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", AnthropicCompleter.DEFAULT_BASE_URL),
         /** OpenAI's Chat Completions API. */
@@ -127,7 +133,7 @@ public final class ExampleModels {
                 return GROK;
             }
             throw new IllegalArgumentException("SHELLY_PROVIDER is '" + kind.strip()
-                    + "'; expected anthropic, openai, grok, gemini, openai-compatible or scripted");
+                    + "'; expected azure-openai, anthropic, openai, grok, gemini, openai-compatible or scripted");
         }
     }
 
@@ -167,6 +173,7 @@ public final class ExampleModels {
         String model = value(env, "SHELLY_MODEL");
         if (model == null) {
             model = switch (provider) {
+                case AZURE_OPENAI -> Optional.ofNullable(value(env, "AZURE_OPENAI_DEPLOYMENT")).orElse(DEFAULT_OPENAI_MODEL);
                 case ANTHROPIC -> DEFAULT_ANTHROPIC_MODEL;
                 case OPENAI -> DEFAULT_OPENAI_MODEL;
                 case GROK -> DEFAULT_GROK_MODEL;
@@ -179,6 +186,10 @@ public final class ExampleModels {
     }
 
     private static Provider detect(Map<String, String> env) {
+        if (value(env, AzureOpenAiCompleter.API_KEY_VARIABLE) != null
+                && value(env, AzureOpenAiCompleter.ENDPOINT_VARIABLE) != null) {
+            return Provider.AZURE_OPENAI;
+        }
         if (value(env, "ANTHROPIC_API_KEY") != null) {
             return Provider.ANTHROPIC;
         }
@@ -205,6 +216,10 @@ public final class ExampleModels {
         if (provider.apiKeyVariable != null && provider != Provider.GEMINI && value(env, provider.apiKeyVariable) == null) {
             throw new IllegalArgumentException("SHELLY_PROVIDER is " + provider.kind + " but " + provider.apiKeyVariable
                     + " is not set");
+        }
+        if (provider == Provider.AZURE_OPENAI && value(env, AzureOpenAiCompleter.ENDPOINT_VARIABLE) == null) {
+            throw new IllegalArgumentException("SHELLY_PROVIDER is azure-openai but AZURE_OPENAI_ENDPOINT is not set "
+                    + "(e.g. https://<resource>.openai.azure.com)");
         }
         if (provider == Provider.OPENAI_COMPATIBLE && value(env, "OPENAI_BASE_URL") == null) {
             throw new IllegalArgumentException("SHELLY_PROVIDER is openai-compatible but OPENAI_BASE_URL is not set "
@@ -286,13 +301,15 @@ public final class ExampleModels {
      */
     public Completer open(RetryListener retries, UsageTracker usage) {
         ProviderBuilder<?> builder = switch (provider) {
+            case AZURE_OPENAI -> AzureOpenAiCompleter.builder();
             case ANTHROPIC -> AnthropicCompleter.builder();
             case OPENAI -> OpenAiCompleter.builder();
             case GROK -> GrokCompleter.builder();
             case GEMINI -> GeminiCompleter.builder();
             case OPENAI_COMPATIBLE -> OpenAiCompleter.compatible().baseUrl(baseUrl);
             case SCRIPTED -> throw new IllegalStateException("the scripted model has no provider to open; "
-                    + "set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL");
+                    + "set AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or "
+                    + "OPENAI_BASE_URL");
         };
         return builder.environment(environment::get).model(model).retryListener(retries).usageTracker(usage).build();
     }

@@ -20,11 +20,30 @@ class ExampleModelsTest {
         assertThat(models.scripted()).isTrue();
         assertThat(models.baseUrl()).isEmpty();
         assertThat(models.banner()).isEqualTo(
-                "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL set;"
-                        + " see README]");
+                "[scripted model: no AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or"
+                        + " OPENAI_BASE_URL set; see README]");
         assertThatThrownBy(() -> models.open(RetryListener.NONE, null))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL");
+                .hasMessageContaining("set AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or "
+                        + "OPENAI_BASE_URL");
+    }
+
+    @Test
+    void azureOpenAiComesFirstWhenItsKeyAndEndpointAreSet() {
+        Map<String, String> env = Map.of("AZURE_OPENAI_API_KEY", "azure-secret", "AZURE_OPENAI_ENDPOINT",
+                "https://contoso.openai.azure.com", "ANTHROPIC_API_KEY", "sk-ant-secret");
+        ExampleModels models = ExampleModels.select(env);
+
+        assertThat(models.provider()).isEqualTo(Provider.AZURE_OPENAI);
+        assertThat(models.model()).isEqualTo("gpt-4o-mini");
+        assertThat(models.banner()).isEqualTo("[model: azure-openai gpt-4o-mini at https://contoso.openai.azure.com]");
+        assertThat(models.open(RetryListener.NONE, null).toString()).doesNotContain("azure-secret")
+                .contains("path=openai/v1/chat/completions");
+        assertThat(ExampleModels.select(Map.of("AZURE_OPENAI_API_KEY", "k", "ANTHROPIC_API_KEY", "a")).provider())
+                .as("a key without an endpoint is not Azure").isEqualTo(Provider.ANTHROPIC);
+        assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "azure-openai", "AZURE_OPENAI_API_KEY", "k")))
+                .hasMessage("SHELLY_PROVIDER is azure-openai but AZURE_OPENAI_ENDPOINT is not set "
+                        + "(e.g. https://<resource>.openai.azure.com)");
     }
 
     @Test
@@ -119,7 +138,7 @@ class ExampleModelsTest {
         assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "gemini")))
                 .hasMessage("SHELLY_PROVIDER is gemini but neither GEMINI_API_KEY nor GOOGLE_API_KEY is set");
         assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "bard")))
-                .hasMessage("SHELLY_PROVIDER is 'bard'; expected anthropic, openai, grok, gemini, openai-compatible or scripted");
+                .hasMessage("SHELLY_PROVIDER is 'bard'; expected azure-openai, anthropic, openai, grok, gemini, openai-compatible or scripted");
     }
 
     @Test

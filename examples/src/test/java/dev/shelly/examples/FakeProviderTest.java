@@ -117,6 +117,26 @@ class FakeProviderTest {
     }
 
     @Test
+    void azureOpenAiIsChosenWhenItsVariablesAreSetAndGetsItsKeyHeaderAtTheDeploymentPath() throws Exception {
+        server.setDispatcher(new ChatCompletionsFake(body -> text("Sunny.")));
+        Map<String, String> env = Map.of("AZURE_OPENAI_API_KEY", "azure-key-0123456789", "AZURE_OPENAI_ENDPOINT",
+                server.url("/").toString(), "OPENAI_API_VERSION", "2024-10-21", "AZURE_OPENAI_DEPLOYMENT", "gpt-4o-prod",
+                "ANTHROPIC_API_KEY", "sk-ant-unused");
+
+        Runs.Result r = Runs.run(env, "tools");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines().getFirst()).isEqualTo("[model: azure-openai gpt-4o-prod at " + server.url("/") + "]");
+        assertThat(r.out() + r.err()).doesNotContain("azure-key-0123456789");
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/openai/deployments/gpt-4o-prod/chat/completions");
+        assertThat(request.getUrl().queryParameter("api-version")).isEqualTo("2024-10-21");
+        assertThat(request.getHeaders().get("api-key")).isEqualTo("azure-key-0123456789");
+        assertThat(request.getHeaders().get("Authorization")).isNull();
+        assertThat(json(request.getBody().utf8()).get("model").asString()).isEqualTo("gpt-4o-prod");
+    }
+
+    @Test
     void anthropicGetsItsKeyHeaderAndTheSystemPromptApart() throws Exception {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
                 .body("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\","
