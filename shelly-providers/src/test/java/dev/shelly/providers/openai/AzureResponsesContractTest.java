@@ -3,6 +3,8 @@ package dev.shelly.providers.openai;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Thinking;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.provider.spi.ProviderBuilder;
 import java.util.List;
@@ -51,7 +53,10 @@ class AzureResponsesContractTest extends ResponsesContractTest {
     @Override
     protected ModelResponse expectedReply() {
         ModelResponse r = super.expectedReply();
-        return new ModelResponse(new Message(name(), r.message().role(), r.message().parts()), r.usage(), r.stopReason(),
+        // Encrypted reasoning is this resource's own: its origin names this provider.
+        List<Part> parts = r.message().parts().stream()
+                .map(p -> p instanceof Thinking t ? (Part) t.withOrigin("openai-responses:" + name()) : p).toList();
+        return new ModelResponse(new Message(name(), r.message().role(), parts), r.usage(), r.stopReason(),
                 r.providerStopReason(), r.model(), r.responseId(), name());
     }
 
