@@ -106,4 +106,36 @@ class CrossProcessTest {
             assertThat(sorted.get(i) - sorted.get(i - 1)).as("gap before start %d", i).isGreaterThanOrEqualTo(1000);
         }
     }
+
+    @Test
+    void twoJvmsNeverStartMoreThanTheLimitInAnySlidingWindowEvenWhenRequestsStartLate() throws Exception {
+        String name = SharedRedis.freshName();
+        int limit = 20;
+        long windowMillis = 1_000;
+        // Each JVM: 4 threads of 15 requests, each started up to 40 ms after its slot.
+        String[] args = {"window", SharedRedis.server().url(), "test:", name, Integer.toString(limit),
+                Long.toString(windowMillis), "4", "15", "40"};
+        ChildJvm one = ChildJvm.launch(BoardWorkerMain.class, args);
+        ChildJvm two = ChildJvm.launch(BoardWorkerMain.class, args);
+        one.awaitReady();
+        two.awaitReady();
+        one.go();
+        two.go();
+        one.awaitExit();
+        two.awaitExit();
+        List<Long> starts = new ArrayList<>();
+        for (ChildJvm child : List.of(one, two)) {
+            child.lines.stream().filter(l -> l.startsWith("START ")).forEach(l -> starts.add(Long.parseLong(l.substring(6))));
+        }
+        List<Long> sorted = starts.stream().sorted().toList();
+        assertThat(sorted).hasSize(120);
+        // Every window that holds a start: the window opening at each start holds at most `limit` starts.
+        long windowMicros = windowMillis * 1_000;
+        for (int i = 0; i + limit < sorted.size(); i++) {
+            assertThat(sorted.get(i + limit) - sorted.get(i)).as("start %d and start %d", i, i + limit)
+                    .isGreaterThanOrEqualTo(windowMicros);
+        }
+        // And the limit is used, not starved: 120 starts at 20 a window take about 6 windows.
+        assertThat(sorted.getLast() - sorted.getFirst()).isLessThan(8 * (windowMicros + RedisRateLimiter.GUARD_MILLIS * 1_000));
+    }
 }
