@@ -373,12 +373,14 @@ final class GeminiFormat implements WireFormat {
      * The model's parts: a redacted {@link Thinking} holds the thought signature of the part that
      * follows it and goes back on that part; a thought goes back as a thought part with its own
      * signature. A signature with no part after it goes back on an empty text part, as it came.
-     * In the turn in progress, the first function call of a model message without a signature
-     * (another provider made it) carries {@link #FOREIGN_CALL_SIGNATURE}.
+     * In the turn in progress, the first function call of a model message that another provider
+     * made (no thought of Gemini's in it, and an id Gemini did not leave to be made up) carries
+     * {@link #FOREIGN_CALL_SIGNATURE}.
      */
     private void writeModelParts(JsonGenerator gen, List<Part> parts, boolean currentTurn) {
         String pending = null;
-        boolean firstCall = true;
+        boolean firstCall = currentTurn && parts.stream().noneMatch(p -> p instanceof Thinking t
+                && ORIGIN.equals(t.origin()));
         for (Part p : parts) {
             switch (p) {
                 case Thinking t when t.redacted() -> {
@@ -427,7 +429,7 @@ final class GeminiFormat implements WireFormat {
                         gen.writeEndObject();
                     }
                     gen.writeEndObject();
-                    if (pending == null && currentTurn && firstCall) {
+                    if (pending == null && firstCall && !c.id().startsWith(GeminiReply.MADE_UP_PREFIX)) {
                         pending = FOREIGN_CALL_SIGNATURE;
                     }
                     firstCall = false;
