@@ -1,6 +1,8 @@
 package dev.shelly.examples;
 
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.FallbackCompleter;
+import dev.shelly.modeladapter.FallbackListener;
 import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
@@ -9,6 +11,8 @@ import dev.shelly.providers.gemini.GeminiCompleter;
 import dev.shelly.providers.openai.AzureOpenAiCompleter;
 import dev.shelly.providers.grok.GrokCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -30,6 +34,10 @@ import java.util.Optional;
  *   <li>else nothing: a scripted model, in-process, without the network.
  * </ol>
  *
+ * The providers of this list whose variables are set after the chosen one are its fallbacks, in
+ * this order: a request the chosen one cannot answer (overloaded, down, out of quota,
+ * rate-limited for long, refusing its key) goes to the next ({@link FallbackCompleter});
+ * {@code SHELLY_FALLBACK=off} turns that off.
  * {@code SHELLY_PROVIDER} ({@code azure-openai}, {@code anthropic}, {@code openai}, {@code grok},
  * {@code gemini}, {@code openai-compatible} or {@code scripted}) picks one explicitly when several are set;
  * {@code SHELLY_MODEL} names the model, else each provider has a default
@@ -141,12 +149,15 @@ public final class ExampleModels {
     private final String model;
     private final String baseUrl;
     private final Map<String, String> environment;
+    private final List<ExampleModels> fallbacks;
 
-    private ExampleModels(Provider provider, String model, String baseUrl, Map<String, String> environment) {
+    private ExampleModels(Provider provider, String model, String baseUrl, Map<String, String> environment,
+            List<ExampleModels> fallbacks) {
         this.provider = provider;
         this.model = model;
         this.baseUrl = baseUrl;
         this.environment = environment;
+        this.fallbacks = fallbacks;
     }
 
     /**
@@ -168,42 +179,54 @@ public final class ExampleModels {
             requireSettings(provider, env);
         }
         if (provider == Provider.SCRIPTED) {
-            return new ExampleModels(provider, "scripted", null, env);
+            return new ExampleModels(provider, "scripted", null, env, List.of());
+        }
+        List<ExampleModels> fallbacks = new ArrayList<>();
+        if (!"off".equalsIgnoreCase(value(env, "SHELLY_FALLBACK"))) {
+            for (Provider other : Provider.values()) {
+                if (other != provider && other != Provider.SCRIPTED && isSet(other, env)) {
+                    fallbacks.add(of(other, defaultModel(other, env), env, List.of()));
+                }
+            }
         }
         String model = value(env, "SHELLY_MODEL");
-        if (model == null) {
-            model = switch (provider) {
-                case AZURE_OPENAI -> Optional.ofNullable(value(env, "AZURE_OPENAI_DEPLOYMENT")).orElse(DEFAULT_OPENAI_MODEL);
-                case ANTHROPIC -> DEFAULT_ANTHROPIC_MODEL;
-                case OPENAI -> DEFAULT_OPENAI_MODEL;
-                case GROK -> DEFAULT_GROK_MODEL;
-                case GEMINI -> DEFAULT_GEMINI_MODEL;
-                default -> DEFAULT_COMPATIBLE_MODEL;
-            };
-        }
+        return of(provider, model != null ? model : defaultModel(provider, env), env, List.copyOf(fallbacks));
+    }
+
+    private static ExampleModels of(Provider provider, String model, Map<String, String> env,
+            List<ExampleModels> fallbacks) {
         String url = value(env, provider.baseUrlVariable);
-        return new ExampleModels(provider, model, url != null ? url : provider.defaultBaseUrl, env);
+        return new ExampleModels(provider, model, url != null ? url : provider.defaultBaseUrl, env, fallbacks);
+    }
+
+    /** Whether a provider's variables are set, as {@link #detect} reads them. */
+    private static boolean isSet(Provider provider, Map<String, String> env) {
+        return switch (provider) {
+            case AZURE_OPENAI -> value(env, AzureOpenAiCompleter.API_KEY_VARIABLE) != null
+                    && value(env, AzureOpenAiCompleter.ENDPOINT_VARIABLE) != null;
+            case GEMINI -> value(env, "GEMINI_API_KEY") != null || value(env, "GOOGLE_API_KEY") != null;
+            case OPENAI_COMPATIBLE -> value(env, "OPENAI_API_KEY") == null && value(env, "OPENAI_BASE_URL") != null;
+            case SCRIPTED -> false;
+            default -> value(env, provider.apiKeyVariable) != null;
+        };
+    }
+
+    private static String defaultModel(Provider provider, Map<String, String> env) {
+        return switch (provider) {
+            case AZURE_OPENAI -> Optional.ofNullable(value(env, "AZURE_OPENAI_DEPLOYMENT")).orElse(DEFAULT_OPENAI_MODEL);
+            case ANTHROPIC -> DEFAULT_ANTHROPIC_MODEL;
+            case OPENAI -> DEFAULT_OPENAI_MODEL;
+            case GROK -> DEFAULT_GROK_MODEL;
+            case GEMINI -> DEFAULT_GEMINI_MODEL;
+            default -> DEFAULT_COMPATIBLE_MODEL;
+        };
     }
 
     private static Provider detect(Map<String, String> env) {
-        if (value(env, AzureOpenAiCompleter.API_KEY_VARIABLE) != null
-                && value(env, AzureOpenAiCompleter.ENDPOINT_VARIABLE) != null) {
-            return Provider.AZURE_OPENAI;
-        }
-        if (value(env, "ANTHROPIC_API_KEY") != null) {
-            return Provider.ANTHROPIC;
-        }
-        if (value(env, "OPENAI_API_KEY") != null) {
-            return Provider.OPENAI;
-        }
-        if (value(env, "XAI_API_KEY") != null) {
-            return Provider.GROK;
-        }
-        if (value(env, "GEMINI_API_KEY") != null || value(env, "GOOGLE_API_KEY") != null) {
-            return Provider.GEMINI;
-        }
-        if (value(env, "OPENAI_BASE_URL") != null) {
-            return Provider.OPENAI_COMPATIBLE;
+        for (Provider p : Provider.values()) {
+            if (isSet(p, env)) {
+                return p;
+            }
         }
         return Provider.SCRIPTED;
     }
@@ -278,7 +301,14 @@ public final class ExampleModels {
      *     {@link #SCRIPTED_BANNER}
      */
     public String banner() {
-        return scripted() ? SCRIPTED_BANNER : "[model: " + describe() + "]";
+        if (scripted()) {
+            return SCRIPTED_BANNER;
+        }
+        StringBuilder line = new StringBuilder("[model: ").append(describe());
+        for (ExampleModels f : fallbacks) {
+            line.append("; fallback: ").append(f.describe());
+        }
+        return line.append(']').toString();
     }
 
     /**
@@ -300,6 +330,41 @@ public final class ExampleModels {
      * @throws IllegalStateException for the scripted model, which has no provider to open
      */
     public Completer open(RetryListener retries, UsageTracker usage) {
+        return open(retries, FallbackListener.NONE, usage);
+    }
+
+    /**
+     * Builds the completer as {@link #open(RetryListener, UsageTracker)} does and, when other
+     * providers' variables are set too, puts them behind it as its fallbacks, in order.
+     *
+     * @param retries told about each retry
+     * @param switches told each time a request moves to a fallback provider
+     * @param usage records the usage of every reply (of whichever provider answered), or null
+     * @return the completer
+     * @throws IllegalStateException for the scripted model
+     */
+    public Completer open(RetryListener retries, FallbackListener switches, UsageTracker usage) {
+        Completer primary = openOne(retries, usage);
+        if (fallbacks.isEmpty()) {
+            return primary;
+        }
+        FallbackCompleter.Builder chain = FallbackCompleter.builder().listener(switches).provider(provider.kind, primary);
+        for (ExampleModels f : fallbacks) {
+            chain.provider(f.provider.kind, f.openOne(retries, usage));
+        }
+        return chain.build();
+    }
+
+    /**
+     * The providers asked, in order, when the chosen one cannot answer.
+     *
+     * @return the fallbacks; empty when no other provider is set or {@code SHELLY_FALLBACK=off}
+     */
+    public List<ExampleModels> fallbacks() {
+        return fallbacks;
+    }
+
+    private Completer openOne(RetryListener retries, UsageTracker usage) {
         ProviderBuilder<?> builder = switch (provider) {
             case AZURE_OPENAI -> AzureOpenAiCompleter.builder();
             case ANTHROPIC -> AnthropicCompleter.builder();
