@@ -30,7 +30,7 @@ final class ProviderChains {
      */
     static Map<String, Completer> chain(EngineConfig config, Map<String, Completer> built, FallbackListener listener) {
         Map<String, CircuitBreaker> breakers = new LinkedHashMap<>();
-        built.keySet().forEach(name -> breakers.put(name, CircuitBreaker.defaults()));
+        config.providers().forEach(p -> breakers.put(p.name(), p.circuitBreaker().breaker()));
         Map<String, Completer> chained = new LinkedHashMap<>();
         for (ProviderConfig p : config.providers()) {
             List<String> chain = config.fallbackChain(p.name());
@@ -38,7 +38,7 @@ final class ProviderChains {
                 chained.put(p.name(), built.get(p.name()));
                 continue;
             }
-            FallbackCompleter.Builder b = FallbackCompleter.builder().listener(listener);
+            FallbackCompleter.Builder b = FallbackCompleter.builder().listener(listener).rateLimitWait(p.fallbackWait());
             chain.forEach(name -> b.provider(name, built.get(name), breakers.get(name)));
             chained.put(p.name(), b.build());
         }

@@ -145,4 +145,32 @@ class ProviderFallbackTest {
         assertThat(error("[b]")).hasMessage("config.yaml:17: providers[2].fallback[0]: fallback cycle: b -> c -> b; "
                 + "a provider's fallbacks must not lead back to it");
     }
+
+    @Test
+    void theCircuitBreakerAndTheWaitAreConfiguredPerProviderAndCheckedAtTheirLine() throws Exception {
+        try (MockWebServer primary = new MockWebServer(); MockWebServer secondary = new MockWebServer()) {
+            primary.start();
+            secondary.start();
+            for (int i = 0; i < 2; i++) {
+                primary.enqueue(json(529, "{\"type\":\"error\",\"error\":{\"type\":\"overloaded_error\","
+                        + "\"message\":\"Overloaded\"}}"));
+            }
+            for (int i = 0; i < 3; i++) {
+                secondary.enqueue(json(200, OPENAI_REPLY));
+            }
+            String yaml = config(primary, secondary).replace("    fallback: [gpt]\n",
+                    "    fallback: [gpt]\n    fallback_wait: 1ms\n    circuit_breaker: { failures: 2, cool_down: 10m }\n");
+            Map<String, String> env = Map.of("ANTHROPIC_API_KEY", ANTHROPIC_KEY, "OPENAI_API_KEY", OPENAI_KEY);
+            try (Engine engine = Engine.builder().config(ConfigLoader.parse(yaml, "config.yaml", env::get))
+                    .environment(env::get).build()) {
+                for (int i = 0; i < 3; i++) {
+                    assertThat(engine.newSession().send("Capital of France?").reply().text()).isEqualTo("Paris.");
+                }
+            }
+            assertThat(primary.getRequestCount()).as("skipped after two failures").isEqualTo(2);
+            assertThat(secondary.getRequestCount()).isEqualTo(3);
+        }
+        assertThat(error("[b]\n    circuit_breaker: { failures: 0 }")).hasMessage("config.yaml:7: "
+                + "providers[0].circuit_breaker.failures: expected a positive whole number, got 0");
+    }
 }
