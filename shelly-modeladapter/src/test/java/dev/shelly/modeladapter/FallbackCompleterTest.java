@@ -290,39 +290,33 @@ class FallbackCompleterTest {
         assertThat(b.calls).hasValue(3);
     }
 
+    /** A provider that streams one delta, then breaks. */
+    private static Completer cutAfter(Delta delta) {
+        return new Completer() {
+            @Override
+            public ModelResponse complete(ModelRequest request) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public ModelResponse complete(ModelRequest request, StreamListener listener) {
+                listener.onDelta(delta);
+                throw failure(ModelException.Kind.NETWORK);
+            }
+        };
+    }
+
     @Test
     void aStreamMovesOnOnlyWhileNoContentHasReachedTheListener() {
-        Provider b = new Provider("openai");
-        Completer usageThenCut = new Completer() {
-            @Override
-            public ModelResponse complete(ModelRequest request) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public ModelResponse complete(ModelRequest request, StreamListener listener) {
-                listener.onDelta(new Delta.UsageDelta(Usage.of(5, 0)));
-                throw failure(ModelException.Kind.NETWORK);
-            }
-        };
         List<Delta> seen = new ArrayList<>();
-        FallbackCompleter f = FallbackCompleter.builder().provider("a", usageThenCut).provider("openai", b).build();
-        assertThat(f.complete(CHAT, seen::add).provider()).isEqualTo("openai");
+        Provider b = new Provider("openai");
+        FallbackCompleter f = FallbackCompleter.builder().provider("a", cutAfter(new Delta.UsageDelta(Usage.of(5, 0))))
+                .provider("openai", b).build();
+        assertThat(f.complete(CHAT, seen::add).provider()).as("usage is not content").isEqualTo("openai");
 
-        Completer textThenCut = new Completer() {
-            @Override
-            public ModelResponse complete(ModelRequest request) {
-                throw new UnsupportedOperationException();
-            }
-
-            @Override
-            public ModelResponse complete(ModelRequest request, StreamListener listener) {
-                listener.onDelta(new Delta.TextDelta("Hel"));
-                throw failure(ModelException.Kind.NETWORK);
-            }
-        };
         Provider c = new Provider("gemini");
-        FallbackCompleter g = FallbackCompleter.builder().provider("a", textThenCut).provider("gemini", c).build();
+        FallbackCompleter g = FallbackCompleter.builder().provider("a", cutAfter(new Delta.TextDelta("Hel")))
+                .provider("gemini", c).build();
         assertThatThrownBy(() -> g.complete(CHAT, seen::add)).isInstanceOf(ModelException.class);
         assertThat(c.calls).hasValue(0);
     }

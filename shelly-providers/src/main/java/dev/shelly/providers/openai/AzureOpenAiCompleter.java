@@ -1,10 +1,6 @@
 package dev.shelly.providers.openai;
 
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.modeladapter.spi.ProviderSettings;
 import dev.shelly.provider.spi.Auth;
@@ -15,7 +11,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * A completer for Azure OpenAI: OpenAI's Chat Completions or Responses API on an Azure resource,
+ * Completers for Azure OpenAI: OpenAI's Chat Completions or Responses API on an Azure resource,
  * addressed by deployment.
  *
  * <ul>
@@ -41,7 +37,7 @@ import java.util.regex.Pattern;
  *         .build();                                                            // key from AZURE_OPENAI_API_KEY
  * }</pre>
  */
-public final class AzureOpenAiCompleter implements Completer {
+public final class AzureOpenAiCompleter {
     /** The environment variable of the key. */
     public static final String API_KEY_VARIABLE = "AZURE_OPENAI_API_KEY";
     /** The environment variable of the resource's endpoint. */
@@ -55,13 +51,7 @@ public final class AzureOpenAiCompleter implements Completer {
     private static final Pattern DEPLOYMENT = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern VERSION = Pattern.compile("[A-Za-z0-9][A-Za-z0-9.-]*");
 
-    private final Completer delegate;
-    private final String description;
-
-    private AzureOpenAiCompleter(Completer delegate, String description) {
-        this.delegate = delegate;
-        this.description = description;
-    }
+    private AzureOpenAiCompleter() {}
 
     /**
      * Starts a completer for Azure OpenAI.
@@ -72,27 +62,7 @@ public final class AzureOpenAiCompleter implements Completer {
         return new Builder();
     }
 
-    @Override
-    public ModelTarget target() {
-        return delegate.target();
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request) {
-        return delegate.complete(request);
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request, StreamListener listener) {
-        return delegate.complete(request, listener);
-    }
-
-    @Override
-    public String toString() {
-        return description;
-    }
-
-    /** Configures an {@link AzureOpenAiCompleter}. */
+    /** Configures a completer for Azure OpenAI; it builds an {@link OpenAiCompleter} at Azure's paths. */
     public static final class Builder extends ProviderBuilder<Builder> {
         private OpenAiCompleter.Api api = OpenAiCompleter.Api.CHAT_COMPLETIONS;
         private String apiVersion;
@@ -157,13 +127,7 @@ public final class AzureOpenAiCompleter implements Completer {
          * @throws InvalidSettingException naming the field whose value is wrong
          */
         public Builder settings(ProviderSettings settings) {
-            settings.optionalString("api").ifPresent(value -> {
-                try {
-                    api(OpenAiCompleter.Api.of(value));
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidSettingException("api", "expected chat or responses, got '" + value + "'");
-                }
-            });
+            OpenAiCompleter.Api.of(settings).ifPresent(this::api);
             settings.optionalString("api_version").ifPresent(value -> {
                 if (!VERSION.matcher(value.strip()).matches()) {
                     throw new InvalidSettingException("api_version", "expected a version such as 2024-10-21 or v1, got '"
@@ -229,11 +193,11 @@ public final class AzureOpenAiCompleter implements Completer {
         }
 
         @Override
-        public AzureOpenAiCompleter build() {
+        public OpenAiCompleter build() {
             WireFormat format = wireFormat();
             Auth auth = tokenSource != null ? Auth.bearer(tokenSource) : Auth.header("api-key", requireApiKey());
             Completer completer = assemble(format, auth, Map.of());
-            return new AzureOpenAiCompleter(completer, "AzureOpenAiCompleter[name=" + providerName() + ", deployment="
+            return new OpenAiCompleter(completer, "AzureOpenAiCompleter[name=" + providerName() + ", deployment="
                     + requireModel() + ", endpoint=" + maskedBaseUrl() + ", path=" + format.path()
                     + (tokenSource != null ? ", auth=token" : "") + "]");
         }
