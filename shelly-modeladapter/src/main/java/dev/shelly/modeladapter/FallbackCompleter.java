@@ -25,7 +25,9 @@ import java.util.concurrent.CancellationException;
  * ({@link #fallsBack(ModelException)}): overloaded, server error, rate-limited, quota exhausted,
  * timeout, connection failure, authentication and permission. An invalid request, a context
  * overflow, a content filter's refusal, an unreadable reply and a cancellation are the caller's to
- * see and are thrown at once. When every provider failed, the last failure is thrown.
+ * see and are thrown at once. A provider reached as a fallback that refuses the request before
+ * sending it (an option it cannot map, such as another provider's reasoning setting) is passed
+ * over. When every provider failed, the last failure another provider could have fixed is thrown.
  *
  * <p>Each provider has a {@link CircuitBreaker}: after consecutive failures it is skipped for a
  * cool-down, then one probe request decides. Each switch is logged at WARN, naming both
@@ -137,6 +139,7 @@ public final class FallbackCompleter implements Completer {
 
     private ModelResponse ask(ModelRequest request, DeliveredContent content, boolean streamed) {
         ModelException last = null;
+        ModelException refused = null;
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);
             if (!entry.breaker().tryAcquire()) {
@@ -149,18 +152,27 @@ public final class FallbackCompleter implements Completer {
                 entry.breaker().onSuccess();
                 return response;
             } catch (ModelException failure) {
-                if (!fallsBack(failure) || content.delivered()) {
-                    // The provider answered (a refusal), or part of its reply is already out: no switch.
-                    if (fallsBack(failure)) {
-                        recordFailure(entry, failure);
-                    } else {
-                        entry.breaker().release();
+                // Once part of a streamed reply is out, the request cannot move to another provider.
+                boolean movable = !content.delivered();
+                if (fallsBack(failure)) {
+                    recordFailure(entry, failure);
+                    if (!movable) {
+                        throw failure;
                     }
-                    throw failure;
+                    last = failure;
+                    moveOn(i, failure);
+                    continue;
                 }
-                recordFailure(entry, failure);
-                last = failure;
-                moveOn(i, failure);
+                entry.breaker().release();
+                if (i > 0 && movable && refusedBeforeSending(failure)) {
+                    // A fallback that cannot take the request's options (Reasoning.budget is
+                    // Anthropic's, say) is passed over; the caller hears the failure that started
+                    // the fallback, not the fallback's refusal.
+                    refused = failure;
+                    moveOn(i, failure);
+                    continue;
+                }
+                throw failure;
             } catch (RuntimeException | Error e) {
                 entry.breaker().release();
                 throw e;
@@ -169,7 +181,15 @@ public final class FallbackCompleter implements Completer {
         if (last != null) {
             throw last;
         }
+        if (refused != null) {
+            throw refused;
+        }
         throw allOpen();
+    }
+
+    /** An option the provider cannot map, refused before any HTTP: no status. */
+    private static boolean refusedBeforeSending(ModelException failure) {
+        return failure.kind() == ModelException.Kind.INVALID_REQUEST && failure.status() == 0;
     }
 
     /** One provider, waiting once for a rate limit that asks for no longer than the wait allowed. */

@@ -127,6 +127,26 @@ class FallbackCompleterTest {
     }
 
     @Test
+    void aFallbackThatCannotTakeTheRequestsOptionsIsPassedOver() {
+        Provider a = new Provider("anthropic");
+        Provider b = new Provider("openai");
+        Provider c = new Provider("gemini");
+        a.failure = failure(ModelException.Kind.OVERLOADED);
+        b.failure = ModelException.builder(ModelException.Kind.INVALID_REQUEST).provider("openai")
+                .providerMessage("Reasoning.budget is Anthropic's; use Reasoning.effort").build();
+
+        assertThat(fallback(a, b, c).complete(CHAT).provider()).isEqualTo("gemini");
+        assertThat(events).extracting(FallbackEvent::reason).containsExactly("overloaded", "invalid_request");
+
+        assertThatThrownBy(() -> fallback(a, b).complete(CHAT)).as("the failure that started the fallback")
+                .isSameAs(a.failure);
+        ModelException sent = failure(ModelException.Kind.INVALID_REQUEST);
+        b.failure = sent;
+        assertThatThrownBy(() -> fallback(a, b, c).complete(CHAT)).as("a refusal after sending is the caller's")
+                .isSameAs(sent);
+    }
+
+    @Test
     void cancellationStopsTheChain() {
         Provider b = new Provider("openai");
         Completer cancelled = request -> {
