@@ -4,6 +4,7 @@ import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.FallbackCompleter;
 import dev.shelly.modeladapter.FallbackListener;
 import dev.shelly.modeladapter.RetryListener;
+import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
@@ -344,13 +345,17 @@ public final class ExampleModels {
      * @throws IllegalStateException for the scripted model
      */
     public Completer open(RetryListener retries, FallbackListener switches, UsageTracker usage) {
-        Completer primary = openOne(retries, usage);
         if (fallbacks.isEmpty()) {
-            return primary;
+            return openOne(retries, usage, RetryPolicy.defaults());
         }
-        FallbackCompleter.Builder chain = FallbackCompleter.builder().listener(switches).provider(provider.kind, primary);
-        for (ExampleModels f : fallbacks) {
-            chain.provider(f.provider.kind, f.openOne(retries, usage));
+        // A provider with a fallback after it does not wait out a long rate limit.
+        RetryPolicy patient = RetryPolicy.defaults().withMaxRetryAfter(FallbackCompleter.DEFAULT_RATE_LIMIT_WAIT);
+        FallbackCompleter.Builder chain = FallbackCompleter.builder().listener(switches)
+                .provider(provider.kind, openOne(retries, usage, patient));
+        for (int i = 0; i < fallbacks.size(); i++) {
+            ExampleModels f = fallbacks.get(i);
+            boolean last = i == fallbacks.size() - 1;
+            chain.provider(f.provider.kind, f.openOne(retries, usage, last ? RetryPolicy.defaults() : patient));
         }
         return chain.build();
     }
@@ -364,7 +369,7 @@ public final class ExampleModels {
         return fallbacks;
     }
 
-    private Completer openOne(RetryListener retries, UsageTracker usage) {
+    private Completer openOne(RetryListener retries, UsageTracker usage, RetryPolicy policy) {
         ProviderBuilder<?> builder = switch (provider) {
             case AZURE_OPENAI -> AzureOpenAiCompleter.builder();
             case ANTHROPIC -> AnthropicCompleter.builder();
@@ -376,7 +381,8 @@ public final class ExampleModels {
                     + "set AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or "
                     + "OPENAI_BASE_URL");
         };
-        return builder.environment(environment::get).model(model).retryListener(retries).usageTracker(usage).build();
+        return builder.environment(environment::get).model(model).retry(policy).retryListener(retries).usageTracker(usage)
+                .build();
     }
 
     @Override

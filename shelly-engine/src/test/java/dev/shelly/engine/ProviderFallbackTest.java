@@ -91,6 +91,29 @@ class ProviderFallbackTest {
     }
 
     @Test
+    void aLongRateLimitIsNotWaitedOutWhenAFallbackCanAnswer() throws Exception {
+        try (MockWebServer primary = new MockWebServer(); MockWebServer secondary = new MockWebServer()) {
+            primary.start();
+            secondary.start();
+            primary.enqueue(new MockResponse.Builder().code(429).addHeader("Content-Type", "application/json")
+                    .addHeader("retry-after", "30").body("{\"type\":\"error\",\"error\":{\"type\":"
+                            + "\"rate_limit_error\",\"message\":\"Number of request tokens has exceeded your per-minute "
+                            + "rate limit\"}}").build());
+            secondary.enqueue(json(200, OPENAI_REPLY));
+            // The default retry (3 attempts) would honour a retry-after of up to 60 s.
+            String yaml = config(primary, secondary).replace("    retry: { max_attempts: 1 }\n    fallback", "    fallback");
+            Map<String, String> env = Map.of("ANTHROPIC_API_KEY", ANTHROPIC_KEY, "OPENAI_API_KEY", OPENAI_KEY);
+            long began = System.nanoTime();
+            try (Engine engine = Engine.builder().config(ConfigLoader.parse(yaml, "config.yaml", env::get))
+                    .environment(env::get).build()) {
+                assertThat(engine.newSession().send("Capital of France?").reply().text()).isEqualTo("Paris.");
+            }
+            assertThat(java.time.Duration.ofNanos(System.nanoTime() - began)).isLessThan(java.time.Duration.ofSeconds(10));
+            assertThat(primary.getRequestCount()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void anInvalidRequestDoesNotFallBack() throws Exception {
         try (MockWebServer primary = new MockWebServer(); MockWebServer secondary = new MockWebServer()) {
             primary.start();
