@@ -12,11 +12,12 @@ module dev.shelly.providers {
     exports dev.shelly.providers.grok;
     exports dev.shelly.providers.openai;
 
-    // The provider kinds the engine's config names (anthropic, openai, openai_compatible, grok, gemini).
+    // The provider kinds the engine's config names (anthropic, openai, openai-compatible, azure-openai, grok, gemini).
     provides dev.shelly.modeladapter.spi.CompleterFactory with
             dev.shelly.providers.anthropic.AnthropicFactory,
             dev.shelly.providers.openai.OpenAiFactory,
             dev.shelly.providers.openai.OpenAiCompatibleFactory,
+            dev.shelly.providers.openai.AzureOpenAiFactory,
             dev.shelly.providers.grok.GrokFactory,
             dev.shelly.providers.gemini.GeminiFactory;
 }

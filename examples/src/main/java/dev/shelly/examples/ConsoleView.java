@@ -5,6 +5,8 @@ import dev.shelly.agent.AgentListener;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Delta;
+import dev.shelly.modeladapter.FallbackEvent;
+import dev.shelly.modeladapter.FallbackListener;
 import dev.shelly.modeladapter.RetryEvent;
 import dev.shelly.modeladapter.RetryListener;
 import java.io.PrintStream;
@@ -33,10 +35,11 @@ import tools.jackson.databind.json.JsonMapper;
  * agent's text is streamed; a child's answer shows as the result of its delegation. A reply
  * that arrives without deltas (a completer that does not stream) is printed whole.
  *
- * <p>Use it as an agent's listener (children inherit it) and as a provider's retry listener.
+ * <p>Use it as an agent's listener (children inherit it), as a provider's retry listener and as
+ * a fallback's listener.
  * Safe for the concurrent calls agents make: every line is written whole.
  */
-public final class ConsoleView implements AgentListener, RetryListener {
+public final class ConsoleView implements AgentListener, RetryListener, FallbackListener {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int MAX_LINE = 160;
 
@@ -84,6 +87,12 @@ public final class ConsoleView implements AgentListener, RetryListener {
     public void onRetry(RetryEvent event) {
         note("  … " + oneLine(event.failure().getMessage()) + "; retrying in " + seconds(event.delay()) + " (attempt "
                 + (event.attempt() + 1) + " of " + event.maxAttempts() + ")");
+    }
+
+    @Override
+    public void onFallback(FallbackEvent event) {
+        note("  … " + (event.failure() == null ? event.from() + " is skipped after repeated failures"
+                : oneLine(event.failure().getMessage())) + "; continuing on " + event.to());
     }
 
     /**

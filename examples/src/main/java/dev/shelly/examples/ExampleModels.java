@@ -1,13 +1,19 @@
 package dev.shelly.examples;
 
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.FallbackCompleter;
+import dev.shelly.modeladapter.FallbackListener;
 import dev.shelly.modeladapter.RetryListener;
+import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.gemini.GeminiCompleter;
+import dev.shelly.providers.openai.AzureOpenAiCompleter;
 import dev.shelly.providers.grok.GrokCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +22,10 @@ import java.util.Optional;
  * Which model the examples talk to, chosen from environment variables.
  *
  * <ol>
- *   <li>{@code ANTHROPIC_API_KEY} set: Anthropic ({@code ANTHROPIC_BASE_URL} if set).
+ *   <li>{@code AZURE_OPENAI_API_KEY} and {@code AZURE_OPENAI_ENDPOINT} set: Azure OpenAI, the
+ *       deployment {@code AZURE_OPENAI_DEPLOYMENT} (else {@link #DEFAULT_OPENAI_MODEL}), the API
+ *       version {@code OPENAI_API_VERSION} (else the v1 paths).
+ *   <li>else {@code ANTHROPIC_API_KEY}: Anthropic ({@code ANTHROPIC_BASE_URL} if set).
  *   <li>else {@code OPENAI_API_KEY}: OpenAI ({@code OPENAI_BASE_URL} if set).
  *   <li>else {@code XAI_API_KEY}: xAI's Grok ({@code XAI_BASE_URL} if set).
  *   <li>else {@code GEMINI_API_KEY} (or {@code GOOGLE_API_KEY}): Google's Gemini
@@ -26,8 +35,12 @@ import java.util.Optional;
  *   <li>else nothing: a scripted model, in-process, without the network.
  * </ol>
  *
- * {@code SHELLY_PROVIDER} ({@code anthropic}, {@code openai}, {@code grok}, {@code gemini},
- * {@code openai-compatible} or {@code scripted}) picks one explicitly when several are set;
+ * The providers of this list whose variables are set after the chosen one are its fallbacks, in
+ * this order: a request the chosen one cannot answer (overloaded, down, out of quota,
+ * rate-limited for long, refusing its key) goes to the next ({@link FallbackCompleter});
+ * {@code SHELLY_FALLBACK=off} turns that off.
+ * {@code SHELLY_PROVIDER} ({@code azure-openai}, {@code anthropic}, {@code openai}, {@code grok},
+ * {@code gemini}, {@code openai-compatible} or {@code scripted}) picks one explicitly when several are set;
  * {@code SHELLY_MODEL} names the model, else each provider has a default
  * ({@link #DEFAULT_ANTHROPIC_MODEL}, {@link #DEFAULT_OPENAI_MODEL}, {@link #DEFAULT_GROK_MODEL},
  * {@link #DEFAULT_GEMINI_MODEL}, {@link #DEFAULT_COMPATIBLE_MODEL}).
@@ -57,11 +70,13 @@ public final class ExampleModels {
 
     /** The line a scripted run starts with. */
     public static final String SCRIPTED_BANNER =
-            "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL set;"
-                    + " see README]";
+            "[scripted model: no AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or"
+                    + " OPENAI_BASE_URL set; see README]";
 
     /** The kinds of model the examples can use. */
     public enum Provider {
+        /** OpenAI's Chat Completions on an Azure OpenAI deployment. */
+        AZURE_OPENAI("azure-openai", AzureOpenAiCompleter.API_KEY_VARIABLE, AzureOpenAiCompleter.ENDPOINT_VARIABLE, null),
         /** Anthropic's Messages API. */
         ANTHROPIC("anthropic", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", AnthropicCompleter.DEFAULT_BASE_URL),
         /** OpenAI's Chat Completions API. */
@@ -127,7 +142,7 @@ public final class ExampleModels {
                 return GROK;
             }
             throw new IllegalArgumentException("SHELLY_PROVIDER is '" + kind.strip()
-                    + "'; expected anthropic, openai, grok, gemini, openai-compatible or scripted");
+                    + "'; expected azure-openai, anthropic, openai, grok, gemini, openai-compatible or scripted");
         }
     }
 
@@ -135,12 +150,15 @@ public final class ExampleModels {
     private final String model;
     private final String baseUrl;
     private final Map<String, String> environment;
+    private final List<ExampleModels> fallbacks;
 
-    private ExampleModels(Provider provider, String model, String baseUrl, Map<String, String> environment) {
+    private ExampleModels(Provider provider, String model, String baseUrl, Map<String, String> environment,
+            List<ExampleModels> fallbacks) {
         this.provider = provider;
         this.model = model;
         this.baseUrl = baseUrl;
         this.environment = environment;
+        this.fallbacks = fallbacks;
     }
 
     /**
@@ -162,37 +180,54 @@ public final class ExampleModels {
             requireSettings(provider, env);
         }
         if (provider == Provider.SCRIPTED) {
-            return new ExampleModels(provider, "scripted", null, env);
+            return new ExampleModels(provider, "scripted", null, env, List.of());
+        }
+        List<ExampleModels> fallbacks = new ArrayList<>();
+        if (!"off".equalsIgnoreCase(value(env, "SHELLY_FALLBACK"))) {
+            for (Provider other : Provider.values()) {
+                if (other != provider && other != Provider.SCRIPTED && isSet(other, env)) {
+                    fallbacks.add(of(other, defaultModel(other, env), env, List.of()));
+                }
+            }
         }
         String model = value(env, "SHELLY_MODEL");
-        if (model == null) {
-            model = switch (provider) {
-                case ANTHROPIC -> DEFAULT_ANTHROPIC_MODEL;
-                case OPENAI -> DEFAULT_OPENAI_MODEL;
-                case GROK -> DEFAULT_GROK_MODEL;
-                case GEMINI -> DEFAULT_GEMINI_MODEL;
-                default -> DEFAULT_COMPATIBLE_MODEL;
-            };
-        }
+        return of(provider, model != null ? model : defaultModel(provider, env), env, List.copyOf(fallbacks));
+    }
+
+    private static ExampleModels of(Provider provider, String model, Map<String, String> env,
+            List<ExampleModels> fallbacks) {
         String url = value(env, provider.baseUrlVariable);
-        return new ExampleModels(provider, model, url != null ? url : provider.defaultBaseUrl, env);
+        return new ExampleModels(provider, model, url != null ? url : provider.defaultBaseUrl, env, fallbacks);
+    }
+
+    /** Whether a provider's variables are set, as {@link #detect} reads them. */
+    private static boolean isSet(Provider provider, Map<String, String> env) {
+        return switch (provider) {
+            case AZURE_OPENAI -> value(env, AzureOpenAiCompleter.API_KEY_VARIABLE) != null
+                    && value(env, AzureOpenAiCompleter.ENDPOINT_VARIABLE) != null;
+            case GEMINI -> value(env, "GEMINI_API_KEY") != null || value(env, "GOOGLE_API_KEY") != null;
+            case OPENAI_COMPATIBLE -> value(env, "OPENAI_API_KEY") == null && value(env, "OPENAI_BASE_URL") != null;
+            case SCRIPTED -> false;
+            default -> value(env, provider.apiKeyVariable) != null;
+        };
+    }
+
+    private static String defaultModel(Provider provider, Map<String, String> env) {
+        return switch (provider) {
+            case AZURE_OPENAI -> Optional.ofNullable(value(env, "AZURE_OPENAI_DEPLOYMENT")).orElse(DEFAULT_OPENAI_MODEL);
+            case ANTHROPIC -> DEFAULT_ANTHROPIC_MODEL;
+            case OPENAI -> DEFAULT_OPENAI_MODEL;
+            case GROK -> DEFAULT_GROK_MODEL;
+            case GEMINI -> DEFAULT_GEMINI_MODEL;
+            default -> DEFAULT_COMPATIBLE_MODEL;
+        };
     }
 
     private static Provider detect(Map<String, String> env) {
-        if (value(env, "ANTHROPIC_API_KEY") != null) {
-            return Provider.ANTHROPIC;
-        }
-        if (value(env, "OPENAI_API_KEY") != null) {
-            return Provider.OPENAI;
-        }
-        if (value(env, "XAI_API_KEY") != null) {
-            return Provider.GROK;
-        }
-        if (value(env, "GEMINI_API_KEY") != null || value(env, "GOOGLE_API_KEY") != null) {
-            return Provider.GEMINI;
-        }
-        if (value(env, "OPENAI_BASE_URL") != null) {
-            return Provider.OPENAI_COMPATIBLE;
+        for (Provider p : Provider.values()) {
+            if (isSet(p, env)) {
+                return p;
+            }
         }
         return Provider.SCRIPTED;
     }
@@ -205,6 +240,10 @@ public final class ExampleModels {
         if (provider.apiKeyVariable != null && provider != Provider.GEMINI && value(env, provider.apiKeyVariable) == null) {
             throw new IllegalArgumentException("SHELLY_PROVIDER is " + provider.kind + " but " + provider.apiKeyVariable
                     + " is not set");
+        }
+        if (provider == Provider.AZURE_OPENAI && value(env, AzureOpenAiCompleter.ENDPOINT_VARIABLE) == null) {
+            throw new IllegalArgumentException("SHELLY_PROVIDER is azure-openai but AZURE_OPENAI_ENDPOINT is not set "
+                    + "(e.g. https://<resource>.openai.azure.com)");
         }
         if (provider == Provider.OPENAI_COMPATIBLE && value(env, "OPENAI_BASE_URL") == null) {
             throw new IllegalArgumentException("SHELLY_PROVIDER is openai-compatible but OPENAI_BASE_URL is not set "
@@ -272,7 +311,14 @@ public final class ExampleModels {
      *     {@link #SCRIPTED_BANNER}
      */
     public String banner() {
-        return scripted() ? SCRIPTED_BANNER : "[model: " + describe() + "]";
+        if (scripted()) {
+            return SCRIPTED_BANNER;
+        }
+        StringBuilder line = new StringBuilder("[model: ").append(describe());
+        for (ExampleModels f : fallbacks) {
+            line.append("; fallback: ").append(f.describe());
+        }
+        return line.append(']').toString();
     }
 
     /**
@@ -294,16 +340,58 @@ public final class ExampleModels {
      * @throws IllegalStateException for the scripted model, which has no provider to open
      */
     public Completer open(RetryListener retries, UsageTracker usage) {
+        return open(retries, FallbackListener.NONE, usage);
+    }
+
+    /**
+     * Builds the completer as {@link #open(RetryListener, UsageTracker)} does and, when other
+     * providers' variables are set too, puts them behind it as its fallbacks, in order.
+     *
+     * @param retries told about each retry
+     * @param switches told each time a request moves to a fallback provider
+     * @param usage records the usage of every reply (of whichever provider answered), or null
+     * @return the completer
+     * @throws IllegalStateException for the scripted model
+     */
+    public Completer open(RetryListener retries, FallbackListener switches, UsageTracker usage) {
+        if (fallbacks.isEmpty()) {
+            return openOne(retries, usage, RetryPolicy.defaults());
+        }
+        // A provider with a fallback after it does not wait out a long rate limit.
+        RetryPolicy patient = RetryPolicy.defaults().withMaxRetryAfter(FallbackCompleter.DEFAULT_RATE_LIMIT_WAIT);
+        FallbackCompleter.Builder chain = FallbackCompleter.builder().listener(switches)
+                .provider(provider.kind, openOne(retries, usage, patient));
+        for (int i = 0; i < fallbacks.size(); i++) {
+            ExampleModels f = fallbacks.get(i);
+            boolean last = i == fallbacks.size() - 1;
+            chain.provider(f.provider.kind, f.openOne(retries, usage, last ? RetryPolicy.defaults() : patient));
+        }
+        return chain.build();
+    }
+
+    /**
+     * The providers asked, in order, when the chosen one cannot answer.
+     *
+     * @return the fallbacks; empty when no other provider is set or {@code SHELLY_FALLBACK=off}
+     */
+    public List<ExampleModels> fallbacks() {
+        return fallbacks;
+    }
+
+    private Completer openOne(RetryListener retries, UsageTracker usage, RetryPolicy policy) {
         ProviderBuilder<?> builder = switch (provider) {
+            case AZURE_OPENAI -> AzureOpenAiCompleter.builder();
             case ANTHROPIC -> AnthropicCompleter.builder();
             case OPENAI -> OpenAiCompleter.builder();
             case GROK -> GrokCompleter.builder();
             case GEMINI -> GeminiCompleter.builder();
             case OPENAI_COMPATIBLE -> OpenAiCompleter.compatible().baseUrl(baseUrl);
             case SCRIPTED -> throw new IllegalStateException("the scripted model has no provider to open; "
-                    + "set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL");
+                    + "set AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or "
+                    + "OPENAI_BASE_URL");
         };
-        return builder.environment(environment::get).model(model).retryListener(retries).usageTracker(usage).build();
+        return builder.environment(environment::get).model(model).retry(policy).retryListener(retries).usageTracker(usage)
+                .build();
     }
 
     @Override

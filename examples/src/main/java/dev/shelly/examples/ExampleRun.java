@@ -67,7 +67,7 @@ public final class ExampleRun {
         this.prompt = prompt;
         this.models = models;
         this.view = view;
-        this.real = models.scripted() ? null : models.open(view, usage);
+        this.real = models.scripted() ? null : models.open(view, view, usage);
         this.telemetry = GlobalOpenTelemetry.isSet() ? ShellyTelemetry.create(GlobalOpenTelemetry.get()) : null;
         this.scope = telemetry != null ? RunContext.builder().observers(telemetry).build() : RunContext.root();
     }

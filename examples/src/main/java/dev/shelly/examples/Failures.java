@@ -79,6 +79,7 @@ public final class Failures {
             case TIMEOUT -> provider + where + " did not answer in time" + status + said;
             case INVALID_RESPONSE -> provider + " sent a reply that cannot be read" + status + said;
             case SERVER -> provider + " failed on its side" + status + said + "; try again later";
+            case CONTENT_FILTER -> provider + "'s content filter refused the request" + status + said;
         };
     }
 

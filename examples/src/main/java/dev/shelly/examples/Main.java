@@ -153,8 +153,8 @@ public final class Main {
         out.println();
         list(examples, out);
         out.println();
-        out.println("The model: the first of ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or");
-        out.println("OPENAI_BASE_URL");
+        out.println("The model: the first of AZURE_OPENAI_API_KEY (with AZURE_OPENAI_ENDPOINT), ANTHROPIC_API_KEY,");
+        out.println("OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL");
         out.println("(an OpenAI-compatible server such as Ollama) that is set; SHELLY_MODEL names the model.");
         out.println("With none set, a scripted model runs the example without the network.");
     }

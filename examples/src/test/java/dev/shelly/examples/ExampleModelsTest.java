@@ -20,11 +20,33 @@ class ExampleModelsTest {
         assertThat(models.scripted()).isTrue();
         assertThat(models.baseUrl()).isEmpty();
         assertThat(models.banner()).isEqualTo(
-                "[scripted model: no ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL set;"
-                        + " see README]");
+                "[scripted model: no AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or"
+                        + " OPENAI_BASE_URL set; see README]");
         assertThatThrownBy(() -> models.open(RetryListener.NONE, null))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("set ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or OPENAI_BASE_URL");
+                .hasMessageContaining("set AZURE_OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_API_KEY, XAI_API_KEY, GEMINI_API_KEY or "
+                        + "OPENAI_BASE_URL");
+    }
+
+    @Test
+    void azureOpenAiComesFirstWhenItsKeyAndEndpointAreSet() {
+        Map<String, String> env = Map.of("AZURE_OPENAI_API_KEY", "azure-secret", "AZURE_OPENAI_ENDPOINT",
+                "https://contoso.openai.azure.com", "ANTHROPIC_API_KEY", "sk-ant-secret");
+        ExampleModels models = ExampleModels.select(env);
+
+        assertThat(models.provider()).isEqualTo(Provider.AZURE_OPENAI);
+        assertThat(models.model()).isEqualTo("gpt-4o-mini");
+        assertThat(models.banner()).isEqualTo("[model: azure-openai gpt-4o-mini at https://contoso.openai.azure.com; "
+                + "fallback: anthropic claude-sonnet-4-5 at https://api.anthropic.com]");
+        assertThat(models.open(RetryListener.NONE, null).toString()).isEqualTo("FallbackCompleter[azure-openai, anthropic]");
+        assertThat(ExampleModels.select(Map.of("AZURE_OPENAI_API_KEY", "azure-secret", "AZURE_OPENAI_ENDPOINT",
+                "https://contoso.openai.azure.com")).open(RetryListener.NONE, null).toString())
+                .doesNotContain("azure-secret").contains("path=openai/v1/chat/completions");
+        assertThat(ExampleModels.select(Map.of("AZURE_OPENAI_API_KEY", "k", "ANTHROPIC_API_KEY", "a")).provider())
+                .as("a key without an endpoint is not Azure").isEqualTo(Provider.ANTHROPIC);
+        assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "azure-openai", "AZURE_OPENAI_API_KEY", "k")))
+                .hasMessage("SHELLY_PROVIDER is azure-openai but AZURE_OPENAI_ENDPOINT is not set "
+                        + "(e.g. https://<resource>.openai.azure.com)");
     }
 
     @Test
@@ -36,7 +58,8 @@ class ExampleModelsTest {
         assertThat(models.provider()).isEqualTo(Provider.ANTHROPIC);
         assertThat(models.model()).isEqualTo("claude-sonnet-4-5");
         assertThat(models.baseUrl()).contains("https://api.anthropic.com");
-        assertThat(models.banner()).isEqualTo("[model: anthropic claude-sonnet-4-5 at https://api.anthropic.com]");
+        assertThat(models.banner()).isEqualTo("[model: anthropic claude-sonnet-4-5 at https://api.anthropic.com; fallback: openai gpt-4o-mini at "
+                + "http://localhost:11434/v1; fallback: grok grok-4 at https://api.x.ai/v1]");
         assertThat(models.open(RetryListener.NONE, null).toString()).doesNotContain("sk-ant-secret");
     }
 
@@ -58,7 +81,7 @@ class ExampleModelsTest {
         assertThat(models.provider()).isEqualTo(Provider.OPENAI);
         assertThat(models.model()).isEqualTo("gpt-4o-mini");
         assertThat(models.baseUrl()).contains("http://gateway/v1");
-        assertThat(models.banner()).isEqualTo("[model: openai gpt-4o-mini at http://gateway/v1]");
+        assertThat(models.banner()).isEqualTo("[model: openai gpt-4o-mini at http://gateway/v1; fallback: grok grok-4 at https://api.x.ai/v1]");
     }
 
     @Test
@@ -119,7 +142,7 @@ class ExampleModelsTest {
         assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "gemini")))
                 .hasMessage("SHELLY_PROVIDER is gemini but neither GEMINI_API_KEY nor GOOGLE_API_KEY is set");
         assertThatThrownBy(() -> ExampleModels.select(Map.of("SHELLY_PROVIDER", "bard")))
-                .hasMessage("SHELLY_PROVIDER is 'bard'; expected anthropic, openai, grok, gemini, openai-compatible or scripted");
+                .hasMessage("SHELLY_PROVIDER is 'bard'; expected azure-openai, anthropic, openai, grok, gemini, openai-compatible or scripted");
     }
 
     @Test
@@ -130,7 +153,8 @@ class ExampleModelsTest {
         assertThat(models.provider()).isEqualTo(Provider.GEMINI);
         assertThat(models.model()).isEqualTo("gemini-2.5-flash");
         assertThat(models.baseUrl()).contains("https://generativelanguage.googleapis.com");
-        assertThat(models.banner()).isEqualTo("[model: gemini gemini-2.5-flash at https://generativelanguage.googleapis.com]");
+        assertThat(models.banner()).isEqualTo("[model: gemini gemini-2.5-flash at https://generativelanguage.googleapis.com; fallback: openai-compatible llama3.2 at "
+                        + "http://localhost:11434/v1]");
         assertThat(models.open(RetryListener.NONE, null).toString()).doesNotContain("g-key");
         assertThat(ExampleModels.select(Map.of("GOOGLE_API_KEY", "g", "GEMINI_BASE_URL", "http://gemini-proxy"))
                 .describe()).isEqualTo("gemini gemini-2.5-flash at http://gemini-proxy");

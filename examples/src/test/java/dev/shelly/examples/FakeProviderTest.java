@@ -117,6 +117,56 @@ class FakeProviderTest {
     }
 
     @Test
+    void azureOpenAiIsChosenWhenItsVariablesAreSetAndGetsItsKeyHeaderAtTheDeploymentPath() throws Exception {
+        server.setDispatcher(new ChatCompletionsFake(body -> text("Sunny.")));
+        Map<String, String> env = Map.of("AZURE_OPENAI_API_KEY", "azure-key-0123456789", "AZURE_OPENAI_ENDPOINT",
+                server.url("/").toString(), "OPENAI_API_VERSION", "2024-10-21", "AZURE_OPENAI_DEPLOYMENT", "gpt-4o-prod",
+                "ANTHROPIC_API_KEY", "sk-ant-unused");
+
+        Runs.Result r = Runs.run(env, "tools");
+
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.lines().getFirst()).isEqualTo("[model: azure-openai gpt-4o-prod at " + server.url("/")
+                + "; fallback: anthropic claude-sonnet-4-5 at https://api.anthropic.com]");
+        assertThat(r.out() + r.err()).doesNotContain("azure-key-0123456789");
+        RecordedRequest request = server.takeRequest();
+        assertThat(request.getUrl().encodedPath()).isEqualTo("/openai/deployments/gpt-4o-prod/chat/completions");
+        assertThat(request.getUrl().queryParameter("api-version")).isEqualTo("2024-10-21");
+        assertThat(request.getHeaders().get("api-key")).isEqualTo("azure-key-0123456789");
+        assertThat(request.getHeaders().get("Authorization")).isNull();
+        assertThat(json(request.getBody().utf8()).get("model").asString()).isEqualTo("gpt-4o-prod");
+    }
+
+    @Test
+    void anExampleFinishesOnTheFallbackWhenThePrimaryRefusesItsKey() throws Exception {
+        try (MockWebServer anthropic = new MockWebServer()) {
+            anthropic.start();
+            anthropic.setDispatcher(new Dispatcher() {
+                @Override
+                public MockResponse dispatch(RecordedRequest request) {
+                    return new MockResponse.Builder().code(401).addHeader("Content-Type", "application/json")
+                            .body("{\"type\":\"error\",\"error\":{\"type\":\"authentication_error\","
+                                    + "\"message\":\"invalid x-api-key\"}}").build();
+                }
+            });
+            server.setDispatcher(new ChatCompletionsFake(body -> text("Sunny.")));
+            Map<String, String> env = Map.of("ANTHROPIC_API_KEY", "sk-ant-revoked-0123456789", "ANTHROPIC_BASE_URL",
+                    anthropic.url("/").toString(), "OPENAI_API_KEY", "sk-openai-0123456789", "OPENAI_BASE_URL",
+                    server.url("/v1").toString());
+
+            Runs.Result r = Runs.run(env, "tools");
+
+            assertThat(r.exit()).as(r.err()).isZero();
+            assertThat(r.lines().getFirst()).isEqualTo("[model: anthropic claude-sonnet-4-5 at " + anthropic.url("/")
+                    + "; fallback: openai gpt-4o-mini at " + server.url("/v1") + "]");
+            assertThat(r.lines()).contains("  … anthropic: authentication (HTTP 401): invalid x-api-key; continuing on openai");
+            assertThat(r.out()).contains("Sunny.").doesNotContain("sk-ant-revoked", "sk-openai-0123456789");
+            assertThat(r.err()).doesNotContain("sk-ant-revoked", "sk-openai-0123456789");
+            assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer sk-openai-0123456789");
+        }
+    }
+
+    @Test
     void anthropicGetsItsKeyHeaderAndTheSystemPromptApart() throws Exception {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json")
                 .body("{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-sonnet-4-5\","
@@ -129,7 +179,8 @@ class FakeProviderTest {
         Runs.Result r = Runs.run(env, "tools");
 
         assertThat(r.exit()).as(r.err()).isZero();
-        assertThat(r.lines().getFirst()).isEqualTo("[model: anthropic claude-sonnet-4-5 at " + server.url("/") + "]");
+        assertThat(r.lines().getFirst()).isEqualTo("[model: anthropic claude-sonnet-4-5 at " + server.url("/")
+                + "; fallback: openai gpt-4o-mini at https://api.openai.com/v1]");
         assertThat(r.lines()).endsWith("Sunny everywhere.", "[usage: 50 input and 3 output tokens in 1 model call]");
         assertThat(r.out()).doesNotContain("sk-ant");
         RecordedRequest request = server.takeRequest();

@@ -25,6 +25,7 @@ import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.TokenEstimator;
 import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
@@ -37,12 +38,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An agent's context management: builds the model's view of its chat before every call (the
  * prompt, the agent's latest summary, the conversation since), runs the policy's strategies on
  * it, and keeps the token account (the provider's count for the last call plus an estimate of
- * what changed since).
+ * what changed since; the estimate alone when the provider's count is missing or below half the
+ * estimate).
  *
  * <p>It acts, like a model-call hook, before the agent's hooks see the request, and on the view
  * only: what reaches the chat are the summaries and notes the strategies add, each marked in its
@@ -50,6 +54,7 @@ import java.util.function.Supplier;
  * run at a time: not thread-safe.
  */
 final class ContextManager {
+    private static final Logger LOG = LoggerFactory.getLogger(ContextManager.class);
     /** Each message is cut to this many characters in what the summariser reads. */
     static final int SUMMARY_PIECE_CHARS = 2_000;
     /** What the summariser reads at most when the window is unknown. */
@@ -75,6 +80,8 @@ final class ContextManager {
     private long reported = -1;
     /** The estimate of the request those tokens were reported for. */
     private long reportedEstimate;
+    /** Whether this agent's completer was found to report no count, or too low a count; logged once. */
+    private boolean distrusted;
     private String model;
     private Run stateRun;
     /** What the strategies remember during the run; made when a strategy first asks. */
@@ -333,10 +340,27 @@ final class ContextManager {
             model = response.model();
         }
         long input = response.usage().totalInputTokens();
-        if (input > 0) {
+        long estimate = view != null ? view.estimated() : estimate(sent.messages(), sent.tools());
+        // Several OpenAI-compatible servers report 0, nothing, or only part of the prompt: a count
+        // below half of the estimate is not the request's size, and trusting it would let the
+        // context grow past the window without a compaction. The estimate stands in for it.
+        if (input > 0 && input >= estimate / 2) {
             reported = input;
-            reportedEstimate = view != null ? view.estimated() : estimate(sent.messages(), sent.tools());
+            reportedEstimate = estimate;
+            return;
         }
+        reported = -1;
+        if (!distrusted) {
+            distrusted = true;
+            LOG.debug("agent '{}': {} reported {} input tokens for a request estimated at {}; counting the context by "
+                    + "the estimate while the reported count is missing or below half of it", agent.name(),
+                    describe(agent.completer().target()), input > 0 ? input : "no", estimate);
+        }
+    }
+
+    private static String describe(ModelTarget target) {
+        return target.provider() == null ? "the completer" : target.provider()
+                + (target.model() == null ? "" : " (" + target.model() + ")");
     }
 
     private long estimate(List<Message> messages, List<ToolDefinition> tools) {

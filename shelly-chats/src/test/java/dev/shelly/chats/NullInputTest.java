@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class NullInputTest {
     /** Parameters whose null is documented to mean something. */
     private static final Set<String> NULLABLE = Set.of(
-            "Image.new.url", "Image.new.data", "Image.new.mediaType", "Message.new.metadata", "Thinking.new.signature",
+            "Image.new.url", "Image.new.data", "Image.new.mediaType", "Message.new.metadata", "Thinking.new.signature", "Thinking.new.origin", "Thinking.withOrigin.value",
             "Thinking.of.signature", "ToolCall.new.arguments");
 
     private static final Map<Class<?>, Supplier<Object>> BY_TYPE = Map.ofEntries(

@@ -28,6 +28,7 @@ import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.storage.spi.RedisConfig;
 import dev.shelly.storage.spi.SessionStore;
+import dev.shelly.modeladapter.FallbackListener;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.PriceTable;
@@ -679,6 +680,7 @@ public final class Engine implements AutoCloseable {
         private final HumanInTheLoop.Settings approvals = new HumanInTheLoop.Settings();
         private PermissionStore permissions;
         private EngineTelemetry telemetry;
+        private FallbackListener fallbackListener = FallbackListener.NONE;
 
         private Builder() {}
 
@@ -995,6 +997,18 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
+         * Tells this listener each time a provider's request moves to one of its {@code fallback:}
+         * providers (besides the WARN log line and, with telemetry, the span event and counter).
+         *
+         * @param value the listener
+         * @return this builder
+         */
+        public Builder fallbackListener(FallbackListener value) {
+            this.fallbackListener = requireNonNull(value, "Engine.Builder.fallbackListener");
+            return this;
+        }
+
+        /**
          * Builds the engine: checks the whole configuration, builds the providers, connects the
          * MCP servers and registers the agents. On any failure everything opened so far is closed.
          *
@@ -1093,6 +1107,11 @@ public final class Engine implements AutoCloseable {
                             + String.join(", ", models.keySet()));
                 }
             }
+            FallbackListener told = fallbackListener;
+            Map<String, Completer> chained = ProviderChains.chain(config, models, event -> {
+                traced.fallbacks.onFallback(event);
+                told.onFallback(event);
+            });
             List<McpConnection> clients = new ArrayList<>();
             Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
             try {
@@ -1112,7 +1131,7 @@ public final class Engine implements AutoCloseable {
                 }
                 checkToolSelections(boxes);
                 Map<String, CodingSupport.Coding> coding = CodingSupport.build(config, workDir, Engine.class.getClassLoader());
-                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, models, traced, coding);
+                return new Engine(this, new Backends(useStore, useTasks, shared), clients, boxes, chained, traced, coding);
             } catch (RuntimeException e) {
                 for (McpConnection c : clients) {
                     try {

@@ -4,6 +4,7 @@ import dev.shelly.agent.RunObserver;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.TelemetryConfig;
+import dev.shelly.modeladapter.FallbackListener;
 import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.otel.ShellyTelemetry;
 import java.util.Map;
@@ -22,7 +23,7 @@ final class EngineTelemetry {
     private static final String OTEL_CLASS = "dev.shelly.otel.ShellyTelemetry";
 
     /** No telemetry. */
-    static final EngineTelemetry OFF = new EngineTelemetry(null, null, RetryListener.NONE, null);
+    static final EngineTelemetry OFF = new EngineTelemetry(null, null, RetryListener.NONE, FallbackListener.NONE, null);
 
     /** The observer of every turn, or null when off. */
     final RunObserver observer;
@@ -30,19 +31,22 @@ final class EngineTelemetry {
     final Supplier<Map<String, Object>> mcpMeta;
     /** Counts the retries of the providers the engine builds. */
     final RetryListener retries;
+    /** Counts and marks the fallbacks between the providers the engine builds. */
+    final FallbackListener fallbacks;
     private final AutoCloseable owned;
 
     private EngineTelemetry(RunObserver observer, Supplier<Map<String, Object>> mcpMeta, RetryListener retries,
-            AutoCloseable owned) {
+            FallbackListener fallbacks, AutoCloseable owned) {
         this.observer = observer;
         this.mcpMeta = mcpMeta;
         this.retries = retries;
+        this.fallbacks = fallbacks;
         this.owned = owned;
     }
 
     /** Telemetry the application gave in code; it stays the application's to close. */
     static EngineTelemetry given(ShellyTelemetry telemetry) {
-        return new EngineTelemetry(telemetry, telemetry::mcpMeta, telemetry.retryListener(), null);
+        return new EngineTelemetry(telemetry, telemetry::mcpMeta, telemetry.retryListener(), telemetry.fallbackListener(), null);
     }
 
     /** Telemetry of the {@code telemetry:} section, on an autoconfigured SDK the engine closes. */
@@ -64,7 +68,7 @@ final class EngineTelemetry {
         }
         LOG.info("telemetry on: OTLP to {} as service '{}'{}", settings.endpoint() == null ? "the SDK's default endpoint"
                 : settings.endpoint(), settings.serviceName(), settings.captureContent() ? ", with content" : "");
-        return new EngineTelemetry(telemetry, telemetry::mcpMeta, telemetry.retryListener(), telemetry);
+        return new EngineTelemetry(telemetry, telemetry::mcpMeta, telemetry.retryListener(), telemetry.fallbackListener(), telemetry);
     }
 
     /** Shuts down an SDK the engine made, exporting what is buffered. */

@@ -86,9 +86,14 @@ final class ProviderKinds {
         }
         Completer wrapped = new CountingCompleter(completer, usage);
         if (p.retry().maxAttempts() > 1) {
+            RetryPolicy policy = RetryPolicy.defaults().withMaxAttempts(p.retry().maxAttempts())
+                    .withDelays(p.retry().initialDelay(), p.retry().maxDelay());
+            if (!p.fallback().isEmpty() && p.fallbackWait().compareTo(policy.maxRetryAfter()) < 0) {
+                // A provider with fallbacks does not wait out a long rate limit: its fallback answers instead.
+                policy = policy.withMaxRetryAfter(p.fallbackWait());
+            }
             wrapped = RetryingCompleter.builder(wrapped)
-                    .policy(RetryPolicy.defaults().withMaxAttempts(p.retry().maxAttempts())
-                            .withDelays(p.retry().initialDelay(), p.retry().maxDelay()))
+                    .policy(policy)
                     .listener(retries)
                     .build();
         }

@@ -82,7 +82,7 @@ class ProviderKindsTest {
                     repeats: 2
                 agents: [{ name: a }]
                 """, Map.of())).hasMessage("config.yaml:6: providers[0].repeats: unknown field 'repeats' for provider "
-                + "kind 'canned'; expected one of kind, model, name, rate_limit, repeat, reply, retry, separator, token");
+                + "kind 'canned'; expected one of circuit_breaker, fallback, fallback_wait, kind, model, name, rate_limit, repeat, reply, retry, separator, token");
     }
 
     @Test
@@ -91,7 +91,7 @@ class ProviderKindsTest {
                 providers: [{ name: p, kind: claude, model: m }]
                 agents: [{ name: a }]
                 """, Map.of())).hasMessage("config.yaml:1: providers[0].kind: unknown provider kind 'claude'; expected one "
-                + "of anthropic, canned, gemini, grok, openai, openai-compatible");
+                + "of anthropic, azure-openai, canned, gemini, grok, openai, openai-compatible");
     }
 
     @Test
@@ -105,7 +105,7 @@ class ProviderKindsTest {
                 agents: [{ name: a }]
                 """, Map.of("OPENAI_API_KEY", "k"));
         assertThat(unknown).hasMessage("config.yaml:5: providers[0].max_token: unknown field 'max_token' for provider kind "
-                + "'openai'; expected one of api, api_key, base_url, headers, kind, max_tokens, model, name, rate_limit, retry, "
+                + "'openai'; expected one of api, api_key, base_url, circuit_breaker, fallback, fallback_wait, headers, kind, max_tokens, model, name, rate_limit, retry, "
                 + "temperature, timeout");
         assertThat(unknown.line()).isEqualTo(5);
         assertThat(unknown.path()).isEqualTo("providers[0].max_token");

@@ -46,7 +46,12 @@ public final class ModelException extends ShellyException {
         /** The provider answered with something that is not a valid reply. */
         INVALID_RESPONSE(false),
         /** The provider failed on its side (HTTP 500, 502, 503). */
-        SERVER(true);
+        SERVER(true),
+        /**
+         * The provider's content filter refused the prompt (Azure OpenAI's {@code content_filter}
+         * error); the same request is refused again, here or by another deployment of the policy.
+         */
+        CONTENT_FILTER(false);
 
         private final boolean retryable;
 

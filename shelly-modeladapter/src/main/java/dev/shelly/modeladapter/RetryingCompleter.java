@@ -89,18 +89,12 @@ public final class RetryingCompleter implements Completer {
         if (streamListener == null) {
             throw new IllegalArgumentException("RetryingCompleter.complete listener must not be null");
         }
-        boolean[] delivered = {false};
-        StreamListener tracking = streamListener == StreamListener.NONE ? StreamListener.NONE : delta -> {
-            if (!(delta instanceof Delta.UsageDelta)) {
-                delivered[0] = true;
-            }
-            streamListener.onDelta(delta);
-        };
+        DeliveredContent content = new DeliveredContent(streamListener);
         for (int attempt = 1; ; attempt++) {
             try {
-                return delegate.complete(request, tracking);
+                return delegate.complete(request, content.listener());
             } catch (ModelException e) {
-                waitBeforeRetry(e, attempt, delivered[0]);
+                waitBeforeRetry(e, attempt, content.delivered());
             }
         }
     }

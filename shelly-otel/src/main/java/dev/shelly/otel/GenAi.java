@@ -47,6 +47,9 @@ final class GenAi {
     static final AttributeKey<String> SYSTEM_INSTRUCTIONS = AttributeKey.stringKey("gen_ai.system_instructions");
     static final AttributeKey<String> TOKEN_TYPE = AttributeKey.stringKey("gen_ai.token.type");
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+    static final AttributeKey<String> FALLBACK_FROM = AttributeKey.stringKey("shelly.fallback.from");
+    static final AttributeKey<String> FALLBACK_TO = AttributeKey.stringKey("shelly.fallback.to");
+    static final AttributeKey<String> FALLBACK_PROVIDER = AttributeKey.stringKey("shelly.fallback.provider");
     static final AttributeKey<String> MCP_METHOD_NAME = AttributeKey.stringKey("mcp.method.name");
 
     static final AttributeKey<String> SHELLY_RUN_ID = AttributeKey.stringKey("shelly.run.id");
@@ -63,6 +66,7 @@ final class GenAi {
     static final String TOKEN_USAGE = "gen_ai.client.token.usage";
     static final String OPERATION_DURATION = "gen_ai.client.operation.duration";
     static final String RETRIES = "shelly.model.retries";
+    static final String FALLBACKS = "shelly.model.fallbacks";
     static final String TOOL_ERRORS = "shelly.tool.errors";
     static final String COST = "shelly.cost";
 

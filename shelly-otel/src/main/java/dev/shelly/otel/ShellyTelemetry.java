@@ -10,6 +10,7 @@ import dev.shelly.agent.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.FallbackListener;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
@@ -133,6 +134,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     private final LongHistogram tokenUsage;
     private final DoubleHistogram duration;
     private final LongCounter retries;
+    private final LongCounter fallbacks;
     private final LongCounter toolErrors;
     private final DoubleCounter cost;
     /** Whether there is anything to record: false when tracing and metrics are both no-ops. */
@@ -155,6 +157,8 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
                 .setExplicitBucketBoundariesAdvice(GenAi.DURATION_BUCKETS).build();
         this.retries = meter.counterBuilder(GenAi.RETRIES).setUnit("{retry}")
                 .setDescription("Model calls retried after a transient failure.").build();
+        this.fallbacks = meter.counterBuilder(GenAi.FALLBACKS).setUnit("{fallback}")
+                .setDescription("Model calls moved to another provider.").build();
         this.toolErrors = meter.counterBuilder(GenAi.TOOL_ERRORS).setUnit("{error}")
                 .setDescription("Tool calls that ended with an error result.").build();
         this.cost = meter.counterBuilder(GenAi.COST).ofDoubles().setUnit("USD")
@@ -460,6 +464,29 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
                     .put(GenAi.ERROR_TYPE, type)
                     .put("shelly.retry.delay_ms", event.delay().toMillis())
                     .build());
+        };
+    }
+
+    /**
+     * A fallback listener for the {@link dev.shelly.modeladapter.FallbackCompleter}s an application
+     * builds: counts {@code shelly.model.fallbacks} by the provider left, the provider asked next
+     * and the reason, adds a {@code fallback} event with the same attributes to the current model
+     * call's span, and sets the span's {@code shelly.fallback.provider} to the provider asked
+     * last.
+     *
+     * @return the listener
+     */
+    public FallbackListener fallbackListener() {
+        return event -> {
+            Attributes attributes = Attributes.builder()
+                    .put(GenAi.FALLBACK_FROM, event.from())
+                    .put(GenAi.FALLBACK_TO, event.to())
+                    .put(GenAi.ERROR_TYPE, event.reason())
+                    .build();
+            fallbacks.add(1, attributes);
+            Span span = Span.current();
+            span.addEvent("fallback", attributes);
+            span.setAttribute(GenAi.FALLBACK_PROVIDER, event.to());
         };
     }
 

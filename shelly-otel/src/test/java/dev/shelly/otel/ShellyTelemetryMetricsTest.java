@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.RunContext;
+import dev.shelly.modeladapter.FallbackCompleter;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.Price;
@@ -173,5 +174,29 @@ class ShellyTelemetryMetricsTest {
         assertThat(chat.getEvents().getFirst().getAttributes().get(AttributeKey.longKey("shelly.retry.attempt"))).isEqualTo(1L);
         assertThat(chat.getEvents().getFirst().getAttributes().get(AttributeKey.stringKey("error.type")))
                 .isEqualTo("rate_limited");
+    }
+
+    @Test
+    void fallbacksAreCountedAndMarkedOnTheModelCallsSpan() {
+        ModelException overloaded = ModelException.builder(ModelException.Kind.OVERLOADED).provider("anthropic").build();
+        FallbackCompleter fallback = FallbackCompleter.builder()
+                .provider("anthropic", new Fixture.Targeted(ScriptedCompleter.of(Step.fail(overloaded)), SONNET))
+                .provider("openai", new Fixture.Targeted(ScriptedCompleter.of(Step.reply("ok")),
+                        new ModelTarget("openai", "gpt-5")))
+                .listener(telemetry.fallbackListener())
+                .build();
+        Agent agent = Agent.builder("a").completer(fallback).build();
+
+        agent.run("go", RunContext.builder().observers(telemetry).build());
+
+        Attributes expected = Attributes.builder().put("shelly.fallback.from", "anthropic")
+                .put("shelly.fallback.to", "openai").put("error.type", "overloaded").build();
+        LongPointData point = otel.metric("shelly.model.fallbacks").getLongSumData().getPoints().iterator().next();
+        assertThat(point.getValue()).isEqualTo(1);
+        assertThat(point.getAttributes().asMap()).isEqualTo(expected.asMap());
+        SpanData chat = otel.span("chat claude-sonnet-4-5");
+        assertThat(chat.getEvents()).extracting(EventData::getName).containsExactly("fallback");
+        assertThat(chat.getEvents().getFirst().getAttributes().asMap()).isEqualTo(expected.asMap());
+        assertThat(chat.getAttributes().get(AttributeKey.stringKey("shelly.fallback.provider"))).isEqualTo("openai");
     }
 }

@@ -54,7 +54,7 @@ class CompleterFactoriesTest {
 
     @Test
     void everyShippedKindIsFound() {
-        assertThat(factories().keySet()).containsExactly("anthropic", "gemini", "grok", "openai", "openai-compatible");
+        assertThat(factories().keySet()).containsExactly("anthropic", "azure-openai", "gemini", "grok", "openai", "openai-compatible");
     }
 
     @Test

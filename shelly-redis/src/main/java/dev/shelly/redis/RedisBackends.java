@@ -134,7 +134,16 @@ public final class RedisBackends implements SharedBackends {
         if (limit == null) {
             throw new IllegalArgumentException("RedisBackends.rateLimiter limit must not be null");
         }
-        return new RedisRateLimiter(redis, redis.prefix() + "ratelimit:" + checkName(name, "rateLimiter") + ":", limit);
+        return rateLimiter(name, limit, 60_000_000L);
+    }
+
+    /** A rate limiter whose window is {@code windowMicros} instead of a minute, for tests. */
+    RedisRateLimiter rateLimiter(String name, RateLimit limit, long windowMicros) {
+        if (limit == null) {
+            throw new IllegalArgumentException("RedisBackends.rateLimiter limit must not be null");
+        }
+        return new RedisRateLimiter(redis, redis.prefix() + "ratelimit:" + checkName(name, "rateLimiter") + ":", limit,
+                windowMicros);
     }
 
     /**

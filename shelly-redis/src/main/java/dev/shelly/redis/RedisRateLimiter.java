@@ -13,11 +13,16 @@ import java.util.List;
  * <p>The algorithm, one Lua script per step, on the server's clock ({@code TIME}, so the hosts'
  * clocks need not agree):
  * <ul>
- *   <li><b>Requests: even spacing.</b> The key {@code next} holds the earliest start of the next
- *       request. {@link #acquire()} takes {@code start = max(now, next)}, sets
- *       {@code next = start + 60 s / requestsPerMinute}, and waits until {@code start}. Starts of
- *       all limiters are therefore at least one interval apart, which keeps any minute at or
- *       under the limit (a sliding window, not a fixed one: no double burst at a minute's edge).</li>
+ *   <li><b>Requests: an exact sliding window.</b> The sorted set {@code starts} holds the start
+ *       times granted last, at most {@code N = requestsPerMinute} of them. {@link #acquire()}
+ *       takes the earliest start that is one interval ({@code 60 s / N}) after the last one
+ *       granted, and at least one window plus a guard (200 ms) after the
+ *       {@code N}-th last one; then it waits until that start. A request starts once the waiting
+ *       caller wakes, a little after its slot (the reply's way back from Redis, the sleep's
+ *       lateness); the guard covers that, so at no moment do more than {@code N} requests start
+ *       within any window of one minute, whichever JVM starts them. Spacing starts exactly one
+ *       interval apart was not enough: the N+1-th slot then lies exactly one window after the
+ *       first, and any delay of the first put both in one window.</li>
  *   <li><b>Tokens: a token schedule (GCRA).</b> The key {@code tokens} holds the time at which
  *       the tokens charged so far are paid off at {@code tokensPerMinute}. {@link #charge} moves
  *       it on by {@code tokens × 60 s / tokensPerMinute} (from now, if it lies in the past). A
@@ -25,22 +30,35 @@ import java.util.List;
  *       may come as a burst, then the steady rate holds. Tokens are known only after a reply, so
  *       one request may overshoot; the next ones wait for it.</li>
  * </ul>
- * Both keys expire a minute after they stop mattering, so an idle limiter leaves nothing behind.
+ * Both keys expire a window after they stop mattering, so an idle limiter leaves nothing behind.
  * A slot taken by a caller that is then interrupted is lost, never given twice.
  */
 public final class RedisRateLimiter implements RateLimiter {
     private static final long MINUTE_MICROS = 60_000_000L;
+    /** How late after its slot a request may start and still count in the slot's place. */
+    static final long GUARD_MILLIS = 200;
 
     private static final LuaScript RESERVE = LuaScript.of("""
             local t = redis.call('TIME')
             local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
-            local start = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+            local n = tonumber(ARGV[4])
+            local start = now
+            local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+            if last[2] then
+              start = math.max(start, tonumber(last[2]) + tonumber(ARGV[1]))
+            end
+            if redis.call('ZCARD', KEYS[1]) >= n then
+              local nth = redis.call('ZRANGE', KEYS[1], -n, -n, 'WITHSCORES')
+              start = math.max(start, tonumber(nth[2]) + tonumber(ARGV[5]))
+            end
             if tonumber(ARGV[2]) > 0 then
               start = math.max(start, tonumber(redis.call('GET', KEYS[2]) or '0') - tonumber(ARGV[3]))
             end
-            local nxt = start + tonumber(ARGV[1])
-            redis.call('SET', KEYS[1], string.format('%.0f', nxt), 'PX', math.floor((nxt - now) / 1000) + 60000)
-            return {string.format('%.0f', start), string.format('%.0f', now)}
+            local s = string.format('%.0f', start)
+            redis.call('ZADD', KEYS[1], s, s)
+            redis.call('ZREMRANGEBYRANK', KEYS[1], 0, -(n + 1))
+            redis.call('PEXPIRE', KEYS[1], math.floor((start - now + tonumber(ARGV[5])) / 1000) + 1000)
+            return {s, string.format('%.0f', now)}
             """);
     private static final LuaScript CHARGE = LuaScript.of("""
             local t = redis.call('TIME')
@@ -53,13 +71,23 @@ public final class RedisRateLimiter implements RateLimiter {
     private final RedisConnection redis;
     private final String base;
     private final RateLimit limit;
+    private final long windowMicros;
     private final String[] keys;
 
     RedisRateLimiter(RedisConnection redis, String base, RateLimit limit) {
+        this(redis, base, limit, MINUTE_MICROS);
+    }
+
+    /**
+     * A limiter whose request window is shorter than a minute, for tests: {@code requestsPerMinute}
+     * requests per {@code windowMicros}.
+     */
+    RedisRateLimiter(RedisConnection redis, String base, RateLimit limit, long windowMicros) {
         this.redis = redis;
         this.base = base;
         this.limit = limit;
-        this.keys = new String[] {base + "next", base + "tokens"};
+        this.windowMicros = windowMicros;
+        this.keys = new String[] {base + "starts", base + "tokens"};
     }
 
     /**
@@ -77,8 +105,9 @@ public final class RedisRateLimiter implements RateLimiter {
     /** Takes the next slot, without waiting for it. */
     Slot reserve() {
         List<Object> answer = redis.script(RESERVE, "taking a rate-limit slot of " + base, ScriptOutputType.MULTI, keys,
-                Long.toString(limit.intervalNanos() / 1000), Long.toString(limit.tokensPerMinute()),
-                Long.toString(MINUTE_MICROS));
+                Long.toString(windowMicros / limit.requestsPerMinute()), Long.toString(limit.tokensPerMinute()),
+                Long.toString(MINUTE_MICROS), Integer.toString(limit.requestsPerMinute()),
+                Long.toString(windowMicros + GUARD_MILLIS * 1000));
         return new Slot(Long.parseLong(answer.get(0).toString()), Long.parseLong(answer.get(1).toString()));
     }
 

@@ -50,6 +50,10 @@ public final class BoardWorkerMain {
                 for (Thread w : workers) {
                     w.join();
                 }
+            } else if (args[0].equals("window")) {
+                startInWindows(redis.rateLimiter(args[3], RateLimit.requestsPerMinute(Integer.parseInt(args[4])),
+                        Long.parseLong(args[5]) * 1000), Integer.parseInt(args[6]), Integer.parseInt(args[7]),
+                        Integer.parseInt(args[8]), out);
             } else {
                 RedisRateLimiter limiter = redis.rateLimiter(args[3], RateLimit.requestsPerMinute(Integer.parseInt(args[4])));
                 int count = Integer.parseInt(args[5]);
@@ -60,6 +64,33 @@ public final class BoardWorkerMain {
             }
         }
         out.println("EXIT");
+    }
+
+    /**
+     * Threads that each acquire and start requests, a random 0 to {@code jitterMillis} late after
+     * each slot (a scheduler's or a GC's delay), printing {@code START <wall-clock micros>}.
+     */
+    private static void startInWindows(RedisRateLimiter limiter, int threads, int each, int jitterMillis, PrintStream out)
+            throws Exception {
+        ready(out);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            workers.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < each; i++) {
+                        limiter.acquire();
+                        Thread.sleep(java.util.concurrent.ThreadLocalRandom.current().nextInt(jitterMillis + 1));
+                        java.time.Instant now = java.time.Instant.now();
+                        out.println("START " + (now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000));
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
     }
 
     private static void ready(PrintStream out) throws Exception {

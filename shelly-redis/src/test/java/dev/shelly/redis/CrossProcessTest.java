@@ -85,25 +85,50 @@ class CrossProcessTest {
                 .as("both JVMs did work").isPositive();
     }
 
-    @Test
-    void twoJvmsSharingARateLimitStayUnderItTogether() throws Exception {
-        String name = SharedRedis.freshName();
-        ChildJvm one = ChildJvm.launch(BoardWorkerMain.class, "limit", SharedRedis.server().url(), "test:", name, "60000", "300");
-        ChildJvm two = ChildJvm.launch(BoardWorkerMain.class, "limit", SharedRedis.server().url(), "test:", name, "60000", "300");
+    /** Two worker JVMs with the same arguments, started together; the numbers after {@code prefix} in their output, sorted. */
+    private static List<Long> fromTwoJvms(String prefix, String... args) throws Exception {
+        ChildJvm one = ChildJvm.launch(BoardWorkerMain.class, args);
+        ChildJvm two = ChildJvm.launch(BoardWorkerMain.class, args);
         one.awaitReady();
         two.awaitReady();
         one.go();
         two.go();
         one.awaitExit();
         two.awaitExit();
-        List<Long> starts = new ArrayList<>();
+        List<Long> values = new ArrayList<>();
         for (ChildJvm child : List.of(one, two)) {
-            child.lines.stream().filter(l -> l.startsWith("SLOT ")).forEach(l -> starts.add(Long.parseLong(l.substring(5))));
+            child.lines.stream().filter(l -> l.startsWith(prefix))
+                    .forEach(l -> values.add(Long.parseLong(l.substring(prefix.length()))));
         }
-        List<Long> sorted = starts.stream().sorted().toList();
+        return values.stream().sorted().toList();
+    }
+
+    @Test
+    void twoJvmsSharingARateLimitStayUnderItTogether() throws Exception {
+        List<Long> sorted = fromTwoJvms("SLOT ", "limit", SharedRedis.server().url(), "test:", SharedRedis.freshName(),
+                "60000", "300");
         assertThat(sorted).hasSize(600);
         for (int i = 1; i < sorted.size(); i++) {
             assertThat(sorted.get(i) - sorted.get(i - 1)).as("gap before start %d", i).isGreaterThanOrEqualTo(1000);
         }
+    }
+
+    @Test
+    void twoJvmsNeverStartMoreThanTheLimitInAnySlidingWindowEvenWhenRequestsStartLate() throws Exception {
+        String name = SharedRedis.freshName();
+        int limit = 20;
+        long windowMillis = 1_000;
+        // Each JVM: 4 threads of 15 requests, each started up to 40 ms after its slot.
+        List<Long> sorted = fromTwoJvms("START ", "window", SharedRedis.server().url(), "test:", name,
+                Integer.toString(limit), Long.toString(windowMillis), "4", "15", "40");
+        assertThat(sorted).hasSize(120);
+        // Every window that holds a start: the window opening at each start holds at most `limit` starts.
+        long windowMicros = windowMillis * 1_000;
+        for (int i = 0; i + limit < sorted.size(); i++) {
+            assertThat(sorted.get(i + limit) - sorted.get(i)).as("start %d and start %d", i, i + limit)
+                    .isGreaterThanOrEqualTo(windowMicros);
+        }
+        // And the limit is used, not starved: 120 starts at 20 a window take about 6 windows.
+        assertThat(sorted.getLast() - sorted.getFirst()).isLessThan(8 * (windowMicros + RedisRateLimiter.GUARD_MILLIS * 1_000));
     }
 }

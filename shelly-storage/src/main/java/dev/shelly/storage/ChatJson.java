@@ -117,6 +117,9 @@ public final class ChatJson {
                 if (t.redacted()) {
                     n.put("redacted", true);
                 }
+                if (t.origin() != null) {
+                    n.put("origin", t.origin());
+                }
             }
             case OpaquePart o -> n.put("type", "opaque").put("kind", o.kind()).put("value", o.value());
             default -> n.put("type", "opaque").put("kind", p.kind()).put("value", p.toString());
@@ -375,7 +378,8 @@ public final class ChatJson {
                 yield new ToolResult(required(p, "tool_call_id").asString(), content, p.path("is_error").asBoolean());
             }
             case "thinking" -> new Thinking(required(p, "text").asString(),
-                    p.hasNonNull("signature") ? p.get("signature").asString() : null, p.path("redacted").asBoolean());
+                    p.hasNonNull("signature") ? p.get("signature").asString() : null, p.path("redacted").asBoolean(),
+                    p.hasNonNull("origin") ? p.get("origin").asString() : null);
             case "opaque" -> new OpaquePart(required(p, "kind").asString(), required(p, "value").asString());
             default -> throw new IllegalArgumentException("unknown part type '" + type + "'");
         };

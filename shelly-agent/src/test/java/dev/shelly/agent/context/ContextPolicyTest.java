@@ -14,6 +14,7 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.TokenEstimator;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.testing.logs.LogCapture;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
@@ -26,6 +27,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ContextPolicyTest {
     private static final String PAGE_SCHEMA = "{\"type\":\"object\",\"properties\":{\"page\":{\"type\":\"integer\"}}}";
@@ -549,6 +552,40 @@ class ContextPolicyTest {
         List<Message> chat = agent.chat().messages();
         assertThat(measured.get(1).tokens()).isEqualTo(1_000 + estimate.message(chat.get(2)) + estimate.message(chat.get(3)));
         assertThat(measured.get(1).window()).isEqualTo(128_000);
+    }
+
+    @ParameterizedTest(name = "input tokens reported: {0}")
+    @ValueSource(longs = {0, 1, 150})
+    void aServerThatUnderReportsTheContextCannotStopCompaction(long reportedInput) {
+        Model model = new Model(n -> n <= 12 ? Model.call("call_" + n, "fetch", "{\"page\":" + n + "}") : Model.answer("done"),
+                Usage.of(reportedInput, 10), "local-model");
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(400)).maxIterations(50)
+                .listener(events::add)
+                .contextPolicy(ContextPolicy.builder().window(600).strategies(Compaction.atFraction(0.6)).build()).build();
+        List<LogCapture.Line> lines;
+        try (LogCapture logs = LogCapture.start()) {
+            agent.run("go");
+            lines = logs.lines();
+        }
+
+        assertThat(model.summaries).as("compaction ran").isNotEmpty();
+        TokenEstimator estimate = TokenEstimator.heuristic();
+        for (ModelRequest request : model.calls) {
+            assertThat(estimate.request(request)).as("every request the model got").isLessThan(600);
+        }
+        for (AgentEvent e : events) {
+            if (e instanceof AgentEvent.ContextMeasured m) {
+                assertThat(m.tokens()).isLessThan(600);
+            }
+        }
+        List<String> distrust = lines.stream().map(LogCapture.Line::message)
+                .filter(m -> m.contains("counting the context by the estimate")).toList();
+        assertThat(distrust).as("logged once").hasSize(1);
+        assertThat(distrust.getFirst()).startsWith("agent 'worker': the completer reported "
+                + (reportedInput > 0 ? String.valueOf(reportedInput) : "no") + " input tokens for a request estimated at ");
+        assertThat(lines.stream().filter(l -> l.message().equals(distrust.getFirst())).findFirst().orElseThrow().level())
+                .isEqualTo(org.slf4j.event.Level.DEBUG);
     }
 
     // ------------------------------------------------------------------ validation

@@ -180,6 +180,7 @@ public final class EngineConfig {
         unique("providers", providers.stream().map(ProviderConfig::name).toList());
         unique("mcp_servers", mcpServers.stream().map(McpServerConfig::name).toList());
         unique("agents", agents.stream().map(AgentConfig::name).toList());
+        checkFallbacks();
         for (int i = 0; i < mcpServers.size(); i++) {
             if (BUILT_IN_TOOLBOXES.contains(mcpServers.get(i).name())) {
                 throw error("mcp_servers[" + i + "].name", "'" + mcpServers.get(i).name()
@@ -233,6 +234,86 @@ public final class EngineConfig {
             throw error("entry_agent", "missing; with several agents, name the one that answers: " + names(agentNames));
         }
         return this;
+    }
+
+    /**
+     * The providers a provider's requests go to, in order: the provider itself, then each of its
+     * {@code fallback} providers followed by their own fallbacks, each named once.
+     *
+     * @param provider a configured provider's name
+     * @return the names, the provider first; only the provider when it has no fallback
+     * @throws IllegalArgumentException when no provider has that name
+     */
+    public List<String> fallbackChain(String provider) {
+        List<String> chain = new ArrayList<>();
+        addChain(providerNamed(provider), chain);
+        return List.copyOf(chain);
+    }
+
+    private void addChain(ProviderConfig p, List<String> chain) {
+        if (chain.contains(p.name())) {
+            return;
+        }
+        chain.add(p.name());
+        for (String next : p.fallback()) {
+            addChain(providerNamed(next), chain);
+        }
+    }
+
+    private ProviderConfig providerNamed(String name) {
+        for (ProviderConfig p : providers) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("no provider is named '" + name + "'");
+    }
+
+    /** Each fallback names another configured provider, once, and no chain leads back to where it started. */
+    private void checkFallbacks() {
+        for (int i = 0; i < providers.size(); i++) {
+            ProviderConfig p = providers.get(i);
+            Set<String> seen = new HashSet<>();
+            for (int j = 0; j < p.fallback().size(); j++) {
+                String name = p.fallback().get(j);
+                String path = "providers[" + i + "].fallback[" + j + "]";
+                if (name == null || name.isBlank()) {
+                    throw error(path, "a fallback must name a provider; expected one of: " + names(providerNames()));
+                }
+                if (name.equals(p.name())) {
+                    throw error(path, "provider '" + p.name() + "' cannot fall back to itself");
+                }
+                if (!providerNames().contains(name)) {
+                    throw error(path, "unknown provider '" + name + "'; expected one of: " + names(providerNames()));
+                }
+                if (!seen.add(name)) {
+                    throw error(path, "provider '" + name + "' is named twice in the fallback of '" + p.name() + "'");
+                }
+            }
+        }
+        for (int i = 0; i < providers.size(); i++) {
+            List<String> path = new ArrayList<>();
+            path.add(providers.get(i).name());
+            findCycle(i, path);
+        }
+    }
+
+    private void findCycle(int index, List<String> path) {
+        ProviderConfig p = providers.get(index);
+        for (int j = 0; j < p.fallback().size(); j++) {
+            String next = p.fallback().get(j);
+            if (next.equals(path.getFirst())) {
+                List<String> cycle = new ArrayList<>(path);
+                cycle.add(next);
+                throw error("providers[" + index + "].fallback[" + j + "]", "fallback cycle: "
+                        + String.join(" -> ", cycle) + "; a provider's fallbacks must not lead back to it");
+            }
+            if (!path.contains(next)) {
+                path.add(next);
+                findCycle(providers.indexOf(providerNamed(next)), path);
+                path.removeLast();
+            }
+        }
     }
 
     /**

@@ -1,10 +1,13 @@
 package dev.shelly.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import dev.shelly.modeladapter.FallbackCompleter;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -34,15 +37,22 @@ import java.util.Set;
  * @param headers extra HTTP headers sent with every request
  * @param retry how transient failures are retried (the engine retries around the provider)
  * @param rateLimit a client-side rate limit, or null for none
+ * @param fallback the providers asked, in order, when this one cannot answer (it is down, out of
+ *     quota, rate-limited for long, refuses its key); each by its name; empty for none
+ * @param fallbackWait how long this provider's requests wait, once, for a rate limit that says
+ *     when to come back before going to the fallback; null for 5 s
+ * @param circuitBreaker when this provider is skipped by the fallback chains that name it
  * @param settings the kind's own settings, by field name, as plain values (text, numbers,
  *     booleans, lists and mappings of them)
  */
 public record ProviderConfig(String name, String kind, String model, String baseUrl, String apiKey,
         Integer maxTokens, Double temperature, Duration timeout, Map<String, String> headers, RetryConfig retry,
-        RateLimitConfig rateLimit, @JsonAnySetter Map<String, Object> settings) {
+        RateLimitConfig rateLimit, List<String> fallback, Duration fallbackWait, CircuitBreakerConfig circuitBreaker,
+        @JsonAnySetter Map<String, Object> settings) {
 
     /** The fields the engine applies itself and does not hand to the provider's factory. */
-    public static final Set<String> ENGINE_FIELDS = Set.of("name", "kind", "retry", "rate_limit");
+    public static final Set<String> ENGINE_FIELDS = Set.of("name", "kind", "retry", "rate_limit", "fallback",
+            "fallback_wait", "circuit_breaker");
 
     /** Validates and copies. */
     public ProviderConfig {
@@ -56,6 +66,12 @@ public record ProviderConfig(String name, String kind, String model, String base
         Fields.within(temperature, 0, 2, "temperature");
         headers = headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         retry = retry == null ? RetryConfig.DEFAULT : retry;
+        fallback = fallback == null ? List.of() : List.copyOf(fallback);
+        fallbackWait = fallbackWait == null ? FallbackCompleter.DEFAULT_RATE_LIMIT_WAIT : fallbackWait;
+        if (fallbackWait.isNegative()) {
+            throw new InvalidSettingException("fallback_wait", "must not be negative, was " + fallbackWait);
+        }
+        circuitBreaker = circuitBreaker == null ? CircuitBreakerConfig.DEFAULT : circuitBreaker;
         Map<String, Object> own = new LinkedHashMap<>();
         if (settings != null) {
             settings.forEach((field, value) -> {
@@ -105,7 +121,9 @@ public record ProviderConfig(String name, String kind, String model, String base
         return "ProviderConfig[name=" + name + ", kind=" + kind + ", model=" + model + ", baseUrl=" + baseUrl
                 + ", apiKey=" + (apiKey == null ? "(from environment)" : "***") + ", maxTokens=" + maxTokens
                 + ", temperature=" + temperature + ", timeout=" + timeout + ", headers=" + headers.keySet()
-                + ", retry=" + retry + ", rateLimit=" + rateLimit + ", settings=" + settings.keySet() + "]";
+                + ", retry=" + retry + ", rateLimit=" + rateLimit + ", fallback=" + fallback + ", fallbackWait=" + fallbackWait
+                + ", circuitBreaker=" + circuitBreaker + ", settings="
+                + settings.keySet() + "]";
     }
 
     /** Collects the optional settings of a provider. */
@@ -121,6 +139,9 @@ public record ProviderConfig(String name, String kind, String model, String base
         private final Map<String, String> headers = new LinkedHashMap<>();
         private RetryConfig retry;
         private RateLimitConfig rateLimit;
+        private final List<String> fallback = new ArrayList<>();
+        private Duration fallbackWait;
+        private CircuitBreakerConfig circuitBreaker;
         private final Map<String, Object> settings = new LinkedHashMap<>();
 
         private Builder(String name, String kind, String model) {
@@ -219,6 +240,39 @@ public record ProviderConfig(String name, String kind, String model, String base
         }
 
         /**
+         * Adds providers to ask, in order, when this one cannot answer.
+         *
+         * @param providerNames the providers' names
+         * @return this builder
+         */
+        public Builder fallback(String... providerNames) {
+            fallback.addAll(List.of(providerNames));
+            return this;
+        }
+
+        /**
+         * Sets how long a rate-limited request waits, once, before going to the fallback.
+         *
+         * @param value the wait; zero never waits
+         * @return this builder
+         */
+        public Builder fallbackWait(Duration value) {
+            this.fallbackWait = value;
+            return this;
+        }
+
+        /**
+         * Sets when this provider is skipped by the fallback chains that name it.
+         *
+         * @param value the breaker's settings
+         * @return this builder
+         */
+        public Builder circuitBreaker(CircuitBreakerConfig value) {
+            this.circuitBreaker = value;
+            return this;
+        }
+
+        /**
          * Sets one of the kind's own settings, as {@code config.yaml} would give it.
          *
          * @param field the field's name, such as {@code deployment}
@@ -238,7 +292,7 @@ public record ProviderConfig(String name, String kind, String model, String base
          */
         public ProviderConfig build() {
             return new ProviderConfig(name, kind, model, baseUrl, apiKey, maxTokens, temperature, timeout, headers,
-                    retry, rateLimit, settings);
+                    retry, rateLimit, fallback, fallbackWait, circuitBreaker, settings);
         }
     }
 }

@@ -1,25 +1,75 @@
 package dev.shelly.provider.spi;
 
+import dev.shelly.modeladapter.ModelException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.locks.ReentrantLock;
 import okhttp3.Request;
 
 /**
- * How a request proves who sends it: a header, an optional scheme and a secret key.
+ * How a request proves who sends it: a header, an optional scheme and a secret key, or a bearer
+ * token that a {@link TokenSource} renews before it expires.
  *
  * <p>The key is write-only: no method returns it, {@link #toString()} masks it, and it never
  * appears in an exception message or a log line.
  */
 public final class Auth {
-    private static final Auth NONE = new Auth(null, null, null);
+    /** How long before its expiry a token is renewed, so that no request carries one that lapses in flight. */
+    static final Duration REFRESH_MARGIN = Duration.ofMinutes(2);
+
+    private static final Auth NONE = new Auth(null, null, null, null);
 
     private final String header;
     private final String scheme;
     private final String key;
+    private final Tokens tokens;
 
-    private Auth(String header, String scheme, String key) {
+    private Auth(String header, String scheme, String key, Tokens tokens) {
         this.header = header;
         this.scheme = scheme;
         this.key = key;
+        this.tokens = tokens;
+    }
+
+    /** The token a source gave last, renewed when it is about to expire; one fetch at a time. */
+    private static final class Tokens {
+        private final TokenSource source;
+        private final Clock clock;
+        // Held while the source fetches: concurrent requests wait for the one fetch rather than each fetching.
+        private final ReentrantLock lock = new ReentrantLock();
+        private AccessToken current;
+
+        Tokens(TokenSource source, Clock clock) {
+            this.source = source;
+            this.clock = clock;
+        }
+
+        String token() {
+            lock.lock();
+            try {
+                if (current == null || !clock.instant().isBefore(current.expiresAt().minus(REFRESH_MARGIN))) {
+                    AccessToken fetched;
+                    try {
+                        fetched = source.fetch();
+                    } catch (CancellationException e) {
+                        throw e;
+                    } catch (RuntimeException e) {
+                        throw ModelException.builder(ModelException.Kind.AUTHENTICATION)
+                                .providerMessage("the token source failed: " + e.getMessage()).cause(e).build();
+                    }
+                    if (fetched == null) {
+                        throw ModelException.builder(ModelException.Kind.AUTHENTICATION)
+                                .providerMessage("the token source gave no token").build();
+                    }
+                    current = fetched;
+                }
+                return current.token();
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /**
@@ -30,6 +80,26 @@ public final class Auth {
      */
     public static Auth bearer(String key) {
         return of("Authorization", "Bearer", key);
+    }
+
+    /**
+     * {@code Authorization: Bearer <token>} with a token that expires, such as Microsoft Entra
+     * ID's: fetched from the source for the first request, and again when the one held is within
+     * two minutes of its expiry.
+     *
+     * @param source fetches a fresh token
+     * @return the auth
+     */
+    public static Auth bearer(TokenSource source) {
+        return bearer(source, Clock.systemUTC());
+    }
+
+    /** {@link #bearer(TokenSource)} on a clock of the caller's, for tests. */
+    static Auth bearer(TokenSource source, Clock clock) {
+        if (source == null) {
+            throw new IllegalArgumentException("Auth token source must not be null");
+        }
+        return new Auth("Authorization", "Bearer", null, new Tokens(source, clock));
     }
 
     /**
@@ -65,7 +135,7 @@ public final class Auth {
             throw new IllegalArgumentException("Auth key for header " + header
                     + " contains a control or non-ASCII character (a stray newline?)");
         }
-        return new Auth(header, scheme, key.strip());
+        return new Auth(header, scheme, key.strip(), null);
     }
 
     /**
@@ -83,7 +153,7 @@ public final class Auth {
      * @return true for {@link #none()}
      */
     public boolean isNone() {
-        return key == null;
+        return key == null && tokens == null;
     }
 
     /**
@@ -105,18 +175,19 @@ public final class Auth {
     }
 
     void applyTo(Request.Builder request) {
-        if (key != null) {
-            request.header(header, scheme == null ? key : scheme + " " + key);
+        String secret = tokens != null ? tokens.token() : key;
+        if (secret != null) {
+            request.header(header, scheme == null ? secret : scheme + " " + secret);
         }
     }
 
-    /** The key, for the client's redaction of texts that echo it; null for {@link #none()}. */
+    /** The key, for the client's redaction of texts that echo it; null for {@link #none()} and for tokens. */
     String key() {
         return key;
     }
 
     @Override
     public String toString() {
-        return key == null ? "Auth[none]" : "Auth[" + header + ": " + (scheme == null ? "" : scheme + " ") + "****]";
+        return isNone() ? "Auth[none]" : "Auth[" + header + ": " + (scheme == null ? "" : scheme + " ") + "****]";
     }
 }

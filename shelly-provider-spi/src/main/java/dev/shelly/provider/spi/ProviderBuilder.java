@@ -556,6 +556,17 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     }
 
     /**
+     * A variable of the environment this builder reads ({@link #environment}), for a provider's
+     * own settings that have a conventional variable (Azure's {@code OPENAI_API_VERSION}).
+     *
+     * @param variable the variable's name
+     * @return its value, stripped, or empty when unset or blank
+     */
+    protected final Optional<String> environmentValue(String variable) {
+        return Optional.ofNullable(blankToNull(environment.apply(variable)));
+    }
+
+    /**
      * The API key, which must be given in code or by the environment.
      *
      * @return the key

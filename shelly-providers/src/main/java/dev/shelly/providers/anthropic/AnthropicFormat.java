@@ -88,6 +88,12 @@ final class AnthropicFormat implements WireFormat {
     /** One message on the wire: a role and the parts it carries, after merging. */
     private record WireMessage(String role, List<Part> parts) {}
 
+    /** The origin of the thinking this API signs: {@link Thinking#origin()} of its replies. */
+    static final String ORIGIN = "anthropic";
+
+    /** The longest tool id sent; Anthropic's ids are about 30 characters. */
+    private static final int MAX_ID = 64;
+
     /** How a JSON response format is sent on one request. */
     private enum JsonMode { NONE, NATIVE, TOOL }
 
@@ -145,6 +151,12 @@ final class AnthropicFormat implements WireFormat {
                 wire.add(new WireMessage(role, parts));
             }
         }
+        boolean thinkingKept = !(options.reasoning() instanceof Reasoning.Budget) || !toolTurnWithoutThinking(wire);
+        if (!thinkingKept) {
+            LOG.debug("{}: not asking for thinking in this request: the tool calls it answers were made without "
+                    + "Anthropic's thinking (another provider's), and thinking requires them to follow a thinking block",
+                    provider);
+        }
         boolean cacheSystem = cache.prefix() && !system.isEmpty();
         boolean cacheLastTool = cache.prefix() && system.isEmpty();
         Duration ttl = cache.ttl();
@@ -168,7 +180,7 @@ final class AnthropicFormat implements WireFormat {
                 }
                 gen.writeEndArray();
             }
-            if (options.reasoning() instanceof Reasoning.Budget b) {
+            if (options.reasoning() instanceof Reasoning.Budget b && thinkingKept) {
                 gen.writeName("thinking");
                 gen.writeStartObject();
                 gen.writeStringProperty("type", "enabled");
@@ -355,11 +367,31 @@ final class AnthropicFormat implements WireFormat {
         return switch (p) {
             case Text t -> !t.text().isBlank();
             case ToolCall c -> assistant;
-            case Thinking t -> assistant && (t.redacted() || (t.signature() != null && !t.signature().isEmpty()));
+            case Thinking t -> assistant && WireSupport.ownOrUnknown(t, ORIGIN)
+                    && (t.redacted() || (t.signature() != null && !t.signature().isEmpty()));
             case Image i -> !assistant;
             case ToolResult r -> !assistant;
             default -> false;
         };
+    }
+
+    /**
+     * Whether the request answers tool calls whose assistant message does not start with a
+     * thinking block Anthropic signed: with thinking on, Anthropic refuses such a request
+     * ("a final assistant message must start with a thinking block"), as it happens when another
+     * provider made the calls.
+     */
+    private static boolean toolTurnWithoutThinking(List<WireMessage> wire) {
+        for (int i = wire.size() - 1; i >= 0; i--) {
+            WireMessage m = wire.get(i);
+            if (m.role().equals("assistant")) {
+                return m.parts().stream().anyMatch(p -> p instanceof ToolCall) && !(m.parts().getFirst() instanceof Thinking);
+            }
+            if (m.parts().stream().noneMatch(p -> p instanceof ToolResult)) {
+                return false;
+            }
+        }
+        return false;
     }
 
     private void writeMessage(JsonGenerator gen, WireMessage m, boolean cacheLast, Duration ttl) {
@@ -436,7 +468,7 @@ final class AnthropicFormat implements WireFormat {
     private void writeToolUse(JsonGenerator gen, ToolCall call, boolean cached, Duration ttl) {
         gen.writeStartObject();
         gen.writeStringProperty("type", "tool_use");
-        gen.writeStringProperty("id", call.id());
+        gen.writeStringProperty("id", WireSupport.wireId(call.id(), MAX_ID));
         gen.writeStringProperty("name", call.name());
         gen.writeName("input");
         if (memo.isJsonObject(call.arguments())) {
@@ -469,7 +501,7 @@ final class AnthropicFormat implements WireFormat {
     private static void writeToolResult(JsonGenerator gen, ToolResult r, boolean cached, Duration ttl) {
         gen.writeStartObject();
         gen.writeStringProperty("type", "tool_result");
-        gen.writeStringProperty("tool_use_id", r.toolCallId());
+        gen.writeStringProperty("tool_use_id", WireSupport.wireId(r.toolCallId(), MAX_ID));
         boolean onlyText = r.content().stream().allMatch(p -> p instanceof Text);
         if (onlyText) {
             if (!r.content().isEmpty()) {
@@ -515,7 +547,8 @@ final class AnthropicFormat implements WireFormat {
             Part part = switch (type == null ? "" : type) {
                 case "text" -> textPart(text(block, "text"));
                 case "tool_use" -> toolCall(i, text(block, "id"), text(block, "name"), arguments(block.get("input")));
-                case "thinking" -> Thinking.of(orEmpty(text(block, "thinking")), emptyToNull(text(block, "signature")));
+                case "thinking" -> Thinking.of(orEmpty(text(block, "thinking")), emptyToNull(text(block, "signature")))
+                        .withOrigin(ORIGIN);
                 case "redacted_thinking" -> redacted(i, text(block, "data"));
                 default -> {
                     LOG.debug("{}: skipping a content block of unknown type '{}'", provider, type);
@@ -589,7 +622,7 @@ final class AnthropicFormat implements WireFormat {
         if (data == null || data.isBlank()) {
             throw invalid(provider, "content block " + index + " is a redacted_thinking without data", null);
         }
-        return Thinking.redacted(data);
+        return Thinking.redacted(data).withOrigin(ORIGIN);
     }
 
     private static String arguments(JsonNode input) {

@@ -195,7 +195,8 @@ final class AnthropicStreamDecoder implements StreamDecoder {
                 case "text" -> AnthropicFormat.textPart(b.text.toString());
                 case "tool_use" -> format.toolCall(e.getKey(), b.id, b.name,
                         WireSupport.canonicalArguments(b.text.toString()));
-                case "thinking" -> Thinking.of(b.text.toString(), AnthropicFormat.emptyToNull(b.signature.toString()));
+                case "thinking" -> Thinking.of(b.text.toString(), AnthropicFormat.emptyToNull(b.signature.toString()))
+                        .withOrigin(AnthropicFormat.ORIGIN);
                 case "redacted_thinking" -> format.redacted(e.getKey(), b.text.toString());
                 default -> null;
             };

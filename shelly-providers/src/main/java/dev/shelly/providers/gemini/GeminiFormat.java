@@ -105,6 +105,16 @@ final class GeminiFormat implements WireFormat {
     /** One content on the wire: a role and the parts it carries, after merging. */
     private record Content(String role, List<Part> parts) {}
 
+    /** The origin of the thought signatures this API makes: {@link Thinking#origin()} of its replies. */
+    static final String ORIGIN = "gemini";
+
+    /**
+     * What Gemini's documentation gives to stand for a thought signature on a function call it did
+     * not make (one from another model's conversation): Gemini 3 refuses a function call of the
+     * turn in progress that carries no signature.
+     */
+    static final String FOREIGN_CALL_SIGNATURE = "skip_thought_signature_validator";
+
     @Override
     public byte[] request(ModelRequest request, boolean stream) {
         ModelOptions options = request.options().orElse(defaults);
@@ -181,8 +191,9 @@ final class GeminiFormat implements WireFormat {
             }
             gen.writeName("contents");
             gen.writeStartArray();
-            for (Content c : contents) {
-                writeContent(gen, c, calls);
+            int turnStart = turnStart(contents);
+            for (int i = 0; i < contents.size(); i++) {
+                writeContent(gen, contents.get(i), calls, i >= turnStart);
             }
             gen.writeEndArray();
             if (!tools.isEmpty()) {
@@ -310,20 +321,32 @@ final class GeminiFormat implements WireFormat {
         return switch (p) {
             case Text t -> !t.text().isEmpty();
             case ToolCall c -> model;
-            case Thinking t -> model && (t.redacted() || !t.text().isEmpty() || t.signature() != null);
+            case Thinking t -> model && WireSupport.ownOrUnknown(t, ORIGIN)
+                    && (t.redacted() || !t.text().isEmpty() || t.signature() != null);
             case Image i -> !model && (!i.isUrl() || WireSupport.splitDataUrl(i.url()) != null || mimeType(i.url()) != null);
             case ToolResult r -> !model;
             default -> false;
         };
     }
 
-    private void writeContent(JsonGenerator gen, Content c, Map<String, ToolCall> calls) {
+    /** Where the turn in progress starts: after the last user content that is not only function responses. */
+    private static int turnStart(List<Content> contents) {
+        for (int i = contents.size() - 1; i >= 0; i--) {
+            Content c = contents.get(i);
+            if (c.role().equals("user") && c.parts().stream().anyMatch(p -> !(p instanceof ToolResult))) {
+                return i + 1;
+            }
+        }
+        return 0;
+    }
+
+    private void writeContent(JsonGenerator gen, Content c, Map<String, ToolCall> calls, boolean currentTurn) {
         gen.writeStartObject();
         gen.writeStringProperty("role", c.role());
         gen.writeName("parts");
         gen.writeStartArray();
         if (c.role().equals("model")) {
-            writeModelParts(gen, c.parts());
+            writeModelParts(gen, c.parts(), currentTurn);
         } else {
             // Function responses first, in the order of the results, then the user's own parts.
             for (Part p : c.parts()) {
@@ -355,9 +378,14 @@ final class GeminiFormat implements WireFormat {
      * The model's parts: a redacted {@link Thinking} holds the thought signature of the part that
      * follows it and goes back on that part; a thought goes back as a thought part with its own
      * signature. A signature with no part after it goes back on an empty text part, as it came.
+     * In the turn in progress, the first function call of a model message that another provider
+     * made (no thought of Gemini's in it, and an id Gemini did not leave to be made up) carries
+     * {@link #FOREIGN_CALL_SIGNATURE}.
      */
-    private void writeModelParts(JsonGenerator gen, List<Part> parts) {
+    private void writeModelParts(JsonGenerator gen, List<Part> parts, boolean currentTurn) {
         String pending = null;
+        boolean firstCall = currentTurn && parts.stream().noneMatch(p -> p instanceof Thinking t
+                && ORIGIN.equals(t.origin()));
         for (Part p : parts) {
             switch (p) {
                 case Thinking t when t.redacted() -> {
@@ -406,6 +434,10 @@ final class GeminiFormat implements WireFormat {
                         gen.writeEndObject();
                     }
                     gen.writeEndObject();
+                    if (pending == null && firstCall && !c.id().startsWith(GeminiReply.MADE_UP_PREFIX)) {
+                        pending = FOREIGN_CALL_SIGNATURE;
+                    }
+                    firstCall = false;
                     if (pending != null) {
                         gen.writeStringProperty("thoughtSignature", pending);
                         pending = null;

@@ -166,10 +166,10 @@ final class GeminiReply {
         List<Part> parts = new ArrayList<>(segments.size() + 2);
         for (Segment s : segments) {
             switch (s.kind) {
-                case THOUGHT -> parts.add(Thinking.of(s.text.toString(), s.signature));
+                case THOUGHT -> parts.add(Thinking.of(s.text.toString(), s.signature).withOrigin(GeminiFormat.ORIGIN));
                 case TEXT -> {
                     if (s.signature != null) {
-                        parts.add(Thinking.redacted(s.signature));
+                        parts.add(Thinking.redacted(s.signature).withOrigin(GeminiFormat.ORIGIN));
                     }
                     if (!s.text.isEmpty()) {
                         parts.add(new Text(s.text.toString()));
@@ -177,7 +177,7 @@ final class GeminiReply {
                 }
                 case CALL -> {
                     if (s.signature != null) {
-                        parts.add(Thinking.redacted(s.signature));
+                        parts.add(Thinking.redacted(s.signature).withOrigin(GeminiFormat.ORIGIN));
                     }
                     parts.add(s.call);
                 }

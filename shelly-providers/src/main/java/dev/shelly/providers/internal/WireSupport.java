@@ -333,4 +333,41 @@ public final class WireSupport {
         return new ModelResponse(new Message(provider, Role.ASSISTANT, parts), usage, stop, providerStop, model, id,
                 provider);
     }
+
+    /**
+     * A tool call's id as an API with stricter ids than the one that made it accepts: letters,
+     * digits, {@code _} and {@code -}, at most {@code maxLength} characters (Anthropic refuses
+     * other characters, Chat Completions ids longer than 40). An id that fits is sent as it is;
+     * one that does not becomes {@code call_} and a hash of it, the same for a call and its result.
+     *
+     * @param id the id as the chat holds it
+     * @param maxLength the longest id the API takes, at least 21
+     * @return the id to send
+     */
+    public static String wireId(String id, int maxLength) {
+        if (id.length() <= maxLength && PORTABLE_ID.matcher(id).matches()) {
+            return id;
+        }
+        try {
+            byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(id.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "call_" + java.util.HexFormat.of().formatHex(hash, 0, Math.min(16, (maxLength - 5) / 2));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    private static final java.util.regex.Pattern PORTABLE_ID = java.util.regex.Pattern.compile("[A-Za-z0-9_-]+");
+
+    /**
+     * Whether a thinking part's opaque state may go to an API: it was made there, or where is not
+     * known (made in code, or stored before origins were kept).
+     *
+     * @param thinking the part
+     * @param origin the API's origin name
+     * @return true when its signature may be sent
+     */
+    public static boolean ownOrUnknown(dev.shelly.chats.Thinking thinking, String origin) {
+        return thinking.origin() == null || thinking.origin().equals(origin);
+    }
 }

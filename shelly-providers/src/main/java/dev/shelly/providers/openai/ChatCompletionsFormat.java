@@ -40,6 +40,11 @@ import tools.jackson.databind.JsonNode;
 
 /** OpenAI's Chat Completions API on the wire, as OpenAI, xAI and compatible servers speak it. */
 final class ChatCompletionsFormat implements WireFormat {
+    /** The origin of the reasoning text these servers return; it has no signature and is never sent back. */
+    static final String ORIGIN = "openai-chat";
+    /** OpenAI refuses a tool call id longer than 40 characters. */
+    private static final int MAX_ID = 40;
+
     private static final Logger LOG = LoggerFactory.getLogger(ChatCompletionsFormat.class);
 
     /** Error codes and types that mean the account is out of quota, credit or spend: never retried. */
@@ -271,7 +276,7 @@ final class ChatCompletionsFormat implements WireFormat {
             gen.writeStartArray();
             for (ToolCall c : calls) {
                 gen.writeStartObject();
-                gen.writeStringProperty("id", c.id());
+                gen.writeStringProperty("id", WireSupport.wireId(c.id(), MAX_ID));
                 gen.writeStringProperty("type", "function");
                 gen.writeName("function");
                 gen.writeStartObject();
@@ -303,7 +308,7 @@ final class ChatCompletionsFormat implements WireFormat {
     private static void writeToolResult(JsonGenerator gen, ToolResult r, List<Image> images) {
         gen.writeStartObject();
         gen.writeStringProperty("role", "tool");
-        gen.writeStringProperty("tool_call_id", r.toolCallId());
+        gen.writeStringProperty("tool_call_id", WireSupport.wireId(r.toolCallId(), MAX_ID));
         gen.writeStringProperty("content", r.text());
         gen.writeEndObject();
         for (Part p : r.content()) {
@@ -330,7 +335,7 @@ final class ChatCompletionsFormat implements WireFormat {
         List<Part> parts = new ArrayList<>();
         String reasoning = reasoning(message);
         if (reasoning != null && !reasoning.isEmpty()) {
-            parts.add(Thinking.of(reasoning, null));
+            parts.add(Thinking.of(reasoning, null).withOrigin(ORIGIN));
         }
         String refusal = text(message, "refusal");
         String text = content(message.get("content")) + (refusal == null ? "" : refusal);

@@ -217,7 +217,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
         }
         List<Part> parts = new ArrayList<>();
         if (!reasoning.isEmpty()) {
-            parts.add(Thinking.of(reasoning.toString(), null));
+            parts.add(Thinking.of(reasoning.toString(), null).withOrigin(ChatCompletionsFormat.ORIGIN));
         }
         String all = text.toString() + refusal;
         if (!all.isEmpty()) {

@@ -130,12 +130,23 @@ public final class OpenAiCompleter implements Completer {
                         + "'; expected chat or responses");
             };
         }
+
+        /** The API a provider's {@code api} setting names, if it has one; a wrong value names the field. */
+        static Optional<Api> of(ProviderSettings settings) {
+            return settings.optionalString("api").map(value -> {
+                try {
+                    return of(value);
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidSettingException("api", "expected chat or responses, got '" + value + "'");
+                }
+            });
+        }
     }
 
     private final Completer delegate;
     private final String description;
 
-    private OpenAiCompleter(Completer delegate, String description) {
+    OpenAiCompleter(Completer delegate, String description) {
         this.delegate = delegate;
         this.description = description;
     }
@@ -254,13 +265,7 @@ public final class OpenAiCompleter implements Completer {
          * @throws InvalidSettingException naming {@code api} when its value is neither
          */
         public Builder api(ProviderSettings settings) {
-            settings.optionalString("api").ifPresent(value -> {
-                try {
-                    api(Api.of(value));
-                } catch (IllegalArgumentException e) {
-                    throw new InvalidSettingException("api", "expected chat or responses, got '" + value + "'");
-                }
-            });
+            Api.of(settings).ifPresent(this::api);
             return this;
         }
 

@@ -49,7 +49,17 @@ import tools.jackson.databind.JsonNode;
 final class ResponsesFormat implements WireFormat {
     private static final Logger LOG = LoggerFactory.getLogger(ResponsesFormat.class);
 
+    /**
+     * The origin of this provider's reasoning items, {@code openai-responses:<provider>}: encrypted
+     * reasoning is readable only by the organisation (or Azure resource) that made it, so a
+     * provider of another name does not get it.
+     */
+    static final String ORIGIN_PREFIX = "openai-responses:";
+    /** The longest call id sent, as Chat Completions takes them. */
+    private static final int MAX_ID = 64;
+
     private final String provider;
+    private final String origin;
     private final String model;
     private final ModelOptions defaults;
     private final boolean checkRanges;
@@ -61,6 +71,7 @@ final class ResponsesFormat implements WireFormat {
         this.model = model;
         this.defaults = defaults;
         this.checkRanges = checkRanges;
+        this.origin = ORIGIN_PREFIX + provider;
     }
 
     @Override
@@ -200,7 +211,7 @@ final class ResponsesFormat implements WireFormat {
             if (p instanceof ToolResult r) {
                 gen.writeStartObject();
                 gen.writeStringProperty("type", "function_call_output");
-                gen.writeStringProperty("call_id", r.toolCallId());
+                gen.writeStringProperty("call_id", WireSupport.wireId(r.toolCallId(), MAX_ID));
                 gen.writeStringProperty("output", r.text());
                 gen.writeEndObject();
                 for (Part inner : r.content()) {
@@ -256,9 +267,9 @@ final class ResponsesFormat implements WireFormat {
         for (Part p : m.parts()) {
             switch (p) {
                 case Thinking t -> {
-                    String[] item = reasoningItem(t);
+                    String[] item = WireSupport.ownOrUnknown(t, origin) ? reasoningItem(t) : null;
                     if (item == null) {
-                        LOG.debug("{}: not sending reasoning without an encrypted reasoning item", provider);
+                        LOG.debug("{}: not sending reasoning without an encrypted reasoning item of this provider", provider);
                         continue;
                     }
                     flushText(gen, text);
@@ -282,7 +293,7 @@ final class ResponsesFormat implements WireFormat {
                     flushText(gen, text);
                     gen.writeStartObject();
                     gen.writeStringProperty("type", "function_call");
-                    gen.writeStringProperty("call_id", c.id());
+                    gen.writeStringProperty("call_id", WireSupport.wireId(c.id(), MAX_ID));
                     gen.writeStringProperty("name", c.name());
                     gen.writeStringProperty("arguments", sendableArguments(c));
                     gen.writeEndObject();
@@ -410,7 +421,7 @@ final class ResponsesFormat implements WireFormat {
     }
 
     /** A reasoning item as thinking: its summary, and {@code id:encrypted_content} to send it back. */
-    static Thinking thinking(JsonNode item) {
+    Thinking thinking(JsonNode item) {
         StringBuilder summary = new StringBuilder();
         JsonNode parts = item.get("summary");
         if (parts != null && parts.isArray()) {
@@ -428,7 +439,7 @@ final class ResponsesFormat implements WireFormat {
         if (summary.isEmpty() && signature == null) {
             return null;
         }
-        return Thinking.of(summary.toString(), signature);
+        return Thinking.of(summary.toString(), signature).withOrigin(origin);
     }
 
     static StopReason stopReason(String status, String reason, boolean refused, boolean calls) {

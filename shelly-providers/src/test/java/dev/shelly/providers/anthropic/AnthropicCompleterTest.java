@@ -139,7 +139,7 @@ class AnthropicCompleterTest {
             """;
 
     static final ModelResponse EXPECTED_REPLY = new ModelResponse(new Message("anthropic", Role.ASSISTANT, List.of(
-            Thinking.of("Two lookups.", "EqQB"),
+            Thinking.of("Two lookups.", "EqQB").withOrigin("anthropic"),
             new Text("Checking both."),
             new ToolCall("toolu_1", "get_weather", "{\"city\":\"Paris\",\"unit\":\"celsius\"}"),
             new ToolCall("toolu_2", "get_time", "{}"))),
@@ -381,7 +381,8 @@ class AnthropicCompleterTest {
                 """));
         List<Delta> deltas = new ArrayList<>();
         ModelResponse reply = builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()), deltas::add);
-        assertThat(reply.message().parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+        assertThat(reply.message().parts())
+                .containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix").withOrigin("anthropic"), new Text("ok"));
         assertThat(deltas).doesNotHaveAnyElementsOfTypes(Delta.ThinkingDelta.class);
     }
 
@@ -397,7 +398,8 @@ class AnthropicCompleterTest {
         ModelResponse reply = builder().build().complete(Fixtures.request(Chat.of(Message.user("hi")), List.of()));
         assertThat(reply.stopReason()).isEqualTo(expected);
         assertThat(reply.providerStopReason()).isEqualTo(wire);
-        assertThat(reply.message().parts()).containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix"), new Text("ok"));
+        assertThat(reply.message().parts())
+                .containsExactly(Thinking.redacted("EmwKAhgBEgy3va3pzix").withOrigin("anthropic"), new Text("ok"));
     }
 
     @ParameterizedTest(name = "{0} {1} -> {3}")

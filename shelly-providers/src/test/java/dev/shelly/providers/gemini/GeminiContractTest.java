@@ -56,9 +56,9 @@ class GeminiContractTest extends ProviderContract {
                             + "\"cachedContentTokenCount\":300,\"thoughtsTokenCount\":30}");
 
     static final ModelResponse EXPECTED_REPLY = new ModelResponse(new Message("gemini", Role.ASSISTANT, List.of(
-            Thinking.of("Two lookups.", null),
+            Thinking.of("Two lookups.", null).withOrigin("gemini"),
             new Text("Checking both."),
-            Thinking.redacted("CiQBVKhc7sig=="),
+            Thinking.redacted("CiQBVKhc7sig==").withOrigin("gemini"),
             new ToolCall(WEATHER_ID, "get_weather", "{\"city\":\"Paris\",\"unit\":\"celsius\"}"),
             new ToolCall("fc_time_1", "get_time", "{}"))),
             new Usage(120, 75, 300, 0, 30), StopReason.TOOL_USE, "STOP", "gemini-2.5-flash", "mF4ZaKDcE9qe1dkP", "gemini");

@@ -80,7 +80,7 @@ class GeminiFormatTest {
         List<ToolCall> calls = reply.message().toolCalls();
         assertThat(calls).hasSize(2);
         assertThat(calls.get(0).id()).startsWith("gcall_").hasSize(22).isNotEqualTo(calls.get(1).id());
-        assertThat(reply.message().parts().getFirst()).isEqualTo(Thinking.redacted("<Sig_A>"));
+        assertThat(reply.message().parts().getFirst()).isEqualTo(Thinking.redacted("<Sig_A>").withOrigin("gemini"));
         assertThat(reply.stopReason()).isEqualTo(StopReason.TOOL_USE);
 
         ModelRequest second = ModelRequest.builder().message(Message.user("Weather in Paris and London?"), reply.message(),
@@ -115,7 +115,8 @@ class GeminiFormatTest {
                 """;
         server.enqueue(sse(stream));
         ModelResponse streamed = builder().build().complete(ask(b -> b), d -> { });
-        assertThat(streamed.message().parts()).containsExactly(Thinking.of("Let me think", "T1"), Thinking.redacted("T2"),
+        assertThat(streamed.message().parts()).containsExactly(Thinking.of("Let me think", "T1").withOrigin("gemini"),
+                Thinking.redacted("T2").withOrigin("gemini"),
                 new Text("Hello there."));
         assertThat(streamed.stopReason()).isEqualTo(StopReason.END_TURN);
 

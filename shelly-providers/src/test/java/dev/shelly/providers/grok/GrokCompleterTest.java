@@ -49,7 +49,7 @@ class GrokCompleterTest {
             """;
 
     private static final ModelResponse EXPECTED = new ModelResponse(new Message("grok", Role.ASSISTANT,
-            List.of(Thinking.of("Check divisors up to 10.", null), new Text("101 is prime."))),
+            List.of(Thinking.of("Check divisors up to 10.", null).withOrigin("openai-chat"), new Text("101 is prime."))),
             new Usage(10, 319, 0, 0, 317), // reasoning tokens are output too
             StopReason.END_TURN, "stop", "grok-3-mini", "a1b2", "grok");
 

@@ -144,7 +144,7 @@ class OpenAiCompatibleTest {
                 {"id":"x","model":"qwen","choices":[{"index":0,"message":{"role":"assistant","content":"4",
                  "reasoning":"2+2"},"finish_reason":"stop"}]}"""));
         ModelResponse reply = ollama().build().complete(Fixtures.request(Chat.of(Message.user("2+2?")), List.of()));
-        assertThat(reply.message().parts()).first().isEqualTo(Thinking.of("2+2", null));
+        assertThat(reply.message().parts()).first().isEqualTo(Thinking.of("2+2", null).withOrigin("openai-chat"));
 
         server.enqueue(json(400, """
                 {"object": "error", "message": "This model's maximum context length is 131072 tokens. However, you requested 156632 tokens (152536 in the messages, 4096 in the completion). Please reduce the length of the messages or completion.", "type": "BadRequestError", "param": null, "code": 400}"""));

@@ -86,7 +86,7 @@ class ResponsesContractTest extends OpenAiChatContractTest {
                     + WireSupport.JSON.readTree(REPLY).toString());
 
     static final ModelResponse EXPECTED = new ModelResponse(new Message("openai", Role.ASSISTANT, List.of(
-            Thinking.of("Two lookups.", REASONING_ID + ":" + ENCRYPTED),
+            Thinking.of("Two lookups.", REASONING_ID + ":" + ENCRYPTED).withOrigin("openai-responses:openai"),
             new Text("Checking both."),
             new ToolCall("call_a", "get_weather", "{\"city\":\"Paris\"}"),
             new ToolCall("call_b", "get_time", "{}"))),

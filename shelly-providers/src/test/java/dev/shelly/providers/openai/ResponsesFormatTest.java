@@ -114,7 +114,7 @@ class ResponsesFormatTest {
                 """.getBytes(StandardCharsets.UTF_8), ask(b -> b));
         assertThat(cut.stopReason()).isEqualTo(StopReason.MAX_TOKENS);
         assertThat(cut.providerStopReason()).isEqualTo("max_output_tokens");
-        assertThat(cut.message().parts()).containsExactly(Thinking.of("", "rs_1:gAAA"));
+        assertThat(cut.message().parts()).containsExactly(Thinking.of("", "rs_1:gAAA").withOrigin("openai-responses:openai"));
         assertThat(cut.usage().reasoningTokens()).isEqualTo(64);
 
         ModelResponse refused = format().reply("""

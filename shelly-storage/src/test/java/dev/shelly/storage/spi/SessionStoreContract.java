@@ -103,7 +103,7 @@ public abstract class SessionStoreContract {
                 Message.system("You are terse."),
                 Message.of("user", Role.USER, new Text("Look: "), Image.ofBase64("iVBORw0KGgo=", "image/png"),
                         Image.ofUrl("https://example.com/cat.jpg")),
-                Message.of("assistant", Role.ASSISTANT, Thinking.of("Need the weather.", "sig-123"),
+                Message.of("assistant", Role.ASSISTANT, Thinking.of("Need the weather.", "sig-123").withOrigin("anthropic"),
                                 Thinking.redacted("opaque-data"), new Text("Checking."),
                                 new ToolCall("call_1", "get_weather", "{\"city\":\"Paris\"}"),
                                 new ToolCall("call_2", "get_time", "{}"))

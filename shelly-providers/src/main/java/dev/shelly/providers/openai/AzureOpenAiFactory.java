@@ -1,0 +1,27 @@
+package dev.shelly.providers.openai;
+
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.spi.CompleterFactory;
+import dev.shelly.modeladapter.spi.ProviderSettings;
+
+/**
+ * The provider kind {@code azure-openai}: OpenAI's APIs on an Azure resource. {@code base_url} is
+ * the endpoint (or {@code AZURE_OPENAI_ENDPOINT}), {@code model} the deployment, the key from
+ * {@code api_key} or {@code AZURE_OPENAI_API_KEY}; reads {@code api} ({@code chat} or
+ * {@code responses}) and {@code api_version} (or {@code OPENAI_API_VERSION}; none or {@code v1}
+ * for the v1 paths), and the settings every HTTP provider shares. See {@link AzureOpenAiCompleter}.
+ */
+public final class AzureOpenAiFactory implements CompleterFactory {
+    /** Creates the factory; {@link java.util.ServiceLoader} calls this. */
+    public AzureOpenAiFactory() {}
+
+    @Override
+    public String kind() {
+        return "azure-openai";
+    }
+
+    @Override
+    public Completer create(ProviderSettings settings) {
+        return AzureOpenAiCompleter.builder().name(settings.provider()).settings(settings).build(settings);
+    }
+}
