@@ -164,6 +164,10 @@ public final class Agent implements Runner {
     private final AgentListener listener;
     private final List<ModelCallHook> modelCallHooks;
     private final List<ToolCallHook> toolCallHooks;
+    /** The agent's own links of the chain, hooks included, in the order given; see {@link RunInterceptor}. */
+    private final List<RunInterceptor> interceptors;
+    /** The middleware as links around the run; the agent's alone, not inherited by children. */
+    private final List<RunInterceptor> middlewareLinks;
     private final ModelOptions options;
     private final PriceTable prices;
     private final ContextPolicy contextPolicy;
@@ -195,6 +199,12 @@ public final class Agent implements Runner {
         this.listener = b.listener;
         this.modelCallHooks = List.copyOf(b.modelCallHooks);
         this.toolCallHooks = List.copyOf(b.toolCallHooks);
+        this.interceptors = List.copyOf(b.interceptors);
+        List<RunInterceptor> around = new ArrayList<>(middleware.size());
+        for (int i = 0; i < middleware.size(); i++) {
+            around.add(new Links.Around(middleware.get(i), i));
+        }
+        this.middlewareLinks = List.copyOf(around);
         ModelOptions opts = b.options;
         if (b.promptCaching && opts.cache() == null) {
             opts = opts.withCache(CacheHints.ON);
@@ -393,34 +403,17 @@ public final class Agent implements Runner {
         }
         long start = System.nanoTime();
         Run run = new Run(this, caller.enter(this));
-        List<RunObserver> observers = run.context.observers();
-        RunObserver.Observation<Message> observed = observers.isEmpty() ? null
-                : Observers.start(observers, o -> o.runStarted(this, run.context));
         try {
             run.emit(new AgentEvent.AgentStarted(run.source));
-            List<ToolCall> pending = pausedCalls();
             AgentTools tools = new AgentTools(run, runToolboxes, skillTool);
-            if (!pending.isEmpty()) {
-                ToolTurn.run(run, 0, pending, tools, null, -1);
-            }
-            prepare(input, run);
-            Message reply = middleware.isEmpty() ? loop(run, tools, out)
-                    : Middleware.apply(Runner.around(this, c -> loop(run, tools, out)), middleware).run(run.context);
-            if (reply == null) {
-                throw new IllegalStateException("the middleware of agent '" + name + "' returned null instead of a message");
-            }
+            Message reply = run.chain.length == 0 ? body(run, tools, input, out)
+                    : new Chains.Run(run.chain, 0, this, run.context, () -> body(run, tools, input, out)).proceed();
             run.reply = reply;
             run.emit(new AgentEvent.AgentFinished(run.source, reply, since(start), run.context.usage(),
                     run.context.cost()));
-            if (observed != null) {
-                observed.end(reply, null);
-            }
             return run;
         } catch (RuntimeException | Error e) {
             run.emit(new AgentEvent.AgentFailed(run.source, e, since(start)));
-            if (observed != null) {
-                observed.end(null, e);
-            }
             throw e;
         } finally {
             running.set(false);
@@ -535,6 +528,16 @@ public final class Agent implements Runner {
         }
     }
 
+    /** The innermost part of a run's chain: the paused turn, if any, the input, then the loop. */
+    private Message body(Run run, AgentTools tools, List<Message> input, StructuredOutput<?> out) {
+        List<ToolCall> pending = pausedCalls();
+        if (!pending.isEmpty()) {
+            ToolTurn.run(run, 0, pending, tools, null, -1);
+        }
+        prepare(input, run);
+        return loop(run, tools, out);
+    }
+
     private void prepare(List<Message> input, Run run) {
         if (systemPromptInChat && chat.isEmpty()) {
             run.append(Message.system(systemPrompt(run)));
@@ -546,8 +549,6 @@ public final class Agent implements Runner {
 
     private Message loop(Run run, AgentTools tools, StructuredOutput<?> out) {
         RunContext ctx = run.context;
-        List<ModelCallHook> hooks = ctx.modelCallHooks();
-        List<RunObserver> observers = ctx.observers();
         AgentEvent.Source src = run.source;
         StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
         ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
@@ -567,7 +568,6 @@ public final class Agent implements Runner {
             List<ToolDefinition> built;
             List<ToolDefinition> scope;
             ModelRequest fromView;
-            ModelCall call;
             ModelResponse response;
             long start;
             // A request the model refuses as longer than its window is shaped again by the
@@ -580,35 +580,22 @@ public final class Agent implements Runner {
                 built = request.tools();
                 scope = view != null && view.scoped() ? built : null;
                 fromView = request;
-                call = null;
-                if (!hooks.isEmpty()) {
-                    call = new ModelCall(ctx, iteration, request);
-                    for (int h = 0; h < hooks.size(); h++) {
-                        request = hookResult(hooks.get(h).beforeModelCall(call), "model-call hook", h, "a request");
-                        call = new ModelCall(ctx, iteration, request);
-                    }
-                }
-                if (run.observed) {
-                    run.emit(new AgentEvent.CompletionStarted(src, iteration, request));
-                }
+                ModelCall first = new ModelCall(ctx, iteration, request);
+                ModelCall[] sent = {first};
                 start = System.nanoTime();
                 try {
-                    response = observers.isEmpty() ? completer.complete(request, deltas)
-                            : observedCall(observers, call != null ? call : new ModelCall(ctx, iteration, request), deltas);
+                    response = run.chain.length == 0 ? complete(run, first, deltas)
+                            : new Chains.Model(run.chain, 0, first, completer.target(), c -> complete(run, c, deltas), sent)
+                                    .proceed(request);
+                    request = sent[0].request();
                     break;
                 } catch (ModelException e) {
                     if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
                         throw e;
                     }
                     LOG.debug("agent '{}': the model refused the request as too long: {}", name, e.getMessage());
-                    contextManager.overflowed(e, request == fromView ? view : null);
+                    contextManager.overflowed(e, sent[0].request() == fromView ? view : null);
                 }
-            }
-            if (response == null) {
-                throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a response", null);
-            }
-            for (int h = hooks.size() - 1; h >= 0; h--) {
-                response = hookResult(hooks.get(h).afterModelCall(call, response), "model-call hook", h, "a response");
             }
             if (contextManager.active()) {
                 contextManager.measured(request, response, request == fromView ? view : null);
@@ -666,32 +653,16 @@ public final class Agent implements Runner {
         return limit != null ? limit : 0;
     }
 
-    /** Makes the model call inside the observers' observation of it. */
-    private ModelResponse observedCall(List<RunObserver> observers, ModelCall call, StreamListener deltas) {
-        ModelTarget target = completer.target();
-        RunObserver.Observation<ModelResponse> observed = Observers.start(observers, o -> o.modelCallStarted(call, target));
-        ModelResponse response;
-        try {
-            response = completer.complete(call.request(), deltas);
-        } catch (RuntimeException | Error e) {
-            observed.end(null, e);
-            throw e;
+    /** The innermost link of a model call: the completer, the request announced first. */
+    private ModelResponse complete(Run run, ModelCall call, StreamListener deltas) {
+        if (run.observed) {
+            run.emit(new AgentEvent.CompletionStarted(run.source, call.iteration(), call.request()));
         }
+        ModelResponse response = completer.complete(call.request(), deltas);
         if (response == null) {
-            observed.end(null, new AgentException(name, "the completer of agent '" + name
-                    + "' returned null instead of a response", null));
-        } else {
-            observed.end(response, null);
+            throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a response", null);
         }
         return response;
-    }
-
-    private <T> T hookResult(T value, String kind, int index, String what) {
-        if (value == null) {
-            throw new AgentException(name, kind + " " + (index + 1) + " of agent '" + name + "' returned null instead of "
-                    + what, null);
-        }
-        return value;
     }
 
     private static boolean callsAny(List<ToolCall> calls, Set<String> names) {
@@ -942,6 +913,21 @@ public final class Agent implements Runner {
     }
 
     /**
+     * The agent's own links of the interception chain, its hooks included, in the order given;
+     * a run's context puts its own before them.
+     *
+     * @return the links
+     */
+    public List<RunInterceptor> interceptors() {
+        return interceptors;
+    }
+
+    /** The middleware as links around this agent's runs (not inherited by delegated children). */
+    List<RunInterceptor> middlewareLinks() {
+        return middlewareLinks;
+    }
+
+    /**
      * The options of every model call the agent makes (the provider's defaults fill what is not
      * set), prompt caching included unless turned off.
      *
@@ -991,6 +977,7 @@ public final class Agent implements Runner {
         private Duration cancelGrace;
         private final List<ModelCallHook> modelCallHooks = new ArrayList<>();
         private final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+        private final List<RunInterceptor> interceptors = new ArrayList<>();
         private ModelOptions options = ModelOptions.NONE;
         private boolean promptCaching = true;
         private PriceTable prices;
@@ -1266,7 +1253,10 @@ public final class Agent implements Runner {
          * @return this builder
          */
         public Builder modelCallHooks(ModelCallHook... more) {
-            modelCallHooks.addAll(List.of(requireAll(more, "modelCallHooks")));
+            for (ModelCallHook h : requireAll(more, "modelCallHooks")) {
+                modelCallHooks.add(h);
+                interceptors.add(new Links.ModelHook(h, modelCallHooks.size()));
+            }
             return this;
         }
 
@@ -1278,7 +1268,23 @@ public final class Agent implements Runner {
          * @return this builder
          */
         public Builder toolCallHooks(ToolCallHook... more) {
-            toolCallHooks.addAll(List.of(requireAll(more, "toolCallHooks")));
+            for (ToolCallHook h : requireAll(more, "toolCallHooks")) {
+                toolCallHooks.add(h);
+                interceptors.add(new Links.ToolHook(h, toolCallHooks.size()));
+            }
+            return this;
+        }
+
+        /**
+         * Adds links to the interception chain of the agent's runs: they follow the links of the
+         * run's context, in the order given (hooks given to this builder are links at their place
+         * among them), and reach the agent's delegated children. See {@link RunInterceptor}.
+         *
+         * @param more the links
+         * @return this builder
+         */
+        public Builder interceptors(RunInterceptor... more) {
+            interceptors.addAll(List.of(requireAll(more, "interceptors")));
             return this;
         }
 

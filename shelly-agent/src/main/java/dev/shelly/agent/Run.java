@@ -24,6 +24,12 @@ final class Run {
     final AgentListener listener;
     final boolean observed;
     private final boolean canDelegate;
+    /**
+     * The run's interception chain, outermost first: the context's links (the agent's appended
+     * when the run entered it), the agent's middleware, then the observers. Empty when nothing
+     * intercepts, and the loop then calls the model and the tools straight.
+     */
+    final RunInterceptor[] chain;
     private ToolContext toolContext;
     /** The run's final message, once it has one. */
     Message reply;
@@ -40,9 +46,32 @@ final class Run {
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
         Registry registry = context.registry().orElse(null);
+        this.chain = chain(context.interceptors(), agent.middlewareLinks(), context.observers());
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
                 && !otherAgents(registry, agent.name()).isEmpty();
     }
+
+    private static RunInterceptor[] chain(List<RunInterceptor> links, List<RunInterceptor> around,
+            List<RunObserver> observers) {
+        int size = links.size() + around.size() + (observers.isEmpty() ? 0 : 1);
+        if (size == 0) {
+            return NO_LINKS;
+        }
+        RunInterceptor[] all = new RunInterceptor[size];
+        int at = 0;
+        for (RunInterceptor i : links) {
+            all[at++] = i;
+        }
+        for (RunInterceptor i : around) {
+            all[at++] = i;
+        }
+        if (!observers.isEmpty()) {
+            all[at] = new Links.Observed(observers);
+        }
+        return all;
+    }
+
+    private static final RunInterceptor[] NO_LINKS = new RunInterceptor[0];
 
     String name() {
         return agent.name();

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The context of a run: who runs (run id, agent, parent run and agent, depth, delegation limit),
  * for whom (session id, the application's own {@link RunValues}), and with what (the registry,
- * the listener, hooks, observers, the cancel grace). It also adds up the tokens and cost of every model
+ * the listener, the {@linkplain RunInterceptor interception chain}, observers, the cancel grace). It also adds up the tokens and cost of every model
  * call made under it, delegated children included.
  *
  * <p>An application builds a scope and passes it to a run; the run {@linkplain #runId() enters}
@@ -51,8 +51,8 @@ public final class RunContext {
     private final Registry registry;
     private final AgentListener listener;
     private final RunValues values;
-    private final List<ModelCallHook> modelCallHooks;
-    private final List<ToolCallHook> toolCallHooks;
+    /** The chain's links, outermost first: the scope's, then (for a run) its agent's; hooks as links. */
+    private final List<RunInterceptor> interceptors;
     private final List<RunObserver> observers;
     private final Duration cancelGrace;
     private final RunContext totalsParent;
@@ -66,7 +66,7 @@ public final class RunContext {
 
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
-            List<ModelCallHook> modelCallHooks, List<ToolCallHook> toolCallHooks, List<RunObserver> observers,
+            List<RunInterceptor> interceptors, List<RunObserver> observers,
             Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path) {
         this.runId = runId;
         this.parentRunId = parentRunId;
@@ -78,8 +78,7 @@ public final class RunContext {
         this.registry = registry;
         this.listener = listener;
         this.values = values;
-        this.modelCallHooks = modelCallHooks;
-        this.toolCallHooks = toolCallHooks;
+        this.interceptors = interceptors;
         this.observers = observers;
         this.cancelGrace = cancelGrace;
         this.totalsParent = totalsParent;
@@ -240,7 +239,13 @@ public final class RunContext {
      * @return the hooks, outermost first
      */
     public List<ModelCallHook> modelCallHooks() {
-        return modelCallHooks;
+        List<ModelCallHook> hooks = new ArrayList<>();
+        for (RunInterceptor i : interceptors) {
+            if (i instanceof Links.ModelHook h) {
+                hooks.add(h.hook());
+            }
+        }
+        return List.copyOf(hooks);
     }
 
     /**
@@ -250,7 +255,25 @@ public final class RunContext {
      * @return the hooks, outermost first
      */
     public List<ToolCallHook> toolCallHooks() {
-        return toolCallHooks;
+        List<ToolCallHook> hooks = new ArrayList<>();
+        for (RunInterceptor i : interceptors) {
+            if (i instanceof Links.ToolHook h) {
+                hooks.add(h.hook());
+            }
+        }
+        return List.copyOf(hooks);
+    }
+
+    /**
+     * The links of the run's interception chain that the scope holds: the scope's, then (for a
+     * run) its agent's, hooks included as links; delegated children inherit them. A run adds its
+     * agent's middleware and the {@linkplain #observers() observers} inside them (see
+     * {@link RunInterceptor} for the whole order).
+     *
+     * @return the links, outermost first
+     */
+    public List<RunInterceptor> interceptors() {
+        return interceptors;
     }
 
     /**
@@ -327,10 +350,12 @@ public final class RunContext {
         String parentRun = runId != null ? runId : parentRunId;
         Registry reg = runner.registryOrNull() != null ? runner.registryOrNull() : registry;
         Duration grace = runner.ownCancelGrace() != null ? runner.ownCancelGrace() : cancelGrace;
+        List<RunInterceptor> own = runner.interceptors();
         return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
                 runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
-                runner.listener().andThen(listener), values, concat(modelCallHooks, runner.modelCallHooks()),
-                concat(toolCallHooks, runner.toolCallHooks()), observers, grace, this, approvals, path);
+                events(runner.listener().andThen(listener), own), values,
+                own.isEmpty() ? interceptors : concat(interceptors, numbered(own, interceptors)), observers, grace, this,
+                approvals, path);
     }
 
     /**
@@ -343,7 +368,7 @@ public final class RunContext {
 
     private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, modelCallHooks, toolCallHooks, observers, cancelGrace, this, approvals, childPath);
+                values, interceptors, observers, cancelGrace, this, approvals, childPath);
     }
 
     /** Adds one model call's usage and cost to this context and every context it was entered from. */
@@ -356,6 +381,45 @@ public final class RunContext {
     /** The tool context of this run: the application's values plus this context under {@link #KEY}. */
     ToolContext toolContext() {
         return new ToolContext(agent, parentAgent, depth, runId, parentRunId, sessionId, values.with(KEY, this));
+    }
+
+    /**
+     * An agent's links with its hooks numbered after the scope's, so that a message names a hook
+     * by its place among all the run's hooks of its kind, as the run asks them.
+     */
+    private static List<RunInterceptor> numbered(List<RunInterceptor> own, List<RunInterceptor> before) {
+        int models = 0;
+        int tools = 0;
+        for (RunInterceptor i : before) {
+            if (i instanceof Links.ModelHook) {
+                models++;
+            } else if (i instanceof Links.ToolHook) {
+                tools++;
+            }
+        }
+        if (models == 0 && tools == 0) {
+            return own;
+        }
+        List<RunInterceptor> all = new ArrayList<>(own.size());
+        for (RunInterceptor i : own) {
+            all.add(switch (i) {
+                case Links.ModelHook h -> new Links.ModelHook(h.hook(), h.number() + models);
+                case Links.ToolHook h -> new Links.ToolHook(h.hook(), h.number() + tools);
+                default -> i;
+            });
+        }
+        return all;
+    }
+
+    /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
+    private static AgentListener events(AgentListener listener, List<RunInterceptor> links) {
+        AgentListener all = listener;
+        for (RunInterceptor i : links) {
+            if (i.observesEvents()) {
+                all = all.andThen(i::onEvent);
+            }
+        }
+        return all;
     }
 
     private static <T> List<T> concat(List<T> first, List<T> second) {
@@ -381,8 +445,9 @@ public final class RunContext {
         private Registry registry;
         private int maxDelegationDepth = Integer.MAX_VALUE;
         private Duration cancelGrace = FanOut.DEFAULT_GRACE;
-        private final List<ModelCallHook> modelCallHooks = new ArrayList<>();
-        private final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+        private final List<RunInterceptor> interceptors = new ArrayList<>();
+        private int modelHooks;
+        private int toolHooks;
         private Approvals approvals;
         private final List<RunObserver> observers = new ArrayList<>();
 
@@ -509,7 +574,11 @@ public final class RunContext {
          * @return this builder
          */
         public Builder modelCallHooks(ModelCallHook... more) {
-            addAll(modelCallHooks, more, "modelCallHooks");
+            List<ModelCallHook> hooks = new ArrayList<>();
+            addAll(hooks, more, "modelCallHooks");
+            for (ModelCallHook h : hooks) {
+                interceptors.add(new Links.ModelHook(h, ++modelHooks));
+            }
             return this;
         }
 
@@ -520,7 +589,24 @@ public final class RunContext {
          * @return this builder
          */
         public Builder toolCallHooks(ToolCallHook... more) {
-            addAll(toolCallHooks, more, "toolCallHooks");
+            List<ToolCallHook> hooks = new ArrayList<>();
+            addAll(hooks, more, "toolCallHooks");
+            for (ToolCallHook h : hooks) {
+                interceptors.add(new Links.ToolHook(h, ++toolHooks));
+            }
+            return this;
+        }
+
+        /**
+         * Adds links to the interception chain of every run under the scope, after those added
+         * before (hooks included) and before every agent's own; delegated children inherit them.
+         * See {@link RunInterceptor} for the order.
+         *
+         * @param more the links
+         * @return this builder
+         */
+        public Builder interceptors(RunInterceptor... more) {
+            addAll(interceptors, more, "interceptors");
             return this;
         }
 
@@ -566,8 +652,9 @@ public final class RunContext {
          * @return the scope
          */
         public RunContext build() {
-            return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry, listener, values,
-                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), active(observers), cancelGrace, null,
+            List<RunInterceptor> links = List.copyOf(interceptors);
+            return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry,
+                    events(listener, links), values, links, active(observers), cancelGrace, null,
                     approvals, "");
         }
     }
