@@ -54,9 +54,11 @@ import org.slf4j.LoggerFactory;
  * An agent never changes after {@link Builder#build()}. Each run enters its own
  * {@link RunContext} from the caller's scope ({@link #run(String, RunContext)}; the overloads
  * without one use {@link RunContext#root()}): run id, session, the application's values,
- * depth, registry, listener and hooks. {@link #run()} first answers the calls of a
- * {@linkplain RunPausedException paused} turn, if the chat ends with one, then applies the
- * middleware (the first is outermost) around the ReAct loop:
+ * depth, registry, listener and the links of its {@linkplain RunInterceptor interception chain}
+ * (the context's, then the agent's interceptors and hooks, then its middleware, then the
+ * observers). Inside the chain, {@link #run()} first answers the calls of a
+ * {@linkplain RunPausedException paused} turn, if the chat ends with one, then runs the ReAct
+ * loop:
  * <ol>
  *   <li>On an empty chat the agent first writes its system prompt (see {@link #systemPrompt()}),
  *       unless it keeps its prompt {@linkplain Builder#systemPromptInChat out of the chat}. The
@@ -109,10 +111,15 @@ import org.slf4j.LoggerFactory;
  * own thread and holds the run until it returns (give such a tool
  * {@link dev.shelly.tools.Tool#withTimeout}).
  *
- * <h2>Threads</h2>
- * An agent is not meant to be shared: it runs one {@link #run()} at a time (a second concurrent
- * call is refused), and each delegation spawns a fresh agent from its factory. Its chat is
- * thread-safe and may be shared with others.
+ * <h2>Threads and conversations</h2>
+ * An agent is an immutable, thread-safe description (model, tools, prompt, limits, links of the
+ * {@linkplain RunInterceptor interception chain}); what a run changes lives in a
+ * {@link Conversation}: the chat and context management's state. One agent runs any number of
+ * conversations at once ({@link #run(Conversation, String, RunContext)}); a conversation takes
+ * one run at a time (a second concurrent run on it is refused). The methods without a
+ * conversation are conveniences that continue the agent's own ({@link #conversation()}), so
+ * {@code agent.run("...")} twice is one conversation of two turns, as it always was. A registry
+ * spawns a fresh agent for each delegation.
  */
 public final class Agent implements Runner {
     /**
@@ -158,7 +165,8 @@ public final class Agent implements Runner {
     private final int maxToolResultChars;
     private final Set<String> stopTools;
     private final boolean systemPromptInChat;
-    private final Chat chat;
+    /** The agent's own conversation, which the convenience methods without one run on. */
+    private final Conversation conversation;
     private final ToolDefinition skillTool;
     private final Registry registry;
     private final AgentListener listener;
@@ -173,10 +181,8 @@ public final class Agent implements Runner {
     private final ContextPolicy contextPolicy;
     /** The toolboxes runs search: the user's, then those of the context strategies. */
     private final List<ToolBox> runToolboxes;
-    // Run state, not configuration: one run at a time, and a registry spawns an agent once.
-    private final AtomicBoolean running = new AtomicBoolean();
+    /** Whether a registry's factory has returned this agent, which it may do once. */
     private final AtomicBoolean spawned = new AtomicBoolean();
-    private final ContextManager contextManager;
 
     private Agent(Builder b) {
         this.name = b.name;
@@ -193,7 +199,7 @@ public final class Agent implements Runner {
         this.maxToolResultChars = b.maxToolResultChars;
         this.stopTools = Set.copyOf(b.stopTools);
         this.systemPromptInChat = b.systemPromptInChat;
-        this.chat = b.chat == null ? new Chat() : b.chat;
+        this.conversation = new Conversation(b.chat == null ? new Chat() : b.chat);
         this.skillTool = skills.isEmpty() ? null : SkillTool.definition(skills);
         this.registry = b.registry;
         this.listener = b.listener;
@@ -213,7 +219,6 @@ public final class Agent implements Runner {
         this.prices = b.prices;
         this.contextPolicy = b.contextPolicy;
         this.runToolboxes = b.runToolboxes;
-        this.contextManager = new ContextManager(this, contextPolicy);
     }
 
     /** Says what is wrong with an agent name, or returns null when providers accept it. */
@@ -250,7 +255,7 @@ public final class Agent implements Runner {
      */
     @Override
     public Message run() {
-        return execute(List.of(), RunContext.root(), null).reply;
+        return execute(conversation, List.of(), RunContext.root(), null).reply;
     }
 
     /**
@@ -268,7 +273,7 @@ public final class Agent implements Runner {
      */
     @Override
     public Message run(RunContext context) {
-        return execute(List.of(), requireContext(context), null).reply;
+        return execute(conversation, List.of(), requireContext(context), null).reply;
     }
 
     /**
@@ -292,7 +297,7 @@ public final class Agent implements Runner {
      * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage, RunContext context) {
-        return execute(List.of(userInput(userMessage)), requireContext(context), null).reply;
+        return execute(conversation, List.of(userInput(userMessage)), requireContext(context), null).reply;
     }
 
     /**
@@ -317,7 +322,47 @@ public final class Agent implements Runner {
         if (input == null) {
             throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
         }
-        return execute(List.copyOf(input), requireContext(context), null).reply;
+        return execute(conversation, List.copyOf(input), requireContext(context), null).reply;
+    }
+
+    /**
+     * Appends a user message to a conversation and runs the agent on it, inside a caller's scope:
+     * as {@link #run(String, RunContext)} does on the agent's own conversation. Any number of
+     * conversations may run on one agent at once; each conversation takes one run at a time.
+     *
+     * @param conversation the conversation to continue
+     * @param userMessage what the user says; not blank
+     * @param context the caller's scope
+     * @return the final message, as appended to the conversation's chat
+     * @throws IllegalStateException when a run is already on the conversation
+     */
+    public Message run(Conversation conversation, String userMessage, RunContext context) {
+        return execute(requireConversation(conversation), List.of(userInput(userMessage)), requireContext(context), null)
+                .reply;
+    }
+
+    /**
+     * Appends input messages to a conversation and runs the agent on it (an empty input continues
+     * the conversation as it is, a paused turn first), inside a caller's scope.
+     *
+     * @param conversation the conversation to continue
+     * @param input the messages to append, in order
+     * @param context the caller's scope
+     * @return the final message, as appended to the conversation's chat
+     * @throws IllegalStateException when a run is already on the conversation
+     */
+    public Message run(Conversation conversation, List<Message> input, RunContext context) {
+        if (input == null) {
+            throw new IllegalArgumentException("Agent.run input of '" + name + "' must not be null");
+        }
+        return execute(requireConversation(conversation), List.copyOf(input), requireContext(context), null).reply;
+    }
+
+    private Conversation requireConversation(Conversation conversation) {
+        if (conversation == null) {
+            throw new IllegalArgumentException("Agent.run conversation of '" + name + "' must not be null");
+        }
+        return conversation;
     }
 
     /**
@@ -375,7 +420,7 @@ public final class Agent implements Runner {
             throw new IllegalArgumentException("Agent.run type of '" + name + "' must not be null");
         }
         StructuredOutput<T> out = StructuredOutput.of(type);
-        Run run = execute(List.copyOf(input), requireContext(context), out);
+        Run run = execute(conversation, List.copyOf(input), requireContext(context), out);
         if (run.structured == null) {
             throw new StructuredOutputException(name, type, run.reply.text(),
                     List.of("the run ended without a final answer to bind (a stop tool or a middleware ended it)"), false);
@@ -397,26 +442,31 @@ public final class Agent implements Runner {
         return context;
     }
 
-    private Run execute(List<Message> input, RunContext caller, StructuredOutput<?> out) {
-        if (!running.compareAndSet(false, true)) {
-            throw new IllegalStateException("agent '" + name + "' is already running; an agent runs one run() at a time");
+    private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
+        if (!on.begin()) {
+            throw new IllegalStateException(on == conversation
+                    ? "agent '" + name + "' is already running; an agent runs one run() at a time"
+                    : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
         }
         long start = System.nanoTime();
-        Run run = new Run(this, caller.enter(this));
         try {
-            run.emit(new AgentEvent.AgentStarted(run.source));
-            AgentTools tools = new AgentTools(run, runToolboxes, skillTool);
-            Message reply = run.chain.length == 0 ? body(run, tools, input, out)
-                    : new Chains.Run(run.chain, 0, this, run.context, () -> body(run, tools, input, out)).proceed();
-            run.reply = reply;
-            run.emit(new AgentEvent.AgentFinished(run.source, reply, since(start), run.context.usage(),
-                    run.context.cost()));
-            return run;
-        } catch (RuntimeException | Error e) {
-            run.emit(new AgentEvent.AgentFailed(run.source, e, since(start)));
-            throw e;
+            Run run = new Run(this, on, caller.enter(this));
+            try {
+                run.emit(new AgentEvent.AgentStarted(run.source));
+                AgentTools tools = new AgentTools(run, runToolboxes, skillTool);
+                Message reply = run.chain.length == 0 ? new ReactLoop(run, tools, out).run(input)
+                        : new Chains.Run(run.chain, 0, this, run.context, () -> new ReactLoop(run, tools, out).run(input))
+                                .proceed();
+                run.reply = reply;
+                run.emit(new AgentEvent.AgentFinished(run.source, reply, since(start), run.context.usage(),
+                        run.context.cost()));
+                return run;
+            } catch (RuntimeException | Error e) {
+                run.emit(new AgentEvent.AgentFailed(run.source, e, since(start)));
+                throw e;
+            }
         } finally {
-            running.set(false);
+            on.end();
         }
     }
 
@@ -433,58 +483,35 @@ public final class Agent implements Runner {
      * @throws IllegalStateException when the agent is running
      */
     public boolean cancelPaused(RunContext context, String reason) {
-        requireContext(context);
-        if (reason == null || reason.isBlank()) {
-            throw new IllegalArgumentException("Agent.cancelPaused reason of '" + name + "' must not be null or blank");
-        }
-        if (!running.compareAndSet(false, true)) {
-            throw new IllegalStateException("agent '" + name + "' is running; a paused turn is cancelled between runs");
-        }
-        try {
-            List<ToolCall> calls = pausedCalls();
-            Approvals desk = context.approvals().orElse(null);
-            if (calls.isEmpty()) {
-                return false;
-            }
-            Approvals.Frame kept = desk == null ? null : desk.frame(context.path());
-            List<dev.shelly.chats.Part> parts = new ArrayList<>(calls.size());
-            for (ToolCall call : calls) {
-                dev.shelly.chats.ToolResult result = null;
-                if (kept != null) {
-                    for (dev.shelly.chats.ToolResult r : kept.held()) {
-                        if (r.toolCallId().equals(call.id())) {
-                            result = r;
-                        }
-                    }
-                }
-                parts.add(result != null ? result
-                        : dev.shelly.chats.ToolResult.error(call.id(), "tool '" + call.name() + "' was not run: " + reason));
-            }
-            Message answered = new Message(name, Role.TOOL, parts);
-            chat.append(answered);
-            AgentListener all = listener.andThen(context.listener());
-            if (all != AgentListener.NONE) {
-                emitQuietly(all, new AgentEvent.MessageAdded(new AgentEvent.Source(name, null, 0), answered));
-            }
-            if (desk != null) {
-                desk.clearPaused();
-            }
-            return true;
-        } finally {
-            running.set(false);
-        }
+        return cancelPaused(conversation, context, reason);
     }
 
     /**
-     * The calls of a paused turn: the chat ends with this agent's reply whose tool calls have no
-     * results yet.
+     * Ends the paused turn of a conversation without running what waits; see
+     * {@link #cancelPaused(RunContext, String)}.
+     *
+     * @param conversation the conversation whose chat ends with the paused turn
+     * @param context the scope the turn paused in (its approvals hold what ran)
+     * @param reason why the calls did not run, for the model to read; not blank
+     * @return true when the chat ended with a paused turn, false when there was nothing to end
+     * @throws IllegalStateException when a run is on the conversation
      */
-    private List<ToolCall> pausedCalls() {
-        Optional<Message> last = chat.last();
-        if (last.isEmpty() || last.get().role() != Role.ASSISTANT || !last.get().sender().equals(name)) {
-            return List.of();
+    public boolean cancelPaused(Conversation conversation, RunContext context, String reason) {
+        requireContext(context);
+        if (conversation == null) {
+            throw new IllegalArgumentException("Agent.cancelPaused conversation of '" + name + "' must not be null");
         }
-        return last.get().toolCalls();
+        if (reason == null || reason.isBlank()) {
+            throw new IllegalArgumentException("Agent.cancelPaused reason of '" + name + "' must not be null or blank");
+        }
+        if (!conversation.begin()) {
+            throw new IllegalStateException("agent '" + name + "' is running; a paused turn is cancelled between runs");
+        }
+        try {
+            return ReactLoop.cancelPaused(this, conversation.chat(), context, reason);
+        } finally {
+            conversation.end();
+        }
     }
 
     /**
@@ -506,6 +533,7 @@ public final class Agent implements Runner {
             }
         }
         List<Message> added = new ArrayList<>(input.size() + 1);
+        Chat chat = conversation.chat();
         if (systemPromptInChat && chat.isEmpty()) {
             added.add(Message.system(systemPrompt()));
         }
@@ -514,164 +542,9 @@ public final class Agent implements Runner {
         for (Message m : added) {
             chat.append(m);
             if (listener != AgentListener.NONE) {
-                emitQuietly(listener, new AgentEvent.MessageAdded(source, m));
+                Run.emitQuietly(listener, name, new AgentEvent.MessageAdded(source, m));
             }
         }
-    }
-
-    private void emitQuietly(AgentListener l, AgentEvent event) {
-        try {
-            l.onEvent(event);
-        } catch (RuntimeException e) {
-            LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", name,
-                    event.getClass().getSimpleName(), e);
-        }
-    }
-
-    /** The innermost part of a run's chain: the paused turn, if any, the input, then the loop. */
-    private Message body(Run run, AgentTools tools, List<Message> input, StructuredOutput<?> out) {
-        List<ToolCall> pending = pausedCalls();
-        if (!pending.isEmpty()) {
-            ToolTurn.run(run, 0, pending, tools, null, -1);
-        }
-        prepare(input, run);
-        return loop(run, tools, out);
-    }
-
-    private void prepare(List<Message> input, Run run) {
-        if (systemPromptInChat && chat.isEmpty()) {
-            run.append(Message.system(systemPrompt(run)));
-        }
-        for (Message m : input) {
-            run.append(m);
-        }
-    }
-
-    private Message loop(Run run, AgentTools tools, StructuredOutput<?> out) {
-        RunContext ctx = run.context;
-        AgentEvent.Source src = run.source;
-        StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
-        ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
-        boolean corrected = false;
-        Message prompt = null;
-        for (int iteration = 1; maxIterations == UNLIMITED || iteration <= maxIterations; iteration++) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw run.cancelled();
-            }
-            List<ToolDefinition> offered = tools.definitions();
-            boolean promptInChat = systemPromptInChat && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
-            if (prompt == null && !promptInChat) {
-                prompt = Message.system(systemPrompt(run));
-            }
-            ContextManager.View view;
-            ModelRequest request;
-            List<ToolDefinition> built;
-            List<ToolDefinition> scope;
-            ModelRequest fromView;
-            ModelResponse response;
-            long start;
-            // A request the model refuses as longer than its window is shaped again by the
-            // context policy, once, and sent again (ContextManager#overflowed).
-            while (true) {
-                List<Message> plain = contextManager.plain(promptInChat ? null : prompt);
-                view = plain != null ? null : contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
-                request = view == null ? new ModelRequest(plain, offered, runOptions, chat.id())
-                        : new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
-                built = request.tools();
-                scope = view != null && view.scoped() ? built : null;
-                fromView = request;
-                ModelCall first = new ModelCall(ctx, iteration, request);
-                ModelCall[] sent = {first};
-                start = System.nanoTime();
-                try {
-                    response = run.chain.length == 0 ? complete(run, first, deltas)
-                            : new Chains.Model(run.chain, 0, first, completer.target(), c -> complete(run, c, deltas), sent)
-                                    .proceed(request);
-                    request = sent[0].request();
-                    break;
-                } catch (ModelException e) {
-                    if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
-                        throw e;
-                    }
-                    LOG.debug("agent '{}': the model refused the request as too long: {}", name, e.getMessage());
-                    contextManager.overflowed(e, sent[0].request() == fromView ? view : null);
-                }
-            }
-            if (contextManager.active()) {
-                contextManager.measured(request, response, request == fromView ? view : null);
-            }
-            Message reply = response.message();
-            if (!reply.sender().equals(name)) {
-                reply = reply.withSender(name);
-            }
-            run.append(reply);
-            Usage usage = response.usage();
-            ctx.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : prices.cost(response.model(), usage));
-            if (run.observed) {
-                run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, since(start)));
-            }
-            List<ToolCall> calls = reply.toolCalls();
-            if (calls.isEmpty()) {
-                if (out == null) {
-                    return reply;
-                }
-                StructuredOutput.Binding<?> binding = out.bind(response);
-                if (binding instanceof StructuredOutput.Binding.Bound<?> bound) {
-                    run.structured = bound.value();
-                    return reply;
-                }
-                StructuredOutput.Binding.Mismatch<?> mismatch = (StructuredOutput.Binding.Mismatch<?>) binding;
-                if (!mismatch.correctable() || corrected) {
-                    throw new StructuredOutputException(name, out.type(), mismatch.answer(), mismatch.problems(), corrected);
-                }
-                corrected = true;
-                run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
-                continue;
-            }
-            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? scope : request.tools(),
-                    cutOff(response, request));
-            if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
-                return results;
-            }
-        }
-        throw new MaxIterationsException(name, maxIterations);
-    }
-
-    /**
-     * The output tokens a reply that stopped at the output limit was cut off at: the count the
-     * provider reported, else the limit the request set, else 0; -1 when the reply was not cut off.
-     */
-    private long cutOff(ModelResponse response, ModelRequest request) {
-        if (response.stopReason() != StopReason.MAX_TOKENS) {
-            return -1;
-        }
-        long output = response.usage().outputTokens();
-        if (output > 0) {
-            return output;
-        }
-        Integer limit = request.options().maxTokens();
-        return limit != null ? limit : 0;
-    }
-
-    /** The innermost link of a model call: the completer, the request announced first. */
-    private ModelResponse complete(Run run, ModelCall call, StreamListener deltas) {
-        if (run.observed) {
-            run.emit(new AgentEvent.CompletionStarted(run.source, call.iteration(), call.request()));
-        }
-        ModelResponse response = completer.complete(call.request(), deltas);
-        if (response == null) {
-            throw new AgentException(name, "the completer of agent '" + name + "' returned null instead of a response", null);
-        }
-        return response;
-    }
-
-    private static boolean callsAny(List<ToolCall> calls, Set<String> names) {
-        for (ToolCall c : calls) {
-            if (names.contains(c.name())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
@@ -716,11 +589,6 @@ public final class Agent implements Runner {
     public String systemPrompt() {
         return SystemPrompt.build(name, description, instructions, context, skills,
                 canDelegate() ? Run.otherAgents(registry, name) : List.of());
-    }
-
-    private String systemPrompt(Run run) {
-        return SystemPrompt.build(name, description, instructions, context, skills,
-                run.canDelegate() ? run.otherAgents() : List.of());
     }
 
     /**
@@ -776,7 +644,17 @@ public final class Agent implements Runner {
 
     @Override
     public Chat chat() {
-        return chat;
+        return conversation.chat();
+    }
+
+    /**
+     * The agent's own conversation: the one {@link #run(String)} and the other methods without a
+     * conversation continue. It starts from the builder's {@linkplain Builder#chat chat}.
+     *
+     * @return the conversation
+     */
+    public Conversation conversation() {
+        return conversation;
     }
 
     /**

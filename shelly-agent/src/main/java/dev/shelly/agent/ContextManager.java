@@ -56,6 +56,8 @@ final class ContextManager {
     private static final int SUMMARY_INPUT_CHARS = 400_000;
 
     private final Agent agent;
+    /** The conversation's chat this state belongs to. */
+    private final Chat chat;
     private final ContextPolicy policy;
     private final TokenEstimator estimator;
     /**
@@ -114,8 +116,9 @@ final class ContextManager {
      */
     private long learnedWindow;
 
-    ContextManager(Agent agent, ContextPolicy policy) {
+    ContextManager(Agent agent, ContextPolicy policy, Chat chat) {
         this.agent = agent;
+        this.chat = chat;
         this.policy = policy;
         this.estimator = policy.estimator();
         ContextStrategy found = null;
@@ -145,7 +148,7 @@ final class ContextManager {
         if (policy.active() || anySummary) {
             return null;
         }
-        List<Message> all = agent.chat().messages();
+        List<Message> all = chat.messages();
         if (all.size() > scanned) {
             findSummary(all.subList(scanned, all.size()));
             if (anySummary) {
@@ -184,7 +187,6 @@ final class ContextManager {
             manyReplacers = false;
             overflow = null;
         }
-        Chat chat = agent.chat();
         findSummary(chat.since(scanned));
         Message head = prompt != null ? prompt : chat.get(0);
         View view = extendable(head, chat) ? last.next(iteration, offered) : build(run, iteration, prompt, offered);
@@ -294,7 +296,7 @@ final class ContextManager {
         View view = new View(run, iteration, offered);
         int base;
         if (prompt == null) {
-            view.add(agent.chat().get(0), 0);
+            view.add(chat.get(0), 0);
             base = 1;
         } else {
             view.add(prompt, -1);

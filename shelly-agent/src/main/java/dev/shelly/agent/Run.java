@@ -19,6 +19,8 @@ final class Run {
     private static final Logger LOG = LoggerFactory.getLogger(Run.class);
 
     final Agent agent;
+    /** The conversation the run works on: its chat and context management's state. */
+    final Conversation conversation;
     final RunContext context;
     final AgentEvent.Source source;
     final AgentListener listener;
@@ -38,8 +40,9 @@ final class Run {
     /** When the run started, for time budgets. */
     final long startNanos = System.nanoTime();
 
-    Run(Agent agent, RunContext context) {
+    Run(Agent agent, Conversation conversation, RunContext context) {
         this.agent = agent;
+        this.conversation = conversation;
         this.context = context;
         this.source = new AgentEvent.Source(agent.name(), context.parentAgent().orElse(null), context.depth(),
                 context.runId().orElse(null), context.parentRunId().orElse(null), context.sessionId().orElse(null));
@@ -78,7 +81,7 @@ final class Run {
     }
 
     Chat chat() {
-        return agent.chat();
+        return conversation.chat();
     }
 
     /** Whether the agent may delegate in this run. */
@@ -117,7 +120,7 @@ final class Run {
 
     /** Appends to the chat and announces it; returns the message's index in the chat. */
     int append(Message message) {
-        int size = agent.chat().append(message);
+        int size = conversation.chat().append(message);
         if (observed) {
             emit(new AgentEvent.MessageAdded(source, message));
         }
@@ -132,6 +135,16 @@ final class Run {
             listener.onEvent(event);
         } catch (RuntimeException e) {
             LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", agent.name(),
+                    event.getClass().getSimpleName(), e);
+        }
+    }
+
+    /** Gives an event to a listener; one that throws is logged and the event dropped for it. */
+    static void emitQuietly(AgentListener listener, String agent, AgentEvent event) {
+        try {
+            listener.onEvent(event);
+        } catch (RuntimeException e) {
+            LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", agent,
                     event.getClass().getSimpleName(), e);
         }
     }
