@@ -654,7 +654,7 @@ final class ContextManager {
 
         @Override
         public Duration elapsed() {
-            return Agent.since(run.startNanos);
+            return Run.since(run.startNanos);
         }
 
         @Override

@@ -46,6 +46,54 @@ final class ReactLoop {
         this.out = out;
     }
 
+    /**
+     * Runs an agent on a conversation the caller holds for the run: the run's context, its events
+     * (started, then finished or failed), and the run chain around this loop.
+     */
+    static Run execute(Agent agent, Conversation conversation, RunContext caller, List<Message> input,
+            StructuredOutput<?> out) {
+        long start = System.nanoTime();
+        Run run = new Run(agent, conversation, caller.enter(agent));
+        try {
+            run.emit(new AgentEvent.AgentStarted(run.source));
+            AgentTools tools = new AgentTools(run, agent.runToolboxes(), agent.skillTool());
+            run.reply = run.chain.length == 0 ? new ReactLoop(run, tools, out).run(input)
+                    : new Chains.Run(run.chain, 0, agent, run.context, () -> new ReactLoop(run, tools, out).run(input))
+                            .proceed();
+            run.emit(new AgentEvent.AgentFinished(run.source, run.reply, Run.since(start), run.context.usage(),
+                    run.context.cost()));
+            return run;
+        } catch (RuntimeException | Error e) {
+            run.emit(new AgentEvent.AgentFailed(run.source, e, Run.since(start)));
+            throw e;
+        }
+    }
+
+    /** Input for the next run on a chat, outside a run; see {@link Agent#receive}. */
+    static void receive(Agent agent, Chat chat, List<Message> input) {
+        if (input == null) {
+            throw new IllegalArgumentException("Agent.receive input of '" + agent.name() + "' must not be null");
+        }
+        for (int i = 0; i < input.size(); i++) {
+            if (input.get(i) == null) {
+                throw new IllegalArgumentException("Agent.receive input[" + i + "] of '" + agent.name()
+                        + "' must not be null");
+            }
+        }
+        List<Message> added = new ArrayList<>(input.size() + 1);
+        if (agent.systemPromptInChat() && chat.isEmpty()) {
+            added.add(Message.system(agent.systemPrompt()));
+        }
+        added.addAll(input);
+        AgentEvent.Source source = new AgentEvent.Source(agent.name(), null, 0);
+        for (Message m : added) {
+            chat.append(m);
+            if (agent.listener() != AgentListener.NONE) {
+                Run.emitQuietly(agent.listener(), agent.name(), new AgentEvent.MessageAdded(source, m));
+            }
+        }
+    }
+
     /** The paused turn, if any, the input, then the loop. */
     Message run(List<Message> input) {
         List<ToolCall> pending = pausedCalls(agent.name(), chat);
@@ -182,7 +230,7 @@ final class ReactLoop {
             Usage usage = response.usage();
             ctx.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
             if (run.observed) {
-                run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, Agent.since(start)));
+                run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, Run.since(start)));
             }
             List<ToolCall> calls = reply.toolCalls();
             if (calls.isEmpty()) {

@@ -5,7 +5,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -36,6 +38,8 @@ public final class Registry {
 
     private record Registration(Entry entry, Supplier<Agent> factory) {}
 
+    /** The agents the factories returned, by identity, weakly: each may be returned once. */
+    private final Set<Agent> spawned = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final ReentrantLock registration = new ReentrantLock();
     private volatile Map<String, Registration> agents = Map.of();
     private volatile List<Entry> entries = List.of();
@@ -54,7 +58,7 @@ public final class Registry {
      * @throws IllegalArgumentException when an argument is missing, the name is invalid or taken
      */
     public Registry register(String name, String description, Supplier<Agent> factory) {
-        String invalid = Agent.invalidName(name);
+        String invalid = AgentSettings.invalidName(name);
         if (invalid != null) {
             throw new IllegalArgumentException("Registry.register: " + invalid);
         }
@@ -136,7 +140,12 @@ public final class Registry {
             throw new IllegalStateException("the factory of agent '" + name + "' built an agent named '"
                     + agent.name() + "'; register it under that name or build it with this one");
         }
-        agent.markSpawned();
+        // A factory must build a fresh agent on every call: each delegated child continues the
+        // conversation of its own agent, and two children must not share one.
+        if (!spawned.add(agent)) {
+            throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
+                    + "before; a factory must build a fresh agent on every call");
+        }
         return Optional.of(agent);
     }
 

@@ -139,6 +139,11 @@ final class Run {
         }
     }
 
+    /** The time since a {@link System#nanoTime()} reading. */
+    static java.time.Duration since(long startNanos) {
+        return java.time.Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
     /** Gives an event to a listener; one that throws is logged and the event dropped for it. */
     static void emitQuietly(AgentListener listener, String agent, AgentEvent event) {
         try {

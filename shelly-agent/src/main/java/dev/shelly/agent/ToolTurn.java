@@ -180,7 +180,7 @@ final class ToolTurn {
             default -> cancelledResult(s.call);
         };
         if (run.observed) {
-            run.emit(new AgentEvent.ToolCallFinished(run.source, s.effective, s.result, Agent.since(start)));
+            run.emit(new AgentEvent.ToolCallFinished(run.source, s.effective, s.result, Run.since(start)));
         }
     }
 
