@@ -20,14 +20,14 @@
  *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). With a
  *       {@linkplain Agent.Builder#contextPolicy context policy} the request holds the model's view of
  *       the chat as its strategies shaped it (see {@link dev.shelly.agent.context}). The
- *       request passes through the {@linkplain ModelCallHook model-call hooks} (the context's,
- *       then the agent's) and carries the agent's {@linkplain Agent.Builder#options options}, prompt
- *       caching included; the response passes back through them in reverse. The reply gets the
+ *       request passes down the run's {@linkplain RunInterceptor interception chain} (model-call
+ *       hooks are links of it) and carries the agent's {@linkplain Agent.Builder#options options}, prompt
+ *       caching included; the response passes back up the chain in reverse. The reply gets the
  *       agent's name as sender and is appended to the chat; its usage and cost are added to the
  *       run's context.
  *   <li>A reply without tool calls is the final answer and is returned (in a structured run,
- *       {@link Agent#run(String, Class)}, once it binds to the record). Otherwise the
- *       {@linkplain ToolCallHook tool-call hooks} decide about every call, then a lone call runs
+ *       {@link Agent#run(String, Class)}, once it binds to the record). Otherwise the chain's decision links (tool-call hooks among
+ *       them), then the context's {@link Approvals}, decide about every call, then a lone call runs
  *       on the run's own thread and two or more concurrently, each on its own virtual thread;
  *       their results are appended as one
  *       {@link dev.shelly.chats.Role#TOOL} message (sender: the agent's name) holding one result per call, in
