@@ -27,16 +27,31 @@ final class Chains {
     }
 
     /** Around a run: the loop last. */
-    record Run(RunInterceptor[] links, int index, Agent agent, RunContext context, Supplier<Message> loop)
+    record Run(RunInterceptor[] links, int index, dev.shelly.agent.Run run, Supplier<Message> loop)
             implements RunInterceptor.RunChain {
+        @Override
+        public Agent agent() {
+            return run.agent;
+        }
+
+        @Override
+        public RunContext context() {
+            return run.context;
+        }
+
+        @Override
+        public boolean paused() {
+            return run.paused != null;
+        }
+
         @Override
         public Message proceed() {
             if (index == links.length) {
                 return loop.get();
             }
-            Message reply = links[index].interceptRun(new Run(links, index + 1, agent, context, loop));
+            Message reply = links[index].interceptRun(new Run(links, index + 1, run, loop));
             if (reply == null) {
-                throw nullFrom(links, index, agent.name(), "a message");
+                throw nullFrom(links, index, run.agent.name(), "a message");
             }
             return reply;
         }

@@ -7,6 +7,7 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The older ways into a run as links of the one chain ({@link RunInterceptor}): hooks, middleware
@@ -111,13 +112,32 @@ final class Links {
     record Around(Middleware middleware, int index) implements RunInterceptor {
         @Override
         public Message interceptRun(RunChain chain) {
-            Runner inner = Runner.around(chain.agent(), context -> chain.proceed());
+            Run run = ((Chains.Run) chain).run();
+            Message[] pausedAt = new Message[1];
+            Runner inner = Runner.around(chain.agent(), context -> {
+                Message reply = chain.proceed();
+                if (chain.paused()) {
+                    // A Runner knows a pause only as its exception: pass it through the middleware so,
+                    // as it always was (a logger logs it, a guardrail does not check it).
+                    pausedAt[0] = reply;
+                    throw run.pauseSignal();
+                }
+                return reply;
+            });
             Runner wrapped = middleware.wrap(inner);
             if (wrapped == null) {
                 throw new IllegalStateException("middleware[" + index + "] (" + middleware
                         + ") returned null instead of a runner for '" + chain.agent().name() + "'");
             }
-            Message reply = wrapped.run(chain.context());
+            Message reply;
+            try {
+                reply = wrapped.run(chain.context());
+            } catch (RunPausedException e) {
+                if (run.paused != null && e == run.pauseSignal()) {
+                    return pausedAt[0];
+                }
+                throw e;
+            }
             if (reply == null) {
                 throw new IllegalStateException("the middleware of agent '" + chain.agent().name()
                         + "' returned null instead of a message");
@@ -144,32 +164,32 @@ final class Links {
                 observed.end(null, e);
                 throw e;
             }
-            observed.end(reply, null);
+            if (chain.paused()) {
+                observed.end(null, ((Chains.Run) chain).run().pauseSignal());
+            } else {
+                observed.end(reply, null);
+            }
             return reply;
         }
 
         @Override
         public ModelResponse interceptModelCall(ModelChain chain) {
-            RunObserver.Observation<ModelResponse> observed = Observers.start(observers,
-                    o -> o.modelCallStarted(chain.call(), chain.target()));
-            ModelResponse response;
-            try {
-                response = chain.proceed(chain.call().request());
-            } catch (RuntimeException | Error e) {
-                observed.end(null, e);
-                throw e;
-            }
-            observed.end(response, null);
-            return response;
+            return within(Observers.start(observers, o -> o.modelCallStarted(chain.call(), chain.target())),
+                    () -> chain.proceed(chain.call().request()));
         }
 
         @Override
         public ToolResult interceptToolCall(ToolChain chain) {
             ToolInvocation invocation = chain.invocation();
-            RunObserver.Observation<ToolResult> observed = Observers.start(observers, o -> o.toolCallStarted(invocation));
-            ToolResult result;
+            return within(Observers.start(observers, o -> o.toolCallStarted(invocation)),
+                    () -> chain.proceed(invocation.call()));
+        }
+
+        /** Does the work inside an observation, which ends with its result or its failure. */
+        private static <R> R within(RunObserver.Observation<R> observed, Supplier<R> work) {
+            R result;
             try {
-                result = chain.proceed(invocation.call());
+                result = work.get();
             } catch (RuntimeException | Error e) {
                 observed.end(null, e);
                 throw e;

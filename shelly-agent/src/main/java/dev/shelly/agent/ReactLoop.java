@@ -58,8 +58,11 @@ final class ReactLoop {
             run.emit(new AgentEvent.AgentStarted(run.source));
             AgentTools tools = new AgentTools(run, agent.runToolboxes(), agent.skillTool());
             run.reply = run.chain.length == 0 ? new ReactLoop(run, tools, out).run(input)
-                    : new Chains.Run(run.chain, 0, agent, run.context, () -> new ReactLoop(run, tools, out).run(input))
-                            .proceed();
+                    : new Chains.Run(run.chain, 0, run, () -> new ReactLoop(run, tools, out).run(input)).proceed();
+            if (run.paused != null) {
+                // The loop returned the pause as a value; the public run methods signal it so.
+                throw run.pauseSignal();
+            }
             run.emit(new AgentEvent.AgentFinished(run.source, run.reply, Run.since(start), run.context.usage(),
                     run.context.cost()));
             return run;
@@ -94,11 +97,17 @@ final class ReactLoop {
         }
     }
 
-    /** The paused turn, if any, the input, then the loop. */
+    /**
+     * The paused turn, if any, the input, then the loop. When a turn pauses, the loop records the
+     * pause on the run and returns the reply whose calls wait.
+     */
     Message run(List<Message> input) {
         List<ToolCall> pending = pausedCalls(agent.name(), chat);
         if (!pending.isEmpty()) {
-            ToolTurn.run(run, 0, pending, tools, null, -1);
+            if (ToolTurn.run(run, 0, pending, tools, null, -1) instanceof ToolTurn.Paused p) {
+                run.paused = p;
+                return chat.last().orElseThrow();
+            }
         }
         if (agent.systemPromptInChat() && chat.isEmpty()) {
             run.append(Message.system(systemPrompt()));
@@ -250,10 +259,14 @@ final class ReactLoop {
                 run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
                 continue;
             }
-            Message results = ToolTurn.run(run, iteration, calls, tools, request.tools() == built ? scope : request.tools(),
-                    cutOff(response, request));
+            ToolTurn.End end = ToolTurn.run(run, iteration, calls, tools,
+                    request.tools() == built ? scope : request.tools(), cutOff(response, request));
+            if (end instanceof ToolTurn.Paused p) {
+                run.paused = p;
+                return reply;
+            }
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
-                return results;
+                return ((ToolTurn.Answered) end).message();
             }
         }
         throw new MaxIterationsException(name, maxIterations);

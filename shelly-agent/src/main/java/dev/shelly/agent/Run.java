@@ -35,6 +35,9 @@ final class Run {
     private ToolContext toolContext;
     /** The run's final message, once it has one. */
     Message reply;
+    /** The pause the loop ended with, as a value; null while the run has not paused. */
+    ToolTurn.Paused paused;
+    private RunPausedException pauseSignal;
     /** The bound record of a structured run, once it has one. */
     Object structured;
     /** When the run started, for time budgets. */
@@ -152,6 +155,18 @@ final class Run {
             LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", agent,
                     event.getClass().getSimpleName(), e);
         }
+    }
+
+    /**
+     * The public signal of the run's pause, made once, so that whoever meets it again (the
+     * middleware adapter, which passes the pause through a {@link Middleware} as this exception)
+     * recognises it.
+     */
+    RunPausedException pauseSignal() {
+        if (pauseSignal == null) {
+            pauseSignal = paused.signal();
+        }
+        return pauseSignal;
     }
 
     CancellationException cancelled() {

@@ -239,13 +239,7 @@ public final class RunContext {
      * @return the hooks, outermost first
      */
     public List<ModelCallHook> modelCallHooks() {
-        List<ModelCallHook> hooks = new ArrayList<>();
-        for (RunInterceptor i : interceptors) {
-            if (i instanceof Links.ModelHook h) {
-                hooks.add(h.hook());
-            }
-        }
-        return List.copyOf(hooks);
+        return hooks(i -> i instanceof Links.ModelHook h ? h.hook() : null);
     }
 
     /**
@@ -255,10 +249,16 @@ public final class RunContext {
      * @return the hooks, outermost first
      */
     public List<ToolCallHook> toolCallHooks() {
-        List<ToolCallHook> hooks = new ArrayList<>();
+        return hooks(i -> i instanceof Links.ToolHook h ? h.hook() : null);
+    }
+
+    /** The hooks of one kind among the links, in order: those the function finds in a link. */
+    private <T> List<T> hooks(java.util.function.Function<RunInterceptor, T> hookOf) {
+        List<T> hooks = new ArrayList<>();
         for (RunInterceptor i : interceptors) {
-            if (i instanceof Links.ToolHook h) {
-                hooks.add(h.hook());
+            T hook = hookOf.apply(i);
+            if (hook != null) {
+                hooks.add(hook);
             }
         }
         return List.copyOf(hooks);

@@ -137,9 +137,19 @@ public interface RunInterceptor {
         /**
          * Runs the rest of the chain.
          *
-         * @return the run's final message
+         * @return the run's final message; when the run {@linkplain #paused() paused}, the
+         *     reply whose tool calls wait
          */
         Message proceed();
+
+        /**
+         * Whether the run paused: after {@link #proceed()} returned, some tool calls of its last
+         * turn wait for a decision (or a delegated child waits). A pause is a value the loop
+         * returns, not a failure; the public run methods then throw {@link RunPausedException}.
+         *
+         * @return true once the run has paused
+         */
+        boolean paused();
     }
 
     /** One model call and the rest of its chain. */

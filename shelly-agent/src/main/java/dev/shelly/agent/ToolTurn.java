@@ -24,7 +24,7 @@ import java.util.function.Function;
  *
  * <p>With approvals, a call that waits for a decision (or a {@code delegate} call whose child
  * waits) does not stop the others: they run, their results are kept in the approvals, and the
- * turn then throws {@link RunPausedException} without appending anything. The next run picks the
+ * turn ends {@linkplain Paused paused} without appending anything. The next run picks the
  * kept results up. Without approvals, a pause stops the turn before any call runs.
  */
 final class ToolTurn {
@@ -61,6 +61,36 @@ final class ToolTurn {
         }
     }
 
+    /** How a turn ended: its tool message appended, or paused with nothing appended. */
+    sealed interface End permits Answered, Paused {}
+
+    /**
+     * The turn's results are in the chat.
+     *
+     * @param message the tool message appended
+     */
+    record Answered(Message message) implements End {}
+
+    /**
+     * The turn waits: for a decision about some of its calls, or for a delegated child that waits.
+     * The loop returns it as it is; only the public run methods turn it into a
+     * {@link RunPausedException}.
+     *
+     * @param agent the agent whose turn waits
+     * @param runId the run, or null
+     * @param calls the calls of the turn, in order
+     * @param reasons why each waiting call waits, by call id
+     * @param decisions what the approvals wait for, or null when the run has no approvals
+     */
+    record Paused(String agent, String runId, List<ToolCall> calls, Map<String, String> reasons,
+            List<PendingCall> decisions) implements End {
+        /** The public signal of this pause. */
+        RunPausedException signal() {
+            return decisions == null ? new RunPausedException(agent, runId, calls, reasons)
+                    : new RunPausedException(agent, runId, calls, reasons, decisions);
+        }
+    }
+
     private ToolTurn(Run run, int iteration, List<ToolCall> calls) {
         this.run = run;
         this.iteration = iteration;
@@ -74,19 +104,19 @@ final class ToolTurn {
     }
 
     /**
-     * Runs the calls and returns the tool message appended, or throws when cancelled, paused, or
-     * a link of the chain failed.
+     * Runs the calls and returns how the turn ended: answered (the tool message appended) or
+     * paused; throws when cancelled or a link of the chain failed.
      *
      * @param offered the tools the request offered when a link changed them, else null
      * @param cutOff the output tokens the reply was cut off at when it stopped at the output
      *     limit (0 when the count is unknown), else -1
      */
-    static Message run(Run run, int iteration, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered,
+    static End run(Run run, int iteration, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered,
             long cutOff) {
         return new ToolTurn(run, iteration, calls).run(tools, offered, cutOff);
     }
 
-    private Message run(AgentTools tools, List<ToolDefinition> offered, long cutOff) {
+    private End run(AgentTools tools, List<ToolDefinition> offered, long cutOff) {
         if (desk != null) {
             Approvals.Frame kept = desk.frame(path);
             if (kept != null) {
@@ -94,7 +124,7 @@ final class ToolTurn {
             }
         }
         if (Thread.currentThread().isInterrupted()) {
-            return answer(run.cancelled(), true);
+            return new Answered(answer(run.cancelled(), true));
         }
         if (offered != null) {
             refuseUnoffered(tools, offered);
@@ -115,7 +145,7 @@ final class ToolTurn {
                     s.result = before.get(i) != null ? before.get(i) : ToolResult.error(s.call.id(), "tool '"
                             + s.call.name() + "' was not run: a tool-call hook failed");
                 }
-                return answer(failure, false);
+                return new Answered(answer(failure, false));
             }
             for (Slot s : slots) {
                 anyPaused |= s.paused != null;
@@ -127,7 +157,7 @@ final class ToolTurn {
                         reasons.put(s.call.id(), s.paused);
                     }
                 }
-                throw new RunPausedException(run.name(), run.context.runId().orElse(null), calls, reasons);
+                return new Paused(run.name(), run.context.runId().orElse(null), calls, reasons, null);
             }
         }
         List<Slot> running = new ArrayList<>(slots.size());
@@ -152,16 +182,16 @@ final class ToolTurn {
                 .onSettled((t, outcome) -> settle(running.get(t), outcome, linkFailure, start))
                 .join();
         if (joined.interrupted()) {
-            return answer(run.cancelled(), true);
+            return new Answered(answer(run.cancelled(), true));
         }
         boolean anyWaiting = false;
         for (Slot s : slots) {
             anyWaiting |= s.waiting != null;
         }
         if (linkFailure[0] == null && (anyPaused || anyWaiting)) {
-            throw pause();
+            return pause();
         }
-        return answer(linkFailure[0], false);
+        return new Answered(answer(linkFailure[0], false));
     }
 
     private void settle(Slot s, FanOut.Outcome<ToolResult> outcome, RuntimeException[] linkFailure, long start) {
@@ -207,7 +237,7 @@ final class ToolTurn {
      * approvals paused becomes a {@link PendingCall}; a delegated call whose child waits is kept
      * to run again when the child can go on.
      */
-    private RunPausedException pause() {
+    private Paused pause() {
         List<ToolResult> held = new ArrayList<>();
         List<PendingCall> asks = new ArrayList<>();
         List<ToolCall> children = new ArrayList<>();
@@ -233,7 +263,7 @@ final class ToolTurn {
                 run.emit(new AgentEvent.DecisionNeeded(run.source, p));
             }
         }
-        return new RunPausedException(run.name(), run.context.runId().orElse(null), calls, reasons, desk.pending());
+        return new Paused(run.name(), run.context.runId().orElse(null), calls, reasons, desk.pending());
     }
 
     private void refuseUnoffered(AgentTools tools, List<ToolDefinition> offered) {

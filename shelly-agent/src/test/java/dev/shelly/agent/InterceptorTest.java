@@ -226,4 +226,29 @@ class InterceptorTest {
                 .isInstanceOf(AgentException.class)
                 .hasMessageContaining("interceptor 1 (broken) of agent 'a' returned null instead of a response");
     }
+
+    @Test
+    void aPauseIsAValueTheChainReturnsAndTheRunMethodsSignal() {
+        List<Boolean> pausedSeen = Collections.synchronizedList(new ArrayList<>());
+        RunInterceptor outer = new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                Message reply = chain.proceed();          // returns normally: nothing was thrown below
+                pausedSeen.add(chain.paused());
+                trace.add("outer saw " + reply.toolCalls().size() + " waiting call");
+                return reply;
+            }
+        };
+        Agent agent = Agent.builder("a").toolboxes(echo())
+                .completer(ScriptedCompleter.of(Step.toolCalls(new Step.Call("echo", "{}")), Step.reply("done")))
+                .interceptors(outer)
+                .toolCallHooks(ToolCallHook.before(call -> ToolDecision.pause("needs a look")))
+                .build();
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.run("go"))
+                .isInstanceOf(RunPausedException.class)
+                .hasMessageContaining("needs a look");
+        assertThat(pausedSeen).containsExactly(true);
+        assertThat(trace).containsExactly("outer saw 1 waiting call");
+    }
 }
