@@ -1,12 +1,11 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.internal.FanOut;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
-import dev.shelly.agent.context.ContextPolicy;
-import dev.shelly.agent.internal.FanOut;
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.skills.Skill;
@@ -17,8 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An agent: it reasons with a model, acts with tools, finds other agents in a {@link Registry}
@@ -81,13 +79,13 @@ public final class Agent implements Runner {
     /** The names of the built-in tools, which no toolbox may use. */
     static final Set<String> BUILTIN_TOOLS = Set.of(SkillTool.NAME, Orchestration.LIST_AGENTS, Orchestration.DELEGATE);
 
-    private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
-
     /** Everything the builder set, as the agent keeps it. */
     private final AgentSpec spec;
     private final String name;
     /** The agent's own conversation, which the convenience methods without one run on. */
     private final Conversation conversation;
+    /** A registry's mark, not run state: a factory may return an agent once (see {@link Registry#spawn}). */
+    private final AtomicBoolean spawned = new AtomicBoolean();
 
     private Agent(Builder b) {
         this.spec = b.spec();
@@ -386,6 +384,11 @@ public final class Agent implements Runner {
      */
     public boolean canDelegate() {
         return spec.registry() != null && spec.maxDelegationDepth() > 0 && !Run.otherAgents(spec.registry(), name).isEmpty();
+    }
+
+    /** Marks the agent as returned by a registry's factory; false when it was before. */
+    boolean markSpawned() {
+        return spawned.compareAndSet(false, true);
     }
 
     Registry registryOrNull() {

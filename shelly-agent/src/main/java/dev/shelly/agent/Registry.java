@@ -5,9 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -38,8 +36,6 @@ public final class Registry {
 
     private record Registration(Entry entry, Supplier<Agent> factory) {}
 
-    /** The agents the factories returned, by identity, weakly: each may be returned once. */
-    private final Set<Agent> spawned = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private final ReentrantLock registration = new ReentrantLock();
     private volatile Map<String, Registration> agents = Map.of();
     private volatile List<Entry> entries = List.of();
@@ -142,7 +138,7 @@ public final class Registry {
         }
         // A factory must build a fresh agent on every call: each delegated child continues the
         // conversation of its own agent, and two children must not share one.
-        if (!spawned.add(agent)) {
+        if (!agent.markSpawned()) {
             throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
                     + "before; a factory must build a fresh agent on every call");
         }
