@@ -110,7 +110,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
     }
 
     /**
-     * The maximum number of model calls in one run; {@link Agent#Agent.DEFAULT_MAX_ITERATIONS}
+     * The maximum number of model calls in one run; {@link Agent#DEFAULT_MAX_ITERATIONS}
      * unless set. A run that reaches it without a final answer fails with a
      * {@link MaxIterationsException}. {@link Agent#UNLIMITED} removes the limit.
      *
@@ -129,8 +129,8 @@ abstract sealed class AgentSettings permits Agent.Builder {
 
     /**
      * How deep the delegation tree may grow below this agent;
-     * {@link Agent#Agent.DEFAULT_MAX_DELEGATION_DEPTH} unless set, 0 means the agent cannot
-     * delegate. Delegation needs a {@linkplain #registry registry} too. See
+     * {@link Agent#DEFAULT_MAX_DELEGATION_DEPTH} unless set, 0 means the agent cannot
+     * delegate. Delegation needs a {@linkplain #registry(Registry) registry} too. See
      * {@link Agent#maxDelegationDepth()}.
      *
      * @param value the limit
@@ -171,7 +171,9 @@ abstract sealed class AgentSettings permits Agent.Builder {
     }
 
     /**
-     * Adds middleware; the first added is the outermost.
+     * Adds middleware; the first added is the outermost. The list is a link around the agent's
+     * runs only, inside the links of the context and the agent's interceptors (see
+     * {@link RunInterceptor}); delegated children do not inherit it.
      *
      * @param more the middleware
      * @return this builder
@@ -354,7 +356,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
     /**
      * The options of every model call (tool choice, response format, max tokens,
      * temperature, ...); what is not set here falls back to the provider's defaults. A cache
-     * set here wins over {@link #promptCaching}.
+     * set here wins over {@link #promptCaching(boolean)}.
      *
      * @param value the options
      * @return this builder
@@ -370,7 +372,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
     /**
      * Whether the agent asks for prompt caching ({@link CacheHints#ON}: the system prompt
      * and tools, and the conversation's tail) on every model call; on by default. A provider
-     * without explicit caching ignores the hints. {@link #options} with a cache set wins.
+     * without explicit caching ignores the hints. {@link #options(ModelOptions)} with a cache set wins.
      *
      * @param value false to send no cache hints
      * @return this builder

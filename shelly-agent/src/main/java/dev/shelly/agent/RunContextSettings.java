@@ -140,7 +140,9 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
     }
 
     /**
-     * Adds model-call hooks; they run before every agent's own and reach delegated children.
+     * Adds model-call hooks, a convenience: each becomes a link of the interception chain at
+     * this place among the scope's links (see {@link RunInterceptor}); they run before every
+     * agent's own and reach delegated children.
      *
      * @param more the hooks
      * @return this builder
@@ -155,7 +157,9 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
     }
 
     /**
-     * Adds tool-call hooks; they run before every agent's own and reach delegated children.
+     * Adds tool-call hooks, a convenience: each becomes a link of the interception chain at this
+     * place among the scope's links (see {@link RunInterceptor}); they run before every agent's
+     * own and reach delegated children.
      *
      * @param more the hooks
      * @return this builder

@@ -35,6 +35,11 @@ import dev.shelly.modeladapter.ModelTarget;
  * rewrote it, the response before the hooks see it); a tool call's covers the tool running (a
  * call a hook denied or paused, or a tool the request did not offer, never runs and is not
  * observed).
+ *
+ * <p>A convenience on the run's interception chain: a context's observers are one
+ * {@link RunInterceptor} link, the innermost, so that they record what reaches the model and the
+ * tool; {@link #workflowStarted} and {@link #propagate} are called by the workflows and the
+ * fan-outs themselves.
  */
 public interface RunObserver {
 
