@@ -6,7 +6,9 @@ package dev.shelly.agent;
  * <p>Events arrive on the threads that cause them: the agent's own thread, and the virtual
  * threads of its concurrent tool calls and delegated children, so a listener must be safe for
  * concurrent calls and should return quickly. An exception it throws is logged and ignored: an
- * observer never breaks a run.
+ * observer never breaks a run. It is the read-only half of the run's interception chain; a
+ * {@link RunInterceptor} that {@linkplain RunInterceptor#observesEvents() observes events} gets
+ * the same events.
  */
 @FunctionalInterface
 public interface AgentListener {

@@ -61,6 +61,8 @@ final class ContextManager {
     private static final int SUMMARY_INPUT_CHARS = 400_000;
 
     private final Agent agent;
+    /** The conversation's chat this state belongs to. */
+    private final Chat chat;
     private final ContextPolicy policy;
     private final TokenEstimator estimator;
     /**
@@ -121,8 +123,9 @@ final class ContextManager {
      */
     private long learnedWindow;
 
-    ContextManager(Agent agent, ContextPolicy policy) {
+    ContextManager(Agent agent, ContextPolicy policy, Chat chat) {
         this.agent = agent;
+        this.chat = chat;
         this.policy = policy;
         this.estimator = policy.estimator();
         ContextStrategy found = null;
@@ -152,7 +155,7 @@ final class ContextManager {
         if (policy.active() || anySummary) {
             return null;
         }
-        List<Message> all = agent.chat().messages();
+        List<Message> all = chat.messages();
         if (all.size() > scanned) {
             findSummary(all.subList(scanned, all.size()));
             if (anySummary) {
@@ -191,7 +194,6 @@ final class ContextManager {
             manyReplacers = false;
             overflow = null;
         }
-        Chat chat = agent.chat();
         findSummary(chat.since(scanned));
         Message head = prompt != null ? prompt : chat.get(0);
         View view = extendable(head, chat) ? last.next(iteration, offered) : build(run, iteration, prompt, offered);
@@ -301,7 +303,7 @@ final class ContextManager {
         View view = new View(run, iteration, offered);
         int base;
         if (prompt == null) {
-            view.add(agent.chat().get(0), 0);
+            view.add(chat.get(0), 0);
             base = 1;
         } else {
             view.add(prompt, -1);
@@ -676,7 +678,7 @@ final class ContextManager {
 
         @Override
         public Duration elapsed() {
-            return Agent.since(run.startNanos);
+            return Run.since(run.startNanos);
         }
 
         @Override

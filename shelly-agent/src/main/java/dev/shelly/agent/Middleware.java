@@ -18,6 +18,10 @@ import org.slf4j.Logger;
  *                 Middleware.outputGuardrail(reply -> reply.text().contains("SECRET")
  *                         ? Optional.of("leaks a secret") : Optional.empty()))
  * }</pre>
+ *
+ * <p>An agent's middleware is a convenience on its run's interception chain: the list is one
+ * link around the run, inside the links of the run's context and the agent's interceptors (see
+ * {@link RunInterceptor} for the order); a pause passes through it as {@link RunPausedException}.
  */
 @FunctionalInterface
 public interface Middleware {

@@ -16,6 +16,9 @@ import java.util.function.Function;
  * tool the rewritten request no longer offers is refused if the model calls it anyway. Rewriting
  * the messages changes only what the model sees, never the chat. A hook that throws or returns
  * null fails the run with an {@link AgentException}.
+ *
+ * <p>A convenience on the run's one interception chain: each hook is a {@link RunInterceptor}
+ * link at the place it was registered (see there for the whole order).
  */
 public interface ModelCallHook {
 

@@ -54,7 +54,7 @@ public final class Registry {
      * @throws IllegalArgumentException when an argument is missing, the name is invalid or taken
      */
     public Registry register(String name, String description, Supplier<Agent> factory) {
-        String invalid = Agent.invalidName(name);
+        String invalid = AgentSettings.invalidName(name);
         if (invalid != null) {
             throw new IllegalArgumentException("Registry.register: " + invalid);
         }
@@ -136,7 +136,12 @@ public final class Registry {
             throw new IllegalStateException("the factory of agent '" + name + "' built an agent named '"
                     + agent.name() + "'; register it under that name or build it with this one");
         }
-        agent.markSpawned();
+        // A factory must build a fresh agent on every call: each delegated child continues the
+        // conversation of its own agent, and two children must not share one.
+        if (!agent.markSpawned()) {
+            throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
+                    + "before; a factory must build a fresh agent on every call");
+        }
         return Optional.of(agent);
     }
 

@@ -19,37 +19,72 @@ final class Run {
     private static final Logger LOG = LoggerFactory.getLogger(Run.class);
 
     final Agent agent;
+    /** The conversation the run works on: its chat and context management's state. */
+    final Conversation conversation;
     final RunContext context;
     final AgentEvent.Source source;
     final AgentListener listener;
     final boolean observed;
     private final boolean canDelegate;
+    /**
+     * The run's interception chain, outermost first: the context's links (the agent's appended
+     * when the run entered it), the agent's middleware, then the observers. Empty when nothing
+     * intercepts, and the loop then calls the model and the tools straight.
+     */
+    final RunInterceptor[] chain;
     private ToolContext toolContext;
     /** The run's final message, once it has one. */
     Message reply;
+    /** The pause the loop ended with, as a value; null while the run has not paused. */
+    ToolTurn.Paused paused;
+    private RunPausedException pauseSignal;
     /** The bound record of a structured run, once it has one. */
     Object structured;
     /** When the run started, for time budgets. */
     final long startNanos = System.nanoTime();
 
-    Run(Agent agent, RunContext context) {
+    Run(Agent agent, Conversation conversation, RunContext context) {
         this.agent = agent;
+        this.conversation = conversation;
         this.context = context;
         this.source = new AgentEvent.Source(agent.name(), context.parentAgent().orElse(null), context.depth(),
                 context.runId().orElse(null), context.parentRunId().orElse(null), context.sessionId().orElse(null));
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
         Registry registry = context.registry().orElse(null);
+        this.chain = chain(context.interceptors(), agent.middlewareLinks(), context.observers());
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
                 && !otherAgents(registry, agent.name()).isEmpty();
     }
+
+    private static RunInterceptor[] chain(List<RunInterceptor> links, List<RunInterceptor> around,
+            List<RunObserver> observers) {
+        int size = links.size() + around.size() + (observers.isEmpty() ? 0 : 1);
+        if (size == 0) {
+            return NO_LINKS;
+        }
+        RunInterceptor[] all = new RunInterceptor[size];
+        int at = 0;
+        for (RunInterceptor i : links) {
+            all[at++] = i;
+        }
+        for (RunInterceptor i : around) {
+            all[at++] = i;
+        }
+        if (!observers.isEmpty()) {
+            all[at] = new Links.Observed(observers);
+        }
+        return all;
+    }
+
+    private static final RunInterceptor[] NO_LINKS = new RunInterceptor[0];
 
     String name() {
         return agent.name();
     }
 
     Chat chat() {
-        return agent.chat();
+        return conversation.chat();
     }
 
     /** Whether the agent may delegate in this run. */
@@ -88,7 +123,7 @@ final class Run {
 
     /** Appends to the chat and announces it; returns the message's index in the chat. */
     int append(Message message) {
-        int size = agent.chat().append(message);
+        int size = conversation.chat().append(message);
         if (observed) {
             emit(new AgentEvent.MessageAdded(source, message));
         }
@@ -105,6 +140,33 @@ final class Run {
             LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", agent.name(),
                     event.getClass().getSimpleName(), e);
         }
+    }
+
+    /** The time since a {@link System#nanoTime()} reading. */
+    static java.time.Duration since(long startNanos) {
+        return java.time.Duration.ofNanos(System.nanoTime() - startNanos);
+    }
+
+    /** Gives an event to a listener; one that throws is logged and the event dropped for it. */
+    static void emitQuietly(AgentListener listener, String agent, AgentEvent event) {
+        try {
+            listener.onEvent(event);
+        } catch (RuntimeException e) {
+            LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", agent,
+                    event.getClass().getSimpleName(), e);
+        }
+    }
+
+    /**
+     * The public signal of the run's pause, made once, so that whoever meets it again (the
+     * middleware adapter, which passes the pause through a {@link Middleware} as this exception)
+     * recognises it.
+     */
+    RunPausedException pauseSignal() {
+        if (pauseSignal == null) {
+            pauseSignal = paused.signal();
+        }
+        return pauseSignal;
     }
 
     CancellationException cancelled() {

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The context of a run: who runs (run id, agent, parent run and agent, depth, delegation limit),
  * for whom (session id, the application's own {@link RunValues}), and with what (the registry,
- * the listener, hooks, observers, the cancel grace). It also adds up the tokens and cost of every model
+ * the listener, the {@linkplain RunInterceptor interception chain}, observers, the cancel grace). It also adds up the tokens and cost of every model
  * call made under it, delegated children included.
  *
  * <p>An application builds a scope and passes it to a run; the run {@linkplain #runId() enters}
@@ -51,8 +51,8 @@ public final class RunContext {
     private final Registry registry;
     private final AgentListener listener;
     private final RunValues values;
-    private final List<ModelCallHook> modelCallHooks;
-    private final List<ToolCallHook> toolCallHooks;
+    /** The chain's links, outermost first: the scope's, then (for a run) its agent's; hooks as links. */
+    private final List<RunInterceptor> interceptors;
     private final List<RunObserver> observers;
     private final Duration cancelGrace;
     private final RunContext totalsParent;
@@ -66,7 +66,7 @@ public final class RunContext {
 
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
-            List<ModelCallHook> modelCallHooks, List<ToolCallHook> toolCallHooks, List<RunObserver> observers,
+            List<RunInterceptor> interceptors, List<RunObserver> observers,
             Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path) {
         this.runId = runId;
         this.parentRunId = parentRunId;
@@ -78,8 +78,7 @@ public final class RunContext {
         this.registry = registry;
         this.listener = listener;
         this.values = values;
-        this.modelCallHooks = modelCallHooks;
-        this.toolCallHooks = toolCallHooks;
+        this.interceptors = interceptors;
         this.observers = observers;
         this.cancelGrace = cancelGrace;
         this.totalsParent = totalsParent;
@@ -240,7 +239,7 @@ public final class RunContext {
      * @return the hooks, outermost first
      */
     public List<ModelCallHook> modelCallHooks() {
-        return modelCallHooks;
+        return hooks(i -> i instanceof Links.ModelHook h ? h.hook() : null);
     }
 
     /**
@@ -250,7 +249,31 @@ public final class RunContext {
      * @return the hooks, outermost first
      */
     public List<ToolCallHook> toolCallHooks() {
-        return toolCallHooks;
+        return hooks(i -> i instanceof Links.ToolHook h ? h.hook() : null);
+    }
+
+    /** The hooks of one kind among the links, in order: those the function finds in a link. */
+    private <T> List<T> hooks(java.util.function.Function<RunInterceptor, T> hookOf) {
+        List<T> hooks = new ArrayList<>();
+        for (RunInterceptor i : interceptors) {
+            T hook = hookOf.apply(i);
+            if (hook != null) {
+                hooks.add(hook);
+            }
+        }
+        return List.copyOf(hooks);
+    }
+
+    /**
+     * The links of the run's interception chain that the scope holds: the scope's, then (for a
+     * run) its agent's, hooks included as links; delegated children inherit them. A run adds its
+     * agent's middleware and the {@linkplain #observers() observers} inside them (see
+     * {@link RunInterceptor} for the whole order).
+     *
+     * @return the links, outermost first
+     */
+    public List<RunInterceptor> interceptors() {
+        return interceptors;
     }
 
     /**
@@ -327,10 +350,12 @@ public final class RunContext {
         String parentRun = runId != null ? runId : parentRunId;
         Registry reg = runner.registryOrNull() != null ? runner.registryOrNull() : registry;
         Duration grace = runner.ownCancelGrace() != null ? runner.ownCancelGrace() : cancelGrace;
+        List<RunInterceptor> own = runner.interceptors();
         return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
                 runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
-                runner.listener().andThen(listener), values, concat(modelCallHooks, runner.modelCallHooks()),
-                concat(toolCallHooks, runner.toolCallHooks()), observers, grace, this, approvals, path);
+                events(runner.listener().andThen(listener), own), values,
+                own.isEmpty() ? interceptors : concat(interceptors, numbered(own, interceptors)), observers, grace, this,
+                approvals, path);
     }
 
     /**
@@ -343,7 +368,7 @@ public final class RunContext {
 
     private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, modelCallHooks, toolCallHooks, observers, cancelGrace, this, approvals, childPath);
+                values, interceptors, observers, cancelGrace, this, approvals, childPath);
     }
 
     /** Adds one model call's usage and cost to this context and every context it was entered from. */
@@ -356,6 +381,45 @@ public final class RunContext {
     /** The tool context of this run: the application's values plus this context under {@link #KEY}. */
     ToolContext toolContext() {
         return new ToolContext(agent, parentAgent, depth, runId, parentRunId, sessionId, values.with(KEY, this));
+    }
+
+    /**
+     * An agent's links with its hooks numbered after the scope's, so that a message names a hook
+     * by its place among all the run's hooks of its kind, as the run asks them.
+     */
+    private static List<RunInterceptor> numbered(List<RunInterceptor> own, List<RunInterceptor> before) {
+        int models = 0;
+        int tools = 0;
+        for (RunInterceptor i : before) {
+            if (i instanceof Links.ModelHook) {
+                models++;
+            } else if (i instanceof Links.ToolHook) {
+                tools++;
+            }
+        }
+        if (models == 0 && tools == 0) {
+            return own;
+        }
+        List<RunInterceptor> all = new ArrayList<>(own.size());
+        for (RunInterceptor i : own) {
+            all.add(switch (i) {
+                case Links.ModelHook h -> new Links.ModelHook(h.hook(), h.number() + models);
+                case Links.ToolHook h -> new Links.ToolHook(h.hook(), h.number() + tools);
+                default -> i;
+            });
+        }
+        return all;
+    }
+
+    /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
+    private static AgentListener events(AgentListener listener, List<RunInterceptor> links) {
+        AgentListener all = listener;
+        for (RunInterceptor i : links) {
+            if (i.observesEvents()) {
+                all = all.andThen(i::onEvent);
+            }
+        }
+        return all;
     }
 
     private static <T> List<T> concat(List<T> first, List<T> second) {
@@ -374,191 +438,8 @@ public final class RunContext {
     // ------------------------------------------------------------------ builder
 
     /** Collects a scope's settings; everything is optional. */
-    public static final class Builder {
-        private String sessionId;
-        private RunValues values = RunValues.EMPTY;
-        private AgentListener listener = AgentListener.NONE;
-        private Registry registry;
-        private int maxDelegationDepth = Integer.MAX_VALUE;
-        private Duration cancelGrace = FanOut.DEFAULT_GRACE;
-        private final List<ModelCallHook> modelCallHooks = new ArrayList<>();
-        private final List<ToolCallHook> toolCallHooks = new ArrayList<>();
-        private Approvals approvals;
-        private final List<RunObserver> observers = new ArrayList<>();
-
+    public static final class Builder extends RunContextSettings {
         private Builder() {}
-
-        /**
-         * The human in the loop for every run under the scope: tool policies, waiting calls and
-         * their answers (see {@link Approvals}).
-         *
-         * @param value the approvals of the conversation
-         * @return this builder
-         */
-        public Builder approvals(Approvals value) {
-            if (value == null) {
-                throw new IllegalArgumentException("RunContext approvals must not be null");
-            }
-            this.approvals = value;
-            return this;
-        }
-
-        /**
-         * The session the runs belong to.
-         *
-         * @param value the session id; not blank
-         * @return this builder
-         */
-        public Builder sessionId(String value) {
-            if (value == null || value.isBlank()) {
-                throw new IllegalArgumentException("RunContext sessionId must not be null or blank");
-            }
-            this.sessionId = value;
-            return this;
-        }
-
-        /**
-         * Sets one of the application's values.
-         *
-         * @param key the key
-         * @param value the value
-         * @param <T> the value's type
-         * @return this builder
-         */
-        public <T> Builder value(RunValues.Key<T> key, T value) {
-            this.values = values.with(key, value);
-            return this;
-        }
-
-        /**
-         * Sets every application value at once, replacing those set before.
-         *
-         * @param value the values
-         * @return this builder
-         */
-        public Builder values(RunValues value) {
-            if (value == null) {
-                throw new IllegalArgumentException("RunContext values must not be null; use RunValues.EMPTY");
-            }
-            this.values = value;
-            return this;
-        }
-
-        /**
-         * The listener for the events of every run under the scope (each agent's own listener
-         * hears its events first).
-         *
-         * @param value the listener
-         * @return this builder
-         */
-        public Builder listener(AgentListener value) {
-            if (value == null) {
-                throw new IllegalArgumentException("RunContext listener must not be null; use AgentListener.NONE");
-            }
-            this.listener = value;
-            return this;
-        }
-
-        /**
-         * The registry for runs whose agent has none of its own.
-         *
-         * @param value the registry
-         * @return this builder
-         */
-        public Builder registry(Registry value) {
-            if (value == null) {
-                throw new IllegalArgumentException("RunContext registry must not be null");
-            }
-            this.registry = value;
-            return this;
-        }
-
-        /**
-         * A delegation depth limit on top of every agent's own.
-         *
-         * @param value the limit; not negative
-         * @return this builder
-         */
-        public Builder maxDelegationDepth(int value) {
-            if (value < 0) {
-                throw new IllegalArgumentException("RunContext maxDelegationDepth must not be negative, was " + value);
-            }
-            this.maxDelegationDepth = value;
-            return this;
-        }
-
-        /**
-         * How long interrupted work may take to stop, for agents and teams that set none;
-         * {@link FanOut#DEFAULT_GRACE} unless set.
-         *
-         * @param value the grace; not negative
-         * @return this builder
-         */
-        public Builder cancelGrace(Duration value) {
-            if (value == null || value.isNegative()) {
-                throw new IllegalArgumentException("RunContext cancelGrace must not be null or negative, was " + value);
-            }
-            this.cancelGrace = value;
-            return this;
-        }
-
-        /**
-         * Adds model-call hooks; they run before every agent's own and reach delegated children.
-         *
-         * @param more the hooks
-         * @return this builder
-         */
-        public Builder modelCallHooks(ModelCallHook... more) {
-            addAll(modelCallHooks, more, "modelCallHooks");
-            return this;
-        }
-
-        /**
-         * Adds tool-call hooks; they run before every agent's own and reach delegated children.
-         *
-         * @param more the hooks
-         * @return this builder
-         */
-        public Builder toolCallHooks(ToolCallHook... more) {
-            addAll(toolCallHooks, more, "toolCallHooks");
-            return this;
-        }
-
-        /**
-         * Adds observers that watch every run under the scope, delegated children, team members
-         * and agents used as tools included; see {@link RunObserver} for the order. Those that
-         * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
-         *
-         * @param more the observers
-         * @return this builder
-         */
-        public Builder observers(RunObserver... more) {
-            addAll(observers, more, "observers");
-            return this;
-        }
-
-        /** The observers that watch anything, in order. */
-        private static List<RunObserver> active(List<RunObserver> observers) {
-            List<RunObserver> active = new ArrayList<>(observers.size());
-            for (RunObserver o : observers) {
-                if (o.active()) {
-                    active.add(o);
-                }
-            }
-            return List.copyOf(active);
-        }
-
-        private static <T> void addAll(List<T> list, T[] more, String field) {
-            if (more == null) {
-                throw new IllegalArgumentException("RunContext " + field + " must not be null");
-            }
-            for (int i = 0; i < more.length; i++) {
-                if (more[i] == null) {
-                    throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
-                }
-            }
-            list.addAll(List.of(more));
-        }
 
         /**
          * Builds the scope.
@@ -566,8 +447,9 @@ public final class RunContext {
          * @return the scope
          */
         public RunContext build() {
-            return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry, listener, values,
-                    List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), active(observers), cancelGrace, null,
+            List<RunInterceptor> links = List.copyOf(interceptors);
+            return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry,
+                    events(listener, links), values, links, active(observers), cancelGrace, null,
                     approvals, "");
         }
     }

@@ -35,6 +35,11 @@ import dev.shelly.modeladapter.ModelTarget;
  * rewrote it, the response before the hooks see it); a tool call's covers the tool running (a
  * call a hook denied or paused, or a tool the request did not offer, never runs and is not
  * observed).
+ *
+ * <p>A convenience on the run's interception chain: a context's observers are one
+ * {@link RunInterceptor} link, the innermost, so that they record what reaches the model and the
+ * tool; {@link #workflowStarted} and {@link #propagate} are called by the workflows and the
+ * fan-outs themselves.
  */
 public interface RunObserver {
 
@@ -130,9 +135,9 @@ public interface RunObserver {
          * @param <R> what the work returns
          * @return the observation
          */
-        @SuppressWarnings("unchecked")
         static <R> Observation<R> none() {
-            return (Observation<R>) dev.shelly.agent.internal.Observers.NONE;
+            // One call site, no captures: the same instance every time, which lets a run skip it.
+            return (result, failure) -> { };
         }
     }
 }

@@ -15,6 +15,9 @@ import java.util.function.Function;
  * ran the call, for calls that ran. A hook that throws or returns null fails the run with an
  * {@link AgentException}; every call of the turn is then answered
  * {@code tool 'x' was not run: a tool-call hook failed}.
+ *
+ * <p>A convenience on the run's one interception chain: each hook is a {@link RunInterceptor}
+ * link at the place it was registered (see there for the whole order).
  */
 public interface ToolCallHook {
 

@@ -14,179 +14,246 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 
 /**
  * Runs the tool calls of one reply and appends one tool message answering every call in order,
- * also when the turn is cancelled. The tool-call hooks, then the run's {@link Approvals}, decide
- * about every call before any runs; a lone call runs on the run's own thread, two or more
- * concurrently on virtual threads.
+ * also when the turn is cancelled. The run's interception chain (hooks included), then the run's
+ * {@link Approvals}, decide about every call before any runs; a lone call runs on the run's own
+ * thread, two or more concurrently on virtual threads, each through the chain.
  *
  * <p>With approvals, a call that waits for a decision (or a {@code delegate} call whose child
  * waits) does not stop the others: they run, their results are kept in the approvals, and the
- * turn then throws {@link RunPausedException} without appending anything. The next run picks the
+ * turn ends {@linkplain Paused paused} without appending anything. The next run picks the
  * kept results up. Without approvals, a pause stops the turn before any call runs.
  */
 final class ToolTurn {
-    private ToolTurn() {}
+    private final Run run;
+    private final int iteration;
+    private final List<ToolCall> calls;
+    private final List<Slot> slots;
+    private final Approvals desk;
+    private final String path;
 
     /**
-     * Runs the calls and returns the tool message appended, or throws when cancelled, paused, or
-     * a hook failed.
+     * One call of the turn and what became of it. Only the thread that settles a call writes its
+     * slot; the turn reads it after the join.
+     */
+    private static final class Slot {
+        final ToolCall call;
+        /** The call as the tool gets it: the model's, or a rewrite of its arguments. */
+        ToolCall effective;
+        ToolResult result;
+        /** A delegated call taken up from a pause: decided before, it runs again without asking. */
+        boolean decided;
+        /** Why the call waits for a decision (a hook's or the approvals' pause), else null. */
+        String paused;
+        /** Why a delegated child of the call waits, else null. */
+        String waiting;
+
+        Slot(ToolCall call) {
+            this.call = call;
+            this.effective = call;
+        }
+
+        boolean runs() {
+            return result == null && paused == null;
+        }
+    }
+
+    /** How a turn ended: its tool message appended, or paused with nothing appended. */
+    sealed interface End permits Answered, Paused {}
+
+    /**
+     * The turn's results are in the chat.
      *
-     * @param offered the tools the request offered when a hook changed them, else null
+     * @param message the tool message appended
+     */
+    record Answered(Message message) implements End {}
+
+    /**
+     * The turn waits: for a decision about some of its calls, or for a delegated child that waits.
+     * The loop returns it as it is; only the public run methods turn it into a
+     * {@link RunPausedException}.
+     *
+     * @param agent the agent whose turn waits
+     * @param runId the run, or null
+     * @param calls the calls of the turn, in order
+     * @param reasons why each waiting call waits, by call id
+     * @param decisions what the approvals wait for, or null when the run has no approvals
+     */
+    record Paused(String agent, String runId, List<ToolCall> calls, Map<String, String> reasons,
+            List<PendingCall> decisions) implements End {
+        /** The public signal of this pause. */
+        RunPausedException signal() {
+            return decisions == null ? new RunPausedException(agent, runId, calls, reasons)
+                    : new RunPausedException(agent, runId, calls, reasons, decisions);
+        }
+    }
+
+    private ToolTurn(Run run, int iteration, List<ToolCall> calls) {
+        this.run = run;
+        this.iteration = iteration;
+        this.calls = calls;
+        this.slots = new ArrayList<>(calls.size());
+        for (ToolCall c : calls) {
+            slots.add(new Slot(c));
+        }
+        this.desk = run.context.approvals().orElse(null);
+        this.path = run.context.path();
+    }
+
+    /**
+     * Runs the calls and returns how the turn ended: answered (the tool message appended) or
+     * paused; throws when cancelled or a link of the chain failed.
+     *
+     * @param offered the tools the request offered when a link changed them, else null
      * @param cutOff the output tokens the reply was cut off at when it stopped at the output
      *     limit (0 when the count is unknown), else -1
      */
-    static Message run(Run run, int iteration, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered,
+    static End run(Run run, int iteration, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered,
             long cutOff) {
-        int n = calls.size();
-        ToolResult[] results = new ToolResult[n];
-        ToolCall[] effective = calls.toArray(new ToolCall[0]);
-        Approvals desk = run.context.approvals().orElse(null);
-        String path = run.context.path();
-        boolean[] decided = new boolean[n];
+        return new ToolTurn(run, iteration, calls).run(tools, offered, cutOff);
+    }
+
+    private End run(AgentTools tools, List<ToolDefinition> offered, long cutOff) {
         if (desk != null) {
             Approvals.Frame kept = desk.frame(path);
             if (kept != null) {
-                resume(kept, calls, results, effective, decided);
+                resume(kept);
             }
         }
         if (Thread.currentThread().isInterrupted()) {
-            return answer(run, calls, results, run.cancelled(), true, desk);
+            return new Answered(answer(run.cancelled(), true));
         }
         if (offered != null) {
-            refuseUnoffered(run, calls, tools, offered, results);
+            refuseUnoffered(tools, offered);
         }
         if (cutOff >= 0) {
-            refuseCutOff(run, calls, cutOff, results);
+            refuseCutOff(cutOff);
         }
-        List<ToolCallHook> hooks = run.context.toolCallHooks();
-        Map<String, String> paused = hooks.isEmpty() && desk == null ? Map.of() : new LinkedHashMap<>();
-        if (!hooks.isEmpty() || desk != null) {
-            ToolResult[] kept = results.clone();
-            RuntimeException failure = decide(run, iteration, calls, hooks, desk, effective, results, decided, paused);
+        boolean anyPaused = false;
+        if (run.chain.length > 0 || desk != null) {
+            List<ToolResult> before = new ArrayList<>(slots.size());
+            for (Slot s : slots) {
+                before.add(s.result);
+            }
+            RuntimeException failure = decide();
             if (failure != null) {
-                for (int i = 0; i < n; i++) {
-                    results[i] = kept[i] != null ? kept[i] : ToolResult.error(calls.get(i).id(), "tool '"
-                            + calls.get(i).name() + "' was not run: a tool-call hook failed");
+                for (int i = 0; i < slots.size(); i++) {
+                    Slot s = slots.get(i);
+                    s.result = before.get(i) != null ? before.get(i) : ToolResult.error(s.call.id(), "tool '"
+                            + s.call.name() + "' was not run: a tool-call hook failed");
                 }
-                return answer(run, calls, results, failure, false, desk);
+                return new Answered(answer(failure, false));
             }
-            if (!paused.isEmpty() && desk == null) {
-                throw new RunPausedException(run.name(), run.context.runId().orElse(null), calls, paused);
+            for (Slot s : slots) {
+                anyPaused |= s.paused != null;
+            }
+            if (anyPaused && desk == null) {
+                Map<String, String> reasons = new LinkedHashMap<>();
+                for (Slot s : slots) {
+                    if (s.paused != null) {
+                        reasons.put(s.call.id(), s.paused);
+                    }
+                }
+                return new Paused(run.name(), run.context.runId().orElse(null), calls, reasons, null);
             }
         }
-        int[] slots = new int[n];
-        List<Callable<ToolResult>> tasks = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            if (results[i] != null || paused.containsKey(calls.get(i).id())) {
-                continue;
+        List<Slot> running = new ArrayList<>(slots.size());
+        List<Callable<ToolResult>> tasks = new ArrayList<>(slots.size());
+        for (Slot s : slots) {
+            if (s.runs()) {
+                ToolCall call = s.effective;
+                running.add(s);
+                tasks.add(() -> execute(call, tools));
             }
-            ToolCall call = effective[i];
-            slots[tasks.size()] = i;
-            tasks.add(() -> after(run, iteration, hooks, call, execute(run, iteration, call, tools)));
         }
         long start = System.nanoTime();
         if (run.observed) {
-            for (int t = 0; t < tasks.size(); t++) {
-                run.emit(new AgentEvent.ToolCallStarted(run.source, effective[slots[t]]));
+            for (Slot s : running) {
+                run.emit(new AgentEvent.ToolCallStarted(run.source, s.effective));
             }
         }
-        RuntimeException[] hookFailure = new RuntimeException[1];
-        // Why each call waits for a delegated child's decision, by call index; each task writes its own.
-        String[] waitingFor = new String[n];
+        RuntimeException[] linkFailure = new RuntimeException[1];
         FanOut.Joined<ToolResult> joined = FanOut.<ToolResult>of(tasks)
                 .grace(run.context.cancelGrace())
                 .propagate(Observers.propagation(run.context.observers()))
-                .onSettled((t, outcome) -> {
-                    int i = slots[t];
-                    ToolCall call = calls.get(i);
-                    if (outcome instanceof FanOut.Outcome.Failure<ToolResult> f && f.error() instanceof RunPausedException p) {
-                        waitingFor[i] = p.getMessage();
-                        return;
-                    }
-                    ToolResult result = switch (outcome) {
-                        case FanOut.Outcome.Success<ToolResult> s -> s.value();
-                        case FanOut.Outcome.Failure<ToolResult> f -> {
-                            hookFailure[0] = f.error() instanceof RuntimeException r ? r
-                                    : new AgentException(run.name(), f.error().toString(), f.error());
-                            yield ToolResult.error(call.id(), "tool '" + call.name()
-                                    + "' ran, but a tool-call hook failed on its result");
-                        }
-                        default -> cancelledResult(call);
-                    };
-                    results[i] = result;
-                    if (run.observed) {
-                        run.emit(new AgentEvent.ToolCallFinished(run.source, effective[i], result, Agent.since(start)));
-                    }
-                })
+                .onSettled((t, outcome) -> settle(running.get(t), outcome, linkFailure, start))
                 .join();
         if (joined.interrupted()) {
-            return answer(run, calls, results, run.cancelled(), true, desk);
+            return new Answered(answer(run.cancelled(), true));
         }
-        Map<String, String> waiting = Map.of();
-        List<ToolCall> delegated = List.of();
-        for (int i = 0; i < n; i++) {
-            if (waitingFor[i] != null) {
-                if (waiting.isEmpty()) {
-                    waiting = new LinkedHashMap<>();
-                    delegated = new ArrayList<>();
-                }
-                waiting.put(calls.get(i).id(), waitingFor[i]);
-                delegated.add(effective[i]);
-            }
+        boolean anyWaiting = false;
+        for (Slot s : slots) {
+            anyWaiting |= s.waiting != null;
         }
-        if (hookFailure[0] == null && (!paused.isEmpty() || !waiting.isEmpty())) {
-            throw pause(run, calls, effective, results, paused, waiting, delegated, desk, path);
+        if (linkFailure[0] == null && (anyPaused || anyWaiting)) {
+            return pause();
         }
-        return answer(run, calls, results, hookFailure[0], false, desk);
+        return new Answered(answer(linkFailure[0], false));
     }
 
-    /** Takes up a paused turn: the kept results, and the calls that ran and wait for a child. */
-    private static void resume(Approvals.Frame kept, List<ToolCall> calls, ToolResult[] results, ToolCall[] effective,
-            boolean[] decided) {
-        for (int i = 0; i < calls.size(); i++) {
-            String id = calls.get(i).id();
+    private void settle(Slot s, FanOut.Outcome<ToolResult> outcome, RuntimeException[] linkFailure, long start) {
+        if (outcome instanceof FanOut.Outcome.Failure<ToolResult> f && f.error() instanceof RunPausedException p) {
+            s.waiting = p.getMessage();
+            return;
+        }
+        s.result = switch (outcome) {
+            case FanOut.Outcome.Success<ToolResult> ok -> ok.value();
+            case FanOut.Outcome.Failure<ToolResult> f -> {
+                linkFailure[0] = f.error() instanceof RuntimeException r ? r
+                        : new AgentException(run.name(), f.error().toString(), f.error());
+                yield ToolResult.error(s.call.id(), "tool '" + s.call.name()
+                        + "' ran, but a tool-call hook failed on its result");
+            }
+            default -> cancelledResult(s.call);
+        };
+        if (run.observed) {
+            run.emit(new AgentEvent.ToolCallFinished(run.source, s.effective, s.result, Run.since(start)));
+        }
+    }
+
+    /** Takes up a paused turn: the results kept for it, and the delegated calls decided before. */
+    private void resume(Approvals.Frame kept) {
+        for (Slot s : slots) {
+            String id = s.call.id();
             for (ToolResult r : kept.held()) {
                 if (r.toolCallId().equals(id)) {
-                    results[i] = r;
+                    s.result = r;
                 }
             }
             for (ToolCall c : kept.delegated()) {
-                if (c.id().equals(id) && results[i] == null) {
-                    effective[i] = c;
-                    decided[i] = true;
+                if (c.id().equals(id) && s.result == null) {
+                    s.effective = c;
+                    s.decided = true;
                 }
             }
         }
     }
 
-    /** Keeps what the turn did in the approvals, announces the calls that newly wait, and makes the exception. */
-    private static RunPausedException pause(Run run, List<ToolCall> calls, ToolCall[] effective, ToolResult[] results,
-            Map<String, String> paused, Map<String, String> waiting, List<ToolCall> delegated, Approvals desk,
-            String path) {
+    /**
+     * Keeps what ran and what waits in the approvals and makes the pause: a call the chain or the
+     * approvals paused becomes a {@link PendingCall}; a delegated call whose child waits is kept
+     * to run again when the child can go on.
+     */
+    private Paused pause() {
         List<ToolResult> held = new ArrayList<>();
-        for (ToolResult r : results) {
-            if (r != null) {
-                held.add(r);
-            }
-        }
-        List<PendingCall> asks = new ArrayList<>(paused.size());
-        for (int i = 0; i < calls.size(); i++) {
-            ToolCall call = calls.get(i);
-            String reason = paused.get(call.id());
-            if (reason != null) {
-                asks.add(new PendingCall(Approvals.id(path, call.id()), run.name(), effective[i],
-                        call.name().equals(AskUser.NAME) ? PendingCall.Kind.QUESTION : PendingCall.Kind.APPROVAL,
-                        reason, desk.now()));
-            }
-        }
+        List<PendingCall> asks = new ArrayList<>();
         List<ToolCall> children = new ArrayList<>();
-        for (ToolCall call : calls) {
-            for (ToolCall d : delegated) {
-                if (d.id().equals(call.id())) {
-                    children.add(d);
-                }
+        Map<String, String> reasons = new LinkedHashMap<>();
+        for (Slot s : slots) {
+            if (s.result != null) {
+                held.add(s.result);
+            }
+            if (s.paused != null) {
+                asks.add(new PendingCall(Approvals.id(path, s.call.id()), run.name(), s.effective,
+                        s.call.name().equals(AskUser.NAME) ? PendingCall.Kind.QUESTION : PendingCall.Kind.APPROVAL,
+                        s.paused, desk.now()));
+                reasons.put(s.call.id(), s.paused);
+            } else if (s.waiting != null) {
+                children.add(s.effective);
+                reasons.put(s.call.id(), s.waiting);
             }
         }
         List<PendingCall> fresh = desk.pause(path, run.name(), path.isEmpty() ? List.of() : run.chat().messages(), held,
@@ -196,56 +263,41 @@ final class ToolTurn {
                 run.emit(new AgentEvent.DecisionNeeded(run.source, p));
             }
         }
-        Map<String, String> reasons = new LinkedHashMap<>();
-        for (ToolCall call : calls) {
-            String reason = paused.containsKey(call.id()) ? paused.get(call.id()) : waiting.get(call.id());
-            if (reason != null) {
-                reasons.put(call.id(), reason);
-            }
-        }
-        return new RunPausedException(run.name(), run.context.runId().orElse(null), calls, reasons, desk.pending());
+        return new Paused(run.name(), run.context.runId().orElse(null), calls, reasons, desk.pending());
     }
 
-    /** Answers calls to tools the run has but the (hook-rewritten) request did not offer. */
-    private static void refuseUnoffered(Run run, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered,
-            ToolResult[] results) {
+    private void refuseUnoffered(AgentTools tools, List<ToolDefinition> offered) {
         List<String> names = new ArrayList<>(offered.size());
         for (ToolDefinition d : offered) {
             names.add(d.name());
         }
-        for (int i = 0; i < calls.size(); i++) {
-            ToolCall call = calls.get(i);
-            if (!names.contains(call.name()) && tools.knows(call.name())) {
-                results[i] = ToolResult.error(call.id(), "tool '" + call.name() + "' was not offered in this turn; "
-                        + "offered tools: " + (names.isEmpty() ? "none" : String.join(", ", names)));
-                if (run.observed) {
-                    run.emit(new AgentEvent.ToolCallFinished(run.source, call, results[i], Duration.ZERO));
-                }
+        for (Slot s : slots) {
+            if (!names.contains(s.call.name()) && tools.knows(s.call.name())) {
+                refuse(s, "tool '" + s.call.name() + "' was not offered in this turn; offered tools: "
+                        + (names.isEmpty() ? "none" : String.join(", ", names)));
             }
         }
     }
 
-    /**
-     * Answers, without running them, the calls whose arguments the output limit cut off: they
-     * are not complete JSON, and the model is told why and what to change.
-     */
-    private static void refuseCutOff(Run run, List<ToolCall> calls, long outputTokens, ToolResult[] results) {
-        for (int i = 0; i < calls.size(); i++) {
-            ToolCall call = calls.get(i);
-            if (results[i] == null && !isCompleteJson(call.arguments())) {
-                results[i] = ToolResult.error(call.id(), cutOffText(call, outputTokens));
-                if (run.observed) {
-                    run.emit(new AgentEvent.ToolCallFinished(run.source, call, results[i], Duration.ZERO));
-                }
+    private void refuseCutOff(long outputTokens) {
+        for (Slot s : slots) {
+            if (s.result == null && !isCompleteJson(s.call.arguments())) {
+                refuse(s, cutOffText(s.call, outputTokens));
             }
         }
     }
 
+    private void refuse(Slot s, String why) {
+        s.result = ToolResult.error(s.call.id(), why);
+        if (run.observed) {
+            run.emit(new AgentEvent.ToolCallFinished(run.source, s.effective, s.result, Duration.ZERO));
+        }
+    }
+
     /**
-     * What a call cut off at the output limit is answered with, for example: {@code the reply was
-     * cut off at 256 output tokens (the output limit) before the arguments of tool 'write_file'
-     * were complete, so it was not run; raise max_tokens (ModelOptions.maxTokens) to let the call
-     * finish, or split the work into smaller calls. The arguments received: {"path":"a.txt","te}
+     * What the model reads for a call cut off at the output limit.
+     *
+     * @param outputTokens the limit, or 0 when unknown
      */
     static String cutOffText(ToolCall call, long outputTokens) {
         return "the reply was cut off at " + (outputTokens > 0 ? outputTokens + " output tokens (the output limit)"
@@ -263,113 +315,63 @@ final class ToolTurn {
     }
 
     /**
-     * Decides about every call still open: an answer given to a waiting call first, else the
-     * hooks, then the approvals' policy. Fills denials into {@code results}, rewrites into
-     * {@code effective} and pauses into {@code paused}; returns the failure of a hook that threw
-     * or returned null, else null.
+     * Decides about every call not answered yet, in call order: an answer the approvals hold for
+     * a waiting call, else the chain's decision links, the approvals' policy innermost.
+     *
+     * @return the failure of a link, else null
      */
-    private static RuntimeException decide(Run run, int iteration, List<ToolCall> calls, List<ToolCallHook> hooks,
-            Approvals desk, ToolCall[] effective, ToolResult[] results, boolean[] decided, Map<String, String> paused) {
-        String path = run.context.path();
-        for (int i = 0; i < calls.size(); i++) {
-            if (results[i] != null || decided[i]) {
+    private RuntimeException decide() {
+        Function<ToolCall, ToolDecision> last = desk == null ? c -> ToolDecision.ALLOW : c -> desk.decide(run.name(), c);
+        for (Slot s : slots) {
+            if (s.result != null || s.decided) {
                 continue;
             }
-            ToolCall call = calls.get(i);
-            ToolDecision decision = ToolDecision.ALLOW;
-            Answer answer = desk == null ? null : desk.take(Approvals.id(path, call.id()));
+            ToolDecision decision;
+            Answer answer = desk == null ? null : desk.take(Approvals.id(path, s.call.id()));
             if (answer != null) {
-                decision = Approvals.decision(answer, effective[i]);
+                decision = Approvals.decision(answer, s.effective);
+            } else if (run.chain.length == 0) {
+                decision = last.apply(s.effective);
             } else {
-                for (int h = 0; h < hooks.size(); h++) {
-                    ToolDecision d;
-                    try {
-                        d = hooks.get(h).beforeToolCall(new ToolInvocation(run.context, iteration, effective[i]));
-                    } catch (RuntimeException e) {
-                        return new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
-                                + "' failed on tool '" + call.name() + "': " + e, e);
-                    }
-                    if (d == null) {
-                        return new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
-                                + "' returned null instead of a decision", null);
-                    }
-                    if (d instanceof ToolDecision.Rewrite rewrite) {
-                        effective[i] = new ToolCall(call.id(), call.name(), rewrite.arguments());
-                    } else if (!(d instanceof ToolDecision.Allow)) {
-                        decision = d;
-                        break;
-                    }
+                ToolCall[] effective = {s.effective};
+                try {
+                    decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, s.effective), last,
+                            effective).proceed(s.effective);
+                } catch (AgentException e) {
+                    return e;
+                } catch (RuntimeException e) {
+                    return new AgentException(run.name(), "a tool-call interceptor of agent '" + run.name()
+                            + "' failed on tool '" + s.call.name() + "': " + e, e);
                 }
-                if (decision instanceof ToolDecision.Allow && desk != null) {
-                    decision = desk.decide(run.name(), effective[i]);
-                }
+                s.effective = effective[0];
             }
             switch (decision) {
-                case ToolDecision.Deny deny -> {
-                    results[i] = ToolResult.error(call.id(), "tool '" + call.name() + "' was not run: " + deny.reason());
-                    if (run.observed) {
-                        run.emit(new AgentEvent.ToolCallFinished(run.source, effective[i], results[i], Duration.ZERO));
-                    }
-                }
-                case ToolDecision.Pause pause -> paused.put(call.id(), pause.reason());
-                case ToolDecision.Rewrite rewrite -> effective[i] = new ToolCall(call.id(), call.name(), rewrite.arguments());
+                case ToolDecision.Deny deny -> refuse(s, "tool '" + s.call.name() + "' was not run: " + deny.reason());
+                case ToolDecision.Pause pause -> s.paused = pause.reason();
+                case ToolDecision.Rewrite rewrite -> s.effective = new ToolCall(s.call.id(), s.call.name(), rewrite.arguments());
                 case ToolDecision.Allow allow -> { }
             }
         }
         return null;
     }
 
-    /** Runs one call, inside the observers' observation of it when the run has observers. */
-    private static ToolResult execute(Run run, int iteration, ToolCall call, AgentTools tools) {
-        List<RunObserver> observers = run.context.observers();
-        if (observers.isEmpty()) {
+    /** Runs one allowed call through the chain's tool links, the tool innermost. */
+    private ToolResult execute(ToolCall call, AgentTools tools) {
+        if (run.chain.length == 0) {
             return tools.call(call, run.toolContext());
         }
-        ToolInvocation invocation = new ToolInvocation(run.context, iteration, call);
-        RunObserver.Observation<ToolResult> observed = Observers.start(observers, o -> o.toolCallStarted(invocation));
-        ToolResult result;
-        try {
-            result = tools.call(call, run.toolContext());
-        } catch (RuntimeException | Error e) {
-            observed.end(null, e);
-            throw e;
-        }
-        observed.end(result, null);
-        return result;
+        return new Chains.Tool(run.chain, 0, new ToolInvocation(run.context, iteration, call),
+                c -> tools.call(c, run.toolContext())).proceed(call);
     }
 
-    /** Runs the after-hooks, in reverse order, on a call's result. */
-    private static ToolResult after(Run run, int iteration, List<ToolCallHook> hooks, ToolCall call, ToolResult result) {
-        if (hooks.isEmpty()) {
-            return result;
-        }
-        ToolInvocation invocation = new ToolInvocation(run.context, iteration, call);
-        for (int h = hooks.size() - 1; h >= 0; h--) {
-            ToolResult next;
-            try {
-                next = hooks.get(h).afterToolCall(invocation, result);
-            } catch (RuntimeException e) {
-                throw new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
-                        + "' failed on the result of tool '" + call.name() + "': " + e, e);
-            }
-            if (next == null) {
-                throw new AgentException(run.name(), "tool-call hook " + (h + 1) + " of agent '" + run.name()
-                        + "' returned null instead of a result", null);
-            }
-            result = next;
-        }
-        return result;
-    }
-
-    /** Appends the tool message answering every call (a cancelled result where none is), then throws or returns it. */
-    private static Message answer(Run run, List<ToolCall> calls, ToolResult[] results, RuntimeException failure,
-            boolean cancelled, Approvals desk) {
+    /** Appends the turn's tool message; then throws the failure, if any, and keeps the interrupt. */
+    private Message answer(RuntimeException failure, boolean cancelled) {
         if (desk != null) {
-            desk.clear(run.context.path());
+            desk.clear(path);
         }
-        List<Part> parts = new ArrayList<>(calls.size());
-        for (int i = 0; i < calls.size(); i++) {
-            parts.add(results[i] != null ? results[i] : cancelledResult(calls.get(i)));
+        List<Part> parts = new ArrayList<>(slots.size());
+        for (Slot s : slots) {
+            parts.add(s.result != null ? s.result : cancelledResult(s.call));
         }
         Message answered = new Message(run.name(), Role.TOOL, parts);
         run.append(answered);
@@ -382,6 +384,12 @@ final class ToolTurn {
         return answered;
     }
 
+    /**
+     * The result of a call that did not finish because the run was cancelled.
+     *
+     * @param call the call
+     * @return an error result saying so
+     */
     static ToolResult cancelledResult(ToolCall call) {
         return ToolResult.error(call.id(), "tool '" + call.name() + "' was cancelled before it finished");
     }

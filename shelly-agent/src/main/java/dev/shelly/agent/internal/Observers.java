@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 public final class Observers {
     private static final Logger LOG = LoggerFactory.getLogger(Observers.class);
 
-    /** The observation that does nothing. */
-    public static final Observation<Object> NONE = (result, failure) -> { };
+    /** The observation that does nothing, which a run skips. */
+    private static final Observation<Object> NONE = RunObserver.Observation.none();
 
     private Observers() {}
 

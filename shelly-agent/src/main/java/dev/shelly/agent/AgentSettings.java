@@ -1,0 +1,504 @@
+package dev.shelly.agent;
+
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.context.ContextStrategy;
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.skills.Skill;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolResults;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The settings of an {@link Agent.Builder}, kept out of {@code Agent.java} so that the agent's
+ * file holds the agent. Every setter is public on {@link Agent.Builder}, which is the only
+ * subclass.
+ */
+abstract sealed class AgentSettings permits Agent.Builder {
+    /** Agent names, as providers accept them in tool names and message sender names. */
+    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+    final String name;
+    String description = "";
+    String instructions = "";
+    String context = "";
+    Completer completer;
+    int maxIterations = Agent.DEFAULT_MAX_ITERATIONS;
+    int maxDelegationDepth = Agent.DEFAULT_MAX_DELEGATION_DEPTH;
+    final List<Skill> skills = new ArrayList<>();
+    final List<Middleware> middleware = new ArrayList<>();
+    final List<ToolBox> toolboxes = new ArrayList<>();
+    Duration cancelGrace;
+    final List<ModelCallHook> modelCallHooks = new ArrayList<>();
+    final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+    final List<RunInterceptor> interceptors = new ArrayList<>();
+    ModelOptions options = ModelOptions.NONE;
+    boolean promptCaching = true;
+    PriceTable prices;
+    int maxToolResultChars = ToolResults.DEFAULT_MAX_CHARS;
+    final Set<String> stopTools = new LinkedHashSet<>();
+    boolean systemPromptInChat = true;
+    Chat chat;
+    Registry registry;
+    AgentListener listener = AgentListener.NONE;
+    ContextPolicy contextPolicy = ContextPolicy.NONE;
+    List<ToolBox> runToolboxes;
+
+    AgentSettings(String name) {
+        String invalid = invalidName(name);
+        if (invalid != null) {
+            throw new IllegalArgumentException(invalid);
+        }
+        this.name = name;
+    }
+
+    /**
+     * What the agent does: the second half of the system prompt's first line, and what
+     * other agents are told about it.
+     *
+     * @param value the description
+     * @return this builder
+     */
+    public Agent.Builder description(String value) {
+        this.description = requireText(value, "description");
+        return self();
+    }
+
+    /**
+     * Detailed instructions: the system prompt's {@code ## Instructions} section.
+     *
+     * @param value the instructions
+     * @return this builder
+     */
+    public Agent.Builder instructions(String value) {
+        this.instructions = requireText(value, "instructions");
+        return self();
+    }
+
+    /**
+     * Project context: the system prompt's {@code ## Project Context} section.
+     *
+     * @param value the context
+     * @return this builder
+     */
+    public Agent.Builder context(String value) {
+        this.context = requireText(value, "context");
+        return self();
+    }
+
+    /**
+     * The model.
+     *
+     * @param value the completer
+     * @return this builder
+     */
+    public Agent.Builder completer(Completer value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' completer must not be null");
+        }
+        this.completer = value;
+        return self();
+    }
+
+    /**
+     * The maximum number of model calls in one run; {@link Agent#DEFAULT_MAX_ITERATIONS}
+     * unless set. A run that reaches it without a final answer fails with a
+     * {@link MaxIterationsException}. {@link Agent#UNLIMITED} removes the limit.
+     *
+     * @param value the limit: at least 1, or {@link Agent#UNLIMITED}
+     * @return this builder
+     * @throws IllegalArgumentException when the value is below 1
+     */
+    public Agent.Builder maxIterations(int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException("Agent '" + name + "' maxIterations must be at least 1, was " + value
+                    + "; use Agent.UNLIMITED for no limit");
+        }
+        this.maxIterations = value;
+        return self();
+    }
+
+    /**
+     * How deep the delegation tree may grow below this agent;
+     * {@link Agent#DEFAULT_MAX_DELEGATION_DEPTH} unless set, 0 means the agent cannot
+     * delegate. Delegation needs a {@linkplain #registry(Registry) registry} too. See
+     * {@link Agent#maxDelegationDepth()}.
+     *
+     * @param value the limit
+     * @return this builder
+     */
+    public Agent.Builder maxDelegationDepth(int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException(
+                    "Agent '" + name + "' maxDelegationDepth must not be negative, was " + value);
+        }
+        this.maxDelegationDepth = value;
+        return self();
+    }
+
+    /**
+     * Adds skills: shown in the system prompt and loadable with {@code load_skill}.
+     *
+     * @param more the skills
+     * @return this builder
+     * @throws IllegalArgumentException when two skills share a name
+     */
+    public Agent.Builder skills(List<Skill> more) {
+        if (more == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' skills must not be null");
+        }
+        for (Skill s : more) {
+            if (s == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' skills must not hold null");
+            }
+            for (Skill known : skills) {
+                if (known.name().equals(s.name())) {
+                    throw new IllegalArgumentException("Agent '" + name + "' has two skills named '" + s.name() + "'");
+                }
+            }
+            skills.add(s);
+        }
+        return self();
+    }
+
+    /**
+     * Adds middleware; the first added is the outermost. The list is a link around the agent's
+     * runs only, inside the links of the context and the agent's interceptors (see
+     * {@link RunInterceptor}); delegated children do not inherit it.
+     *
+     * @param more the middleware
+     * @return this builder
+     */
+    public Agent.Builder middleware(Middleware... more) {
+        for (Middleware m : requireAll(more, "middleware")) {
+            middleware.add(m);
+        }
+        return self();
+    }
+
+    /**
+     * Adds toolboxes; a tool name is looked up in the order they were added.
+     *
+     * @param more the toolboxes
+     * @return this builder
+     */
+    public Agent.Builder toolboxes(ToolBox... more) {
+        for (ToolBox t : requireAll(more, "toolboxes")) {
+            toolboxes.add(t);
+        }
+        return self();
+    }
+
+    /**
+     * The registry to delegate through: while the agent {@linkplain Agent#canDelegate() can
+     * delegate} it is offered {@code list_agents} and {@code delegate} and told about the
+     * registry's other agents.
+     *
+     * @param value the registry
+     * @return this builder
+     */
+    public Agent.Builder registry(Registry value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' registry must not be null");
+        }
+        this.registry = value;
+        return self();
+    }
+
+    /**
+     * The chat to work on, for example one shared with other agents; by default a new one.
+     *
+     * @param value the chat
+     * @return this builder
+     */
+    public Agent.Builder chat(Chat value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' chat must not be null");
+        }
+        this.chat = value;
+        return self();
+    }
+
+    /**
+     * The listener for this agent's events (and, by inheritance, its children's).
+     *
+     * @param value the listener
+     * @return this builder
+     */
+    public Agent.Builder listener(AgentListener value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' listener must not be null");
+        }
+        this.listener = value;
+        return self();
+    }
+
+    /**
+     * How long cancelled tool calls and delegated children may take to stop before the
+     * agent abandons them (their results then say they were cancelled). Unless set, the run's
+     * context decides ({@link RunContext#cancelGrace()}, by default
+     * {@link Agent#DEFAULT_CANCEL_GRACE}). Well-behaved tools stop at once.
+     *
+     * @param value the grace
+     * @return this builder
+     */
+    public Agent.Builder cancelGrace(Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new IllegalArgumentException("Agent '" + name + "' cancelGrace must not be null or negative");
+        }
+        this.cancelGrace = value;
+        return self();
+    }
+
+    /**
+     * The most characters of text one tool result keeps; the rest is cut, and a note the
+     * model reads says how much and how to ask for less (see {@link ToolResults}). A tool's
+     * own limit ({@link dev.shelly.tools.Tool#withMaxResultChars}) wins. Default
+     * {@link ToolResults#DEFAULT_MAX_CHARS}.
+     *
+     * @param value the limit; at least 1
+     * @return this builder
+     */
+    public Agent.Builder maxToolResultChars(int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException("Agent '" + name + "' maxToolResultChars must be at least 1, was " + value);
+        }
+        this.maxToolResultChars = value;
+        return self();
+    }
+
+    /**
+     * Tools whose call ends the run: when a reply calls one of them, the turn's tool calls
+     * run as usual, their results are appended, and the run ends with that tool message as
+     * its final message instead of asking the model again. A hand-off group uses this for its
+     * {@code transfer_to_*} tools; it suits any tool whose result is the answer.
+     *
+     * @param names the tool names; adds to those given before
+     * @return this builder
+     */
+    public Agent.Builder stopAtTools(String... names) {
+        for (String n : requireAll(names, "stopAtTools")) {
+            if (n.isBlank()) {
+                throw new IllegalArgumentException("Agent '" + name + "' stopAtTools must not hold a blank name");
+            }
+            stopTools.add(n);
+        }
+        return self();
+    }
+
+    /**
+     * Whether the agent writes its system prompt into an empty chat (true, the default), or
+     * keeps it out of the chat and puts it in front of the chat's messages on every model
+     * call (false). The second suits agents that take turns on one shared chat, as in a
+     * hand-off group: each speaks with its own instructions, and the shared chat holds only
+     * the conversation (any system message it has follows the agent's prompt).
+     *
+     * @param value whether the prompt goes into the chat
+     * @return this builder
+     */
+    public Agent.Builder systemPromptInChat(boolean value) {
+        this.systemPromptInChat = value;
+        return self();
+    }
+
+    /**
+     * Adds model-call hooks, run around every model call of the agent after those of the
+     * run's context; see {@link ModelCallHook} for the order.
+     *
+     * @param more the hooks
+     * @return this builder
+     */
+    public Agent.Builder modelCallHooks(ModelCallHook... more) {
+        for (ModelCallHook h : requireAll(more, "modelCallHooks")) {
+            modelCallHooks.add(h);
+            interceptors.add(new Links.ModelHook(h, modelCallHooks.size()));
+        }
+        return self();
+    }
+
+    /**
+     * Adds tool-call hooks, asked about every tool call of the agent after those of the
+     * run's context; see {@link ToolCallHook} for the order.
+     *
+     * @param more the hooks
+     * @return this builder
+     */
+    public Agent.Builder toolCallHooks(ToolCallHook... more) {
+        for (ToolCallHook h : requireAll(more, "toolCallHooks")) {
+            toolCallHooks.add(h);
+            interceptors.add(new Links.ToolHook(h, toolCallHooks.size()));
+        }
+        return self();
+    }
+
+    /**
+     * Adds links to the interception chain of the agent's runs: they follow the links of the
+     * run's context, in the order given (hooks given to this builder are links at their place
+     * among them), and reach the agent's delegated children. See {@link RunInterceptor}.
+     *
+     * @param more the links
+     * @return this builder
+     */
+    public Agent.Builder interceptors(RunInterceptor... more) {
+        interceptors.addAll(List.of(requireAll(more, "interceptors")));
+        return self();
+    }
+
+    /**
+     * The options of every model call (tool choice, response format, max tokens,
+     * temperature, ...); what is not set here falls back to the provider's defaults. A cache
+     * set here wins over {@link #promptCaching(boolean)}.
+     *
+     * @param value the options
+     * @return this builder
+     */
+    public Agent.Builder options(ModelOptions value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' options must not be null; use ModelOptions.NONE");
+        }
+        this.options = value;
+        return self();
+    }
+
+    /**
+     * Whether the agent asks for prompt caching ({@link CacheHints#ON}: the system prompt
+     * and tools, and the conversation's tail) on every model call; on by default. A provider
+     * without explicit caching ignores the hints. {@link #options(ModelOptions)} with a cache set wins.
+     *
+     * @param value false to send no cache hints
+     * @return this builder
+     */
+    public Agent.Builder promptCaching(boolean value) {
+        this.promptCaching = value;
+        return self();
+    }
+
+    /**
+     * The prices that turn usage into cost ({@link RunContext#cost()},
+     * {@link AgentEvent.AgentFinished#cost()}); {@link PriceTable#defaults()} unless set.
+     *
+     * @param value the price table
+     * @return this builder
+     */
+    public Agent.Builder prices(PriceTable value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' prices must not be null; use PriceTable.empty()");
+        }
+        this.prices = value;
+        return self();
+    }
+
+    /**
+     * How the agent keeps its model calls inside the model's window: the strategies that
+     * shape the model's view of the chat before every call (compaction, trimming, offloading,
+     * budgets, ...). {@link ContextPolicy#NONE} (the default) sends the whole chat. The
+     * strategies act before the model-call hooks, on the view only: the chat keeps every
+     * message plus the summaries and notes they add. A strategy's tools (such as
+     * {@code recall}) are offered after the toolboxes'.
+     *
+     * @param value the policy
+     * @return this builder
+     */
+    public Agent.Builder contextPolicy(ContextPolicy value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' contextPolicy must not be null; use ContextPolicy.NONE");
+        }
+        this.contextPolicy = value;
+        return self();
+    }
+
+    private String requireText(String value, String field) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' " + field + " must not be null");
+        }
+        return value;
+    }
+
+    private <T> T[] requireAll(T[] values, String field) {
+        if (values == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' " + field + " must not be null");
+        }
+        for (T v : values) {
+            if (v == null) {
+                throw new IllegalArgumentException("Agent '" + name + "' " + field + " must not hold null");
+            }
+        }
+        return values;
+    }
+
+    /**
+     * Checks the settings before a build and works out the toolboxes runs search: the user's,
+     * then those of the context strategies.
+     */
+    void validate() {
+        if (completer == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' needs a completer");
+        }
+        String clash = AgentTools.builtinClash(name, toolboxes);
+        if (clash != null) {
+            throw new IllegalArgumentException(clash);
+        }
+        if (prices == null) {
+            prices = PriceTable.defaults();
+        }
+        runToolboxes = new ArrayList<>(toolboxes);
+        for (ContextStrategy strategy : contextPolicy.strategies()) {
+            Optional<ToolBox> box = strategy.tools();
+            if (box.isEmpty()) {
+                continue;
+            }
+            for (ToolDefinition d : box.get().definitions()) {
+                for (int i = 0; i < runToolboxes.size(); i++) {
+                    if (runToolboxes.get(i).contains(d.name())) {
+                        throw new IllegalArgumentException("toolbox " + (i + 1) + " of agent '" + name + "' holds a tool "
+                                + "named '" + d.name() + "', which the context strategy '" + strategy.name()
+                                + "' offers; rename the tool");
+                    }
+                }
+            }
+            runToolboxes.add(box.get());
+        }
+        runToolboxes = List.copyOf(runToolboxes);
+    }
+
+    /** Says what is wrong with an agent name, or returns null when providers accept it. */
+    static String invalidName(String name) {
+        if (name != null && NAME.matcher(name).matches()) {
+            return null;
+        }
+        return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "
+                + "digits, '_' or '-' (providers accept only these in the tool and sender names an agent's name "
+                + "appears in)";
+    }
+
+    /** The agent's settings as it keeps them: copies, prompt caching folded into the options. */
+    AgentSpec spec() {
+        List<RunInterceptor> around = new ArrayList<>(middleware.size());
+        for (int i = 0; i < middleware.size(); i++) {
+            around.add(new Links.Around(middleware.get(i), i));
+        }
+        ModelOptions opts = options;
+        if (promptCaching && opts.cache() == null) {
+            opts = opts.withCache(CacheHints.ON);
+        }
+        List<Skill> skillList = List.copyOf(skills);
+        return new AgentSpec(name, description, instructions, context, completer, maxIterations, maxDelegationDepth,
+                skillList, List.copyOf(middleware), List.copyOf(toolboxes), cancelGrace, maxToolResultChars,
+                Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : SkillTool.definition(skillList),
+                registry, listener, List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), List.copyOf(interceptors),
+                List.copyOf(around), opts, prices, contextPolicy, runToolboxes);
+    }
+
+    private Agent.Builder self() {
+        return (Agent.Builder) this;
+    }
+}

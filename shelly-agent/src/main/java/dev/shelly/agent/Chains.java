@@ -1,0 +1,136 @@
+package dev.shelly.agent;
+
+import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The chains a run passes its work down: one link per {@link RunInterceptor}, the work itself at
+ * the end. A link object is made per step down, so that a link that proceeds twice (say, to
+ * retry) starts the rest of the chain afresh.
+ */
+final class Chains {
+    private Chains() {}
+
+    private static AgentException nullFrom(RunInterceptor[] links, int index, String agent, String what) {
+        return new AgentException(agent, "interceptor " + (index + 1) + " (" + links[index] + ") of agent '" + agent
+                + "' returned null instead of " + what, null);
+    }
+
+    private static String agentOf(RunContext context) {
+        return context.agent().orElse("?");
+    }
+
+    /** Around a run: the loop last. */
+    record Run(RunInterceptor[] links, int index, dev.shelly.agent.Run run, Supplier<Message> loop)
+            implements RunInterceptor.RunChain {
+        @Override
+        public Agent agent() {
+            return run.agent;
+        }
+
+        @Override
+        public RunContext context() {
+            return run.context;
+        }
+
+        @Override
+        public boolean paused() {
+            return run.paused != null;
+        }
+
+        @Override
+        public Message proceed() {
+            if (index == links.length) {
+                return loop.get();
+            }
+            Message reply = links[index].interceptRun(new Run(links, index + 1, run, loop));
+            if (reply == null) {
+                throw nullFrom(links, index, run.agent.name(), "a message");
+            }
+            return reply;
+        }
+    }
+
+    /**
+     * Around a model call: the completer last. {@link #sent} is the call as it reached the
+     * completer, shared by every link of the call, for the hooks' after-half and context
+     * management, which need the request that was really sent.
+     */
+    record Model(RunInterceptor[] links, int index, ModelCall call, ModelTarget target,
+            Function<ModelCall, ModelResponse> completer, ModelCall[] sent) implements RunInterceptor.ModelChain {
+        @Override
+        public ModelResponse proceed(ModelRequest request) {
+            if (request == null) {
+                throw new AgentException(agentOf(call.run()), "a model-call interceptor of agent '" + agentOf(call.run())
+                        + "' proceeded with a null request", null);
+            }
+            ModelCall next = request == call.request() ? call : new ModelCall(call.run(), call.iteration(), request);
+            if (index == links.length) {
+                sent[0] = next;
+                return completer.apply(next);
+            }
+            ModelResponse response = links[index].interceptModelCall(new Model(links, index + 1, next, target, completer, sent));
+            if (response == null) {
+                throw nullFrom(links, index, agentOf(call.run()), "a response");
+            }
+            return response;
+        }
+    }
+
+    /**
+     * Around the decision about a tool call: the approvals (or allow) last. {@link #effective} is
+     * the call as the last link to proceed left it: the arguments the tool runs with.
+     */
+    record Decision(RunInterceptor[] links, int index, ToolInvocation invocation, Function<ToolCall, ToolDecision> last,
+            ToolCall[] effective) implements RunInterceptor.DecisionChain {
+        @Override
+        public ToolDecision proceed(ToolCall call) {
+            String agent = agentOf(invocation.run());
+            ToolCall model = invocation.call();
+            if (call == null || !call.id().equals(model.id()) || !call.name().equals(model.name())) {
+                throw new AgentException(agent, "a tool-call interceptor of agent '" + agent + "' proceeded with "
+                        + (call == null ? "no call" : "another call than '" + model.name() + "' (" + model.id() + ")"), null);
+            }
+            effective[0] = call;
+            ToolInvocation next = call == model ? invocation
+                    : new ToolInvocation(invocation.run(), invocation.iteration(), call);
+            if (index == links.length) {
+                return last.apply(call);
+            }
+            ToolDecision decision = links[index].decideToolCall(new Decision(links, index + 1, next, last, effective));
+            if (decision == null) {
+                throw nullFrom(links, index, agent, "a decision");
+            }
+            return decision;
+        }
+    }
+
+    /** Around a tool call's execution: the tool last. */
+    record Tool(RunInterceptor[] links, int index, ToolInvocation invocation, Function<ToolCall, ToolResult> tool)
+            implements RunInterceptor.ToolChain {
+        @Override
+        public ToolResult proceed(ToolCall call) {
+            String agent = agentOf(invocation.run());
+            if (call == null) {
+                throw new AgentException(agent, "a tool-call interceptor of agent '" + agent + "' proceeded with no call",
+                        null);
+            }
+            if (index == links.length) {
+                return tool.apply(call);
+            }
+            ToolInvocation next = call == invocation.call() ? invocation
+                    : new ToolInvocation(invocation.run(), invocation.iteration(), call);
+            ToolResult result = links[index].interceptToolCall(new Tool(links, index + 1, next, tool));
+            if (result == null) {
+                throw nullFrom(links, index, agent, "a result");
+            }
+            return result;
+        }
+    }
+}

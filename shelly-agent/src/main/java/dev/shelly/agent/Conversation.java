@@ -1,0 +1,94 @@
+package dev.shelly.agent;
+
+import dev.shelly.chats.Chat;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The state of one conversation with agents: its {@link Chat}, and what context management keeps
+ * between an agent's model calls on it (the last view, measurements, per-strategy state). An
+ * {@link Agent} is a description and holds none of this, so one agent may run any number of
+ * conversations at once, each on its own thread:
+ *
+ * <pre>{@code
+ * Agent support = Agent.builder("support").completer(model).toolboxes(tools).build();   // shared
+ * Conversation alice = new Conversation();
+ * Conversation bob = new Conversation();
+ * support.run(alice, "My order is late", RunContext.root());          // on one thread
+ * support.run(bob, "How do I reset my password?", RunContext.root()); // on another
+ * }</pre>
+ *
+ * A paused turn is part of the conversation too: the chat ends with the agent's reply whose calls
+ * have no results yet, and the next run on the conversation takes it up (what the approvals kept
+ * for it lives in the run context's {@link Approvals}, which the caller or the engine's session
+ * owns with the conversation).
+ *
+ * <p>A conversation is used by one run at a time: a second run that starts on it while one is
+ * running is refused. The convenience methods without a conversation ({@link Agent#run(String)}
+ * and its siblings) run on the agent's own conversation ({@link Agent#conversation()}), which the
+ * builder's {@linkplain Agent.Builder#chat chat} starts from.
+ */
+public final class Conversation {
+    private final Chat chat;
+    private final AtomicBoolean running = new AtomicBoolean();
+    /** Context management's state per agent that ran here; touched only by the one running run. */
+    private final Map<Agent, ContextManager> contexts = new IdentityHashMap<>(2);
+
+    /** A conversation on a new, empty chat. */
+    public Conversation() {
+        this(new Chat());
+    }
+
+    /**
+     * A conversation that goes on from a chat, for example one restored from storage or one shared
+     * with other agents.
+     *
+     * @param chat the chat; later runs append to it
+     */
+    public Conversation(Chat chat) {
+        if (chat == null) {
+            throw new IllegalArgumentException("Conversation chat must not be null");
+        }
+        this.chat = chat;
+    }
+
+    /**
+     * The conversation's chat: every message of it, the system prompt, summaries and notes
+     * included.
+     *
+     * @return the chat
+     */
+    public Chat chat() {
+        return chat;
+    }
+
+    /**
+     * Whether a run is using the conversation now.
+     *
+     * @return true while a run is on it
+     */
+    public boolean running() {
+        return running.get();
+    }
+
+    /** Takes the conversation for one run; false when another run has it. */
+    boolean begin() {
+        return running.compareAndSet(false, true);
+    }
+
+    /** Gives the conversation back after a run. */
+    void end() {
+        running.set(false);
+    }
+
+    /** Context management's state for an agent on this conversation, made on its first run here. */
+    ContextManager contextManager(Agent agent) {
+        return contexts.computeIfAbsent(agent, a -> new ContextManager(a, a.contextPolicy(), chat));
+    }
+
+    @Override
+    public String toString() {
+        return "Conversation[" + chat.size() + " messages" + (running.get() ? ", running" : "") + "]";
+    }
+}

@@ -1,0 +1,228 @@
+package dev.shelly.agent;
+
+import dev.shelly.agent.internal.FanOut;
+import dev.shelly.tools.RunValues;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The settings of a {@link RunContext.Builder}, kept out of {@code RunContext.java} so that its file
+ * holds the runContext itself. Every setter is public on {@link RunContext.Builder}, the only subclass.
+ */
+abstract sealed class RunContextSettings permits RunContext.Builder {
+    String sessionId;
+    RunValues values = RunValues.EMPTY;
+    AgentListener listener = AgentListener.NONE;
+    Registry registry;
+    int maxDelegationDepth = Integer.MAX_VALUE;
+    Duration cancelGrace = FanOut.DEFAULT_GRACE;
+    final List<RunInterceptor> interceptors = new ArrayList<>();
+    int modelHooks;
+    int toolHooks;
+    Approvals approvals;
+    final List<RunObserver> observers = new ArrayList<>();
+
+    RunContextSettings() {}
+
+    /**
+     * The human in the loop for every run under the scope: tool policies, waiting calls and
+     * their answers (see {@link Approvals}).
+     *
+     * @param value the approvals of the conversation
+     * @return this builder
+     */
+    public RunContext.Builder approvals(Approvals value) {
+        if (value == null) {
+            throw new IllegalArgumentException("RunContext approvals must not be null");
+        }
+        this.approvals = value;
+        return self();
+    }
+
+    /**
+     * The session the runs belong to.
+     *
+     * @param value the session id; not blank
+     * @return this builder
+     */
+    public RunContext.Builder sessionId(String value) {
+        if (value == null || value.isBlank()) {
+            throw new IllegalArgumentException("RunContext sessionId must not be null or blank");
+        }
+        this.sessionId = value;
+        return self();
+    }
+
+    /**
+     * Sets one of the application's values.
+     *
+     * @param key the key
+     * @param value the value
+     * @param <T> the value's type
+     * @return this builder
+     */
+    public <T> RunContext.Builder value(RunValues.Key<T> key, T value) {
+        this.values = values.with(key, value);
+        return self();
+    }
+
+    /**
+     * Sets every application value at once, replacing those set before.
+     *
+     * @param value the values
+     * @return this builder
+     */
+    public RunContext.Builder values(RunValues value) {
+        if (value == null) {
+            throw new IllegalArgumentException("RunContext values must not be null; use RunValues.EMPTY");
+        }
+        this.values = value;
+        return self();
+    }
+
+    /**
+     * The listener for the events of every run under the scope (each agent's own listener
+     * hears its events first).
+     *
+     * @param value the listener
+     * @return this builder
+     */
+    public RunContext.Builder listener(AgentListener value) {
+        if (value == null) {
+            throw new IllegalArgumentException("RunContext listener must not be null; use AgentListener.NONE");
+        }
+        this.listener = value;
+        return self();
+    }
+
+    /**
+     * The registry for runs whose agent has none of its own.
+     *
+     * @param value the registry
+     * @return this builder
+     */
+    public RunContext.Builder registry(Registry value) {
+        if (value == null) {
+            throw new IllegalArgumentException("RunContext registry must not be null");
+        }
+        this.registry = value;
+        return self();
+    }
+
+    /**
+     * A delegation depth limit on top of every agent's own.
+     *
+     * @param value the limit; not negative
+     * @return this builder
+     */
+    public RunContext.Builder maxDelegationDepth(int value) {
+        if (value < 0) {
+            throw new IllegalArgumentException("RunContext maxDelegationDepth must not be negative, was " + value);
+        }
+        this.maxDelegationDepth = value;
+        return self();
+    }
+
+    /**
+     * How long interrupted work may take to stop, for agents and teams that set none;
+     * {@link FanOut#DEFAULT_GRACE} unless set.
+     *
+     * @param value the grace; not negative
+     * @return this builder
+     */
+    public RunContext.Builder cancelGrace(Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new IllegalArgumentException("RunContext cancelGrace must not be null or negative, was " + value);
+        }
+        this.cancelGrace = value;
+        return self();
+    }
+
+    /**
+     * Adds model-call hooks, a convenience: each becomes a link of the interception chain at
+     * this place among the scope's links (see {@link RunInterceptor}); they run before every
+     * agent's own and reach delegated children.
+     *
+     * @param more the hooks
+     * @return this builder
+     */
+    public RunContext.Builder modelCallHooks(ModelCallHook... more) {
+        List<ModelCallHook> hooks = new ArrayList<>();
+        addAll(hooks, more, "modelCallHooks");
+        for (ModelCallHook h : hooks) {
+            interceptors.add(new Links.ModelHook(h, ++modelHooks));
+        }
+        return self();
+    }
+
+    /**
+     * Adds tool-call hooks, a convenience: each becomes a link of the interception chain at this
+     * place among the scope's links (see {@link RunInterceptor}); they run before every agent's
+     * own and reach delegated children.
+     *
+     * @param more the hooks
+     * @return this builder
+     */
+    public RunContext.Builder toolCallHooks(ToolCallHook... more) {
+        List<ToolCallHook> hooks = new ArrayList<>();
+        addAll(hooks, more, "toolCallHooks");
+        for (ToolCallHook h : hooks) {
+            interceptors.add(new Links.ToolHook(h, ++toolHooks));
+        }
+        return self();
+    }
+
+    /**
+     * Adds links to the interception chain of every run under the scope, after those added
+     * before (hooks included) and before every agent's own; delegated children inherit them.
+     * See {@link RunInterceptor} for the order.
+     *
+     * @param more the links
+     * @return this builder
+     */
+    public RunContext.Builder interceptors(RunInterceptor... more) {
+        addAll(interceptors, more, "interceptors");
+        return self();
+    }
+
+    /**
+     * Adds observers that watch every run under the scope, delegated children, team members
+     * and agents used as tools included; see {@link RunObserver} for the order. Those that
+     * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
+     *
+     * @param more the observers
+     * @return this builder
+     */
+    public RunContext.Builder observers(RunObserver... more) {
+        addAll(observers, more, "observers");
+        return self();
+    }
+
+    /** The observers that watch anything, in order. */
+    static List<RunObserver> active(List<RunObserver> observers) {
+        List<RunObserver> active = new ArrayList<>(observers.size());
+        for (RunObserver o : observers) {
+            if (o.active()) {
+                active.add(o);
+            }
+        }
+        return List.copyOf(active);
+    }
+
+    static <T> void addAll(List<T> list, T[] more, String field) {
+        if (more == null) {
+            throw new IllegalArgumentException("RunContext " + field + " must not be null");
+        }
+        for (int i = 0; i < more.length; i++) {
+            if (more[i] == null) {
+                throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
+            }
+        }
+        list.addAll(List.of(more));
+    }
+
+    private RunContext.Builder self() {
+        return (RunContext.Builder) this;
+    }
+}

@@ -1,0 +1,124 @@
+package dev.shelly.agent;
+
+import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
+import static dev.shelly.agent.Fixtures.tool;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.testing.ScriptedCompleter;
+import dev.shelly.testing.Step;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolOutput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** An agent is a description: conversations hold the state, and one agent runs many at once. */
+@Timeout(60)
+class ConversationTest {
+
+    private static String lastUserText(dev.shelly.modeladapter.ModelRequest request) {
+        String text = "";
+        for (Message m : request.messages()) {
+            if (m.role() == Role.USER) {
+                text = m.text();
+            }
+        }
+        return text;
+    }
+
+    @Test
+    void oneAgentRunsAHundredConversationsAtOnce() throws Exception {
+        int n = 100;
+        CountDownLatch allInTools = new CountDownLatch(n);
+        Agent agent = Agent.builder("support")
+                .toolboxes(ToolBox.of(tool("lookup", (input, ctx) -> {
+                    allInTools.countDown();
+                    // Every conversation waits here until all are inside a tool call at once.
+                    if (!allInTools.await(30, TimeUnit.SECONDS)) {
+                        return ToolOutput.text("alone");
+                    }
+                    return ToolOutput.text("found for " + ctx.runId());
+                })))
+                .completer(ScriptedCompleter.perChat(Step.toolCall("lookup", "{}"),
+                        Step.reply(request -> "answer to " + lastUserText(request))))
+                .build();
+        List<Conversation> conversations = new ArrayList<>();
+        List<Future<Message>> replies = new ArrayList<>();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < n; i++) {
+                Conversation c = new Conversation();
+                conversations.add(c);
+                String question = "question " + i;
+                replies.add(threads.submit(() -> agent.run(c, question, RunContext.root())));
+            }
+            for (int i = 0; i < n; i++) {
+                assertThat(replies.get(i).get(30, TimeUnit.SECONDS).text()).isEqualTo("answer to question " + i);
+            }
+        }
+
+        assertThat(allInTools.getCount()).isZero();
+        for (int i = 0; i < n; i++) {
+            List<Message> chat = conversations.get(i).chat().messages();
+            assertThat(chat).extracting(Message::role)
+                    .containsExactly(Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT);
+            assertThat(chat.get(1).text()).isEqualTo("question " + i);
+            assertThat(chat.get(3).toolResults().getFirst().text()).startsWith("found for run_");
+            assertEveryCallAnsweredOnce(conversations.get(i).chat());
+            assertThat(conversations.get(i).running()).isFalse();
+        }
+        assertThat(agent.chat().isEmpty()).as("the agent's own conversation is untouched").isTrue();
+    }
+
+    @Test
+    void aConversationTakesOneRunAtATime() throws Exception {
+        CountDownLatch inTool = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Agent agent = Agent.builder("a")
+                .toolboxes(ToolBox.of(tool("wait", (input, ctx) -> {
+                    if (first.getAndSet(false)) {   // only the first run's call waits
+                        inTool.countDown();
+                        release.await();
+                    }
+                    return ToolOutput.text("done");
+                })))
+                .completer(ScriptedCompleter.perChat(Step.toolCall("wait", "{}"), Step.reply("ok")))
+                .build();
+        Conversation shared = new Conversation();
+        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<Message> running = threads.submit(() -> agent.run(shared, "one", RunContext.root()));
+            assertThat(inTool.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThatThrownBy(() -> agent.run(shared, "two", RunContext.root()))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("a run is already on the conversation; agent 'a' runs a conversation one run at a time");
+            assertThat(agent.run(new Conversation(), "elsewhere", RunContext.root()).text())
+                    .as("another conversation on the same agent runs meanwhile").isEqualTo("ok");
+
+            release.countDown();
+            assertThat(running.get(10, TimeUnit.SECONDS).text()).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void theConvenienceMethodsContinueTheAgentsOwnConversation() {
+        Agent agent = Agent.builder("a")
+                .completer(ScriptedCompleter.of(Step.reply("first"), Step.reply("second"))).build();
+
+        agent.run("one");
+        agent.run("two");
+
+        assertThat(agent.conversation().chat()).isSameAs(agent.chat());
+        assertThat(agent.chat().messages()).extracting(Message::text)
+                .containsExactly(agent.systemPrompt(), "one", "first", "two", "second");
+    }
+}
