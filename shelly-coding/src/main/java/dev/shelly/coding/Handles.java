@@ -376,12 +376,12 @@ final class Handles implements AutoCloseable {
         Thread.ofVirtual().name("shelly-open").start(opening);
         SeekableByteChannel ch;
         try {
-            ch = opening.get(OPEN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            ch = opened(e, opening);
         } catch (TimeoutException x) {
             release(e, opening);
-            throw new RefusedException("'" + Workspace.shown(rel) + "' did not open within " + OPEN_TIMEOUT.toSeconds()
-                    + " s: it turned into a special file (a FIFO or device) while the tool ran; the file tools read "
-                    + "only regular files");
+            throw new RefusedException("'" + Workspace.shown(rel) + "' did not open: it turned into a special file (a "
+                    + "FIFO or device) while the tool ran, or stayed unopened for " + OPEN_TIMEOUT.toSeconds()
+                    + " s; the file tools read only regular files");
         } catch (ExecutionException x) {
             throw x.getCause() instanceof IOException io ? failure("open", rel, io)
                     : new IllegalStateException("opening '" + Workspace.shown(rel) + "' failed", x.getCause());
@@ -397,6 +397,34 @@ final class Handles implements AutoCloseable {
         }
         return ch;
     }
+
+    /**
+     * Waits for an open, looking every {@value #LOOK_MILLIS} ms whether the name is still a
+     * regular file: a FIFO swapped in after the check is given up at once instead of after
+     * {@link #OPEN_TIMEOUT}, which only a slow file system ever needs.
+     */
+    private SeekableByteChannel opened(Entry e, FutureTask<SeekableByteChannel> opening)
+            throws TimeoutException, ExecutionException, InterruptedException {
+        long deadline = System.nanoTime() + OPEN_TIMEOUT.toNanos();
+        while (true) {
+            try {
+                return opening.get(LOOK_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException x) {
+                PosixFileAttributes now;
+                try {
+                    now = stat(e);
+                } catch (IOException | RuntimeException gone) {
+                    now = null;
+                }
+                if (now == null || !now.isRegularFile() || System.nanoTime() - deadline >= 0) {
+                    throw x;
+                }
+            }
+        }
+    }
+
+    /** How often a pending open looks at what it opens. */
+    static final long LOOK_MILLIS = 50;
 
     /**
      * The bytes of a regular file the caller has looked at, at most {@code limit} of them plus

@@ -124,9 +124,10 @@ class FileKindTest {
             Files.move(fifo, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             long start = System.nanoTime();
             assertThatThrownBy(() -> handles.openRead(e, looked)).isInstanceOf(RefusedException.class)
-                    .hasMessage("'swapped.txt' did not open within 3 s: it turned into a special file (a FIFO or device) "
-                            + "while the tool ran; the file tools read only regular files");
-            assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(5));
+                    .hasMessage("'swapped.txt' did not open: it turned into a special file (a FIFO or device) while the "
+                            + "tool ran, or stayed unopened for 3 s; the file tools read only regular files");
+            // Given up as soon as the name is seen to be a FIFO, not after the whole 3 s.
+            assertThat(System.nanoTime() - start).isLessThan(TimeUnit.MILLISECONDS.toNanos(2_000));
         }
         // The stuck open was let go: the FIFO can be deleted and the tools go on.
         assertThat(h.call(CodingTools.DELETE, "path", "swapped.txt").text()).isEqualTo("deleted swapped.txt");
