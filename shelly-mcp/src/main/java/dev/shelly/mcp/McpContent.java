@@ -118,4 +118,33 @@ final class McpContent {
         }
         return McpSchema.CallToolResult.builder().content(content).isError(result.isError()).build();
     }
+
+    /**
+     * A block a served tool, prompt or resource gives, on the wire.
+     *
+     * @param block the block
+     * @return the MCP content
+     */
+    static McpSchema.Content toMcp(McpBlock block) {
+        return switch (block) {
+            case McpBlock.Text t -> McpSchema.TextContent.builder(t.text()).build();
+            case McpBlock.Image i -> McpSchema.ImageContent.builder(i.base64(), i.mimeType()).build();
+            case McpBlock.Audio a -> McpSchema.AudioContent.builder(a.base64(), a.mimeType()).build();
+            case McpBlock.Embedded e -> McpSchema.EmbeddedResource.builder(toMcp(e.contents())).build();
+            case McpBlock.Link l -> McpSchema.ResourceLink.builder().uri(l.uri()).name(l.name())
+                    .description(l.description()).mimeType(l.mimeType()).build();
+        };
+    }
+
+    /**
+     * Resource contents on the wire.
+     *
+     * @param contents the contents
+     * @return text or blob contents
+     */
+    static McpSchema.ResourceContents toMcp(McpResourceContents contents) {
+        return contents.text() != null
+                ? new McpSchema.TextResourceContents(contents.uri(), contents.mimeType(), contents.text())
+                : new McpSchema.BlobResourceContents(contents.uri(), contents.mimeType(), contents.blob());
+    }
 }

@@ -75,7 +75,7 @@ public final class McpToolClient implements AutoCloseable {
     private final Duration connectTimeout;
     private final Duration callTimeout;
     private final Supplier<Map<String, Object>> requestMeta;
-    private final JsonMapper json = JsonMapper.builder().build();
+    private final JsonMapper json = WireJson.mapper();
     private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
     private final ToolBox toolBox = new ToolBox();
     /** What ended the session; for a subprocess, the transport's own report, so no relay can lag behind it. */
