@@ -65,7 +65,7 @@ public interface McpServerCall {
      * @throws McpException when the client does not offer sampling, refuses, or does not answer in time
      * @throws InterruptedException when the call is cancelled while waiting
      */
-    Sampled sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
+    McpSampling.Reply sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
             throws InterruptedException;
 
     /**
@@ -78,7 +78,7 @@ public interface McpServerCall {
      * @throws McpException when the client does not offer elicitation or does not answer in time
      * @throws InterruptedException when the call is cancelled while waiting
      */
-    Elicited elicit(String message, Map<String, Object> requestedSchema, Duration timeout) throws InterruptedException;
+    McpElicitation.Answer elicit(String message, Map<String, Object> requestedSchema, Duration timeout) throws InterruptedException;
 
     /**
      * Replies with MCP content blocks (and structured content) instead of the tool result's
@@ -91,32 +91,4 @@ public interface McpServerCall {
 
     /** The levels of MCP log messages (RFC 5424). */
     enum Level { DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY }
-
-    /**
-     * A message the client's model gave.
-     *
-     * @param text its text (empty when it gave none)
-     * @param model the model's name, or null
-     * @param stopReason why it stopped, or null
-     */
-    record Sampled(String text, String model, String stopReason) {}
-
-    /**
-     * What the user answered.
-     *
-     * @param action whether they accepted, declined or cancelled
-     * @param content the values they gave when they accepted; empty otherwise
-     */
-    record Elicited(Action action, Map<String, Object> content) {
-        /** Checks the action and copies the content. */
-        public Elicited {
-            if (action == null) {
-                throw new IllegalArgumentException("McpServerCall.Elicited.action must not be null");
-            }
-            content = content == null ? Map.of() : Map.copyOf(content);
-        }
-    }
-
-    /** A user's answer to an elicitation. */
-    enum Action { ACCEPT, DECLINE, CANCEL }
 }

@@ -88,6 +88,11 @@ public final class McpToolClient implements AutoCloseable {
     private final TrackingTransport transport;
     private final McpAsyncClient client;
     private volatile McpSchema.InitializeResult initialized;
+    private final ClientRequests requests;
+    private final Consumer<McpProgress> progress;
+    private final AtomicLong progressTokens = new AtomicLong();
+    /** The tool of each call in flight that asked for progress, by progress token. */
+    private final Map<String, String> progressTools = new java.util.concurrent.ConcurrentHashMap<>();
 
     private McpToolClient(Builder b) {
         this.endpoint = b.endpoint;
@@ -106,9 +111,28 @@ public final class McpToolClient implements AutoCloseable {
             transport = new TrackingTransport(httpTransport((McpEndpoint.Http) endpoint));
         }
         Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
-        client = McpClient.async(transport)
+        this.progress = b.progress;
+        this.requests = new ClientRequests(label);
+        McpSchema.ClientCapabilities.Builder capabilities = McpSchema.ClientCapabilities.builder();
+        McpClient.AsyncSpec spec = McpClient.async(transport);
+        if (b.elicitation != null) {
+            capabilities.elicitation();
+            spec.elicitation(request -> requests.elicit(b.elicitation, request));
+        }
+        if (b.sampling != null) {
+            capabilities.sampling();
+            spec.sampling(request -> requests.sample(b.sampling, request));
+        }
+        if (!b.roots.isEmpty()) {
+            capabilities.roots(false);
+            spec.roots(b.roots.stream().map(root -> new McpSchema.Root(root.toString(), rootName(root))).toList());
+        }
+        if (b.progress != null) {
+            spec.progressConsumer(note -> Mono.fromRunnable(() -> progress(note)));
+        }
+        client = spec
                 .clientInfo(new McpSchema.Implementation(b.clientName, b.clientVersion))
-                .capabilities(McpSchema.ClientCapabilities.builder().build())
+                .capabilities(capabilities.build())
                 .requestTimeout(requestTimeout)
                 .initializationTimeout(connectTimeout.plus(MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> apply(tools, listings.incrementAndGet())))
@@ -222,9 +246,16 @@ public final class McpToolClient implements AutoCloseable {
         }
         Map<String, Object> arguments = json.convertValue(input, MAP);
         AtomicReference<Object> requestId = new AtomicReference<>();
+        String progressToken = progress == null ? null : label + "/" + name + "/" + progressTokens.incrementAndGet();
+        if (progressToken != null) {
+            progressTools.put(progressToken, name);
+        }
         CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments,
-                        meta(name)))
+                        meta(name, progressToken)))
                 .contextWrite(TrackingTransport.context(requestId)).toFuture();
+        if (progressToken != null) {
+            answer.whenComplete((r, e) -> progressTools.remove(progressToken));
+        }
         try {
             CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -267,18 +298,41 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     /** The {@code _meta} of one tools/call: the request metadata's entries, or null for none. */
-    private Map<String, Object> meta(String name) {
-        if (requestMeta == null) {
-            return null;
+    private Map<String, Object> meta(String name, String progressToken) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        if (requestMeta != null) {
+            try {
+                Map<String, Object> given = requestMeta.get();
+                if (given != null) {
+                    meta.putAll(given);
+                }
+            } catch (RuntimeException e) {
+                log.warn("the request metadata of MCP server '{}' failed for tool '{}'; the call goes without it", label, name, e);
+            }
         }
-        Map<String, Object> meta;
+        if (progressToken != null) {
+            meta.put("progressToken", progressToken);
+        }
+        return meta.isEmpty() ? null : meta;
+    }
+
+    private void progress(McpSchema.ProgressNotification note) {
+        String tool = note.progressToken() == null ? null : progressTools.get(note.progressToken().toString());
+        if (tool == null) {
+            log.debug("MCP server '{}' reports progress on no call of ours: {}", label, note.progressToken());
+            return;
+        }
         try {
-            meta = requestMeta.get();
+            progress.accept(new McpProgress(label, tool, note.progress() == null ? 0 : note.progress(), note.total(),
+                    note.message()));
         } catch (RuntimeException e) {
-            log.warn("the request metadata of MCP server '{}' failed for tool '{}'; the call goes without it", label, name, e);
-            return null;
+            log.warn("the progress listener of MCP server '{}' failed", label, e);
         }
-        return meta == null || meta.isEmpty() ? null : new LinkedHashMap<>(meta);
+    }
+
+    private static String rootName(URI root) {
+        String path = root.getPath() == null ? "" : root.getPath().replaceAll("/+$", "");
+        return path.isEmpty() ? root.toString() : path.substring(path.lastIndexOf('/') + 1);
     }
 
     /**
@@ -437,6 +491,7 @@ public final class McpToolClient implements AutoCloseable {
         } catch (RuntimeException e) {
             log.debug("closing the MCP session with '{}': {}", label, scrub(e.toString()));
         }
+        requests.close();
     }
 
     @Override
@@ -505,6 +560,10 @@ public final class McpToolClient implements AutoCloseable {
         private String clientVersion = defaultVersion();
         private Consumer<String> stderrListener;
         private Supplier<Map<String, Object>> requestMeta;
+        private McpElicitation.Handler elicitation;
+        private McpSampling.Handler sampling;
+        private final List<URI> roots = new ArrayList<>();
+        private Consumer<McpProgress> progress;
 
         private Builder(McpEndpoint endpoint) {
             if (endpoint == null) {
@@ -620,6 +679,68 @@ public final class McpToolClient implements AutoCloseable {
          */
         public Builder onStderr(Consumer<String> listener) {
             this.stderrListener = listener;
+            return this;
+        }
+
+        /**
+         * Lets the server ask the user for input ({@code elicitation/create}); without a handler
+         * the client does not offer elicitation. Accepted answers get the schema's defaults for
+         * what the user left out and are checked against the schema before they are sent; one
+         * that does not fit is refused with an error naming what is wrong.
+         *
+         * @param handler asks the user, e.g. as a question through an agent's approvals
+         * @return this builder
+         */
+        public Builder elicitation(McpElicitation.Handler handler) {
+            if (handler == null) {
+                throw new IllegalArgumentException("McpToolClient elicitation handler must not be null");
+            }
+            this.elicitation = handler;
+            return this;
+        }
+
+        /**
+         * Lets the server ask for a model's message ({@code sampling/createMessage}); without a
+         * handler the client does not offer sampling, and servers cannot spend the application's
+         * model budget.
+         *
+         * @param handler samples, e.g. with an agent's completer under its budgets
+         * @return this builder
+         */
+        public Builder sampling(McpSampling.Handler handler) {
+            if (handler == null) {
+                throw new IllegalArgumentException("McpToolClient sampling handler must not be null");
+            }
+            this.sampling = handler;
+            return this;
+        }
+
+        /**
+         * The roots the server may work in ({@code roots/list}), e.g. the coding workspace.
+         *
+         * @param roots {@code file:} URIs
+         * @return this builder
+         */
+        public Builder roots(List<URI> roots) {
+            if (roots == null || roots.contains(null)) {
+                throw new IllegalArgumentException("McpToolClient roots must not be null or hold null");
+            }
+            this.roots.clear();
+            this.roots.addAll(roots);
+            return this;
+        }
+
+        /**
+         * Asks the server for progress on every tool call and passes what it reports on.
+         *
+         * @param listener called on a thread of the client's; must not block
+         * @return this builder
+         */
+        public Builder onProgress(Consumer<McpProgress> listener) {
+            if (listener == null) {
+                throw new IllegalArgumentException("McpToolClient onProgress listener must not be null");
+            }
+            this.progress = listener;
             return this;
         }
 

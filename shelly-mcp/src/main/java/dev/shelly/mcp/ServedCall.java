@@ -5,7 +5,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -61,7 +60,7 @@ final class ServedCall implements McpServerCall {
     }
 
     @Override
-    public Sampled sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
+    public McpSampling.Reply sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
             throws InterruptedException {
         if (messages == null || messages.isEmpty() || maxTokens < 1 || timeout == null) {
             throw new IllegalArgumentException("McpServerCall.sample needs messages, a positive maxTokens and a timeout");
@@ -80,12 +79,16 @@ final class ServedCall implements McpServerCall {
         }
         McpSchema.CreateMessageResult result = await(exchange.createMessage(request.build()), timeout, "sampling");
         String text = result.content() instanceof McpSchema.TextContent t && t.text() != null ? t.text() : "";
-        return new Sampled(text, result.model(), result.stopReason() == null ? null
-                : result.stopReason().name().toLowerCase(Locale.ROOT));
+        return new McpSampling.Reply(text, result.model(), result.stopReason() == null ? null : switch (result.stopReason()) {
+            case END_TURN -> "endTurn";
+            case STOP_SEQUENCE -> "stopSequence";
+            case MAX_TOKENS -> "maxTokens";
+            case UNKNOWN -> "unknown";
+        });
     }
 
     @Override
-    public Elicited elicit(String message, Map<String, Object> requestedSchema, Duration timeout) throws InterruptedException {
+    public McpElicitation.Answer elicit(String message, Map<String, Object> requestedSchema, Duration timeout) throws InterruptedException {
         if (message == null || requestedSchema == null || timeout == null) {
             throw new IllegalArgumentException("McpServerCall.elicit needs a message, a schema and a timeout");
         }
@@ -94,7 +97,7 @@ final class ServedCall implements McpServerCall {
         }
         McpSchema.ElicitResult result = await(exchange.createElicitation(
                 McpSchema.ElicitFormRequest.builder(message, requestedSchema).build()), timeout, "elicitation");
-        return new Elicited(Action.valueOf(result.action().name()), result.content());
+        return new McpElicitation.Answer(McpElicitation.Action.valueOf(result.action().name()), result.content());
     }
 
     private <T> T await(Mono<T> request, Duration timeout, String what) throws InterruptedException {

@@ -62,7 +62,7 @@ final class ConformanceServer {
                 Tool.of("test_sampling", "Tests server-initiated sampling (LLM completion request)",
                         "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\"}},\"required\":[\"prompt\"]}",
                         (in, ctx) -> {
-                            McpServerCall.Sampled sampled = McpServerCall.of(ctx).orElseThrow().sample(null,
+                            McpSampling.Reply sampled = McpServerCall.of(ctx).orElseThrow().sample(null,
                                     List.of(McpPrompt.Message.user(new McpBlock.Text(in.get("prompt").asString()))), 100, ASK);
                             return ToolOutput.text("LLM response: " + sampled.text());
                         }),
@@ -148,7 +148,7 @@ final class ConformanceServer {
 
     private static ToolOutput elicit(ToolContext ctx, String message, Map<String, Object> schema, String heading)
             throws InterruptedException {
-        McpServerCall.Elicited answer = McpServerCall.of(ctx).orElseThrow().elicit(message, schema, ASK);
+        McpElicitation.Answer answer = McpServerCall.of(ctx).orElseThrow().elicit(message, schema, ASK);
         return ToolOutput.text(heading + ": action=" + answer.action().name().toLowerCase(java.util.Locale.ROOT)
                 + ", content=" + JSON.writeValueAsString(answer.content()));
     }

@@ -42,7 +42,8 @@ class NullInputTest {
             "McpPrompt.new.title", "McpPrompt.new.description", "Argument.new.description",
             "McpResourceContents.new.mimeType", "McpResourceContents.new.text", "McpResourceContents.new.blob",
             "McpResourceContents.text.mimeType", "McpResourceContents.blob.mimeType",
-            "Link.new.description", "Link.new.mimeType");
+            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpSampling.new.systemPrompt",
+            "Reply.new.model", "Reply.new.stopReason");
 
     private static final String OBJECT = "{\"type\":\"object\"}";
     private static final Tool TOOL = Tool.of("t", "d", OBJECT, (in, ctx) -> ToolOutput.text("x"));
@@ -91,7 +92,10 @@ class NullInputTest {
             Map.entry(McpResourceContents.class, () -> McpResourceContents.text("test://r", null, "x")),
             Map.entry(McpPrompt.class, () -> new McpPrompt("p", null, null, List.of(), args -> List.of())),
             Map.entry(McpPrompt.Renderer.class, () -> (McpPrompt.Renderer) args -> List.of()),
-            Map.entry(McpBlock.class, () -> new McpBlock.Text("x")));
+            Map.entry(McpBlock.class, () -> new McpBlock.Text("x")),
+            Map.entry(McpElicitation.Action.class, () -> McpElicitation.Action.ACCEPT),
+            Map.entry(McpElicitation.Handler.class, () -> (McpElicitation.Handler) r -> McpElicitation.Answer.decline()),
+            Map.entry(McpSampling.Handler.class, () -> (McpSampling.Handler) r -> new McpSampling.Reply("x", null, null)));
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of(
             "name", () -> "t", "inputSchema", () -> OBJECT, "url", () -> "http://127.0.0.1:1/mcp",
             "schema", () -> OBJECT, "uri", () -> "test://r", "arguments", () -> "{}", "prefix", () -> "p_");
@@ -101,7 +105,8 @@ class NullInputTest {
                 McpToolClient.class, McpToolClient.Builder.class, McpToolServer.class, McpToolServer.Builder.class,
                 McpResource.class, McpResourceContents.class, McpPrompt.class, McpPrompt.Argument.class,
                 McpPrompt.Message.class, McpBlock.Text.class, McpBlock.Image.class, McpBlock.Audio.class,
-                McpBlock.Embedded.class, McpBlock.Link.class, McpServerCall.class),
+                McpBlock.Embedded.class, McpBlock.Link.class, McpServerCall.class, McpElicitation.class,
+                McpElicitation.Answer.class, McpSampling.class, McpSampling.Reply.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }
 
