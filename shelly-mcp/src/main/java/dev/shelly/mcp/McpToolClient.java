@@ -89,6 +89,8 @@ public final class McpToolClient implements AutoCloseable {
     private final McpAsyncClient client;
     private volatile McpSchema.InitializeResult initialized;
     private final ClientRequests requests;
+    /** OAuth for an HTTP server, or null. */
+    private final OAuthFlow oauthFlow;
     private final Consumer<McpProgress> progress;
     private final AtomicLong progressTokens = new AtomicLong();
     /** The tool of each call in flight that asked for progress, by progress token. */
@@ -102,12 +104,14 @@ public final class McpToolClient implements AutoCloseable {
         this.callTimeout = b.callTimeout;
         this.requestMeta = b.requestMeta;
         if (endpoint instanceof McpEndpoint.Stdio stdio) {
+            oauthFlow = null;
             process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
             ended = process.ended();
             transport = new TrackingTransport(process);
         } else {
             process = null;
             ended = new CompletableFuture<>();
+            oauthFlow = b.oauth == null ? null : new OAuthFlow(b.oauth, label, ((McpEndpoint.Http) endpoint).url());
             transport = new TrackingTransport(httpTransport((McpEndpoint.Http) endpoint));
         }
         Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
@@ -153,7 +157,12 @@ public final class McpToolClient implements AutoCloseable {
                 .endpoint(path)
                 .jsonMapper(mcpJson)
                 .connectTimeout(connectTimeout)
-                .httpRequestCustomizer((request, method, uri, body, context) -> headers.forEach(request::header))
+                .httpRequestCustomizer((request, method, uri, body, context) -> {
+                    headers.forEach(request::header);
+                    if (oauthFlow != null) {
+                        oauthFlow.header().ifPresent(value -> request.setHeader("Authorization", value));
+                    }
+                })
                 .build();
     }
 
@@ -180,6 +189,14 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     private void start() {
+        if (oauthFlow != null) {
+            try {
+                oauthFlow.authorize();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new McpException("connecting to MCP server '" + label + "' was interrupted while authorizing");
+            }
+        }
         McpSchema.InitializeResult result = await(client.initialize().toFuture(), connectTimeout,
                 "complete the initialize handshake");
         initialized = result;
@@ -564,6 +581,7 @@ public final class McpToolClient implements AutoCloseable {
         private McpSampling.Handler sampling;
         private final List<URI> roots = new ArrayList<>();
         private Consumer<McpProgress> progress;
+        private McpOAuth oauth;
 
         private Builder(McpEndpoint endpoint) {
             if (endpoint == null) {
@@ -741,6 +759,27 @@ public final class McpToolClient implements AutoCloseable {
                 throw new IllegalArgumentException("McpToolClient onProgress listener must not be null");
             }
             this.progress = listener;
+            return this;
+        }
+
+        /**
+         * Authorizes with OAuth when the HTTP server asks for it (answers 401): before the
+         * handshake the client asks the server, discovers its authorization server, gets a token
+         * (with the user's consent, or client credentials) and sends it with every request,
+         * refreshing it when it expires.
+         *
+         * @param oauth the OAuth settings
+         * @return this builder
+         * @throws IllegalArgumentException for a stdio server, which is not authorized this way
+         */
+        public Builder oauth(McpOAuth oauth) {
+            if (oauth == null) {
+                throw new IllegalArgumentException("McpToolClient oauth must not be null");
+            }
+            if (!(endpoint instanceof McpEndpoint.Http)) {
+                throw new IllegalArgumentException("McpToolClient oauth is for HTTP servers; " + endpoint + " is not one");
+            }
+            this.oauth = oauth;
             return this;
         }
 

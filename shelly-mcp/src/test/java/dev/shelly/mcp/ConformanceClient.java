@@ -4,6 +4,12 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
@@ -28,11 +34,14 @@ final class ConformanceClient {
         String scenario = System.getenv().getOrDefault("MCP_CONFORMANCE_SCENARIO", "");
         System.err.println("conformance client: scenario '" + scenario + "' against " + url);
         int status = 0;
-        try (McpToolClient client = McpToolClient.builder(McpEndpoint.http(url)).name("conformance")
+        McpToolClient.Builder builder = McpToolClient.builder(McpEndpoint.http(url)).name("conformance")
                 .clientInfo("shelly-conformance-client", "1.0.0")
                 .connectTimeout(Duration.ofSeconds(20)).callTimeout(Duration.ofSeconds(20))
-                .elicitation(request -> McpElicitation.Answer.accept(Map.of()))
-                .connect()) {
+                .elicitation(request -> McpElicitation.Answer.accept(Map.of()));
+        if (scenario.startsWith("auth/")) {
+            builder.oauth(oauth(System.getenv("MCP_CONFORMANCE_CONTEXT")));
+        }
+        try (McpToolClient client = builder.connect()) {
             for (Tool tool : client.tools()) {
                 ToolResult result = client.toolBox().call(new ToolCall("c-" + tool.name(), tool.name(),
                         arguments(tool.definition().inputSchema())), ToolContext.of("conformance"));
@@ -43,6 +52,39 @@ final class ConformanceClient {
             status = 1;
         }
         System.exit(status);
+    }
+
+    /**
+     * OAuth as an application would set it up, with the scenario's credentials when it gives
+     * some; the consent step is a user who always agrees: it loads the authorization page and
+     * follows it back to the redirect URI.
+     */
+    static McpOAuth oauth(String context) {
+        McpOAuth.Builder oauth = McpOAuth.builder().clientName("shelly-conformance-client")
+                .redirectUri(URI.create("http://localhost:3000/callback"))
+                .clientMetadataUrl(URI.create("https://conformance-test.local/client-metadata.json"))
+                .consent(ConformanceClient::consent);
+        if (context != null && !context.isBlank()) {
+            JsonNode given = JSON.readTree(context);
+            String id = given.path("client_id").asString();
+            switch (given.path("name").asString("")) {
+                case "auth/client-credentials-basic" -> oauth.clientCredentials(id, given.path("client_secret").asString());
+                case "auth/client-credentials-jwt" -> oauth.clientCredentialsJwt(id, given.path("private_key_pem").asString());
+                default -> oauth.preRegistered(id, given.path("client_secret").asString(null));
+            }
+        }
+        return oauth.build();
+    }
+
+    private static URI consent(URI page) throws InterruptedException {
+        try (HttpClient http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build()) {
+            HttpResponse<Void> response = http.send(HttpRequest.newBuilder(page).GET().build(), HttpResponse.BodyHandlers.discarding());
+            return URI.create(response.headers().firstValue("Location").orElseThrow(
+                    () -> new IllegalStateException("the authorization page " + page + " answered " + response.statusCode()
+                            + " without a redirect")));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Arguments that fit a tool's schema: each property a 1, "x", true, [] or {} by its type. */

@@ -43,7 +43,8 @@ class NullInputTest {
             "McpResourceContents.new.mimeType", "McpResourceContents.new.text", "McpResourceContents.new.blob",
             "McpResourceContents.text.mimeType", "McpResourceContents.blob.mimeType",
             "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpSampling.new.systemPrompt",
-            "Reply.new.model", "Reply.new.stopReason");
+            "Reply.new.model", "Reply.new.stopReason", "Builder.preRegistered.clientSecret",
+            "Tokens.new.refreshToken", "Tokens.new.expiresAt", "Tokens.new.scope");
 
     private static final String OBJECT = "{\"type\":\"object\"}";
     private static final Tool TOOL = Tool.of("t", "d", OBJECT, (in, ctx) -> ToolOutput.text("x"));
@@ -93,6 +94,12 @@ class NullInputTest {
             Map.entry(McpPrompt.class, () -> new McpPrompt("p", null, null, List.of(), args -> List.of())),
             Map.entry(McpPrompt.Renderer.class, () -> (McpPrompt.Renderer) args -> List.of()),
             Map.entry(McpBlock.class, () -> new McpBlock.Text("x")),
+            Map.entry(McpOAuth.class, () -> McpOAuth.builder().consent(url -> url).build()),
+            Map.entry(McpOAuth.Builder.class, McpOAuth::builder),
+            Map.entry(McpOAuth.Consent.class, () -> (McpOAuth.Consent) url -> url),
+            Map.entry(McpOAuth.TokenStore.class, McpOAuth.TokenStore::inMemory),
+            Map.entry(java.time.Instant.class, java.time.Instant::now),
+            Map.entry(McpOAuth.Tokens.class, () -> new McpOAuth.Tokens("t", null, null, null)),
             Map.entry(McpElicitation.Action.class, () -> McpElicitation.Action.ACCEPT),
             Map.entry(McpElicitation.Handler.class, () -> (McpElicitation.Handler) r -> McpElicitation.Answer.decline()),
             Map.entry(McpSampling.Handler.class, () -> (McpSampling.Handler) r -> new McpSampling.Reply("x", null, null)));
@@ -106,7 +113,8 @@ class NullInputTest {
                 McpResource.class, McpResourceContents.class, McpPrompt.class, McpPrompt.Argument.class,
                 McpPrompt.Message.class, McpBlock.Text.class, McpBlock.Image.class, McpBlock.Audio.class,
                 McpBlock.Embedded.class, McpBlock.Link.class, McpServerCall.class, McpElicitation.class,
-                McpElicitation.Answer.class, McpSampling.class, McpSampling.Reply.class),
+                McpElicitation.Answer.class, McpSampling.class, McpSampling.Reply.class, McpOAuth.Builder.class,
+                McpOAuth.Tokens.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }
 
