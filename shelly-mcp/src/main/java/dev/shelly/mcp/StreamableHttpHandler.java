@@ -58,6 +58,8 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
     private final Duration sessionTimeout;
     private final Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
     private final Map<String, Long> lastUse = new ConcurrentHashMap<>();
+    /** The protocol revision each session negotiated. */
+    private final Map<String, String> revisions = new ConcurrentHashMap<>();
     private final Set<SseStream> listening = ConcurrentHashMap.newKeySet();
     private volatile McpStreamableServerSession.Factory sessionFactory;
     private volatile boolean closing;
@@ -124,6 +126,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             if (used != null && now - used > TimeUnit.NANOSECONDS.convert(sessionTimeout) && !session.hasOpenStream()
                     && sessions.remove(entry.getKey(), session)) {
                 lastUse.remove(entry.getKey());
+                revisions.remove(entry.getKey());
                 log.debug("closing MCP session {}: idle for more than {}", entry.getKey(), sessionTimeout);
                 session.closeGracefully().onErrorResume(e -> Mono.empty()).subscribe();
             }
@@ -138,7 +141,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
                 ex.status(404);
             } else if (closing) {
                 ex.status(503);
-            } else if (refused(ex)) {
+            } else if (refused(ex) || unsupportedVersion(ex)) {
                 return;
             } else {
                 switch (exchange.getRequestMethod()) {
@@ -174,6 +177,20 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             }
         }
         return false;
+    }
+
+    /**
+     * Refuses (400) a request whose {@code MCP-Protocol-Version} header names a revision this
+     * server does not speak; a request without it is taken as 2025-03-26, as the spec says.
+     */
+    private boolean unsupportedVersion(Exchange ex) {
+        String version = ex.header("MCP-Protocol-Version");
+        if (version == null || protocolVersions().contains(version.strip())) {
+            return false;
+        }
+        ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "MCP-Protocol-Version " + version
+                + " is not supported; supported: " + String.join(", ", protocolVersions()));
+        return true;
     }
 
     private boolean originAllowed(String origin) {
@@ -219,9 +236,14 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             ex.error(413, McpSchema.ErrorCodes.INVALID_REQUEST, "the message is larger than " + MAX_BODY + " bytes");
             return;
         }
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.stripLeading().startsWith("[")) {
+            batch(ex, text);
+            return;
+        }
         McpSchema.JSONRPCMessage message;
         try {
-            message = McpSchema.deserializeJsonRpcMessage(json, new String(body, StandardCharsets.UTF_8));
+            message = McpSchema.deserializeJsonRpcMessage(json, text);
         } catch (IOException | RuntimeException e) {
             ex.error(400, McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage());
             return;
@@ -263,6 +285,78 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         }
     }
 
+    /**
+     * A JSON-RPC batch: only 2025-03-26 has them, so only a session that negotiated it may send
+     * one (later revisions removed them: 400). Notifications and responses are taken in order;
+     * the requests are answered together on one SSE stream.
+     */
+    private void batch(Exchange ex, String text) throws IOException {
+        McpStreamableServerSession session = session(ex);
+        if (session == null) {
+            return;
+        }
+        String revision = revisions.getOrDefault(session.getId(), "2025-03-26");
+        if (!revision.equals("2025-03-26")) {
+            ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not part of MCP " + revision
+                    + ", which this session negotiated");
+            return;
+        }
+        List<McpSchema.JSONRPCMessage> messages = new ArrayList<>();
+        try {
+            for (Object element : json.readValue(text, new TypeRef<List<Object>>() {})) {
+                messages.add(McpSchema.deserializeJsonRpcMessage(json, json.writeValueAsString(element)));
+            }
+        } catch (IOException | RuntimeException e) {
+            ex.error(400, McpSchema.ErrorCodes.PARSE_ERROR, "not a batch of JSON-RPC messages: " + e.getMessage());
+            return;
+        }
+        if (messages.isEmpty()) {
+            ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "an empty JSON-RPC batch");
+            return;
+        }
+        McpTransportContext context = context(ex);
+        List<McpSchema.JSONRPCRequest> requests = new ArrayList<>();
+        for (McpSchema.JSONRPCMessage message : messages) {
+            switch (message) {
+                case McpSchema.JSONRPCRequest request when McpSchema.METHOD_INITIALIZE.equals(request.method()) -> {
+                    ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "initialize cannot be part of a batch");
+                    return;
+                }
+                case McpSchema.JSONRPCRequest request -> requests.add(request);
+                case McpSchema.JSONRPCResponse response ->
+                        session.accept(response).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                case McpSchema.JSONRPCNotification notification ->
+                        session.accept(notification).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                default -> {
+                    ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "unknown kind of JSON-RPC message in a batch");
+                    return;
+                }
+            }
+        }
+        if (requests.isEmpty()) {
+            ex.status(202);
+            return;
+        }
+        if (!ex.accepts("text/event-stream")) {
+            ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
+            return;
+        }
+        SseStream stream = ex.startSse();
+        try {
+            Flux.fromIterable(requests)
+                    .flatMap(request -> session.responseStream(stream.shared()).handle(request)
+                            .contextWrite(c -> c.put(McpTransportContext.KEY, context))
+                            .onErrorResume(e -> {
+                                log.debug("MCP request {} in a batch of session {} ended: {}", request.method(),
+                                        session.getId(), e.toString());
+                                return Mono.empty();
+                            }))
+                    .then().block();
+        } finally {
+            stream.close();
+        }
+    }
+
     private void initialize(Exchange ex, McpSchema.JSONRPCRequest request) throws IOException {
         if (!ex.accepts("application/json")) {
             ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include application/json");
@@ -274,6 +368,9 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         sessions.put(id, init.session());
         lastUse.put(id, System.nanoTime());
         McpSchema.InitializeResult result = init.initResult().block();
+        if (result != null && result.protocolVersion() != null) {
+            revisions.put(id, result.protocolVersion());
+        }
         ex.exchange.getResponseHeaders().set(SESSION, id);
         ex.json(200, McpSchema.JSONRPCResponse.result(request.id(), result));
     }
@@ -307,6 +404,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         }
         sessions.remove(session.getId());
         lastUse.remove(session.getId());
+        revisions.remove(session.getId());
         session.delete().contextWrite(c -> c.put(McpTransportContext.KEY, context(ex))).block();
         ex.status(200);
     }
@@ -444,6 +542,36 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
 
         void ping() {
             write(": ping\n\n");
+        }
+
+        /** This stream for one of several requests answered on it: closing the view leaves the stream open. */
+        McpStreamableServerTransport shared() {
+            SseStream stream = this;
+            return new McpStreamableServerTransport() {
+                @Override
+                public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+                    return stream.sendMessage(message);
+                }
+
+                @Override
+                public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
+                    return stream.sendMessage(message, eventId);
+                }
+
+                @Override
+                public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+                    return stream.unmarshalFrom(data, typeRef);
+                }
+
+                @Override
+                public Mono<Void> closeGracefully() {
+                    return Mono.empty();
+                }
+
+                @Override
+                public void close() {
+                }
+            };
         }
 
         /**

@@ -99,6 +99,40 @@ class HttpServerTest {
     }
 
     @Test
+    void anUnsupportedProtocolVersionHeaderGets400() throws Exception {
+        String session = session();
+        HttpResponse<String> old = post(LIST, "Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+                "Mcp-Session-Id", session, "MCP-Protocol-Version", "2024-01-01");
+        assertThat(old.statusCode()).isEqualTo(400);
+        assertThat(old.body()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":"
+                + "\"MCP-Protocol-Version 2024-01-01 is not supported; supported: 2025-03-26, 2025-06-18, 2025-11-25\"}}");
+        assertThat(post(LIST, "Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+                "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-06-18").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void batchesAreAnsweredOnlyInSessionsOf2025_03_26() throws Exception {
+        String batch = "[" + LIST + ",{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}]";
+        String later = session();
+        HttpResponse<String> refused = post(batch, "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream", "Mcp-Session-Id", later);
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("JSON-RPC batches are not part of MCP 2025-06-18, which this session negotiated");
+
+        HttpResponse<String> init = post(INITIALIZE.replace("2025-06-18", "2025-03-26"), "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream");
+        assertThat(init.body()).contains("\"protocolVersion\":\"2025-03-26\"");
+        String old = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        HttpResponse<String> answered = post(batch, "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream", "Mcp-Session-Id", old);
+        assertThat(answered.statusCode()).isEqualTo(200);
+        assertThat(answered.body()).contains("data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[")
+                .contains("data: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}");
+        assertThat(post("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]", "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream", "Mcp-Session-Id", old).statusCode()).isEqualTo(202);
+    }
+
+    @Test
     void browsersOfOtherOriginsAndOtherHostNamesAreRefused() throws Exception {
         assertThat(post(INITIALIZE, "Content-Type", "application/json", "Accept", "application/json, text/event-stream",
                 "Origin", "https://evil.example").statusCode()).isEqualTo(403);
