@@ -89,6 +89,14 @@ public interface McpServerCall {
      */
     void reply(List<McpBlock> content, Object structuredContent);
 
+    /**
+     * Closes the HTTP event stream this call is answered on (streamable HTTP, SEP-1699): the
+     * client reconnects after the server's retry interval with {@code Last-Event-ID} and gets
+     * everything sent since, the result included. For long calls behind proxies that cut
+     * connections; does nothing over stdio.
+     */
+    void closeStream();
+
     /** The levels of MCP log messages (RFC 5424). */
     enum Level { DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY }
 }

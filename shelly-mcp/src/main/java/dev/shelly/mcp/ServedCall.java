@@ -124,6 +124,15 @@ final class ServedCall implements McpServerCall {
     }
 
     @Override
+    public void closeStream() {
+        Object stream = exchange.transportContext() == null ? null : exchange.transportContext().get(StreamableHttpHandler.STREAM_KEY);
+        if (stream instanceof Runnable close) {
+            log.debug("MCP server '{}': tool '{}' closes its event stream; the client resumes it", server, tool);
+            close.run();
+        }
+    }
+
+    @Override
     public void reply(List<McpBlock> content, Object structuredContent) {
         if (content == null) {
             throw new IllegalArgumentException("McpServerCall.reply content must not be null");

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +51,12 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
     private static final String SESSION = "Mcp-Session-Id";
     private static final int MAX_BODY = 16 * 1024 * 1024;
     private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+    /** How long a client waits before it reconnects to a closed stream (the SSE {@code retry} field). */
+    static final long RETRY_MILLIS = 1000;
+    /** How long a finished stream's events stay for a client that reconnects late. */
+    private static final Duration REPLAYABLE = Duration.ofMinutes(5);
+    /** Where a served call finds the stream it is answered on, in the request's transport context. */
+    static final String STREAM_KEY = "dev.shelly.mcp.stream";
 
     private final McpJsonMapper json;
     private final String path;
@@ -61,6 +68,8 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
     /** The protocol revision each session negotiated. */
     private final Map<String, String> revisions = new ConcurrentHashMap<>();
     private final Set<SseStream> listening = ConcurrentHashMap.newKeySet();
+    /** The resumable streams of POSTed requests, by stream id, until a while after they finish. */
+    private final Map<String, ResumableStream> streams = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory sessionFactory;
     private volatile boolean closing;
 
@@ -120,6 +129,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             stream.ping();
         }
         long now = System.nanoTime();
+        streams.values().removeIf(stream -> !sessions.containsKey(stream.session) || stream.finishedBefore(now - REPLAYABLE.toNanos()));
         for (Map.Entry<String, McpStreamableServerSession> entry : sessions.entrySet()) {
             McpStreamableServerSession session = entry.getValue();
             Long used = lastUse.get(entry.getKey());
@@ -271,14 +281,16 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
                     ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
                     return;
                 }
-                SseStream stream = ex.startSse();
+                ResumableStream stream = new ResumableStream(session.getId(), ex.startSse());
+                streams.put(stream.id, stream);
+                McpTransportContext withStream = context(ex, stream);
                 try {
                     session.responseStream(stream).handle(request)
-                            .contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                            .contextWrite(c -> c.put(McpTransportContext.KEY, withStream)).block();
                 } catch (RuntimeException e) {
                     log.debug("MCP request {} in session {} ended: {}", request.method(), session.getId(), e.toString());
                 } finally {
-                    stream.close();
+                    stream.finish();
                 }
             }
             default -> ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "unknown kind of JSON-RPC message");
@@ -384,6 +396,18 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         if (session == null) {
             return;
         }
+        String lastEventId = ex.header("Last-Event-ID");
+        ResumableStream resumed = lastEventId == null ? null : streams.get(ResumableStream.streamOf(lastEventId));
+        if (resumed != null && resumed.session.equals(session.getId())) {
+            SseStream connection = ex.startSse();
+            resumed.attach(connection, ResumableStream.indexOf(lastEventId));
+            try {
+                connection.awaitClosed();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
         SseStream stream = ex.startSse();
         McpStreamableServerSession.McpStreamableServerSessionStream events = session.listeningStream(stream);
         listening.add(stream);
@@ -427,7 +451,15 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
 
     /** The request's headers, lower-cased, for tools that look at the transport context. */
     private static McpTransportContext context(Exchange ex) {
+        return context(ex, null);
+    }
+
+    /** The request's headers, and the stream it is answered on (for {@link McpServerCall#closeStream()}). */
+    private static McpTransportContext context(Exchange ex, ResumableStream stream) {
         Map<String, Object> headers = new LinkedHashMap<>();
+        if (stream != null) {
+            headers.put(STREAM_KEY, stream);
+        }
         ex.exchange.getRequestHeaders().forEach((name, values) -> {
             if (!values.isEmpty()) {
                 headers.put(name.toLowerCase(Locale.ROOT), values.get(0));
@@ -507,6 +539,138 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         }
     }
 
+    /**
+     * The answer to one POSTed request, resumable (SEP-1699): it starts with a priming event (an
+     * id, no data, and the {@code retry} interval); every message gets the id
+     * {@code <stream>/<n>} and is kept; when the connection closes early (the client's or
+     * {@link McpServerCall#closeStream()}), the client reconnects with a GET carrying
+     * {@code Last-Event-ID} and gets what it missed, then the rest.
+     */
+    final class ResumableStream implements McpStreamableServerTransport, Runnable {
+        final String id = UUID.randomUUID().toString();
+        final String session;
+        private final List<String> events = new ArrayList<>();
+        private final ReentrantLock lock = new ReentrantLock();
+        private SseStream connection;
+        private long finishedAt;
+        private boolean finished;
+
+        ResumableStream(String session, SseStream connection) {
+            this.session = session;
+            this.connection = connection;
+            connection.write("id: " + id + "/0\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
+        }
+
+        static String streamOf(String eventId) {
+            int slash = eventId.lastIndexOf('/');
+            return slash < 0 ? eventId : eventId.substring(0, slash);
+        }
+
+        static int indexOf(String eventId) {
+            try {
+                return Integer.parseInt(eventId.substring(eventId.lastIndexOf('/') + 1));
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return sendMessage(message, null);
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
+            return Mono.fromRunnable(() -> {
+                String data;
+                try {
+                    data = json.writeValueAsString(message);
+                } catch (IOException e) {
+                    throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
+                }
+                lock.lock();
+                try {
+                    String event = "id: " + id + "/" + (events.size() + 1) + "\nevent: message\ndata: " + data + "\n\n";
+                    events.add(event);
+                    if (connection != null && !connection.write(event)) {
+                        connection = null;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            });
+        }
+
+        /** Continues on a new connection after the event with the given index. */
+        void attach(SseStream next, int after) {
+            lock.lock();
+            try {
+                if (connection != null) {
+                    connection.close();
+                }
+                for (int i = Math.max(after, 0); i < events.size(); i++) {
+                    next.write(events.get(i));
+                }
+                if (finished) {
+                    next.close();
+                } else {
+                    connection = next;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Closes the current connection; the client reconnects to get the rest. */
+        @Override
+        public void run() {
+            lock.lock();
+            try {
+                if (connection != null) {
+                    connection.close();
+                    connection = null;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** The request is answered: no more events; the connection, if any, closes. */
+        void finish() {
+            lock.lock();
+            try {
+                finished = true;
+                finishedAt = System.nanoTime();
+                run();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        boolean finishedBefore(long nanos) {
+            lock.lock();
+            try {
+                return finished && finishedAt - nanos < 0;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+            return json.convertValue(data, typeRef);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return Mono.empty();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
     /** One open SSE response: a POSTed request's answer or a session's listening stream. */
     private final class SseStream implements McpStreamableServerTransport {
         private final HttpExchange exchange;
@@ -579,7 +743,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
          * thread's interrupt flag is cleared around the write (a write on an interrupted thread
          * would close the connection) and restored after it.
          */
-        private boolean write(String text) {
+        boolean write(String text) {
             boolean interrupted = Thread.interrupted();
             lock.lock();
             try {

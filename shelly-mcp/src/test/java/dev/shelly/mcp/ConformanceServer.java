@@ -56,6 +56,13 @@ final class ConformanceServer {
                     }
                     return ToolOutput.text("progress reported");
                 }),
+                Tool.of("test_reconnection", "Closes its event stream mid-call; the client resumes it (SEP-1699)", EMPTY,
+                        (in, ctx) -> {
+                            McpServerCall.of(ctx).orElseThrow().closeStream();
+                            Thread.sleep(100);
+                            return ToolOutput.text("Reconnection test completed successfully. If you received this,"
+                                    + " the client properly reconnected after stream closure.");
+                        }),
                 Tool.of("test_error_handling", "Tests error response handling", EMPTY, (in, ctx) -> {
                     throw new IllegalStateException("This tool intentionally returns an error for testing");
                 }),
