@@ -92,7 +92,7 @@ final class ClientRequests implements AutoCloseable {
         }).subscribeOn(scheduler);
     }
 
-    private static McpBlock block(McpSchema.Content content) {
+    static McpBlock block(McpSchema.Content content) {
         return switch (content) {
             case McpSchema.TextContent t -> new McpBlock.Text(t.text() == null ? "" : t.text());
             case McpSchema.ImageContent i -> new McpBlock.Image(i.data(), i.mimeType());

@@ -46,7 +46,7 @@ final class McpContent {
         return new ToolOutput(parts, Boolean.TRUE.equals(result.isError()));
     }
 
-    private static Part toPart(McpSchema.Content content) {
+    static Part toPart(McpSchema.Content content) {
         return switch (content) {
             case McpSchema.TextContent t -> new Text(t.text() == null ? "" : t.text());
             case McpSchema.ImageContent i -> image(i.data(), i.mimeType(), "image");
@@ -61,7 +61,7 @@ final class McpContent {
         };
     }
 
-    private static Part resource(McpSchema.ResourceContents contents) {
+    static Part resource(McpSchema.ResourceContents contents) {
         if (contents instanceof McpSchema.TextResourceContents t) {
             return new Text("[resource " + t.uri() + (t.mimeType() == null ? "" : " (" + t.mimeType() + ")") + "]\n"
                     + (t.text() == null ? "" : t.text()));

@@ -88,6 +88,10 @@ public final class McpToolClient implements AutoCloseable {
     private final TrackingTransport transport;
     private final McpAsyncClient client;
     private volatile McpSchema.InitializeResult initialized;
+    /** The resource and prompt tools, made once after the handshake. */
+    private volatile List<Tool> contextTools = List.of();
+    private final boolean resourceTools;
+    private final boolean promptTools;
     private final ClientRequests requests;
     /** OAuth for an HTTP server, or null. */
     private final OAuthFlow oauthFlow;
@@ -98,6 +102,8 @@ public final class McpToolClient implements AutoCloseable {
 
     private McpToolClient(Builder b) {
         this.endpoint = b.endpoint;
+        this.resourceTools = b.resourceTools;
+        this.promptTools = b.promptTools;
         this.label = b.name != null ? b.name : defaultName(b.endpoint);
         this.prefix = b.toolNamePrefix;
         this.connectTimeout = b.connectTimeout;
@@ -200,6 +206,7 @@ public final class McpToolClient implements AutoCloseable {
         McpSchema.InitializeResult result = await(client.initialize().toFuture(), connectTimeout,
                 "complete the initialize handshake");
         initialized = result;
+        contextTools();
         log.debug("MCP server '{}' is {} {} (protocol {})", label, result.serverInfo().name(), result.serverInfo().version(),
                 result.protocolVersion());
         refreshTools();
@@ -222,6 +229,119 @@ public final class McpToolClient implements AutoCloseable {
         apply(tools.tools() == null ? List.of() : tools.tools(), listing);
     }
 
+    /** Makes the resource and prompt tools the builder asked for, once the server's capabilities are known. */
+    private void contextTools() {
+        McpSchema.ServerCapabilities capabilities = initialized.capabilities();
+        List<Tool> tools = new ArrayList<>();
+        if (resourceTools && capabilities != null && capabilities.resources() != null) {
+            tools.addAll(ServerContextTools.resources(this, prefix));
+        }
+        if (promptTools && capabilities != null && capabilities.prompts() != null) {
+            List<McpPrompt> prompts = listPrompts();
+            if (!prompts.isEmpty()) {
+                tools.add(ServerContextTools.prompts(this, prefix, prompts));
+            }
+        }
+        contextTools = List.copyOf(tools);
+    }
+
+    /**
+     * The resources and resource templates the server offers, as links (a template's URI has
+     * {@code {variables}}).
+     *
+     * @return the resources, empty when the server offers none
+     * @throws McpException when the server does not answer within the call timeout
+     */
+    public List<McpBlock.Link> listResources() {
+        if (initialized.capabilities() == null || initialized.capabilities().resources() == null) {
+            return List.of();
+        }
+        List<McpBlock.Link> links = new ArrayList<>();
+        McpSchema.ListResourcesResult listed = await(client.listResources().toFuture(), callTimeout, "list its resources");
+        for (McpSchema.Resource r : listed.resources() == null ? List.<McpSchema.Resource>of() : listed.resources()) {
+            links.add(new McpBlock.Link(r.uri(), r.name(), r.description(), r.mimeType()));
+        }
+        McpSchema.ListResourceTemplatesResult templates = await(client.listResourceTemplates().toFuture(), callTimeout,
+                "list its resource templates");
+        for (McpSchema.ResourceTemplate t : templates.resourceTemplates() == null
+                ? List.<McpSchema.ResourceTemplate>of() : templates.resourceTemplates()) {
+            links.add(new McpBlock.Link(t.uriTemplate(), t.name(), t.description(), t.mimeType()));
+        }
+        return links;
+    }
+
+    /**
+     * Reads a resource of the server, e.g. to attach it to an agent's context.
+     *
+     * @param uri the resource's URI
+     * @return its contents
+     * @throws McpException when the server refuses or does not answer within the call timeout
+     */
+    public List<McpResourceContents> readResource(String uri) {
+        if (uri == null || uri.isBlank()) {
+            throw new IllegalArgumentException("McpToolClient.readResource uri must not be null or blank");
+        }
+        McpSchema.ReadResourceResult read = await(client.readResource(new McpSchema.ReadResourceRequest(uri)).toFuture(),
+                callTimeout, "read resource " + uri);
+        List<McpResourceContents> contents = new ArrayList<>();
+        for (McpSchema.ResourceContents c : read.contents() == null ? List.<McpSchema.ResourceContents>of() : read.contents()) {
+            if (c instanceof McpSchema.TextResourceContents t) {
+                contents.add(McpResourceContents.text(t.uri() == null ? uri : t.uri(), t.mimeType(), t.text() == null ? "" : t.text()));
+            } else if (c instanceof McpSchema.BlobResourceContents b) {
+                contents.add(McpResourceContents.blob(b.uri() == null ? uri : b.uri(), b.mimeType(), b.blob() == null ? "" : b.blob()));
+            }
+        }
+        return contents;
+    }
+
+    /**
+     * The prompts the server offers; each renders through the server ({@code prompts/get}).
+     *
+     * @return the prompts, empty when the server offers none
+     * @throws McpException when the server does not answer within the call timeout
+     */
+    public List<McpPrompt> listPrompts() {
+        if (initialized.capabilities() == null || initialized.capabilities().prompts() == null) {
+            return List.of();
+        }
+        McpSchema.ListPromptsResult listed = await(client.listPrompts().toFuture(), callTimeout, "list its prompts");
+        List<McpPrompt> prompts = new ArrayList<>();
+        for (McpSchema.Prompt p : listed.prompts() == null ? List.<McpSchema.Prompt>of() : listed.prompts()) {
+            List<McpPrompt.Argument> arguments = new ArrayList<>();
+            for (McpSchema.PromptArgument a : p.arguments() == null ? List.<McpSchema.PromptArgument>of() : p.arguments()) {
+                arguments.add(new McpPrompt.Argument(a.name(), a.description(), Boolean.TRUE.equals(a.required())));
+            }
+            prompts.add(new McpPrompt(p.name(), p.title(), p.description(), arguments, given -> prompt(p.name(), given)));
+        }
+        return prompts;
+    }
+
+    /**
+     * Gets a prompt of the server with its arguments ({@code prompts/get}).
+     *
+     * @param name the prompt's name
+     * @param arguments its arguments
+     * @return its messages
+     * @throws McpException when the server refuses or does not answer within the call timeout
+     */
+    public List<McpPrompt.Message> prompt(String name, Map<String, String> arguments) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("McpToolClient.prompt name must not be null or blank");
+        }
+        if (arguments == null) {
+            throw new IllegalArgumentException("McpToolClient.prompt arguments must not be null");
+        }
+        McpSchema.GetPromptResult got = await(client.getPrompt(new McpSchema.GetPromptRequest(name, new LinkedHashMap<>(arguments)))
+                .toFuture(), callTimeout, "give prompt '" + name + "'");
+        List<McpPrompt.Message> messages = new ArrayList<>();
+        for (McpSchema.PromptMessage m : got.messages() == null ? List.<McpSchema.PromptMessage>of() : got.messages()) {
+            messages.add(new McpPrompt.Message(m.role() == McpSchema.Role.ASSISTANT, ClientRequests.block(m.content())));
+        }
+        return messages;
+    }
+
+
+
     /** Applies a listing unless a newer one was applied already. */
     private void apply(List<McpSchema.Tool> mcpTools, long listing) {
         listingLock.lock();
@@ -238,6 +358,14 @@ public final class McpToolClient implements AutoCloseable {
             List<Tool> tools = new ArrayList<>();
             for (Map.Entry<String, String> name : names.entrySet()) {
                 tools.add(toTool(name.getKey(), byName.get(name.getValue())));
+            }
+            for (Tool extra : contextTools) {
+                if (names.containsKey(extra.name())) {
+                    log.warn("MCP server '{}' has a tool '{}' of its own; the client's tool of that name is left out", label,
+                            extra.name());
+                } else {
+                    tools.add(extra);
+                }
             }
             if (names.size() < byName.size()) {
                 log.warn("MCP server '{}': {} tool name(s) could not be mapped to a valid, unique tool name and are left out",
@@ -582,6 +710,8 @@ public final class McpToolClient implements AutoCloseable {
         private final List<URI> roots = new ArrayList<>();
         private Consumer<McpProgress> progress;
         private McpOAuth oauth;
+        private boolean resourceTools;
+        private boolean promptTools;
 
         private Builder(McpEndpoint endpoint) {
             if (endpoint == null) {
@@ -759,6 +889,28 @@ public final class McpToolClient implements AutoCloseable {
                 throw new IllegalArgumentException("McpToolClient onProgress listener must not be null");
             }
             this.progress = listener;
+            return this;
+        }
+
+        /**
+         * Adds {@code list_resources} and {@code read_resource} (after the tool name prefix) to
+         * the toolbox when the server offers resources, so an agent can read them.
+         *
+         * @return this builder
+         */
+        public Builder resourceTools() {
+            this.resourceTools = true;
+            return this;
+        }
+
+        /**
+         * Adds {@code get_prompt} (after the tool name prefix) to the toolbox when the server
+         * offers prompts; its description names them, so a model can take one as instructions.
+         *
+         * @return this builder
+         */
+        public Builder promptTools() {
+            this.promptTools = true;
             return this;
         }
 

@@ -94,6 +94,7 @@ class NullInputTest {
             Map.entry(McpPrompt.class, () -> new McpPrompt("p", null, null, List.of(), args -> List.of())),
             Map.entry(McpPrompt.Renderer.class, () -> (McpPrompt.Renderer) args -> List.of()),
             Map.entry(McpBlock.class, () -> new McpBlock.Text("x")),
+            Map.entry(McpToolClient.class, NullInputTest::connectedClient),
             Map.entry(McpOAuth.class, () -> McpOAuth.builder().consent(url -> url).build()),
             Map.entry(McpOAuth.Builder.class, McpOAuth::builder),
             Map.entry(McpOAuth.Consent.class, () -> (McpOAuth.Consent) url -> url),
@@ -106,6 +107,24 @@ class NullInputTest {
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of(
             "name", () -> "t", "inputSchema", () -> OBJECT, "url", () -> "http://127.0.0.1:1/mcp",
             "schema", () -> OBJECT, "uri", () -> "test://r", "arguments", () -> "{}", "prefix", () -> "p_");
+
+    /** A client's methods need one: it is connected to a server in this JVM, both closed after the tests. */
+    private static final List<AutoCloseable> OPEN = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private static McpToolClient connectedClient() {
+        McpToolServer server = McpToolServer.builder(ToolBox.of(TOOL)).build().startHttp(0);
+        OPEN.add(server);
+        McpToolClient client = McpToolClient.connect(McpEndpoint.http(server.url().orElseThrow().toString()));
+        OPEN.add(client);
+        return client;
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void closeClients() throws Exception {
+        for (AutoCloseable open : OPEN.reversed()) {
+            open.close();
+        }
+    }
 
     static Stream<Arguments> publicEntryPoints() {
         return NullProbe.cases(List.of(McpEndpoint.class, McpEndpoint.Stdio.class, McpEndpoint.Http.class,
