@@ -67,7 +67,14 @@ public record McpElicitation(String server, String message, Map<String, Object> 
     }
 
     /** A user's answer to an elicitation. */
-    public enum Action { ACCEPT, DECLINE, CANCEL }
+    public enum Action {
+        /** The user gave the values. */
+        ACCEPT,
+        /** The user said no. */
+        DECLINE,
+        /** The user dismissed the question without a choice. */
+        CANCEL
+    }
 
     /** Asks the user; an {@link McpToolClient} calls it on a thread of its own, which it may block. */
     @FunctionalInterface

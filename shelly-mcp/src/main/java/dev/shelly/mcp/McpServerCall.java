@@ -98,5 +98,22 @@ public interface McpServerCall {
     void closeStream();
 
     /** The levels of MCP log messages (RFC 5424). */
-    enum Level { DEBUG, INFO, NOTICE, WARNING, ERROR, CRITICAL, ALERT, EMERGENCY }
+    enum Level {
+        /** Detail for debugging. */
+        DEBUG,
+        /** Progress and facts. */
+        INFO,
+        /** Normal but significant. */
+        NOTICE,
+        /** Something to look at. */
+        WARNING,
+        /** A failure. */
+        ERROR,
+        /** A critical failure. */
+        CRITICAL,
+        /** Action needed now. */
+        ALERT,
+        /** The system is unusable. */
+        EMERGENCY
+    }
 }
