@@ -3,8 +3,21 @@ package dev.shelly.engine;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
+import dev.shelly.chats.Image;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.Text;
+import dev.shelly.mcp.McpBlock;
 import dev.shelly.mcp.McpEndpoint;
+import dev.shelly.mcp.McpPrompt;
+import dev.shelly.mcp.McpSampling;
 import dev.shelly.mcp.McpToolClient;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
@@ -20,7 +33,7 @@ final class McpServers {
 
     /** Connects one server; {@code meta}, when not null, gives each tool call's {@code _meta} (the trace context). */
     static McpConnection connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
-            Supplier<Map<String, Object>> meta) {
+            Supplier<Map<String, Object>> meta, Map<String, Completer> models) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
             Path cwd = server.workingDir() == null ? projectDir : projectDir.resolve(server.workingDir());
@@ -34,6 +47,15 @@ final class McpServers {
             if (meta != null) {
                 builder.requestMeta(meta);
             }
+            if (server.resources()) {
+                builder.resourceTools();
+            }
+            if (server.prompts()) {
+                builder.promptTools();
+            }
+            if (server.sampling() != null) {
+                builder.sampling(sampler(server.sampling(), models.get(server.sampling())));
+            }
             client = builder.connect();
         } catch (RuntimeException e) {
             ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
@@ -42,5 +64,38 @@ final class McpServers {
             throw error;
         }
         return new McpConnection(client.name(), client::toolBox, client::close);
+    }
+
+    /**
+     * Answers a server's sampling requests with one provider's model: its system prompt and
+     * messages (text; images as they are), at most its token limit.
+     */
+    static McpSampling.Handler sampler(String provider, Completer completer) {
+        return request -> {
+            List<Message> messages = new ArrayList<>();
+            if (request.systemPrompt() != null && !request.systemPrompt().isBlank()) {
+                messages.add(Message.system(request.systemPrompt()));
+            }
+            for (McpPrompt.Message m : request.messages()) {
+                Part part = switch (m.content()) {
+                    case McpBlock.Text t -> new Text(t.text());
+                    case McpBlock.Image i -> Image.ofBase64(i.base64(), i.mimeType());
+                    default -> throw new IllegalArgumentException("MCP server '" + request.server() + "' asked for sampling"
+                            + " with content the models here are not sent: " + m.content().getClass().getSimpleName());
+                };
+                messages.add(Message.of(m.assistant() ? "assistant" : "user", m.assistant() ? Role.ASSISTANT : Role.USER, part));
+            }
+            ModelRequest.Builder call = ModelRequest.builder().messages(messages);
+            if (request.maxTokens() > 0) {
+                call.maxTokens(request.maxTokens());
+            }
+            ModelResponse response = completer.complete(call.build());
+            return new McpSampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
+                    switch (response.stopReason()) {
+                        case MAX_TOKENS -> "maxTokens";
+                        case STOP_SEQUENCE -> "stopSequence";
+                        default -> "endTurn";
+                    });
+        };
     }
 }
