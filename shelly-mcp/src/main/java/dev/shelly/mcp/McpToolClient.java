@@ -34,6 +34,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -163,6 +164,14 @@ public final class McpToolClient implements AutoCloseable {
                 .endpoint(path)
                 .jsonMapper(mcpJson)
                 .connectTimeout(connectTimeout)
+                .authorizationErrorHandler((request, response, context) -> oauthFlow == null ? Mono.just(false)
+                        : Mono.fromCallable(() -> oauthFlow.recover(response.statusCode(),
+                                response.headers().allValues("WWW-Authenticate")))
+                                .subscribeOn(Schedulers.boundedElastic())
+                                .onErrorResume(e -> {
+                                    log.warn("MCP server '{}': authorizing again failed: {}", label, scrub(rootMessage(e)));
+                                    return Mono.just(false);
+                                }))
                 .httpRequestCustomizer((request, method, uri, body, context) -> {
                     headers.forEach(request::header);
                     if (oauthFlow != null) {

@@ -22,7 +22,9 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -128,6 +130,40 @@ final class OAuthFlow {
         }
     }
 
+    /**
+     * Recovers from a 401 or 403 the server gave a request of the session: a 401 (the token was
+     * revoked or expired) authorizes again; a 403 {@code insufficient_scope} authorizes again
+     * with the scope the challenge names added to the granted one (step-up). The SDK transport
+     * retries the request once when this returns true.
+     *
+     * @param status the response's status
+     * @param headers its {@code WWW-Authenticate} values
+     * @return whether there is a new token to retry with
+     */
+    boolean recover(int status, List<String> headers) throws InterruptedException {
+        Map<String, String> challenge = challenge(headers);
+        lock.lock();
+        try {
+            if (status == 401) {
+                log.debug("MCP server '{}' refused the token (401); authorizing again", label);
+                discover(challenge.get("resource_metadata"), challenge.get("scope"));
+                return true;
+            }
+            if (status == 403 && "insufficient_scope".equals(challenge.get("error")) && challenge.get("scope") != null) {
+                Set<String> scopes = new LinkedHashSet<>();
+                settings.tokenStore.load(resource).map(McpOAuth.Tokens::scope).filter(g -> g != null && !g.isBlank())
+                        .ifPresent(g -> scopes.addAll(List.of(g.split(" "))));
+                scopes.addAll(List.of(challenge.get("scope").split(" ")));
+                log.debug("MCP server '{}' needs scope {} (403); authorizing again with {}", label, challenge.get("scope"), scopes);
+                discover(challenge.get("resource_metadata"), String.join(" ", scopes));
+                return true;
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** An unauthenticated (or kept-token) ping, to see whether the server wants a token. */
     private HttpResponse<String> probe() throws InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(server).timeout(settings.timeout)
@@ -138,8 +174,12 @@ final class OAuthFlow {
     }
 
     private static Map<String, String> challenge(HttpResponse<?> response) {
+        return challenge(response.headers().allValues("WWW-Authenticate"));
+    }
+
+    private static Map<String, String> challenge(List<String> headers) {
         Map<String, String> parameters = new LinkedHashMap<>();
-        for (String header : response.headers().allValues("WWW-Authenticate")) {
+        for (String header : headers) {
             Matcher m = PARAMETER.matcher(header);
             while (m.find()) {
                 parameters.put(m.group(1), m.group(2));
