@@ -614,10 +614,7 @@ public final class McpToolServer implements AutoCloseable {
             if (resource == null) {
                 throw new IllegalArgumentException("McpToolServer resource must not be null");
             }
-            if (resources.putIfAbsent(resource.uri(), resource) != null) {
-                throw new IllegalArgumentException("McpToolServer offers resource " + resource.uri() + " already");
-            }
-            return this;
+            return once(resources, resource.uri(), resource, "resource " + resource.uri());
         }
 
         /**
@@ -630,10 +627,7 @@ public final class McpToolServer implements AutoCloseable {
             if (prompt == null) {
                 throw new IllegalArgumentException("McpToolServer prompt must not be null");
             }
-            if (prompts.putIfAbsent(prompt.name(), prompt) != null) {
-                throw new IllegalArgumentException("McpToolServer offers prompt '" + prompt.name() + "' already");
-            }
-            return this;
+            return once(prompts, prompt.name(), prompt, "prompt '" + prompt.name() + "'");
         }
 
         /**
@@ -680,6 +674,13 @@ public final class McpToolServer implements AutoCloseable {
          */
         public McpToolServer build() {
             return new McpToolServer(this);
+        }
+
+        private <T> Builder once(Map<String, T> offered, String key, T value, String what) {
+            if (offered.putIfAbsent(key, value) != null) {
+                throw new IllegalArgumentException("McpToolServer offers " + what + " already");
+            }
+            return this;
         }
 
         private static Duration positive(Duration d, String what) {

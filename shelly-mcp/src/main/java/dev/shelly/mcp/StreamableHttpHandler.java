@@ -449,6 +449,14 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         return session;
     }
 
+    private String encode(McpSchema.JSONRPCMessage message) {
+        try {
+            return json.writeValueAsString(message);
+        } catch (IOException e) {
+            throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
+        }
+    }
+
     /** The request's headers, lower-cased, for tools that look at the transport context. */
     private static McpTransportContext context(Exchange ex) {
         return context(ex, null);
@@ -582,12 +590,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
             return Mono.fromRunnable(() -> {
-                String data;
-                try {
-                    data = json.writeValueAsString(message);
-                } catch (IOException e) {
-                    throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
-                }
+                String data = encode(message);
                 lock.lock();
                 try {
                     String event = "id: " + id + "/" + (events.size() + 1) + "\nevent: message\ndata: " + data + "\n\n";
@@ -691,12 +694,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
             return Mono.fromRunnable(() -> {
-                String data;
-                try {
-                    data = json.writeValueAsString(message);
-                } catch (IOException e) {
-                    throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
-                }
+                String data = encode(message);
                 String event = (eventId == null ? "" : "id: " + eventId + "\n") + "event: message\ndata: " + data + "\n\n";
                 if (!write(event)) {
                     throw new McpTransportException("the HTTP client of this MCP stream has gone");

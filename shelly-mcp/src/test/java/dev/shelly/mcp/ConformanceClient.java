@@ -36,7 +36,7 @@ final class ConformanceClient {
         int status = 0;
         McpToolClient.Builder builder = McpToolClient.builder(McpEndpoint.http(url)).name("conformance")
                 .clientInfo("shelly-conformance-client", "1.0.0")
-                .connectTimeout(Duration.ofSeconds(20)).callTimeout(Duration.ofSeconds(20))
+                .connectTimeout(Duration.ofSeconds(20)).callTimeout(Duration.ofSeconds(8))
                 .elicitation(request -> McpElicitation.Answer.accept(Map.of()));
         if (scenario.startsWith("auth/")) {
             builder.oauth(oauth(System.getenv("MCP_CONFORMANCE_CONTEXT")));
