@@ -390,13 +390,7 @@ public final class McpToolServer implements AutoCloseable {
         if (uri == null || uri.isBlank()) {
             throw new IllegalArgumentException("McpToolServer.resourceUpdated uri must not be null or blank");
         }
-        McpAsyncServer running;
-        sync.lock();
-        try {
-            running = server;
-        } finally {
-            sync.unlock();
-        }
+        McpAsyncServer running = running();
         if (running == null || closed.get()) {
             throw new IllegalStateException("MCP server '" + settings.name + "' is not running; resource " + uri
                     + " cannot be announced");
@@ -413,13 +407,7 @@ public final class McpToolServer implements AutoCloseable {
             return;
         }
         box.removeListener(listener);
-        McpAsyncServer running;
-        sync.lock();
-        try {
-            running = server;
-        } finally {
-            sync.unlock();
-        }
+        McpAsyncServer running = running();
         if (running != null) {
             try {
                 running.closeGracefully().block(Duration.ofSeconds(5));
@@ -437,6 +425,15 @@ public final class McpToolServer implements AutoCloseable {
         offering.shutdownNow();
         handlers.shutdownNow();
         terminated.complete(null);
+    }
+
+    private McpAsyncServer running() {
+        sync.lock();
+        try {
+            return server;
+        } finally {
+            sync.unlock();
+        }
     }
 
     @Override

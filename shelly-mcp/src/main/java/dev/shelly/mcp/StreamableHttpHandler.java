@@ -300,7 +300,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
     /**
      * A JSON-RPC batch: only 2025-03-26 has them, so only a session that negotiated it may send
      * one (later revisions removed them: 400). Notifications and responses are taken in order;
-     * the requests are answered together on one SSE stream.
+     * the requests are answered together on one (resumable) SSE stream.
      */
     private void batch(Exchange ex, String text) throws IOException {
         McpStreamableServerSession session = session(ex);
@@ -353,10 +353,11 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
             return;
         }
-        SseStream stream = ex.startSse();
+        ResumableStream stream = new ResumableStream(session.getId(), ex.startSse());
+        streams.put(stream.id, stream);
         try {
             Flux.fromIterable(requests)
-                    .flatMap(request -> session.responseStream(stream.shared()).handle(request)
+                    .flatMap(request -> session.responseStream(stream).handle(request)
                             .contextWrite(c -> c.put(McpTransportContext.KEY, context))
                             .onErrorResume(e -> {
                                 log.debug("MCP request {} in a batch of session {} ended: {}", request.method(),
@@ -365,7 +366,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
                             }))
                     .then().block();
         } finally {
-            stream.close();
+            stream.finish();
         }
     }
 
@@ -704,36 +705,6 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
 
         void ping() {
             write(": ping\n\n");
-        }
-
-        /** This stream for one of several requests answered on it: closing the view leaves the stream open. */
-        McpStreamableServerTransport shared() {
-            SseStream stream = this;
-            return new McpStreamableServerTransport() {
-                @Override
-                public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-                    return stream.sendMessage(message);
-                }
-
-                @Override
-                public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
-                    return stream.sendMessage(message, eventId);
-                }
-
-                @Override
-                public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-                    return stream.unmarshalFrom(data, typeRef);
-                }
-
-                @Override
-                public Mono<Void> closeGracefully() {
-                    return Mono.empty();
-                }
-
-                @Override
-                public void close() {
-                }
-            };
         }
 
         /**
