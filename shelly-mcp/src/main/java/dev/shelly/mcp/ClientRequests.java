@@ -1,5 +1,6 @@
 package dev.shelly.mcp;
 
+import dev.shelly.tools.ToolContext;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
@@ -31,10 +32,10 @@ final class ClientRequests implements AutoCloseable {
         this.server = server;
     }
 
-    Mono<McpSchema.ElicitResult> elicit(McpElicitation.Handler handler, McpSchema.ElicitFormRequest request) {
+    Mono<McpSchema.ElicitResult> elicit(McpElicitation.Handler handler, McpSchema.ElicitFormRequest request, ToolContext caller) {
         return Mono.fromCallable(() -> {
             Map<String, Object> schema = request.requestedSchema() == null ? Map.of() : request.requestedSchema();
-            McpElicitation.Answer answer = handler.answer(new McpElicitation(server, request.message(), schema));
+            McpElicitation.Answer answer = handler.answer(new McpElicitation(server, request.message(), schema, caller));
             if (answer == null) {
                 throw error(McpSchema.ErrorCodes.INTERNAL_ERROR, "the elicitation handler gave no answer");
             }

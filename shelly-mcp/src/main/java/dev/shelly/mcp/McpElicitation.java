@@ -1,5 +1,6 @@
 package dev.shelly.mcp;
 
+import dev.shelly.tools.ToolContext;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,8 +12,11 @@ import java.util.Map;
  * @param server the name of the server that asks
  * @param message what to ask
  * @param requestedSchema the schema of the answer, its properties in the server's order
+ * @param caller the context of the tool call the server was serving when it asked (the latest
+ *     one in flight: its agent, run and run values, where a handler finds the run's approvals),
+ *     or null when no call was in flight
  */
-public record McpElicitation(String server, String message, Map<String, Object> requestedSchema) {
+public record McpElicitation(String server, String message, Map<String, Object> requestedSchema, ToolContext caller) {
 
     /** Checks the fields and copies the schema. */
     public McpElicitation {

@@ -3,6 +3,7 @@ package dev.shelly.mcp;
 import dev.shelly.chats.internal.Redaction;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolOutput;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -94,6 +95,8 @@ public final class McpToolClient implements AutoCloseable {
     private final boolean resourceTools;
     private final boolean promptTools;
     private final ClientRequests requests;
+    /** The contexts of the tool calls in flight, oldest first: an elicitation names the latest as its caller. */
+    private final java.util.concurrent.ConcurrentLinkedDeque<ToolContext> callers = new java.util.concurrent.ConcurrentLinkedDeque<>();
     /** OAuth for an HTTP server, or null. */
     private final OAuthFlow oauthFlow;
     private final Consumer<McpProgress> progress;
@@ -128,7 +131,7 @@ public final class McpToolClient implements AutoCloseable {
         McpClient.AsyncSpec spec = McpClient.async(transport);
         if (b.elicitation != null) {
             capabilities.elicitation();
-            spec.elicitation(request -> requests.elicit(b.elicitation, request));
+            spec.elicitation(request -> requests.elicit(b.elicitation, request, callers.peekLast()));
         }
         if (b.sampling != null) {
             capabilities.sampling();
@@ -391,7 +394,14 @@ public final class McpToolClient implements AutoCloseable {
         String description = tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
         Map<String, Object> schema = tool.inputSchema() == null ? Map.of("type", "object") : tool.inputSchema();
         String mcpName = tool.name();
-        return Tool.of(name, description, json.writeValueAsString(schema), (input, ctx) -> call(name, mcpName, input));
+        return Tool.of(name, description, json.writeValueAsString(schema), (input, ctx) -> {
+            callers.addLast(ctx);
+            try {
+                return call(name, mcpName, input);
+            } finally {
+                callers.removeLastOccurrence(ctx);
+            }
+        });
     }
 
     private ToolOutput call(String name, String mcpName, JsonNode input) throws InterruptedException {

@@ -42,7 +42,7 @@ class NullInputTest {
             "McpPrompt.new.title", "McpPrompt.new.description", "Argument.new.description",
             "McpResourceContents.new.mimeType", "McpResourceContents.new.text", "McpResourceContents.new.blob",
             "McpResourceContents.text.mimeType", "McpResourceContents.blob.mimeType",
-            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpSampling.new.systemPrompt",
+            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpElicitation.new.caller", "McpSampling.new.systemPrompt",
             "Reply.new.model", "Reply.new.stopReason", "Builder.preRegistered.clientSecret",
             "Tokens.new.refreshToken", "Tokens.new.expiresAt", "Tokens.new.scope");
 

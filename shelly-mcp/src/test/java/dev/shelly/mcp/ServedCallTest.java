@@ -51,6 +51,7 @@ class ServedCallTest {
                     + " content={\"name\":\"Ada\",\"age\":30,\"score\":95.5,\"status\":\"active\",\"verified\":true}");
             assertThat(asked).singleElement().satisfies(r -> {
                 assertThat(r.server()).isEqualTo("conf");
+                assertThat(r.caller()).as("the context of the call that was in flight").isEqualTo(ToolContext.of("t"));
                 assertThat(r.message()).isEqualTo("Please review and update the form fields with defaults");
             });
             assertThat(call(client, "test_elicitation", "{\"message\":\"Your name?\"}"))
