@@ -8,7 +8,12 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.Text;
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.PendingCall;
+import dev.shelly.agent.RunContext;
 import dev.shelly.mcp.McpBlock;
+import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
 import dev.shelly.mcp.McpPrompt;
 import dev.shelly.mcp.McpSampling;
@@ -16,12 +21,15 @@ import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Connects the configured MCP servers. The only engine class that names a type of shelly-mcp,
@@ -53,6 +61,9 @@ final class McpServers {
             if (server.prompts()) {
                 builder.promptTools();
             }
+            if (server.elicitation()) {
+                builder.elicitation(McpServers::askThePerson);
+            }
             if (server.sampling() != null) {
                 builder.sampling(sampler(server.sampling(), models.get(server.sampling())));
             }
@@ -65,6 +76,59 @@ final class McpServers {
         }
         return new McpConnection(client.name(), client::toolBox, client::close);
     }
+
+    /** How long a server's question waits for the person. */
+    private static final Duration QUESTION_TIMEOUT = Duration.ofMinutes(10);
+
+    /**
+     * Asks the person a server's question through the approvals of the run whose tool call the
+     * server was serving (a {@link PendingCall.Kind#QUESTION} in {@code Approvals#pending()}).
+     * The reply is the answer: a JSON object of the requested fields, or, for a form of one
+     * field, its value as text. A deny declines; without approvals (no person) the question is
+     * cancelled.
+     */
+    static McpElicitation.Answer askThePerson(McpElicitation request) throws InterruptedException {
+        Approvals approvals = request.caller() == null ? null
+                : request.caller().values().get(RunContext.KEY).flatMap(RunContext::approvals).orElse(null);
+        if (approvals == null) {
+            return new McpElicitation.Answer(McpElicitation.Action.CANCEL, Map.of());
+        }
+        Map<?, ?> properties = request.requestedSchema().get("properties") instanceof Map<?, ?> p ? p : Map.of();
+        String question = "MCP server '" + request.server() + "' asks: " + request.message()
+                + (properties.isEmpty() ? "" : properties.size() == 1 ? ""
+                        : "\n(answer with a JSON object of: " + String.join(", ", properties.keySet().stream().map(String::valueOf).toList()) + ")");
+        Answer answer = approvals.ask(request.caller().agent(), question, QUESTION_TIMEOUT);
+        if (!(answer instanceof Answer.Reply reply)) {
+            return McpElicitation.Answer.decline();
+        }
+        String text = reply.text().strip();
+        if (text.startsWith("{")) {
+            return McpElicitation.Answer.accept(JSON.readValue(text, FORM));
+        }
+        if (properties.size() == 1) {
+            String field = String.valueOf(properties.keySet().iterator().next());
+            Object type = properties.get(field) instanceof Map<?, ?> p ? p.get("type") : null;
+            Object value = switch (type == null ? "string" : type.toString()) {
+                case "boolean" -> Boolean.parseBoolean(text);
+                case "integer" -> parse(text, Long::valueOf);
+                case "number" -> parse(text, Double::valueOf);
+                default -> text;
+            };
+            return McpElicitation.Answer.accept(Map.of(field, value));
+        }
+        return McpElicitation.Answer.accept(Map.of());
+    }
+
+    private static Object parse(String text, java.util.function.Function<String, Object> number) {
+        try {
+            return number.apply(text);
+        } catch (NumberFormatException e) {
+            return text;
+        }
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final TypeReference<Map<String, Object>> FORM = new TypeReference<>() {};
 
     /**
      * Answers a server's sampling requests with one provider's model: its system prompt and

@@ -23,9 +23,12 @@ import java.util.Map;
  * @param prompts whether agents get the server's prompts as a tool ({@code get_prompt}); off by default
  * @param sampling the provider whose model answers the server's sampling requests, or null to
  *     refuse them (the default: a server cannot spend the application's model budget unasked)
+ * @param elicitation whether the server may ask the person questions (elicitation): each becomes
+ *     a question of the calling run's approvals ({@code Approvals#ask}); off by default
  */
 public record McpServerConfig(String name, String command, List<String> args, Map<String, String> env,
-        Path workingDir, String url, Map<String, String> headers, boolean resources, boolean prompts, String sampling) {
+        Path workingDir, String url, Map<String, String> headers, boolean resources, boolean prompts, String sampling,
+        boolean elicitation) {
 
     /**
      * Validates that exactly one of command and url is given, that the settings of the other
@@ -67,7 +70,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
      * @return the configuration
      */
     public static McpServerConfig stdio(String name, String command, String... args) {
-        return new McpServerConfig(name, command, List.of(args), Map.of(), null, null, Map.of(), false, false, null);
+        return new McpServerConfig(name, command, List.of(args), Map.of(), null, null, Map.of(), false, false, null, false);
     }
 
     /**
@@ -78,7 +81,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
      * @return the configuration
      */
     public static McpServerConfig http(String name, String url) {
-        return new McpServerConfig(name, null, List.of(), Map.of(), null, url, Map.of(), false, false, null);
+        return new McpServerConfig(name, null, List.of(), Map.of(), null, url, Map.of(), false, false, null, false);
     }
 
     /**

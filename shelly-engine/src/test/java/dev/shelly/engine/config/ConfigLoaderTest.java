@@ -61,6 +61,7 @@ class ConfigLoaderTest {
                 resources: true
                 prompts: true
                 sampling: local
+                elicitation: true
             agents:
               - name: lead
                 description: Leads the work
@@ -111,6 +112,8 @@ class ConfigLoaderTest {
         assertThat(remote.resources()).isTrue();
         assertThat(remote.prompts()).isTrue();
         assertThat(remote.sampling()).isEqualTo("local");
+        assertThat(remote.elicitation()).isTrue();
+        assertThat(files.elicitation()).isFalse();
         assertThat(files.resources()).isFalse();
         assertThat(files.sampling()).isNull();
 
@@ -335,9 +338,9 @@ class ConfigLoaderTest {
         assertThat(c.check(Set.of("review", "deploy"), Set.of())).isSameAs(c);
         assertThatThrownBy(() -> c.check(Set.of("deploy"), Set.of()))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("config.yaml:36: agents[0].skills[0]: unknown skill 'review'; expected one of: deploy");
+                .hasMessage("config.yaml:37: agents[0].skills[0]: unknown skill 'review'; expected one of: deploy");
         assertThatThrownBy(() -> c.check(Set.of(), Set.of()))
-                .hasMessage("config.yaml:36: agents[0].skills[0]: unknown skill 'review'; no skills are loaded "
+                .hasMessage("config.yaml:37: agents[0].skills[0]: unknown skill 'review'; no skills are loaded "
                         + "(put them in .shelly/skills/<name>/SKILL.md)");
     }
 

@@ -1,0 +1,69 @@
+package dev.shelly.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.PendingCall;
+import dev.shelly.agent.RunContext;
+import dev.shelly.mcp.McpElicitation;
+import dev.shelly.tools.RunValues;
+import dev.shelly.tools.ToolContext;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** A server's elicitation becomes a question of the calling run's approvals ({@code elicitation: true}). */
+@Timeout(30)
+class McpElicitationTest {
+    private static final Map<String, Object> ONE_FIELD = Map.of("type", "object",
+            "properties", Map.of("city", Map.of("type", "string")), "required", List.of("city"));
+
+    @Test
+    void theQuestionWaitsInTheRunsApprovalsAndTheReplyIsTheAnswer() throws Exception {
+        Approvals approvals = Approvals.builder().build();
+        RunContext run = RunContext.builder().approvals(approvals).build();
+        ToolContext caller = new ToolContext("helper", null, 0, null, null, null, RunValues.EMPTY.with(RunContext.KEY, run));
+        CompletableFuture<McpElicitation.Answer> answer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, caller));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (approvals.unanswered().isEmpty()) {
+            Thread.sleep(10);
+        }
+        PendingCall question = approvals.unanswered().getFirst();
+        assertThat(question.kind()).isEqualTo(PendingCall.Kind.QUESTION);
+        assertThat(question.agent()).isEqualTo("helper");
+        assertThat(question.reason()).isEqualTo("MCP server 'weather' asks: Which city?");
+        approvals.answer(question.id(), Answer.reply("Lyon"));
+        assertThat(answer.get(5, TimeUnit.SECONDS)).isEqualTo(McpElicitation.Answer.accept(Map.of("city", "Lyon")));
+    }
+
+    @Test
+    void aDenyDeclinesAndARunWithoutApprovalsCancels() throws Exception {
+        Approvals approvals = Approvals.builder().build();
+        ToolContext caller = new ToolContext("helper", null, 0, null, null, null,
+                RunValues.EMPTY.with(RunContext.KEY, RunContext.builder().approvals(approvals).build()));
+        CompletableFuture<McpElicitation.Answer> answer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, caller));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        while (approvals.unanswered().isEmpty()) {
+            Thread.sleep(10);
+        }
+        approvals.answer(approvals.unanswered().getFirst().id(), Answer.deny("not telling"));
+        assertThat(answer.get(5, TimeUnit.SECONDS).action()).isEqualTo(McpElicitation.Action.DECLINE);
+
+        assertThat(McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, ToolContext.of("helper")))
+                .action()).isEqualTo(McpElicitation.Action.CANCEL);
+    }
+}
