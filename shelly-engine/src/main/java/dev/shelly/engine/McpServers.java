@@ -1,17 +1,18 @@
 package dev.shelly.engine;
 
-import dev.shelly.engine.config.ConfigException;
-import dev.shelly.engine.config.EngineConfig;
-import dev.shelly.engine.config.McpServerConfig;
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.PendingCall;
+import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.Text;
-import dev.shelly.agent.Answer;
-import dev.shelly.agent.Approvals;
-import dev.shelly.agent.PendingCall;
-import dev.shelly.agent.RunContext;
+import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.ConfigException;
+import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.mcp.McpBlock;
 import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
@@ -21,11 +22,11 @@ import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.net.URI;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.Supplier;
 import tools.jackson.core.type.TypeReference;
@@ -58,6 +59,10 @@ final class McpServers {
             if (server.resources()) {
                 builder.resourceTools();
             }
+            List<URI> roots = roots(config, projectDir);
+            if (!roots.isEmpty()) {
+                builder.roots(roots);
+            }
             if (server.prompts()) {
                 builder.promptTools();
             }
@@ -75,6 +80,21 @@ final class McpServers {
             throw error;
         }
         return new McpConnection(client.name(), client::toolBox, client::close);
+    }
+
+    /** The coding agents' workspaces, which MCP servers are given as their roots ({@code roots/list}). */
+    static List<URI> roots(EngineConfig config, Path projectDir) {
+        List<URI> roots = new ArrayList<>();
+        for (AgentConfig agent : config.agents()) {
+            if (agent.coding() != null) {
+                URI root = projectDir.resolve(agent.coding().workspace() == null ? "." : agent.coding().workspace())
+                        .toAbsolutePath().normalize().toUri();
+                if (!roots.contains(root)) {
+                    roots.add(root);
+                }
+            }
+        }
+        return roots;
     }
 
     /** How long a server's question waits for the person. */

@@ -16,14 +16,22 @@ import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolOutput;
+import dev.shelly.engine.config.ConfigLoader;
+import dev.shelly.engine.config.EngineConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
-/** A server's sampling request answered by a configured provider's model, as {@code sampling: <provider>} sets up. */
+/**
+ * What the engine gives MCP servers: sampling requests answered by a configured provider's model,
+ * as {@code sampling: <provider>} sets up, and the coding workspaces as roots.
+ */
 @Timeout(60)
-class McpSamplingTest {
+class McpClientSetupTest {
 
     @Test
     void aSamplingRequestBecomesAModelCallOfTheNamedProvider() {
@@ -44,5 +52,26 @@ class McpSamplingTest {
             assertThat(r.request().messages()).extracting(m -> m.role()).containsExactly(Role.SYSTEM, Role.USER);
             assertThat(r.request().messages().get(1).text()).isEqualTo("Capital of France?");
         });
+    }
+
+    @Test
+    void theCodingAgentsWorkspacesAreTheServersRoots(@TempDir Path project) throws Exception {
+        Files.createDirectories(project.resolve("ws"));
+        EngineConfig config = ConfigLoader.parse("""
+                providers:
+                  - name: m
+                    kind: openai
+                    model: x
+                    api_key: k
+                agents:
+                  - name: coder
+                    coding:
+                      workspace: ws
+                  - name: reviewer
+                    coding:
+                      workspace: ./ws/
+                  - name: chat
+                """, "config.yaml", name -> null);
+        assertThat(McpServers.roots(config, project)).containsExactly(project.resolve("ws").toAbsolutePath().toUri());
     }
 }
