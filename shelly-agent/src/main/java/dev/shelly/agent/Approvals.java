@@ -18,6 +18,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -307,28 +308,37 @@ public final class Approvals {
      * @param agent the agent whose tool asks
      * @param question the question, complete and self-contained
      * @param timeout how long to wait
+     * @param announce told the waiting question once it is in {@link #pending()}, e.g. to announce
+     *     it as an {@link AgentEvent.DecisionNeeded}
      * @return the answer: a reply, or a deny (also when nobody answered in time)
      * @throws InterruptedException when the waiting thread is interrupted; the question is withdrawn
      */
-    public Answer ask(String agent, String question, Duration timeout) throws InterruptedException {
+    public Answer ask(String agent, String question, Duration timeout, Consumer<PendingCall> announce)
+            throws InterruptedException {
         if (agent == null || agent.isBlank() || question == null || question.isBlank()) {
             throw new IllegalArgumentException("Approvals.ask needs an agent and a question");
         }
         if (timeout == null || timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("Approvals.ask timeout must be positive, was " + timeout);
         }
+        if (announce == null) {
+            throw new IllegalArgumentException("Approvals.ask announce must not be null; use call -> { } for no announcement");
+        }
         String id;
+        PendingCall call;
         CompletableFuture<Answer> answer = new CompletableFuture<>();
         lock.lock();
         try {
             id = "ask-" + (++asked);
             ObjectNode arguments = JSON.createObjectNode().put("question", question);
-            live.put(id, new Live(new PendingCall(id, agent, new ToolCall(id, AskUser.NAME, arguments.toString()),
-                    PendingCall.Kind.QUESTION, question, clock.instant()), answer));
+            call = new PendingCall(id, agent, new ToolCall(id, AskUser.NAME, arguments.toString()),
+                    PendingCall.Kind.QUESTION, question, clock.instant());
+            live.put(id, new Live(call, answer));
         } finally {
             lock.unlock();
         }
         try {
+            announce.accept(call);
             return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             return Answer.deny("nobody answered within " + (timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s"

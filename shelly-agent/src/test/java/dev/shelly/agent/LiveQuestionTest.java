@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -16,9 +18,10 @@ class LiveQuestionTest {
     @Test
     void aQuestionWaitsAsAPendingQuestionUntilItIsReplied() throws Exception {
         Approvals approvals = Approvals.builder().build();
+        List<PendingCall> announced = new CopyOnWriteArrayList<>();
         CompletableFuture<Answer> answer = CompletableFuture.supplyAsync(() -> {
             try {
-                return approvals.ask("helper", "Which city?", Duration.ofSeconds(20));
+                return approvals.ask("helper", "Which city?", Duration.ofSeconds(20), announced::add);
             } catch (InterruptedException e) {
                 throw new IllegalStateException(e);
             }
@@ -34,6 +37,7 @@ class LiveQuestionTest {
         assertThat(waiting.call().name()).isEqualTo(AskUser.NAME);
         assertThat(waiting.call().arguments()).isEqualTo("{\"question\":\"Which city?\"}");
         assertThat(approvals.paused()).as("a live question does not pause the run").isFalse();
+        assertThat(announced).containsExactly(waiting);
         assertThatThrownBy(() -> approvals.answer("ask-1", Answer.approve()))
                 .hasMessageContaining("is a question of agent 'helper' (Which city?); answer it with Answer.reply(text)");
         approvals.answer("ask-1", Answer.reply("Paris"));
@@ -44,7 +48,7 @@ class LiveQuestionTest {
     @Test
     void nobodyAnsweringInTimeIsADenial() throws Exception {
         Approvals approvals = Approvals.builder().build();
-        assertThat(approvals.ask("helper", "Which city?", Duration.ofMillis(50)))
+        assertThat(approvals.ask("helper", "Which city?", Duration.ofMillis(50), call -> { }))
                 .isEqualTo(Answer.deny("nobody answered within 50 ms"));
         assertThat(approvals.pending()).isEmpty();
     }

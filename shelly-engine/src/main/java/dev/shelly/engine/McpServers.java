@@ -1,5 +1,6 @@
 package dev.shelly.engine;
 
+import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.Answer;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PendingCall;
@@ -22,6 +23,7 @@ import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.tools.ToolContext;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -102,14 +104,15 @@ final class McpServers {
 
     /**
      * Asks the person a server's question through the approvals of the run whose tool call the
-     * server was serving (a {@link PendingCall.Kind#QUESTION} in {@code Approvals#pending()}).
+     * server was serving (a {@link PendingCall.Kind#QUESTION} in {@code Approvals#pending()},
+     * announced to the run's listener as a {@link AgentEvent.DecisionNeeded}).
      * The reply is the answer: a JSON object of the requested fields, or, for a form of one
      * field, its value as text. A deny declines; without approvals (no person) the question is
      * cancelled.
      */
     static McpElicitation.Answer askThePerson(McpElicitation request) throws InterruptedException {
-        Approvals approvals = request.caller() == null ? null
-                : request.caller().values().get(RunContext.KEY).flatMap(RunContext::approvals).orElse(null);
+        RunContext run = request.caller() == null ? null : request.caller().values().get(RunContext.KEY).orElse(null);
+        Approvals approvals = run == null ? null : run.approvals().orElse(null);
         if (approvals == null) {
             return new McpElicitation.Answer(McpElicitation.Action.CANCEL, Map.of());
         }
@@ -117,7 +120,11 @@ final class McpServers {
         String question = "MCP server '" + request.server() + "' asks: " + request.message()
                 + (properties.isEmpty() ? "" : properties.size() == 1 ? ""
                         : "\n(answer with a JSON object of: " + String.join(", ", properties.keySet().stream().map(String::valueOf).toList()) + ")");
-        Answer answer = approvals.ask(request.caller().agent(), question, QUESTION_TIMEOUT);
+        ToolContext caller = request.caller();
+        AgentEvent.Source source = new AgentEvent.Source(caller.agent(), caller.parent(), caller.depth(), caller.runId(),
+                caller.parentRunId(), caller.sessionId());
+        Answer answer = approvals.ask(caller.agent(), question, QUESTION_TIMEOUT,
+                call -> run.listener().onEvent(new AgentEvent.DecisionNeeded(source, call)));
         if (!(answer instanceof Answer.Reply reply)) {
             return McpElicitation.Answer.decline();
         }

@@ -2,6 +2,7 @@ package dev.shelly.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.Answer;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PendingCall;
@@ -12,6 +13,7 @@ import dev.shelly.tools.ToolContext;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -25,7 +27,8 @@ class McpElicitationTest {
     @Test
     void theQuestionWaitsInTheRunsApprovalsAndTheReplyIsTheAnswer() throws Exception {
         Approvals approvals = Approvals.builder().build();
-        RunContext run = RunContext.builder().approvals(approvals).build();
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        RunContext run = RunContext.builder().approvals(approvals).listener(events::add).build();
         ToolContext caller = new ToolContext("helper", null, 0, null, null, null, RunValues.EMPTY.with(RunContext.KEY, run));
         CompletableFuture<McpElicitation.Answer> answer = CompletableFuture.supplyAsync(() -> {
             try {
@@ -41,6 +44,8 @@ class McpElicitationTest {
         assertThat(question.kind()).isEqualTo(PendingCall.Kind.QUESTION);
         assertThat(question.agent()).isEqualTo("helper");
         assertThat(question.reason()).isEqualTo("MCP server 'weather' asks: Which city?");
+        assertThat(events).singleElement().isEqualTo(new AgentEvent.DecisionNeeded(
+                new AgentEvent.Source("helper", null, 0, null, null, null), question));
         approvals.answer(question.id(), Answer.reply("Lyon"));
         assertThat(answer.get(5, TimeUnit.SECONDS)).isEqualTo(McpElicitation.Answer.accept(Map.of("city", "Lyon")));
     }
