@@ -17,6 +17,7 @@ import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.mcp.McpBlock;
 import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
+import dev.shelly.mcp.McpProgress;
 import dev.shelly.mcp.McpPrompt;
 import dev.shelly.mcp.McpSampling;
 import dev.shelly.mcp.McpToolClient;
@@ -68,6 +69,7 @@ final class McpServers {
             if (server.prompts()) {
                 builder.promptTools();
             }
+            builder.onProgress(McpServers::announce);
             if (server.elicitation()) {
                 builder.elicitation(McpServers::askThePerson);
             }
@@ -99,6 +101,21 @@ final class McpServers {
         return roots;
     }
 
+    /** Progress of a tool call goes to the calling run's listener as an {@link AgentEvent.ToolProgress}. */
+    static void announce(McpProgress progress) {
+        ToolContext caller = progress.caller();
+        RunContext run = caller == null ? null : caller.values().get(RunContext.KEY).orElse(null);
+        if (run != null) {
+            run.listener().onEvent(new AgentEvent.ToolProgress(source(caller), progress.tool(), progress.progress(),
+                    progress.total(), progress.message()));
+        }
+    }
+
+    private static AgentEvent.Source source(ToolContext caller) {
+        return new AgentEvent.Source(caller.agent(), caller.parent(), caller.depth(), caller.runId(), caller.parentRunId(),
+                caller.sessionId());
+    }
+
     /** How long a server's question waits for the person. */
     private static final Duration QUESTION_TIMEOUT = Duration.ofMinutes(10);
 
@@ -121,8 +138,7 @@ final class McpServers {
                 + (properties.isEmpty() ? "" : properties.size() == 1 ? ""
                         : "\n(answer with a JSON object of: " + String.join(", ", properties.keySet().stream().map(String::valueOf).toList()) + ")");
         ToolContext caller = request.caller();
-        AgentEvent.Source source = new AgentEvent.Source(caller.agent(), caller.parent(), caller.depth(), caller.runId(),
-                caller.parentRunId(), caller.sessionId());
+        AgentEvent.Source source = source(caller);
         Answer answer = approvals.ask(caller.agent(), question, QUESTION_TIMEOUT,
                 call -> run.listener().onEvent(new AgentEvent.DecisionNeeded(source, call)));
         if (!(answer instanceof Answer.Reply reply)) {

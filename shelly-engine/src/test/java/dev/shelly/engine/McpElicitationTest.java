@@ -8,6 +8,7 @@ import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunContext;
 import dev.shelly.mcp.McpElicitation;
+import dev.shelly.mcp.McpProgress;
 import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolContext;
 import java.util.List;
@@ -18,7 +19,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A server's elicitation becomes a question of the calling run's approvals ({@code elicitation: true}). */
+/**
+ * A server's elicitation becomes a question of the calling run's approvals ({@code elicitation: true});
+ * its progress notifications become events of the calling run.
+ */
 @Timeout(30)
 class McpElicitationTest {
     private static final Map<String, Object> ONE_FIELD = Map.of("type", "object",
@@ -70,5 +74,16 @@ class McpElicitationTest {
 
         assertThat(McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, ToolContext.of("helper")))
                 .action()).isEqualTo(McpElicitation.Action.CANCEL);
+    }
+
+    @Test
+    void progressOfAToolCallIsAnEventOfTheCallingRun() {
+        List<AgentEvent> events = new CopyOnWriteArrayList<>();
+        RunContext run = RunContext.builder().listener(events::add).build();
+        ToolContext caller = new ToolContext("helper", "lead", 1, "run-2", "run-1", "s-1", RunValues.EMPTY.with(RunContext.KEY, run));
+        McpServers.announce(new McpProgress("weather", "forecast", 50, 100.0, "half way", caller));
+        McpServers.announce(new McpProgress("weather", "forecast", 60, null, null, null));
+        assertThat(events).containsExactly(new AgentEvent.ToolProgress(
+                new AgentEvent.Source("helper", "lead", 1, "run-2", "run-1", "s-1"), "forecast", 50, 100.0, "half way"));
     }
 }

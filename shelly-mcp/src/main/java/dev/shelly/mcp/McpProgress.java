@@ -1,5 +1,7 @@
 package dev.shelly.mcp;
 
+import dev.shelly.tools.ToolContext;
+
 /**
  * Progress a server reported on a tool call ({@code notifications/progress}).
  *
@@ -8,5 +10,6 @@ package dev.shelly.mcp;
  * @param progress how far, increasing
  * @param total the total, or null when unknown
  * @param message what is being done, or null
+ * @param caller the context of the tool call (its agent and run), or null when unknown
  */
-public record McpProgress(String server, String tool, double progress, Double total, String message) {}
+public record McpProgress(String server, String tool, double progress, Double total, String message, ToolContext caller) {}

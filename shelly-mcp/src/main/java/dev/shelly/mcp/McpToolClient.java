@@ -102,7 +102,10 @@ public final class McpToolClient implements AutoCloseable {
     private final Consumer<McpProgress> progress;
     private final AtomicLong progressTokens = new AtomicLong();
     /** The tool of each call in flight that asked for progress, by progress token. */
-    private final Map<String, String> progressTools = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, InFlight> progressTools = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A call that asked for progress: its tool and its caller. */
+    private record InFlight(String tool, ToolContext caller) {}
 
     private McpToolClient(Builder b) {
         this.endpoint = b.endpoint;
@@ -397,14 +400,14 @@ public final class McpToolClient implements AutoCloseable {
         return Tool.of(name, description, json.writeValueAsString(schema), (input, ctx) -> {
             callers.addLast(ctx);
             try {
-                return call(name, mcpName, input);
+                return call(name, mcpName, input, ctx);
             } finally {
                 callers.removeLastOccurrence(ctx);
             }
         });
     }
 
-    private ToolOutput call(String name, String mcpName, JsonNode input) throws InterruptedException {
+    private ToolOutput call(String name, String mcpName, JsonNode input, ToolContext caller) throws InterruptedException {
         if (ended.isDone()) {
             return ToolOutput.error("MCP server '" + label + "' " + ended.join() + ", so tool '" + name + "' cannot run" + stderr());
         }
@@ -412,7 +415,7 @@ public final class McpToolClient implements AutoCloseable {
         AtomicReference<Object> requestId = new AtomicReference<>();
         String progressToken = progress == null ? null : label + "/" + name + "/" + progressTokens.incrementAndGet();
         if (progressToken != null) {
-            progressTools.put(progressToken, name);
+            progressTools.put(progressToken, new InFlight(name, caller));
         }
         CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments,
                         meta(name, progressToken)))
@@ -481,14 +484,14 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     private void progress(McpSchema.ProgressNotification note) {
-        String tool = note.progressToken() == null ? null : progressTools.get(note.progressToken().toString());
-        if (tool == null) {
+        InFlight call = note.progressToken() == null ? null : progressTools.get(note.progressToken().toString());
+        if (call == null) {
             log.debug("MCP server '{}' reports progress on no call of ours: {}", label, note.progressToken());
             return;
         }
         try {
-            progress.accept(new McpProgress(label, tool, note.progress() == null ? 0 : note.progress(), note.total(),
-                    note.message()));
+            progress.accept(new McpProgress(label, call.tool(), note.progress() == null ? 0 : note.progress(), note.total(),
+                    note.message(), call.caller()));
         } catch (RuntimeException e) {
             log.warn("the progress listener of MCP server '{}' failed", label, e);
         }

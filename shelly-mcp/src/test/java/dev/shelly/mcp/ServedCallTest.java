@@ -65,9 +65,12 @@ class ServedCallTest {
             });
             assertThat(call(client, "test_tool_with_progress", "{}")).isEqualTo("progress reported");
             assertThat(progress).containsExactly(
-                    new McpProgress("conf", "test_tool_with_progress", 0, 100.0, "Completed step 0 of 100"),
-                    new McpProgress("conf", "test_tool_with_progress", 50, 100.0, "Completed step 50 of 100"),
-                    new McpProgress("conf", "test_tool_with_progress", 100, 100.0, "Completed step 100 of 100"));
+                    new McpProgress("conf", "test_tool_with_progress", 0, 100.0, "Completed step 0 of 100",
+                            ToolContext.of("t")),
+                    new McpProgress("conf", "test_tool_with_progress", 50, 100.0, "Completed step 50 of 100",
+                            ToolContext.of("t")),
+                    new McpProgress("conf", "test_tool_with_progress", 100, 100.0, "Completed step 100 of 100",
+                            ToolContext.of("t")));
         }
     }
 
