@@ -34,16 +34,7 @@ class McpElicitationTest {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         RunContext run = RunContext.builder().approvals(approvals).listener(events::add).build();
         ToolContext caller = new ToolContext("helper", null, 0, null, null, null, RunValues.EMPTY.with(RunContext.KEY, run));
-        CompletableFuture<McpElicitation.Answer> answer = CompletableFuture.supplyAsync(() -> {
-            try {
-                return McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, caller));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        while (approvals.unanswered().isEmpty()) {
-            Thread.sleep(10);
-        }
+        CompletableFuture<McpElicitation.Answer> answer = asking(approvals, caller);
         PendingCall question = approvals.unanswered().getFirst();
         assertThat(question.kind()).isEqualTo(PendingCall.Kind.QUESTION);
         assertThat(question.agent()).isEqualTo("helper");
@@ -59,6 +50,17 @@ class McpElicitationTest {
         Approvals approvals = Approvals.builder().build();
         ToolContext caller = new ToolContext("helper", null, 0, null, null, null,
                 RunValues.EMPTY.with(RunContext.KEY, RunContext.builder().approvals(approvals).build()));
+        CompletableFuture<McpElicitation.Answer> answer = asking(approvals, caller);
+        approvals.answer(approvals.unanswered().getFirst().id(), Answer.deny("not telling"));
+        assertThat(answer.get(5, TimeUnit.SECONDS).action()).isEqualTo(McpElicitation.Action.DECLINE);
+
+        assertThat(McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, ToolContext.of("helper")))
+                .action()).isEqualTo(McpElicitation.Action.CANCEL);
+    }
+
+    /** Asks "Which city?" on another thread, and returns once the question waits in the approvals. */
+    private static CompletableFuture<McpElicitation.Answer> asking(Approvals approvals, ToolContext caller)
+            throws InterruptedException {
         CompletableFuture<McpElicitation.Answer> answer = CompletableFuture.supplyAsync(() -> {
             try {
                 return McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, caller));
@@ -69,11 +71,7 @@ class McpElicitationTest {
         while (approvals.unanswered().isEmpty()) {
             Thread.sleep(10);
         }
-        approvals.answer(approvals.unanswered().getFirst().id(), Answer.deny("not telling"));
-        assertThat(answer.get(5, TimeUnit.SECONDS).action()).isEqualTo(McpElicitation.Action.DECLINE);
-
-        assertThat(McpServers.askThePerson(new McpElicitation("weather", "Which city?", ONE_FIELD, ToolContext.of("helper")))
-                .action()).isEqualTo(McpElicitation.Action.CANCEL);
+        return answer;
     }
 
     @Test
