@@ -36,6 +36,9 @@ class McpElicitationTest {
         ToolContext caller = new ToolContext("helper", null, 0, null, null, null, RunValues.EMPTY.with(RunContext.KEY, run));
         CompletableFuture<McpElicitation.Answer> answer = asking(approvals, caller);
         PendingCall question = approvals.unanswered().getFirst();
+        while (events.isEmpty()) {
+            Thread.sleep(10);   // the question is announced right after it is registered
+        }
         assertThat(question.kind()).isEqualTo(PendingCall.Kind.QUESTION);
         assertThat(question.agent()).isEqualTo("helper");
         assertThat(question.reason()).isEqualTo("MCP server 'weather' asks: Which city?");
