@@ -333,7 +333,24 @@ public final class McpOAuth {
                 throw new IllegalStateException("McpOAuth needs a consent step (consent) for the authorization-code grant,"
                         + " or client credentials (clientCredentials, clientCredentialsJwt)");
             }
-            return new McpOAuth(this);
+            return new McpOAuth(copy());
+        }
+
+        /** A copy, so that changing this builder later does not change the built settings. */
+        private Builder copy() {
+            Builder copy = new Builder();
+            copy.clientName = clientName;
+            copy.redirectUri = redirectUri;
+            copy.consent = consent;
+            copy.tokenStore = tokenStore;
+            copy.clientMetadataUrl = clientMetadataUrl;
+            copy.clientId = clientId;
+            copy.clientSecret = clientSecret;
+            copy.clientCredentials = clientCredentials;
+            copy.privateKeyPem = privateKeyPem;
+            copy.scopes.addAll(scopes);
+            copy.timeout = timeout;
+            return copy;
         }
     }
 }
