@@ -9,6 +9,7 @@ module dev.shelly.mcp {
     requires java.net.http;
     requires jdk.httpserver;
     requires org.slf4j;
+    requires com.fasterxml.jackson.annotation;
 
     exports dev.shelly.mcp;
 }

@@ -243,4 +243,15 @@ public sealed interface AgentEvent {
      */
     record BudgetWarning(Source source, int iteration, String budget, long used, long limit, long tokensBefore,
             long tokensAfter) implements AgentEvent {}
+
+    /**
+     * A tool reported progress while it runs (an MCP server's {@code notifications/progress}).
+     *
+     * @param source the agent whose tool call it is
+     * @param tool the tool's name
+     * @param progress how far, increasing
+     * @param total the total, or null when unknown
+     * @param message what is being done, or null
+     */
+    record ToolProgress(Source source, String tool, double progress, Double total, String message) implements AgentEvent {}
 }

@@ -13,7 +13,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -149,6 +154,12 @@ public final class Approvals {
     private final LinkedHashMap<String, Frame> frames = new LinkedHashMap<>();
     private final LinkedHashMap<String, Answer> answers = new LinkedHashMap<>();
     private final LinkedHashMap<String, Grant> grants = new LinkedHashMap<>();
+    /** Questions asked while a tool runs ({@link #ask}), each with where its answer goes. */
+    private final LinkedHashMap<String, Live> live = new LinkedHashMap<>();
+    private long asked;
+
+    /** A question a running tool waits on. */
+    private record Live(PendingCall call, CompletableFuture<Answer> answer) {}
 
     private Approvals(Builder b) {
         this.policies = Map.copyOf(b.policies);
@@ -223,6 +234,9 @@ public final class Approvals {
             for (Frame f : frames.values()) {
                 all.addAll(f.pending());
             }
+            for (Live question : live.values()) {
+                all.add(question.call());
+            }
             return List.copyOf(all);
         } finally {
             lock.unlock();
@@ -266,6 +280,82 @@ public final class Approvals {
         if (answer == null) {
             throw new IllegalArgumentException("the answer to pending call '" + id + "' must not be null");
         }
+        Live question;
+        lock.lock();
+        try {
+            question = live.get(id);
+            if (question != null) {
+                check(question.call(), answer);
+                live.remove(id);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (question != null) {
+            question.answer().complete(answer);
+            return;
+        }
+        answerPaused(id, answer);
+    }
+
+    /**
+     * Asks the person a question while a tool runs, and waits for the answer: what an MCP
+     * server's elicitation becomes. The question waits in {@link #pending()} as a
+     * {@link PendingCall.Kind#QUESTION} of an {@code ask_user} call (id {@code ask-1},
+     * {@code ask-2}, ...), without pausing the run; {@link #answer} with {@link Answer#reply} or
+     * {@link Answer#deny} ends the wait.
+     *
+     * @param agent the agent whose tool asks
+     * @param question the question, complete and self-contained
+     * @param timeout how long to wait
+     * @param announce told the waiting question once it is in {@link #pending()}, e.g. to announce
+     *     it as an {@link AgentEvent.DecisionNeeded}
+     * @return the answer: a reply, or a deny (also when nobody answered in time)
+     * @throws InterruptedException when the waiting thread is interrupted; the question is withdrawn
+     */
+    public Answer ask(String agent, String question, Duration timeout, Consumer<PendingCall> announce)
+            throws InterruptedException {
+        if (agent == null || agent.isBlank() || question == null || question.isBlank()) {
+            throw new IllegalArgumentException("Approvals.ask needs an agent and a question");
+        }
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("Approvals.ask timeout must be positive, was " + timeout);
+        }
+        if (announce == null) {
+            throw new IllegalArgumentException("Approvals.ask announce must not be null; use call -> { } for no announcement");
+        }
+        String id;
+        PendingCall call;
+        CompletableFuture<Answer> answer = new CompletableFuture<>();
+        lock.lock();
+        try {
+            id = "ask-" + (++asked);
+            ObjectNode arguments = JSON.createObjectNode().put("question", question);
+            call = new PendingCall(id, agent, new ToolCall(id, AskUser.NAME, arguments.toString()),
+                    PendingCall.Kind.QUESTION, question, clock.instant());
+            live.put(id, new Live(call, answer));
+        } finally {
+            lock.unlock();
+        }
+        try {
+            announce.accept(call);
+            return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return Answer.deny("nobody answered within " + (timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s"
+                    : timeout.toMillis() + " ms"));
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the question '" + id + "' failed", e.getCause());
+        } finally {
+            lock.lock();
+            try {
+                live.remove(id);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void answerPaused(String id, Answer answer) {
         PendingCall call;
         lock.lock();
         try {

@@ -1125,7 +1125,7 @@ public final class Engine implements AutoCloseable {
                 McpSupport.require(config, Engine.class.getClassLoader());
                 for (int i = 0; i < config.mcpServers().size(); i++) {
                     McpServerConfig server = config.mcpServers().get(i);
-                    McpConnection client = McpServers.connect(server, i, config, workDir, traced.mcpMeta);
+                    McpConnection client = McpServers.connect(server, i, config, workDir, traced.mcpMeta, models);
                     clients.add(client);
                     boxes.put(server.name(), client.toolBox());
                 }

@@ -1,14 +1,39 @@
 package dev.shelly.engine;
 
+import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.PendingCall;
+import dev.shelly.agent.RunContext;
+import dev.shelly.chats.Image;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Part;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.Text;
+import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
+import dev.shelly.mcp.McpBlock;
+import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
+import dev.shelly.mcp.McpProgress;
+import dev.shelly.mcp.McpPrompt;
+import dev.shelly.mcp.McpSampling;
 import dev.shelly.mcp.McpToolClient;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.tools.ToolContext;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Connects the configured MCP servers. The only engine class that names a type of shelly-mcp,
@@ -20,7 +45,7 @@ final class McpServers {
 
     /** Connects one server; {@code meta}, when not null, gives each tool call's {@code _meta} (the trace context). */
     static McpConnection connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
-            Supplier<Map<String, Object>> meta) {
+            Supplier<Map<String, Object>> meta, Map<String, Completer> models) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
             Path cwd = server.workingDir() == null ? projectDir : projectDir.resolve(server.workingDir());
@@ -34,6 +59,23 @@ final class McpServers {
             if (meta != null) {
                 builder.requestMeta(meta);
             }
+            if (server.resources()) {
+                builder.resourceTools();
+            }
+            List<URI> roots = roots(config, projectDir);
+            if (!roots.isEmpty()) {
+                builder.roots(roots);
+            }
+            if (server.prompts()) {
+                builder.promptTools();
+            }
+            builder.onProgress(McpServers::announce);
+            if (server.elicitation()) {
+                builder.elicitation(McpServers::askThePerson);
+            }
+            if (server.sampling() != null) {
+                builder.sampling(sampler(server.sampling(), models.get(server.sampling())));
+            }
             client = builder.connect();
         } catch (RuntimeException e) {
             ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
@@ -42,5 +84,125 @@ final class McpServers {
             throw error;
         }
         return new McpConnection(client.name(), client::toolBox, client::close);
+    }
+
+    /** The coding agents' workspaces, which MCP servers are given as their roots ({@code roots/list}). */
+    static List<URI> roots(EngineConfig config, Path projectDir) {
+        List<URI> roots = new ArrayList<>();
+        for (AgentConfig agent : config.agents()) {
+            if (agent.coding() != null) {
+                URI root = projectDir.resolve(agent.coding().workspace() == null ? "." : agent.coding().workspace())
+                        .toAbsolutePath().normalize().toUri();
+                if (!roots.contains(root)) {
+                    roots.add(root);
+                }
+            }
+        }
+        return roots;
+    }
+
+    /** Progress of a tool call goes to the calling run's listener as an {@link AgentEvent.ToolProgress}. */
+    static void announce(McpProgress progress) {
+        ToolContext caller = progress.caller();
+        RunContext run = caller == null ? null : caller.values().get(RunContext.KEY).orElse(null);
+        if (run != null) {
+            run.listener().onEvent(new AgentEvent.ToolProgress(source(caller), progress.tool(), progress.progress(),
+                    progress.total(), progress.message()));
+        }
+    }
+
+    private static AgentEvent.Source source(ToolContext caller) {
+        return new AgentEvent.Source(caller.agent(), caller.parent(), caller.depth(), caller.runId(), caller.parentRunId(),
+                caller.sessionId());
+    }
+
+    /** How long a server's question waits for the person. */
+    private static final Duration QUESTION_TIMEOUT = Duration.ofMinutes(10);
+
+    /**
+     * Asks the person a server's question through the approvals of the run whose tool call the
+     * server was serving (a {@link PendingCall.Kind#QUESTION} in {@code Approvals#pending()},
+     * announced to the run's listener as a {@link AgentEvent.DecisionNeeded}).
+     * The reply is the answer: a JSON object of the requested fields, or, for a form of one
+     * field, its value as text. A deny declines; without approvals (no person) the question is
+     * cancelled.
+     */
+    static McpElicitation.Answer askThePerson(McpElicitation request) throws InterruptedException {
+        RunContext run = request.caller() == null ? null : request.caller().values().get(RunContext.KEY).orElse(null);
+        Approvals approvals = run == null ? null : run.approvals().orElse(null);
+        if (approvals == null) {
+            return new McpElicitation.Answer(McpElicitation.Action.CANCEL, Map.of());
+        }
+        Map<?, ?> properties = request.requestedSchema().get("properties") instanceof Map<?, ?> p ? p : Map.of();
+        String question = "MCP server '" + request.server() + "' asks: " + request.message()
+                + (properties.isEmpty() ? "" : properties.size() == 1 ? ""
+                        : "\n(answer with a JSON object of: " + String.join(", ", properties.keySet().stream().map(String::valueOf).toList()) + ")");
+        ToolContext caller = request.caller();
+        AgentEvent.Source source = source(caller);
+        Answer answer = approvals.ask(caller.agent(), question, QUESTION_TIMEOUT,
+                call -> run.listener().onEvent(new AgentEvent.DecisionNeeded(source, call)));
+        if (!(answer instanceof Answer.Reply reply)) {
+            return McpElicitation.Answer.decline();
+        }
+        String text = reply.text().strip();
+        if (text.startsWith("{")) {
+            return McpElicitation.Answer.accept(JSON.readValue(text, FORM));
+        }
+        if (properties.size() == 1) {
+            String field = String.valueOf(properties.keySet().iterator().next());
+            Object type = properties.get(field) instanceof Map<?, ?> p ? p.get("type") : null;
+            Object value = switch (type == null ? "string" : type.toString()) {
+                case "boolean" -> Boolean.parseBoolean(text);
+                case "integer" -> parse(text, Long::valueOf);
+                case "number" -> parse(text, Double::valueOf);
+                default -> text;
+            };
+            return McpElicitation.Answer.accept(Map.of(field, value));
+        }
+        return McpElicitation.Answer.accept(Map.of());
+    }
+
+    private static Object parse(String text, java.util.function.Function<String, Object> number) {
+        try {
+            return number.apply(text);
+        } catch (NumberFormatException e) {
+            return text;
+        }
+    }
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final TypeReference<Map<String, Object>> FORM = new TypeReference<>() {};
+
+    /**
+     * Answers a server's sampling requests with one provider's model: its system prompt and
+     * messages (text; images as they are), at most its token limit.
+     */
+    static McpSampling.Handler sampler(String provider, Completer completer) {
+        return request -> {
+            List<Message> messages = new ArrayList<>();
+            if (request.systemPrompt() != null && !request.systemPrompt().isBlank()) {
+                messages.add(Message.system(request.systemPrompt()));
+            }
+            for (McpPrompt.Message m : request.messages()) {
+                Part part = switch (m.content()) {
+                    case McpBlock.Text t -> new Text(t.text());
+                    case McpBlock.Image i -> Image.ofBase64(i.base64(), i.mimeType());
+                    default -> throw new IllegalArgumentException("MCP server '" + request.server() + "' asked for sampling"
+                            + " with content the models here are not sent: " + m.content().getClass().getSimpleName());
+                };
+                messages.add(Message.of(m.assistant() ? "assistant" : "user", m.assistant() ? Role.ASSISTANT : Role.USER, part));
+            }
+            ModelRequest.Builder call = ModelRequest.builder().messages(messages);
+            if (request.maxTokens() > 0) {
+                call.maxTokens(request.maxTokens());
+            }
+            ModelResponse response = completer.complete(call.build());
+            return new McpSampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
+                    switch (response.stopReason()) {
+                        case MAX_TOKENS -> "maxTokens";
+                        case STOP_SEQUENCE -> "stopSequence";
+                        default -> "endTurn";
+                    });
+        };
     }
 }

@@ -46,7 +46,7 @@ final class McpContent {
         return new ToolOutput(parts, Boolean.TRUE.equals(result.isError()));
     }
 
-    private static Part toPart(McpSchema.Content content) {
+    static Part toPart(McpSchema.Content content) {
         return switch (content) {
             case McpSchema.TextContent t -> new Text(t.text() == null ? "" : t.text());
             case McpSchema.ImageContent i -> image(i.data(), i.mimeType(), "image");
@@ -61,7 +61,7 @@ final class McpContent {
         };
     }
 
-    private static Part resource(McpSchema.ResourceContents contents) {
+    static Part resource(McpSchema.ResourceContents contents) {
         if (contents instanceof McpSchema.TextResourceContents t) {
             return new Text("[resource " + t.uri() + (t.mimeType() == null ? "" : " (" + t.mimeType() + ")") + "]\n"
                     + (t.text() == null ? "" : t.text()));
@@ -117,5 +117,34 @@ final class McpContent {
             }
         }
         return McpSchema.CallToolResult.builder().content(content).isError(result.isError()).build();
+    }
+
+    /**
+     * A block a served tool, prompt or resource gives, on the wire.
+     *
+     * @param block the block
+     * @return the MCP content
+     */
+    static McpSchema.Content toMcp(McpBlock block) {
+        return switch (block) {
+            case McpBlock.Text t -> McpSchema.TextContent.builder(t.text()).build();
+            case McpBlock.Image i -> McpSchema.ImageContent.builder(i.base64(), i.mimeType()).build();
+            case McpBlock.Audio a -> McpSchema.AudioContent.builder(a.base64(), a.mimeType()).build();
+            case McpBlock.Embedded e -> McpSchema.EmbeddedResource.builder(toMcp(e.contents())).build();
+            case McpBlock.Link l -> McpSchema.ResourceLink.builder().uri(l.uri()).name(l.name())
+                    .description(l.description()).mimeType(l.mimeType()).build();
+        };
+    }
+
+    /**
+     * Resource contents on the wire.
+     *
+     * @param contents the contents
+     * @return text or blob contents
+     */
+    static McpSchema.ResourceContents toMcp(McpResourceContents contents) {
+        return contents.text() != null
+                ? new McpSchema.TextResourceContents(contents.uri(), contents.mimeType(), contents.text())
+                : new McpSchema.BlobResourceContents(contents.uri(), contents.mimeType(), contents.blob());
     }
 }

@@ -3,6 +3,7 @@ package dev.shelly.mcp;
 import dev.shelly.chats.internal.Redaction;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolOutput;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
@@ -34,6 +35,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -75,7 +77,7 @@ public final class McpToolClient implements AutoCloseable {
     private final Duration connectTimeout;
     private final Duration callTimeout;
     private final Supplier<Map<String, Object>> requestMeta;
-    private final JsonMapper json = JsonMapper.builder().build();
+    private final JsonMapper json = WireJson.mapper();
     private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
     private final ToolBox toolBox = new ToolBox();
     /** What ended the session; for a subprocess, the transport's own report, so no relay can lag behind it. */
@@ -88,27 +90,66 @@ public final class McpToolClient implements AutoCloseable {
     private final TrackingTransport transport;
     private final McpAsyncClient client;
     private volatile McpSchema.InitializeResult initialized;
+    /** The resource and prompt tools, made once after the handshake. */
+    private volatile List<Tool> contextTools = List.of();
+    private final boolean resourceTools;
+    private final boolean promptTools;
+    private final ClientRequests requests;
+    /** The contexts of the tool calls in flight, oldest first: an elicitation names the latest as its caller. */
+    private final java.util.concurrent.ConcurrentLinkedDeque<ToolContext> callers = new java.util.concurrent.ConcurrentLinkedDeque<>();
+    /** OAuth for an HTTP server, or null. */
+    private final OAuthFlow oauthFlow;
+    private final Consumer<McpProgress> progress;
+    private final AtomicLong progressTokens = new AtomicLong();
+    /** The tool of each call in flight that asked for progress, by progress token. */
+    private final Map<String, InFlight> progressTools = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A call that asked for progress: its tool and its caller. */
+    private record InFlight(String tool, ToolContext caller) {}
 
     private McpToolClient(Builder b) {
         this.endpoint = b.endpoint;
+        this.resourceTools = b.resourceTools;
+        this.promptTools = b.promptTools;
         this.label = b.name != null ? b.name : defaultName(b.endpoint);
         this.prefix = b.toolNamePrefix;
         this.connectTimeout = b.connectTimeout;
         this.callTimeout = b.callTimeout;
         this.requestMeta = b.requestMeta;
         if (endpoint instanceof McpEndpoint.Stdio stdio) {
+            oauthFlow = null;
             process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
             ended = process.ended();
             transport = new TrackingTransport(process);
         } else {
             process = null;
             ended = new CompletableFuture<>();
+            oauthFlow = b.oauth == null ? null : new OAuthFlow(b.oauth, label, ((McpEndpoint.Http) endpoint).url());
             transport = new TrackingTransport(httpTransport((McpEndpoint.Http) endpoint));
         }
         Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
-        client = McpClient.async(transport)
+        this.progress = b.progress;
+        this.requests = new ClientRequests(label);
+        McpSchema.ClientCapabilities.Builder capabilities = McpSchema.ClientCapabilities.builder();
+        McpClient.AsyncSpec spec = McpClient.async(transport);
+        if (b.elicitation != null) {
+            capabilities.elicitation();
+            spec.elicitation(request -> requests.elicit(b.elicitation, request, callers.peekLast()));
+        }
+        if (b.sampling != null) {
+            capabilities.sampling();
+            spec.sampling(request -> requests.sample(b.sampling, request));
+        }
+        if (!b.roots.isEmpty()) {
+            capabilities.roots(false);
+            spec.roots(b.roots.stream().map(root -> new McpSchema.Root(root.toString(), rootName(root))).toList());
+        }
+        if (b.progress != null) {
+            spec.progressConsumer(note -> Mono.fromRunnable(() -> progress(note)));
+        }
+        client = spec
                 .clientInfo(new McpSchema.Implementation(b.clientName, b.clientVersion))
-                .capabilities(McpSchema.ClientCapabilities.builder().build())
+                .capabilities(capabilities.build())
                 .requestTimeout(requestTimeout)
                 .initializationTimeout(connectTimeout.plus(MARGIN))
                 .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> apply(tools, listings.incrementAndGet())))
@@ -129,7 +170,20 @@ public final class McpToolClient implements AutoCloseable {
                 .endpoint(path)
                 .jsonMapper(mcpJson)
                 .connectTimeout(connectTimeout)
-                .httpRequestCustomizer((request, method, uri, body, context) -> headers.forEach(request::header))
+                .authorizationErrorHandler((request, response, context) -> oauthFlow == null ? Mono.just(false)
+                        : Mono.fromCallable(() -> oauthFlow.recover(response.statusCode(),
+                                response.headers().allValues("WWW-Authenticate")))
+                                .subscribeOn(Schedulers.boundedElastic())
+                                .onErrorResume(e -> {
+                                    log.warn("MCP server '{}': authorizing again failed: {}", label, scrub(rootMessage(e)));
+                                    return Mono.just(false);
+                                }))
+                .httpRequestCustomizer((request, method, uri, body, context) -> {
+                    headers.forEach(request::header);
+                    if (oauthFlow != null) {
+                        oauthFlow.header().ifPresent(value -> request.setHeader("Authorization", value));
+                    }
+                })
                 .build();
     }
 
@@ -156,9 +210,18 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     private void start() {
+        if (oauthFlow != null) {
+            try {
+                oauthFlow.authorize();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new McpException("connecting to MCP server '" + label + "' was interrupted while authorizing");
+            }
+        }
         McpSchema.InitializeResult result = await(client.initialize().toFuture(), connectTimeout,
                 "complete the initialize handshake");
         initialized = result;
+        contextTools();
         log.debug("MCP server '{}' is {} {} (protocol {})", label, result.serverInfo().name(), result.serverInfo().version(),
                 result.protocolVersion());
         refreshTools();
@@ -181,6 +244,119 @@ public final class McpToolClient implements AutoCloseable {
         apply(tools.tools() == null ? List.of() : tools.tools(), listing);
     }
 
+    /** Makes the resource and prompt tools the builder asked for, once the server's capabilities are known. */
+    private void contextTools() {
+        McpSchema.ServerCapabilities capabilities = initialized.capabilities();
+        List<Tool> tools = new ArrayList<>();
+        if (resourceTools && capabilities != null && capabilities.resources() != null) {
+            tools.addAll(ServerContextTools.resources(this, prefix));
+        }
+        if (promptTools && capabilities != null && capabilities.prompts() != null) {
+            List<McpPrompt> prompts = listPrompts();
+            if (!prompts.isEmpty()) {
+                tools.add(ServerContextTools.prompts(this, prefix, prompts));
+            }
+        }
+        contextTools = List.copyOf(tools);
+    }
+
+    /**
+     * The resources and resource templates the server offers, as links (a template's URI has
+     * {@code {variables}}).
+     *
+     * @return the resources, empty when the server offers none
+     * @throws McpException when the server does not answer within the call timeout
+     */
+    public List<McpBlock.Link> listResources() {
+        if (initialized.capabilities() == null || initialized.capabilities().resources() == null) {
+            return List.of();
+        }
+        List<McpBlock.Link> links = new ArrayList<>();
+        McpSchema.ListResourcesResult listed = await(client.listResources().toFuture(), callTimeout, "list its resources");
+        for (McpSchema.Resource r : listed.resources() == null ? List.<McpSchema.Resource>of() : listed.resources()) {
+            links.add(new McpBlock.Link(r.uri(), r.name(), r.description(), r.mimeType()));
+        }
+        McpSchema.ListResourceTemplatesResult templates = await(client.listResourceTemplates().toFuture(), callTimeout,
+                "list its resource templates");
+        for (McpSchema.ResourceTemplate t : templates.resourceTemplates() == null
+                ? List.<McpSchema.ResourceTemplate>of() : templates.resourceTemplates()) {
+            links.add(new McpBlock.Link(t.uriTemplate(), t.name(), t.description(), t.mimeType()));
+        }
+        return links;
+    }
+
+    /**
+     * Reads a resource of the server, e.g. to attach it to an agent's context.
+     *
+     * @param uri the resource's URI
+     * @return its contents
+     * @throws McpException when the server refuses or does not answer within the call timeout
+     */
+    public List<McpResourceContents> readResource(String uri) {
+        if (uri == null || uri.isBlank()) {
+            throw new IllegalArgumentException("McpToolClient.readResource uri must not be null or blank");
+        }
+        McpSchema.ReadResourceResult read = await(client.readResource(new McpSchema.ReadResourceRequest(uri)).toFuture(),
+                callTimeout, "read resource " + uri);
+        List<McpResourceContents> contents = new ArrayList<>();
+        for (McpSchema.ResourceContents c : read.contents() == null ? List.<McpSchema.ResourceContents>of() : read.contents()) {
+            if (c instanceof McpSchema.TextResourceContents t) {
+                contents.add(McpResourceContents.text(t.uri() == null ? uri : t.uri(), t.mimeType(), t.text() == null ? "" : t.text()));
+            } else if (c instanceof McpSchema.BlobResourceContents b) {
+                contents.add(McpResourceContents.blob(b.uri() == null ? uri : b.uri(), b.mimeType(), b.blob() == null ? "" : b.blob()));
+            }
+        }
+        return contents;
+    }
+
+    /**
+     * The prompts the server offers; each renders through the server ({@code prompts/get}).
+     *
+     * @return the prompts, empty when the server offers none
+     * @throws McpException when the server does not answer within the call timeout
+     */
+    public List<McpPrompt> listPrompts() {
+        if (initialized.capabilities() == null || initialized.capabilities().prompts() == null) {
+            return List.of();
+        }
+        McpSchema.ListPromptsResult listed = await(client.listPrompts().toFuture(), callTimeout, "list its prompts");
+        List<McpPrompt> prompts = new ArrayList<>();
+        for (McpSchema.Prompt p : listed.prompts() == null ? List.<McpSchema.Prompt>of() : listed.prompts()) {
+            List<McpPrompt.Argument> arguments = new ArrayList<>();
+            for (McpSchema.PromptArgument a : p.arguments() == null ? List.<McpSchema.PromptArgument>of() : p.arguments()) {
+                arguments.add(new McpPrompt.Argument(a.name(), a.description(), Boolean.TRUE.equals(a.required())));
+            }
+            prompts.add(new McpPrompt(p.name(), p.title(), p.description(), arguments, given -> prompt(p.name(), given)));
+        }
+        return prompts;
+    }
+
+    /**
+     * Gets a prompt of the server with its arguments ({@code prompts/get}).
+     *
+     * @param name the prompt's name
+     * @param arguments its arguments
+     * @return its messages
+     * @throws McpException when the server refuses or does not answer within the call timeout
+     */
+    public List<McpPrompt.Message> prompt(String name, Map<String, String> arguments) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("McpToolClient.prompt name must not be null or blank");
+        }
+        if (arguments == null) {
+            throw new IllegalArgumentException("McpToolClient.prompt arguments must not be null");
+        }
+        McpSchema.GetPromptResult got = await(client.getPrompt(new McpSchema.GetPromptRequest(name, new LinkedHashMap<>(arguments)))
+                .toFuture(), callTimeout, "give prompt '" + name + "'");
+        List<McpPrompt.Message> messages = new ArrayList<>();
+        for (McpSchema.PromptMessage m : got.messages() == null ? List.<McpSchema.PromptMessage>of() : got.messages()) {
+            messages.add(new McpPrompt.Message(m.role() == McpSchema.Role.ASSISTANT, ClientRequests.block(m.content())));
+        }
+        return messages;
+    }
+
+
+
     /** Applies a listing unless a newer one was applied already. */
     private void apply(List<McpSchema.Tool> mcpTools, long listing) {
         listingLock.lock();
@@ -198,6 +374,14 @@ public final class McpToolClient implements AutoCloseable {
             for (Map.Entry<String, String> name : names.entrySet()) {
                 tools.add(toTool(name.getKey(), byName.get(name.getValue())));
             }
+            for (Tool extra : contextTools) {
+                if (names.containsKey(extra.name())) {
+                    log.warn("MCP server '{}' has a tool '{}' of its own; the client's tool of that name is left out", label,
+                            extra.name());
+                } else {
+                    tools.add(extra);
+                }
+            }
             if (names.size() < byName.size()) {
                 log.warn("MCP server '{}': {} tool name(s) could not be mapped to a valid, unique tool name and are left out",
                         label, byName.size() - names.size());
@@ -213,18 +397,32 @@ public final class McpToolClient implements AutoCloseable {
         String description = tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
         Map<String, Object> schema = tool.inputSchema() == null ? Map.of("type", "object") : tool.inputSchema();
         String mcpName = tool.name();
-        return Tool.of(name, description, json.writeValueAsString(schema), (input, ctx) -> call(name, mcpName, input));
+        return Tool.of(name, description, json.writeValueAsString(schema), (input, ctx) -> {
+            callers.addLast(ctx);
+            try {
+                return call(name, mcpName, input, ctx);
+            } finally {
+                callers.removeLastOccurrence(ctx);
+            }
+        });
     }
 
-    private ToolOutput call(String name, String mcpName, JsonNode input) throws InterruptedException {
+    private ToolOutput call(String name, String mcpName, JsonNode input, ToolContext caller) throws InterruptedException {
         if (ended.isDone()) {
             return ToolOutput.error("MCP server '" + label + "' " + ended.join() + ", so tool '" + name + "' cannot run" + stderr());
         }
         Map<String, Object> arguments = json.convertValue(input, MAP);
         AtomicReference<Object> requestId = new AtomicReference<>();
+        String progressToken = progress == null ? null : label + "/" + name + "/" + progressTokens.incrementAndGet();
+        if (progressToken != null) {
+            progressTools.put(progressToken, new InFlight(name, caller));
+        }
         CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments,
-                        meta(name)))
+                        meta(name, progressToken)))
                 .contextWrite(TrackingTransport.context(requestId)).toFuture();
+        if (progressToken != null) {
+            answer.whenComplete((r, e) -> progressTools.remove(progressToken));
+        }
         try {
             CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
@@ -267,18 +465,41 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     /** The {@code _meta} of one tools/call: the request metadata's entries, or null for none. */
-    private Map<String, Object> meta(String name) {
-        if (requestMeta == null) {
-            return null;
+    private Map<String, Object> meta(String name, String progressToken) {
+        Map<String, Object> meta = new LinkedHashMap<>();
+        if (requestMeta != null) {
+            try {
+                Map<String, Object> given = requestMeta.get();
+                if (given != null) {
+                    meta.putAll(given);
+                }
+            } catch (RuntimeException e) {
+                log.warn("the request metadata of MCP server '{}' failed for tool '{}'; the call goes without it", label, name, e);
+            }
         }
-        Map<String, Object> meta;
+        if (progressToken != null) {
+            meta.put("progressToken", progressToken);
+        }
+        return meta.isEmpty() ? null : meta;
+    }
+
+    private void progress(McpSchema.ProgressNotification note) {
+        InFlight call = note.progressToken() == null ? null : progressTools.get(note.progressToken().toString());
+        if (call == null) {
+            log.debug("MCP server '{}' reports progress on no call of ours: {}", label, note.progressToken());
+            return;
+        }
         try {
-            meta = requestMeta.get();
+            progress.accept(new McpProgress(label, call.tool(), note.progress() == null ? 0 : note.progress(), note.total(),
+                    note.message(), call.caller()));
         } catch (RuntimeException e) {
-            log.warn("the request metadata of MCP server '{}' failed for tool '{}'; the call goes without it", label, name, e);
-            return null;
+            log.warn("the progress listener of MCP server '{}' failed", label, e);
         }
-        return meta == null || meta.isEmpty() ? null : new LinkedHashMap<>(meta);
+    }
+
+    private static String rootName(URI root) {
+        String path = root.getPath() == null ? "" : root.getPath().replaceAll("/+$", "");
+        return path.isEmpty() ? root.toString() : path.substring(path.lastIndexOf('/') + 1);
     }
 
     /**
@@ -437,6 +658,7 @@ public final class McpToolClient implements AutoCloseable {
         } catch (RuntimeException e) {
             log.debug("closing the MCP session with '{}': {}", label, scrub(e.toString()));
         }
+        requests.close();
     }
 
     @Override
@@ -505,6 +727,13 @@ public final class McpToolClient implements AutoCloseable {
         private String clientVersion = defaultVersion();
         private Consumer<String> stderrListener;
         private Supplier<Map<String, Object>> requestMeta;
+        private McpElicitation.Handler elicitation;
+        private McpSampling.Handler sampling;
+        private final List<URI> roots = new ArrayList<>();
+        private Consumer<McpProgress> progress;
+        private McpOAuth oauth;
+        private boolean resourceTools;
+        private boolean promptTools;
 
         private Builder(McpEndpoint endpoint) {
             if (endpoint == null) {
@@ -620,6 +849,111 @@ public final class McpToolClient implements AutoCloseable {
          */
         public Builder onStderr(Consumer<String> listener) {
             this.stderrListener = listener;
+            return this;
+        }
+
+        /**
+         * Lets the server ask the user for input ({@code elicitation/create}); without a handler
+         * the client does not offer elicitation. Accepted answers get the schema's defaults for
+         * what the user left out and are checked against the schema before they are sent; one
+         * that does not fit is refused with an error naming what is wrong.
+         *
+         * @param handler asks the user, e.g. as a question through an agent's approvals
+         * @return this builder
+         */
+        public Builder elicitation(McpElicitation.Handler handler) {
+            if (handler == null) {
+                throw new IllegalArgumentException("McpToolClient elicitation handler must not be null");
+            }
+            this.elicitation = handler;
+            return this;
+        }
+
+        /**
+         * Lets the server ask for a model's message ({@code sampling/createMessage}); without a
+         * handler the client does not offer sampling, and servers cannot spend the application's
+         * model budget.
+         *
+         * @param handler samples, e.g. with an agent's completer under its budgets
+         * @return this builder
+         */
+        public Builder sampling(McpSampling.Handler handler) {
+            if (handler == null) {
+                throw new IllegalArgumentException("McpToolClient sampling handler must not be null");
+            }
+            this.sampling = handler;
+            return this;
+        }
+
+        /**
+         * The roots the server may work in ({@code roots/list}), e.g. the coding workspace.
+         *
+         * @param roots {@code file:} URIs
+         * @return this builder
+         */
+        public Builder roots(List<URI> roots) {
+            if (roots == null || roots.contains(null)) {
+                throw new IllegalArgumentException("McpToolClient roots must not be null or hold null");
+            }
+            this.roots.clear();
+            this.roots.addAll(roots);
+            return this;
+        }
+
+        /**
+         * Asks the server for progress on every tool call and passes what it reports on.
+         *
+         * @param listener called on a thread of the client's; must not block
+         * @return this builder
+         */
+        public Builder onProgress(Consumer<McpProgress> listener) {
+            if (listener == null) {
+                throw new IllegalArgumentException("McpToolClient onProgress listener must not be null");
+            }
+            this.progress = listener;
+            return this;
+        }
+
+        /**
+         * Adds {@code list_resources} and {@code read_resource} (after the tool name prefix) to
+         * the toolbox when the server offers resources, so an agent can read them.
+         *
+         * @return this builder
+         */
+        public Builder resourceTools() {
+            this.resourceTools = true;
+            return this;
+        }
+
+        /**
+         * Adds {@code get_prompt} (after the tool name prefix) to the toolbox when the server
+         * offers prompts; its description names them, so a model can take one as instructions.
+         *
+         * @return this builder
+         */
+        public Builder promptTools() {
+            this.promptTools = true;
+            return this;
+        }
+
+        /**
+         * Authorizes with OAuth when the HTTP server asks for it (answers 401): before the
+         * handshake the client asks the server, discovers its authorization server, gets a token
+         * (with the user's consent, or client credentials) and sends it with every request,
+         * refreshing it when it expires.
+         *
+         * @param oauth the OAuth settings
+         * @return this builder
+         * @throws IllegalArgumentException for a stdio server, which is not authorized this way
+         */
+        public Builder oauth(McpOAuth oauth) {
+            if (oauth == null) {
+                throw new IllegalArgumentException("McpToolClient oauth must not be null");
+            }
+            if (!(endpoint instanceof McpEndpoint.Http)) {
+                throw new IllegalArgumentException("McpToolClient oauth is for HTTP servers; " + endpoint + " is not one");
+            }
+            this.oauth = oauth;
             return this;
         }
 

@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
@@ -77,7 +78,7 @@ public final class McpToolServer implements AutoCloseable {
 
     private final ToolBox box;
     private final Builder settings;
-    private final JsonMapper json = JsonMapper.builder().build();
+    private final JsonMapper json = WireJson.mapper();
     private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
     private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
     private final Scheduler handlerScheduler = Schedulers.fromExecutor(handlers);
@@ -267,9 +268,31 @@ public final class McpToolServer implements AutoCloseable {
                 tools.add(spec(definition));
                 offered.put(definition.name(), definition);
             }
+            ServedFeatures features = new ServedFeatures(settings.name, handlerScheduler);
+            McpSchema.ServerCapabilities.Builder capabilities = McpSchema.ServerCapabilities.builder().tools(true).logging();
+            if (!settings.resources.isEmpty()) {
+                capabilities.resources(true, false);
+            }
+            if (!settings.prompts.isEmpty()) {
+                capabilities.prompts(false);
+            }
+            if (!settings.completions.isEmpty()) {
+                capabilities.completions();
+            }
+            for (McpResource resource : settings.resources.values()) {
+                if (resource.isTemplate()) {
+                    spec.resourceTemplates(features.template(resource));
+                } else {
+                    spec.resources(features.resource(resource));
+                }
+            }
+            for (McpPrompt prompt : settings.prompts.values()) {
+                spec.prompts(features.prompt(prompt));
+            }
+            settings.completions.forEach((reference, completer) -> spec.completions(features.completion(reference, completer)));
             server = spec.serverInfo(settings.name, settings.version)
                     .instructions(settings.instructions)
-                    .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
+                    .capabilities(capabilities.build())
                     .validateToolInputs(false)
                     .jsonMapper(mcpJson)
                     .tools(tools)
@@ -325,11 +348,14 @@ public final class McpToolServer implements AutoCloseable {
     }
 
     private McpServerFeatures.AsyncToolSpecification spec(ToolDefinition definition) {
-        McpSchema.Tool tool = McpSchema.Tool.builder(definition.name(), json.readValue(definition.inputSchema(), SCHEMA))
-                .description(definition.description())
-                .build();
+        McpSchema.Tool.Builder tool = McpSchema.Tool.builder(definition.name(), json.readValue(definition.inputSchema(), SCHEMA))
+                .description(definition.description());
+        String outputSchema = settings.outputSchemas.get(definition.name());
+        if (outputSchema != null) {
+            tool.outputSchema(json.readValue(outputSchema, SCHEMA));
+        }
         return McpServerFeatures.AsyncToolSpecification.builder()
-                .tool(tool)
+                .tool(tool.build())
                 .callHandler((exchange, request) -> Mono.fromCallable(() -> call(exchange, request)).subscribeOn(handlerScheduler))
                 .build();
     }
@@ -340,13 +366,36 @@ public final class McpToolServer implements AutoCloseable {
         String arguments = json.writeValueAsString(request.arguments() == null ? Map.of() : request.arguments());
         ToolCall call = new ToolCall("mcp-" + calls.incrementAndGet(), request.name(), arguments);
         Map<String, Object> meta = request.meta() == null ? Map.of() : request.meta();
-        ToolResult result = settings.wrapper.call(request.name(), meta, () -> box.call(call, ToolContext.of(caller)));
+        ServedCall served = new ServedCall(settings.name, request.name(), exchange, meta.get("progressToken"));
+        ToolContext context = new ToolContext(caller, null, 0, null, null, exchange.sessionId(),
+                RunValues.EMPTY.with(McpServerCall.KEY, served));
+        ToolResult result = settings.wrapper.call(request.name(), meta, () -> box.call(call, context));
         if (result == null) {
             result = ToolResult.error(call.id(), "the call wrapper of MCP server '" + settings.name
                     + "' returned no result for tool '" + request.name() + "'");
         }
         Thread.interrupted();
-        return McpContent.toMcp(result);
+        McpSchema.CallToolResult reply = served.reply(result.isError());
+        return reply != null ? reply : McpContent.toMcp(result);
+    }
+
+    /**
+     * Tells the clients subscribed to a resource that it changed
+     * ({@code notifications/resources/updated}).
+     *
+     * @param uri the resource's URI
+     * @throws IllegalStateException when the server is not running
+     */
+    public void resourceUpdated(String uri) {
+        if (uri == null || uri.isBlank()) {
+            throw new IllegalArgumentException("McpToolServer.resourceUpdated uri must not be null or blank");
+        }
+        McpAsyncServer running = running();
+        if (running == null || closed.get()) {
+            throw new IllegalStateException("MCP server '" + settings.name + "' is not running; resource " + uri
+                    + " cannot be announced");
+        }
+        change(running.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri)), "announce resource", uri);
     }
 
     /**
@@ -358,13 +407,7 @@ public final class McpToolServer implements AutoCloseable {
             return;
         }
         box.removeListener(listener);
-        McpAsyncServer running;
-        sync.lock();
-        try {
-            running = server;
-        } finally {
-            sync.unlock();
-        }
+        McpAsyncServer running = running();
         if (running != null) {
             try {
                 running.closeGracefully().block(Duration.ofSeconds(5));
@@ -382,6 +425,15 @@ public final class McpToolServer implements AutoCloseable {
         offering.shutdownNow();
         handlers.shutdownNow();
         terminated.complete(null);
+    }
+
+    private McpAsyncServer running() {
+        sync.lock();
+        try {
+            return server;
+        } finally {
+            sync.unlock();
+        }
     }
 
     @Override
@@ -405,6 +457,22 @@ public final class McpToolServer implements AutoCloseable {
         ToolResult call(String tool, Map<String, Object> meta, Supplier<ToolResult> call);
     }
 
+    /**
+     * Completes an argument of a prompt or resource template ({@code completion/complete}).
+     */
+    @FunctionalInterface
+    public interface ArgumentCompleter {
+        /**
+         * Suggests values.
+         *
+         * @param argument the argument's name
+         * @param value what the user has typed so far
+         * @return values, best first; the first 100 are sent
+         * @throws Exception any failure, which the client gets as an error
+         */
+        List<String> complete(String argument, String value) throws Exception;
+    }
+
     /** Settings of a server; {@link #build()} makes it, ready to start. */
     public static final class Builder {
         private final ToolBox box;
@@ -416,6 +484,10 @@ public final class McpToolServer implements AutoCloseable {
         private Duration sessionTimeout = Duration.ofMinutes(30);
         private Duration pingInterval = Duration.ofSeconds(15);
         private CallWrapper wrapper = (tool, meta, call) -> call.get();
+        private final Map<String, McpResource> resources = new LinkedHashMap<>();
+        private final Map<String, McpPrompt> prompts = new LinkedHashMap<>();
+        private final Map<String, ArgumentCompleter> completions = new LinkedHashMap<>();
+        private final Map<String, String> outputSchemas = new LinkedHashMap<>();
 
         private Builder(ToolBox box) {
             if (box == null) {
@@ -529,6 +601,69 @@ public final class McpToolServer implements AutoCloseable {
         }
 
         /**
+         * Offers a resource, or a resource template when its URI has {@code {variables}};
+         * clients may list, read and subscribe to it (see {@link McpToolServer#resourceUpdated}).
+         *
+         * @param resource the resource
+         * @return this builder
+         */
+        public Builder resource(McpResource resource) {
+            if (resource == null) {
+                throw new IllegalArgumentException("McpToolServer resource must not be null");
+            }
+            return once(resources, resource.uri(), resource, "resource " + resource.uri());
+        }
+
+        /**
+         * Offers a prompt.
+         *
+         * @param prompt the prompt
+         * @return this builder
+         */
+        public Builder prompt(McpPrompt prompt) {
+            if (prompt == null) {
+                throw new IllegalArgumentException("McpToolServer prompt must not be null");
+            }
+            return once(prompts, prompt.name(), prompt, "prompt '" + prompt.name() + "'");
+        }
+
+        /**
+         * Completes the arguments of a prompt (by name) or of a resource template (by its URI
+         * template).
+         *
+         * @param reference the prompt's name or the template's URI
+         * @param completer suggests values
+         * @return this builder
+         */
+        public Builder completion(String reference, ArgumentCompleter completer) {
+            if (reference == null || reference.isBlank()) {
+                throw new IllegalArgumentException("McpToolServer completion reference must be a prompt name or URI template");
+            }
+            if (completer == null) {
+                throw new IllegalArgumentException("McpToolServer completion completer must not be null");
+            }
+            completions.put(reference, completer);
+            return this;
+        }
+
+        /**
+         * Declares the JSON schema of a tool's structured content ({@code outputSchema}); the tool
+         * replies with structured content through {@link McpServerCall#reply}.
+         *
+         * @param tool the tool's name
+         * @param schema a JSON schema of an object
+         * @return this builder
+         */
+        public Builder outputSchema(String tool, String schema) {
+            if (tool == null || tool.isBlank() || schema == null || !schema.strip().startsWith("{")) {
+                throw new IllegalArgumentException("McpToolServer outputSchema needs a tool name and a JSON schema object, was "
+                        + tool + ": " + schema);
+            }
+            outputSchemas.put(tool, schema);
+            return this;
+        }
+
+        /**
          * The server, ready to start with {@link McpToolServer#startHttp(int)},
          * {@link McpToolServer#startStdio()} or {@link McpToolServer#serveStdio()}.
          *
@@ -536,6 +671,13 @@ public final class McpToolServer implements AutoCloseable {
          */
         public McpToolServer build() {
             return new McpToolServer(this);
+        }
+
+        private <T> Builder once(Map<String, T> offered, String key, T value, String what) {
+            if (offered.putIfAbsent(key, value) != null) {
+                throw new IllegalArgumentException("McpToolServer offers " + what + " already");
+            }
+            return this;
         }
 
         private static Duration positive(Duration d, String what) {

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -50,6 +51,12 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
     private static final String SESSION = "Mcp-Session-Id";
     private static final int MAX_BODY = 16 * 1024 * 1024;
     private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
+    /** How long a client waits before it reconnects to a closed stream (the SSE {@code retry} field). */
+    static final long RETRY_MILLIS = 1000;
+    /** How long a finished stream's events stay for a client that reconnects late. */
+    private static final Duration REPLAYABLE = Duration.ofMinutes(5);
+    /** Where a served call finds the stream it is answered on, in the request's transport context. */
+    static final String STREAM_KEY = "dev.shelly.mcp.stream";
 
     private final McpJsonMapper json;
     private final String path;
@@ -58,7 +65,11 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
     private final Duration sessionTimeout;
     private final Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
     private final Map<String, Long> lastUse = new ConcurrentHashMap<>();
+    /** The protocol revision each session negotiated. */
+    private final Map<String, String> revisions = new ConcurrentHashMap<>();
     private final Set<SseStream> listening = ConcurrentHashMap.newKeySet();
+    /** The resumable streams of POSTed requests, by stream id, until a while after they finish. */
+    private final Map<String, ResumableStream> streams = new ConcurrentHashMap<>();
     private volatile McpStreamableServerSession.Factory sessionFactory;
     private volatile boolean closing;
 
@@ -118,12 +129,14 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             stream.ping();
         }
         long now = System.nanoTime();
+        streams.values().removeIf(stream -> !sessions.containsKey(stream.session) || stream.finishedBefore(now - REPLAYABLE.toNanos()));
         for (Map.Entry<String, McpStreamableServerSession> entry : sessions.entrySet()) {
             McpStreamableServerSession session = entry.getValue();
             Long used = lastUse.get(entry.getKey());
             if (used != null && now - used > TimeUnit.NANOSECONDS.convert(sessionTimeout) && !session.hasOpenStream()
                     && sessions.remove(entry.getKey(), session)) {
                 lastUse.remove(entry.getKey());
+                revisions.remove(entry.getKey());
                 log.debug("closing MCP session {}: idle for more than {}", entry.getKey(), sessionTimeout);
                 session.closeGracefully().onErrorResume(e -> Mono.empty()).subscribe();
             }
@@ -138,7 +151,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
                 ex.status(404);
             } else if (closing) {
                 ex.status(503);
-            } else if (refused(ex)) {
+            } else if (refused(ex) || unsupportedVersion(ex)) {
                 return;
             } else {
                 switch (exchange.getRequestMethod()) {
@@ -174,6 +187,20 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             }
         }
         return false;
+    }
+
+    /**
+     * Refuses (400) a request whose {@code MCP-Protocol-Version} header names a revision this
+     * server does not speak; a request without it is taken as 2025-03-26, as the spec says.
+     */
+    private boolean unsupportedVersion(Exchange ex) {
+        String version = ex.header("MCP-Protocol-Version");
+        if (version == null || protocolVersions().contains(version.strip())) {
+            return false;
+        }
+        ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "MCP-Protocol-Version " + version
+                + " is not supported; supported: " + String.join(", ", protocolVersions()));
+        return true;
     }
 
     private boolean originAllowed(String origin) {
@@ -219,9 +246,14 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             ex.error(413, McpSchema.ErrorCodes.INVALID_REQUEST, "the message is larger than " + MAX_BODY + " bytes");
             return;
         }
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.stripLeading().startsWith("[")) {
+            batch(ex, text);
+            return;
+        }
         McpSchema.JSONRPCMessage message;
         try {
-            message = McpSchema.deserializeJsonRpcMessage(json, new String(body, StandardCharsets.UTF_8));
+            message = McpSchema.deserializeJsonRpcMessage(json, text);
         } catch (IOException | RuntimeException e) {
             ex.error(400, McpSchema.ErrorCodes.PARSE_ERROR, "not a JSON-RPC message: " + e.getMessage());
             return;
@@ -249,17 +281,92 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
                     ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
                     return;
                 }
-                SseStream stream = ex.startSse();
+                ResumableStream stream = new ResumableStream(session.getId(), ex.startSse());
+                streams.put(stream.id, stream);
+                McpTransportContext withStream = context(ex, stream);
                 try {
                     session.responseStream(stream).handle(request)
-                            .contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                            .contextWrite(c -> c.put(McpTransportContext.KEY, withStream)).block();
                 } catch (RuntimeException e) {
                     log.debug("MCP request {} in session {} ended: {}", request.method(), session.getId(), e.toString());
                 } finally {
-                    stream.close();
+                    stream.finish();
                 }
             }
             default -> ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "unknown kind of JSON-RPC message");
+        }
+    }
+
+    /**
+     * A JSON-RPC batch: only 2025-03-26 has them, so only a session that negotiated it may send
+     * one (later revisions removed them: 400). Notifications and responses are taken in order;
+     * the requests are answered together on one (resumable) SSE stream.
+     */
+    private void batch(Exchange ex, String text) throws IOException {
+        McpStreamableServerSession session = session(ex);
+        if (session == null) {
+            return;
+        }
+        String revision = revisions.getOrDefault(session.getId(), "2025-03-26");
+        if (!revision.equals("2025-03-26")) {
+            ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "JSON-RPC batches are not part of MCP " + revision
+                    + ", which this session negotiated");
+            return;
+        }
+        List<McpSchema.JSONRPCMessage> messages = new ArrayList<>();
+        try {
+            for (Object element : json.readValue(text, new TypeRef<List<Object>>() {})) {
+                messages.add(McpSchema.deserializeJsonRpcMessage(json, json.writeValueAsString(element)));
+            }
+        } catch (IOException | RuntimeException e) {
+            ex.error(400, McpSchema.ErrorCodes.PARSE_ERROR, "not a batch of JSON-RPC messages: " + e.getMessage());
+            return;
+        }
+        if (messages.isEmpty()) {
+            ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "an empty JSON-RPC batch");
+            return;
+        }
+        McpTransportContext context = context(ex);
+        List<McpSchema.JSONRPCRequest> requests = new ArrayList<>();
+        for (McpSchema.JSONRPCMessage message : messages) {
+            switch (message) {
+                case McpSchema.JSONRPCRequest request when McpSchema.METHOD_INITIALIZE.equals(request.method()) -> {
+                    ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "initialize cannot be part of a batch");
+                    return;
+                }
+                case McpSchema.JSONRPCRequest request -> requests.add(request);
+                case McpSchema.JSONRPCResponse response ->
+                        session.accept(response).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                case McpSchema.JSONRPCNotification notification ->
+                        session.accept(notification).contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
+                default -> {
+                    ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "unknown kind of JSON-RPC message in a batch");
+                    return;
+                }
+            }
+        }
+        if (requests.isEmpty()) {
+            ex.status(202);
+            return;
+        }
+        if (!ex.accepts("text/event-stream")) {
+            ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
+            return;
+        }
+        ResumableStream stream = new ResumableStream(session.getId(), ex.startSse());
+        streams.put(stream.id, stream);
+        try {
+            Flux.fromIterable(requests)
+                    .flatMap(request -> session.responseStream(stream).handle(request)
+                            .contextWrite(c -> c.put(McpTransportContext.KEY, context))
+                            .onErrorResume(e -> {
+                                log.debug("MCP request {} in a batch of session {} ended: {}", request.method(),
+                                        session.getId(), e.toString());
+                                return Mono.empty();
+                            }))
+                    .then().block();
+        } finally {
+            stream.finish();
         }
     }
 
@@ -274,6 +381,9 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         sessions.put(id, init.session());
         lastUse.put(id, System.nanoTime());
         McpSchema.InitializeResult result = init.initResult().block();
+        if (result != null && result.protocolVersion() != null) {
+            revisions.put(id, result.protocolVersion());
+        }
         ex.exchange.getResponseHeaders().set(SESSION, id);
         ex.json(200, McpSchema.JSONRPCResponse.result(request.id(), result));
     }
@@ -285,6 +395,18 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         }
         McpStreamableServerSession session = session(ex);
         if (session == null) {
+            return;
+        }
+        String lastEventId = ex.header("Last-Event-ID");
+        ResumableStream resumed = lastEventId == null ? null : streams.get(ResumableStream.streamOf(lastEventId));
+        if (resumed != null && resumed.session.equals(session.getId())) {
+            SseStream connection = ex.startSse();
+            resumed.attach(connection, ResumableStream.indexOf(lastEventId));
+            try {
+                connection.awaitClosed();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
             return;
         }
         SseStream stream = ex.startSse();
@@ -307,6 +429,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         }
         sessions.remove(session.getId());
         lastUse.remove(session.getId());
+        revisions.remove(session.getId());
         session.delete().contextWrite(c -> c.put(McpTransportContext.KEY, context(ex))).block();
         ex.status(200);
     }
@@ -327,9 +450,25 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         return session;
     }
 
+    private String encode(McpSchema.JSONRPCMessage message) {
+        try {
+            return json.writeValueAsString(message);
+        } catch (IOException e) {
+            throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
+        }
+    }
+
     /** The request's headers, lower-cased, for tools that look at the transport context. */
     private static McpTransportContext context(Exchange ex) {
+        return context(ex, null);
+    }
+
+    /** The request's headers, and the stream it is answered on (for {@link McpServerCall#closeStream()}). */
+    private static McpTransportContext context(Exchange ex, ResumableStream stream) {
         Map<String, Object> headers = new LinkedHashMap<>();
+        if (stream != null) {
+            headers.put(STREAM_KEY, stream);
+        }
         ex.exchange.getRequestHeaders().forEach((name, values) -> {
             if (!values.isEmpty()) {
                 headers.put(name.toLowerCase(Locale.ROOT), values.get(0));
@@ -409,6 +548,133 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         }
     }
 
+    /**
+     * The answer to one POSTed request, resumable (SEP-1699): it starts with a priming event (an
+     * id, no data, and the {@code retry} interval); every message gets the id
+     * {@code <stream>/<n>} and is kept; when the connection closes early (the client's or
+     * {@link McpServerCall#closeStream()}), the client reconnects with a GET carrying
+     * {@code Last-Event-ID} and gets what it missed, then the rest.
+     */
+    final class ResumableStream implements McpStreamableServerTransport, Runnable {
+        final String id = UUID.randomUUID().toString();
+        final String session;
+        private final List<String> events = new ArrayList<>();
+        private final ReentrantLock lock = new ReentrantLock();
+        private SseStream connection;
+        private long finishedAt;
+        private boolean finished;
+
+        ResumableStream(String session, SseStream connection) {
+            this.session = session;
+            this.connection = connection;
+            connection.write("id: " + id + "/0\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
+        }
+
+        static String streamOf(String eventId) {
+            int slash = eventId.lastIndexOf('/');
+            return slash < 0 ? eventId : eventId.substring(0, slash);
+        }
+
+        static int indexOf(String eventId) {
+            try {
+                return Integer.parseInt(eventId.substring(eventId.lastIndexOf('/') + 1));
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
+            return sendMessage(message, null);
+        }
+
+        @Override
+        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
+            return Mono.fromRunnable(() -> {
+                String data = encode(message);
+                lock.lock();
+                try {
+                    String event = "id: " + id + "/" + (events.size() + 1) + "\nevent: message\ndata: " + data + "\n\n";
+                    events.add(event);
+                    if (connection != null && !connection.write(event)) {
+                        connection = null;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            });
+        }
+
+        /** Continues on a new connection after the event with the given index. */
+        void attach(SseStream next, int after) {
+            lock.lock();
+            try {
+                if (connection != null) {
+                    connection.close();
+                }
+                for (int i = Math.max(after, 0); i < events.size(); i++) {
+                    next.write(events.get(i));
+                }
+                if (finished) {
+                    next.close();
+                } else {
+                    connection = next;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Closes the current connection; the client reconnects to get the rest. */
+        @Override
+        public void run() {
+            lock.lock();
+            try {
+                if (connection != null) {
+                    connection.close();
+                    connection = null;
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** The request is answered: no more events; the connection, if any, closes. */
+        void finish() {
+            lock.lock();
+            try {
+                finished = true;
+                finishedAt = System.nanoTime();
+                run();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        boolean finishedBefore(long nanos) {
+            lock.lock();
+            try {
+                return finished && finishedAt - nanos < 0;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
+            return json.convertValue(data, typeRef);
+        }
+
+        @Override
+        public Mono<Void> closeGracefully() {
+            return Mono.empty();
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
     /** One open SSE response: a POSTed request's answer or a session's listening stream. */
     private final class SseStream implements McpStreamableServerTransport {
         private final HttpExchange exchange;
@@ -429,12 +695,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         @Override
         public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
             return Mono.fromRunnable(() -> {
-                String data;
-                try {
-                    data = json.writeValueAsString(message);
-                } catch (IOException e) {
-                    throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
-                }
+                String data = encode(message);
                 String event = (eventId == null ? "" : "id: " + eventId + "\n") + "event: message\ndata: " + data + "\n\n";
                 if (!write(event)) {
                     throw new McpTransportException("the HTTP client of this MCP stream has gone");
@@ -451,7 +712,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
          * thread's interrupt flag is cleared around the write (a write on an interrupted thread
          * would close the connection) and restored after it.
          */
-        private boolean write(String text) {
+        boolean write(String text) {
             boolean interrupted = Thread.interrupted();
             lock.lock();
             try {

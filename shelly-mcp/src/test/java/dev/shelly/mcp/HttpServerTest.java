@@ -64,7 +64,8 @@ class HttpServerTest {
                 "Accept", "application/json, text/event-stream", "Mcp-Session-Id", session);
         assertThat(list.statusCode()).isEqualTo(200);
         assertThat(list.headers().firstValue("Content-Type")).hasValue("text/event-stream; charset=utf-8");
-        assertThat(list.body()).startsWith("event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[")
+        assertThat(list.body()).matches("(?s)id: ([0-9a-f-]{36})/0\nretry: 1000\ndata: \n\n"
+                        + "id: \\1/1\nevent: message\ndata: \\{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":\\{\"tools\":\\[.*")
                 .endsWith("}\n\n");
         HttpResponse<String> delete = http.send(HttpRequest.newBuilder(url).DELETE().header("Mcp-Session-Id", session).build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -96,6 +97,67 @@ class HttpServerTest {
         HttpResponse<String> elsewhere = http.send(HttpRequest.newBuilder(url.resolve("/other")).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(elsewhere.statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void anUnsupportedProtocolVersionHeaderGets400() throws Exception {
+        String session = session();
+        HttpResponse<String> old = post(LIST, "Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+                "Mcp-Session-Id", session, "MCP-Protocol-Version", "2024-01-01");
+        assertThat(old.statusCode()).isEqualTo(400);
+        assertThat(old.body()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":"
+                + "\"MCP-Protocol-Version 2024-01-01 is not supported; supported: 2025-03-26, 2025-06-18, 2025-11-25\"}}");
+        assertThat(post(LIST, "Content-Type", "application/json", "Accept", "application/json, text/event-stream",
+                "Mcp-Session-Id", session, "MCP-Protocol-Version", "2025-06-18").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void batchesAreAnsweredOnlyInSessionsOf2025_03_26() throws Exception {
+        String batch = "[" + LIST + ",{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"ping\"}]";
+        String later = session();
+        HttpResponse<String> refused = post(batch, "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream", "Mcp-Session-Id", later);
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.body()).contains("JSON-RPC batches are not part of MCP 2025-06-18, which this session negotiated");
+
+        HttpResponse<String> init = post(INITIALIZE.replace("2025-06-18", "2025-03-26"), "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream");
+        assertThat(init.body()).contains("\"protocolVersion\":\"2025-03-26\"");
+        String old = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+        HttpResponse<String> answered = post(batch, "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream", "Mcp-Session-Id", old);
+        assertThat(answered.statusCode()).isEqualTo(200);
+        assertThat(answered.body()).contains("data: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[")
+                .contains("data: {\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}");
+        assertThat(post("[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}]", "Content-Type", "application/json",
+                "Accept", "application/json, text/event-stream", "Mcp-Session-Id", old).statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void aStreamTheToolClosesIsResumedWithLastEventId() throws Exception {
+        try (McpToolServer conformance = ConformanceServer.build().startHttp(0)) {
+            URI at = conformance.url().orElseThrow();
+            HttpResponse<String> init = http.send(HttpRequest.newBuilder(at).POST(HttpRequest.BodyPublishers.ofString(INITIALIZE))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream").build(),
+                    HttpResponse.BodyHandlers.ofString());
+            String session = init.headers().firstValue("Mcp-Session-Id").orElseThrow();
+            HttpResponse<String> cut = http.send(HttpRequest.newBuilder(at).POST(HttpRequest.BodyPublishers.ofString(
+                    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"test_reconnection\","
+                            + "\"arguments\":{}}}"))
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("Mcp-Session-Id", session).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(cut.body()).as("only the priming event before the tool closed the stream")
+                    .matches("id: [0-9a-f-]{36}/0\nretry: 1000\ndata: \n\n");
+            String primed = cut.body().substring(4, cut.body().indexOf('\n'));
+            HttpResponse<String> resumed = http.send(HttpRequest.newBuilder(at).GET().header("Accept", "text/event-stream")
+                    .header("Mcp-Session-Id", session).header("Last-Event-ID", primed).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(resumed.statusCode()).isEqualTo(200);
+            assertThat(resumed.body()).isEqualTo("id: " + primed.replace("/0", "/1") + "\nevent: message\ndata: "
+                    + "{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"Reconnection test"
+                    + " completed successfully. If you received this, the client properly reconnected after stream closure.\"}],"
+                    + "\"isError\":false}}\n\n");
+        }
     }
 
     @Test

@@ -37,7 +37,14 @@ class NullInputTest {
     /** Parameters whose null is documented to mean something. */
     private static final Set<String> NULLABLE = Set.of(
             "Stdio.new.workingDirectory", "Stdio.withWorkingDirectory.directory",
-            "Builder.onStderr.listener", "McpException.new.cause");
+            "Builder.onStderr.listener", "McpException.new.cause",
+            "McpResource.new.title", "McpResource.new.description", "McpResource.new.mimeType",
+            "McpPrompt.new.title", "McpPrompt.new.description", "Argument.new.description",
+            "McpResourceContents.new.mimeType", "McpResourceContents.new.text", "McpResourceContents.new.blob",
+            "McpResourceContents.text.mimeType", "McpResourceContents.blob.mimeType",
+            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpElicitation.new.caller", "McpSampling.new.systemPrompt",
+            "Reply.new.model", "Reply.new.stopReason", "Builder.preRegistered.clientSecret",
+            "Tokens.new.refreshToken", "Tokens.new.expiresAt", "Tokens.new.scope");
 
     private static final String OBJECT = "{\"type\":\"object\"}";
     private static final Tool TOOL = Tool.of("t", "d", OBJECT, (in, ctx) -> ToolOutput.text("x"));
@@ -79,14 +86,54 @@ class NullInputTest {
             Map.entry(java.net.URI.class, () -> java.net.URI.create("http://127.0.0.1:1/mcp")),
             Map.entry(java.net.InetSocketAddress.class, () -> new java.net.InetSocketAddress("127.0.0.1", 0)),
             Map.entry(java.io.InputStream.class, () -> new java.io.ByteArrayInputStream(new byte[0])),
-            Map.entry(java.io.OutputStream.class, java.io.ByteArrayOutputStream::new));
+            Map.entry(java.io.OutputStream.class, java.io.ByteArrayOutputStream::new),
+            Map.entry(McpToolServer.ArgumentCompleter.class, () -> (McpToolServer.ArgumentCompleter) (a, v) -> List.of()),
+            Map.entry(McpResource.class, () -> new McpResource("test://r", "r", null, null, null, (u, v) -> List.of())),
+            Map.entry(McpResource.Reader.class, () -> (McpResource.Reader) (u, v) -> List.of()),
+            Map.entry(McpResourceContents.class, () -> McpResourceContents.text("test://r", null, "x")),
+            Map.entry(McpPrompt.class, () -> new McpPrompt("p", null, null, List.of(), args -> List.of())),
+            Map.entry(McpPrompt.Renderer.class, () -> (McpPrompt.Renderer) args -> List.of()),
+            Map.entry(McpBlock.class, () -> new McpBlock.Text("x")),
+            Map.entry(McpToolClient.class, NullInputTest::connectedClient),
+            Map.entry(McpOAuth.class, () -> McpOAuth.builder().consent(url -> url).build()),
+            Map.entry(McpOAuth.Builder.class, McpOAuth::builder),
+            Map.entry(McpOAuth.Consent.class, () -> (McpOAuth.Consent) url -> url),
+            Map.entry(McpOAuth.TokenStore.class, McpOAuth.TokenStore::inMemory),
+            Map.entry(java.time.Instant.class, java.time.Instant::now),
+            Map.entry(McpOAuth.Tokens.class, () -> new McpOAuth.Tokens("t", null, null, null)),
+            Map.entry(McpElicitation.Action.class, () -> McpElicitation.Action.ACCEPT),
+            Map.entry(McpElicitation.Handler.class, () -> (McpElicitation.Handler) r -> McpElicitation.Answer.decline()),
+            Map.entry(McpSampling.Handler.class, () -> (McpSampling.Handler) r -> new McpSampling.Reply("x", null, null)));
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of(
             "name", () -> "t", "inputSchema", () -> OBJECT, "url", () -> "http://127.0.0.1:1/mcp",
-            "schema", () -> OBJECT, "arguments", () -> "{}", "prefix", () -> "p_");
+            "schema", () -> OBJECT, "uri", () -> "test://r", "arguments", () -> "{}", "prefix", () -> "p_");
+
+    /** A client's methods need one: it is connected to a server in this JVM, both closed after the tests. */
+    private static final List<AutoCloseable> OPEN = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private static McpToolClient connectedClient() {
+        McpToolServer server = McpToolServer.builder(ToolBox.of(TOOL)).build().startHttp(0);
+        OPEN.add(server);
+        McpToolClient client = McpToolClient.connect(McpEndpoint.http(server.url().orElseThrow().toString()));
+        OPEN.add(client);
+        return client;
+    }
+
+    @org.junit.jupiter.api.AfterAll
+    static void closeClients() throws Exception {
+        for (AutoCloseable open : OPEN.reversed()) {
+            open.close();
+        }
+    }
 
     static Stream<Arguments> publicEntryPoints() {
         return NullProbe.cases(List.of(McpEndpoint.class, McpEndpoint.Stdio.class, McpEndpoint.Http.class,
-                McpToolClient.class, McpToolClient.Builder.class, McpToolServer.class, McpToolServer.Builder.class),
+                McpToolClient.class, McpToolClient.Builder.class, McpToolServer.class, McpToolServer.Builder.class,
+                McpResource.class, McpResourceContents.class, McpPrompt.class, McpPrompt.Argument.class,
+                McpPrompt.Message.class, McpBlock.Text.class, McpBlock.Image.class, McpBlock.Audio.class,
+                McpBlock.Embedded.class, McpBlock.Link.class, McpServerCall.class, McpElicitation.class,
+                McpElicitation.Answer.class, McpSampling.class, McpSampling.Reply.class, McpOAuth.Builder.class,
+                McpOAuth.Tokens.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }
 

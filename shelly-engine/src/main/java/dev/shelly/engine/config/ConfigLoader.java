@@ -42,6 +42,12 @@ import java.util.function.Function;
  *   - name: files
  *     command: npx
  *     args: [-y, "@modelcontextprotocol/server-filesystem", "."]
+ *   - name: docs
+ *     url: https://mcp.example.com/mcp
+ *     resources: true                  # optional: list_resources and read_resource tools
+ *     prompts: true                    # optional: a get_prompt tool
+ *     sampling: claude                 # optional: the server's sampling requests go to this provider
+ *     elicitation: true                # optional: its questions go to the person (the run's approvals)
  * agents:
  *   - name: assistant
  *     description: Answers questions about the project

@@ -187,6 +187,14 @@ public final class EngineConfig {
                         + "' is the name of a built-in toolbox; choose another name");
             }
         }
+        Set<String> providerNames = providers.stream().map(ProviderConfig::name).collect(java.util.stream.Collectors.toSet());
+        for (int i = 0; i < mcpServers.size(); i++) {
+            String sampling = mcpServers.get(i).sampling();
+            if (sampling != null && !providerNames.contains(sampling)) {
+                throw error("mcp_servers[" + i + "].sampling", "sampling names provider '" + sampling
+                        + "', which is not configured; configured providers: " + String.join(", ", new TreeSet<>(providerNames)));
+            }
+        }
         if (agents.isEmpty()) {
             throw error("agents", "no agent is configured; add at least one under 'agents'");
         }

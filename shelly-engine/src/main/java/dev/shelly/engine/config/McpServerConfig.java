@@ -18,9 +18,17 @@ import java.util.Map;
  * @param workingDir the program's working directory, or null for the engine's project folder
  * @param url the streamable HTTP endpoint, or null for a stdio server
  * @param headers HTTP headers for an HTTP server
+ * @param resources whether agents get the server's resources as tools ({@code list_resources},
+ *     {@code read_resource}); off by default
+ * @param prompts whether agents get the server's prompts as a tool ({@code get_prompt}); off by default
+ * @param sampling the provider whose model answers the server's sampling requests, or null to
+ *     refuse them (the default: a server cannot spend the application's model budget unasked)
+ * @param elicitation whether the server may ask the person questions (elicitation): each becomes
+ *     a question of the calling run's approvals ({@code Approvals#ask}); off by default
  */
 public record McpServerConfig(String name, String command, List<String> args, Map<String, String> env,
-        Path workingDir, String url, Map<String, String> headers) {
+        Path workingDir, String url, Map<String, String> headers, boolean resources, boolean prompts, String sampling,
+        boolean elicitation) {
 
     /**
      * Validates that exactly one of command and url is given, that the settings of the other
@@ -47,6 +55,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
         } else if (headers != null && !headers.isEmpty()) {
             throw new InvalidSettingException("headers", "'headers' applies to a url server, not to a command");
         }
+        Fields.notBlank(sampling, "sampling");
         args = args == null ? List.of() : List.copyOf(args);
         env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
         headers = headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
@@ -61,7 +70,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
      * @return the configuration
      */
     public static McpServerConfig stdio(String name, String command, String... args) {
-        return new McpServerConfig(name, command, List.of(args), Map.of(), null, null, Map.of());
+        return new McpServerConfig(name, command, List.of(args), Map.of(), null, null, Map.of(), false, false, null, false);
     }
 
     /**
@@ -72,7 +81,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
      * @return the configuration
      */
     public static McpServerConfig http(String name, String url) {
-        return new McpServerConfig(name, null, List.of(), Map.of(), null, url, Map.of());
+        return new McpServerConfig(name, null, List.of(), Map.of(), null, url, Map.of(), false, false, null, false);
     }
 
     /**

@@ -59,6 +59,10 @@ class ConfigLoaderTest {
               - name: remote
                 url: https://mcp.example.com/mcp
                 headers: { Authorization: "Bearer ${TOKEN:-none}" }
+                resources: true
+                prompts: true
+                sampling: local
+                elicitation: true
             agents:
               - name: lead
                 description: Leads the work
@@ -106,6 +110,13 @@ class ConfigLoaderTest {
         assertThat(remote.isStdio()).isFalse();
         assertThat(remote.url()).isEqualTo("https://mcp.example.com/mcp");
         assertThat(remote.headers()).containsExactly(Map.entry("Authorization", "Bearer none"));
+        assertThat(remote.resources()).isTrue();
+        assertThat(remote.prompts()).isTrue();
+        assertThat(remote.sampling()).isEqualTo("local");
+        assertThat(remote.elicitation()).isTrue();
+        assertThat(files.elicitation()).isFalse();
+        assertThat(files.resources()).isFalse();
+        assertThat(files.sampling()).isNull();
 
         AgentConfig lead = c.agents().get(0);
         assertThat(lead.instructions()).isEqualTo("Break the task down.\nDelegate.");
@@ -315,14 +326,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void samplingMustNameAConfiguredProvider() {
+        assertThatThrownBy(() -> parse(FULL.replace("sampling: local", "sampling: nowhere")))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("config.yaml:27: mcp_servers[1].sampling: sampling names provider 'nowhere', which is not configured;"
+                        + " configured providers: claude, local");
+    }
+
+    @Test
     void skillReferencesAreCheckedAgainstTheLoadedSkills() {
         EngineConfig c = parse(FULL);
         assertThat(c.check(Set.of("review", "deploy"), Set.of())).isSameAs(c);
         assertThatThrownBy(() -> c.check(Set.of("deploy"), Set.of()))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("config.yaml:33: agents[0].skills[0]: unknown skill 'review'; expected one of: deploy");
+                .hasMessage("config.yaml:37: agents[0].skills[0]: unknown skill 'review'; expected one of: deploy");
         assertThatThrownBy(() -> c.check(Set.of(), Set.of()))
-                .hasMessage("config.yaml:33: agents[0].skills[0]: unknown skill 'review'; no skills are loaded "
+                .hasMessage("config.yaml:37: agents[0].skills[0]: unknown skill 'review'; no skills are loaded "
                         + "(put them in .shelly/skills/<name>/SKILL.md)");
     }
 
