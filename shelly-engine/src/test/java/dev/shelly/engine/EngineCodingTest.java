@@ -30,20 +30,12 @@ class EngineCodingTest {
     Path dir;
 
     EngineConfig config(String approval) {
-        String yaml = """
-                providers:
-                  - name: m
-                    kind: openai
-                    model: x
-                    api_key: k
-                agents:
-                  - name: coder
-                    coding:
+        String yaml = coding("""
                       workspace: ${WS}
                       allow_commands: [echo]
                       timeout: 5s
                       sensitive: ["*.private"]
-                """ + approval;
+                """) + approval;
         return ConfigLoader.parse(yaml, "config.yaml", Map.of("WS", dir.toString())::get);
     }
 
@@ -103,30 +95,11 @@ class EngineCodingTest {
 
     @Test
     void aBadCodingSectionIsReportedWithItsPlace() {
-        assertThatThrownBy(() -> ConfigLoader.parse("""
-                providers:
-                  - name: m
-                    kind: openai
-                    model: x
-                    api_key: k
-                agents:
-                  - name: coder
-                    coding:
-                      timeout: 11m
-                """, "config.yaml", name -> null))
+        assertThatThrownBy(() -> ConfigLoader.parse(coding("      timeout: 11m\n"), "config.yaml", name -> null))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("config.yaml:9: agents[0].coding.timeout: must be from 1s to 10m, got PT11M");
-        EngineConfig missing = ConfigLoader.parse("""
-                providers:
-                  - name: m
-                    kind: openai
-                    model: x
-                    api_key: k
-                agents:
-                  - name: coder
-                    coding:
-                      workspace: does-not-exist-here
-                """, "config.yaml", name -> null);
+        EngineConfig missing = ConfigLoader.parse(coding("      workspace: does-not-exist-here\n"), "config.yaml",
+                name -> null);
         assertThatThrownBy(() -> Engine.builder().config(missing).completer("m", model()).build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("agents[0].coding: workspace root '")
