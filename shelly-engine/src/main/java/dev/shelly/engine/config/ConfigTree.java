@@ -75,6 +75,12 @@ final class ConfigTree {
                 return new Parsed(null, new Locations(file, lines));
             }
             JsonNode root = value(first, "", 0);
+            if (p.nextToken() != null) {
+                // The parser reads a stream of documents as a sequence of roots: a second one
+                // would otherwise be ignored without a word.
+                throw new ConfigException(file, line(), "", "a second YAML document begins here; a configuration is "
+                        + "one document: merge the two, or remove the '---' between them");
+            }
             return new Parsed(root, new Locations(file, lines));
         } catch (JacksonYAMLParseException e) {
             throw new ConfigException(file, lineOf(e), "", "not valid YAML: " + yamlProblem(e));

@@ -478,6 +478,18 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aSecondYamlDocumentIsRefusedAtItsLineInsteadOfIgnored() {
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                agents: [{ name: a }]
+                ---
+                agents: [{ name: b }]
+                """)).hasMessageStartingWith("config.yaml:4: ")
+                .hasMessageEndingWith("a second YAML document begins here; a configuration is one document: merge the "
+                        + "two, or remove the '---' between them");
+    }
+
+    @Test
     void keysGivenTwiceAliasesAndEmptyItemsAreRefusedAtTheirLine() {
         assertThat(error("""
                 providers: [{ name: p, kind: openai, model: m }]
