@@ -130,6 +130,16 @@ final class AgentTools {
                 return builtinBox(d.name(), call.id(), pause).call(call, context, limit);
             }
         }
+        RunContext ctx = run.context;
+        if ((call.name().equals(Orchestration.DELEGATE) || call.name().equals(Orchestration.LIST_AGENTS))
+                && ctx.registry().isPresent() && ctx.depth() >= ctx.delegationLimit()) {
+            // Not offered at the limit; a model that calls it anyway learns why, not just that it is unknown.
+            String why = ctx.delegationLimit() == 0 ? "delegation is off for it (its delegation depth limit is 0)"
+                    : "it runs at delegation depth " + ctx.depth() + " and the delegation depth limit is "
+                            + ctx.delegationLimit();
+            return ToolResult.error(call.id(), "tool '" + call.name() + "' is not offered to agent '" + run.name()
+                    + "': " + why + "; do the work yourself with the tools you have: " + names());
+        }
         return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names());
     }
 

@@ -280,8 +280,10 @@ class DelegationTest {
         assertThat(lead.canDelegate()).isFalse();
         assertThat(model.requests().getFirst().toolNames()).isEmpty();
         assertThat(model.requests().getFirst().systemPrompt()).isEqualTo("You are lead. Leads the work");
-        // A model that calls delegate anyway is told there is no such tool.
-        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "unknown tool 'delegate'; available tools: none"));
+        // A model that calls delegate anyway is told why it is not offered.
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "tool 'delegate' is not offered to agent "
+                + "'lead': delegation is off for it (its delegation depth limit is 0); do the work yourself with the "
+                + "tools you have: none"));
         assertThat(spawned).isEmpty();
     }
 
@@ -331,8 +333,10 @@ class DelegationTest {
 
         assertThat(spawned).extracting(Agent::name).containsExactly("worker");
         assertThat(spawned.getFirst().canDelegate()).isFalse();
+        // The child calls delegate anyway: it reads why it is not offered, not just that it is unknown.
         assertThat(firstResult(lead).text()).isEqualTo("[{\"agent\":\"worker\",\"result\":\"worker saw: "
-                + "unknown tool 'delegate'; available tools: none\"}]");
+                + "tool 'delegate' is not offered to agent 'worker': it runs at delegation depth 1 and the delegation "
+                + "depth limit is 1; do the work yourself with the tools you have: none\"}]");
     }
 
     @Test
