@@ -63,7 +63,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The composition root: builds the providers, connects the MCP servers, loads skills and
@@ -159,7 +158,7 @@ public final class Engine implements AutoCloseable {
         Path sessionsDir = b.sessionsDir != null ? b.sessionsDir : dir != null ? dir.sessionsDir() : null;
         this.sessions = b.sessionStore != null ? b.sessionStore
                 : b.sessionsDir == null && shared != null ? shared.sessions()
-                : sessionsDir == null ? null : new FileSessionStore(sessionsDir, JsonMapper.builder().build());
+                : sessionsDir == null ? null : FileSessionStore.in(sessionsDir);
         for (AgentConfig agent : config.agents()) {
             registry.register(agent.name(), agent.description(), () -> buildAgent(agent, new Chat(), false));
         }

@@ -67,11 +67,32 @@ public final class FileSessionStore implements SessionStore {
     private final ChatJson codec;
 
     /**
-     * A store in a folder (created on the first save). Removes the temporary files of saves
-     * that a crash cut short, for every session nobody holds now.
+     * A store in a folder (created on the first save), writing sessions with a plain Jackson
+     * mapper: what the engine uses. Removes the temporary files of saves that a crash cut short,
+     * for every session nobody holds now.
+     *
+     * <pre>{@code
+     * SessionStore sessions = FileSessionStore.in(Path.of(".shelly/sessions"));
+     * }</pre>
      *
      * @param dir the sessions folder
-     * @param json the JSON mapper
+     * @return the store
+     * @throws ShellyException naming the folder when it exists but cannot be listed
+     */
+    public static FileSessionStore in(Path dir) {
+        if (dir == null) {
+            throw new IllegalArgumentException("FileSessionStore.in dir must not be null");
+        }
+        return new FileSessionStore(dir, JsonMapper.builder().build());
+    }
+
+    /**
+     * A store in a folder (created on the first save), writing sessions with a mapper of your
+     * own; {@link #in(Path)} takes a plain one. Removes the temporary files of saves that a crash
+     * cut short, for every session nobody holds now.
+     *
+     * @param dir the sessions folder
+     * @param json a Jackson 3 {@code JsonMapper}; the session codec needs no module or setting of it
      * @throws ShellyException naming the folder when it exists but cannot be listed
      */
     public FileSessionStore(Path dir, JsonMapper json) {

@@ -54,7 +54,7 @@ class FileSessionStoreTest extends SessionStoreContract {
                       "cache_write_tokens" : 0 } }
                   } ]
                 }""");
-        FileSessionStore store = new FileSessionStore(dir, JSON);
+        FileSessionStore store = FileSessionStore.in(dir);
         SessionRecord old = store.read("old");
         assertThat(old.version()).isZero();
         assertThat(old.usage()).isEqualTo(Usage.of(7, 3));
