@@ -455,13 +455,27 @@ final class Handles implements AutoCloseable {
         }
         SecureDirectoryStream<Path> dir = own;
         Thread.ofVirtual().name("shelly-release").start(() -> {
+            // Opened for reading and writing, a FIFO never blocks and counts as its writer, which
+            // lets the hanging reader go. The name may be a FIFO only now and then (something
+            // swaps it): look for a while.
+            long until = System.nanoTime() + 10 * OPEN_TIMEOUT.toNanos();
             try (SecureDirectoryStream<Path> d = dir) {
-                Map<String, Object> a = Files.readAttributes(abs, "unix:mode", NOFOLLOW);
-                if (d != null && (((Integer) a.get("mode")) & TYPE_BITS) == FIFO) {
-                    d.newByteChannel(Path.of(e.name()), Set.of(StandardOpenOption.WRITE, NOFOLLOW)).close();
+                while (d != null && !opening.isDone() && System.nanoTime() - until < 0) {
+                    try {
+                        Map<String, Object> a = Files.readAttributes(abs, "unix:mode", NOFOLLOW);
+                        if ((((Integer) a.get("mode")) & TYPE_BITS) == FIFO) {
+                            d.newByteChannel(Path.of(e.name()), Set.of(StandardOpenOption.READ,
+                                    StandardOpenOption.WRITE, NOFOLLOW)).close();
+                        }
+                    } catch (IOException | RuntimeException x) {
+                        // Not a FIFO now, or gone: look again.
+                    }
+                    if (!opening.isDone()) {
+                        Thread.sleep(LOOK_MILLIS);
+                    }
                 }
-            } catch (IOException | RuntimeException x) {
-                // Not a FIFO any more, or gone: the open ends by itself or never.
+            } catch (IOException | InterruptedException x) {
+                // The open ends by itself or never.
             }
             try {
                 opening.get().close();
