@@ -25,6 +25,9 @@ import org.junit.jupiter.api.Test;
  */
 class ApiBoundaryTest {
 
+    /** How many public top-level types all modules together may export to their users. */
+    static final int API_BUDGET = 150;
+
     private static List<ModuleView> modules;
 
     @BeforeAll
@@ -34,6 +37,17 @@ class ApiBoundaryTest {
         for (String artifact : new TreeSet<>(ModuleDependencyTest.LIBRARIES)) {
             modules.add(Boundary.read(root, artifact));
         }
+    }
+
+    @Test
+    void theExportedApiStaysWithinItsBudgetOfTopLevelTypes() {
+        Map<String, List<String>> perModule = new TreeMap<>();
+        modules.forEach(m -> perModule.put(m.artifact(), Boundary.exportedTopLevelTypes(m)));
+        int total = perModule.values().stream().mapToInt(List::size).sum();
+        StringBuilder report = new StringBuilder("Exported public top-level types: " + total + " (budget " + API_BUDGET + ")");
+        perModule.forEach((artifact, names) -> report.append("\n  ").append(artifact).append(": ").append(names.size()));
+        System.out.println(report);
+        assertThat(total).as("%s\nall of them: %s", report, perModule).isLessThanOrEqualTo(API_BUDGET);
     }
 
     @Test

@@ -363,4 +363,24 @@ final class Boundary {
         }
         return reached;
     }
+
+    // ---- the size of the API ----
+
+    /**
+     * The public top-level types of the packages a module exports to everyone: the names a user of
+     * the module can write. Member types, package-private types and the types of internal packages
+     * (exported to no one or to named Shelly modules only) do not count.
+     */
+    static List<String> exportedTopLevelTypes(ModuleView module) {
+        List<String> names = new ArrayList<>();
+        for (JavaClass type : module.classes()) {
+            if (type.isTopLevelClass() && type.getModifiers().contains(JavaModifier.PUBLIC)
+                    && !type.getSimpleName().equals("package-info") && !type.getSimpleName().equals("module-info")
+                    && module.exportedToAll(type.getPackageName())) {
+                names.add(type.getName());
+            }
+        }
+        names.sort(null);
+        return names;
+    }
 }

@@ -91,6 +91,25 @@ class BoundaryRulesTest {
                         + "dev.shelly.architecture.fixture.undeclared, which declares neither API, SPI nor internal");
     }
 
+    // ---- the size of the API ----
+
+    @Test
+    void theApiCountsPublicTopLevelTypesOfPackagesExportedToEveryoneOnly() {
+        ModuleView qualified = new ModuleView("shelly-fixture", "dev.shelly.fixture",
+                Map.of(API, Optional.of(Kind.API), INTERNAL, Optional.of(Kind.INTERNAL)),
+                Map.of(API, Set.of(), INTERNAL, Set.of("dev.shelly.engine")),
+                classes(API, INTERNAL));
+        assertThat(Boundary.exportedTopLevelTypes(qualified)).containsExactly(
+                API + ".Client", API + ".Uses");
+
+        ModuleView everything = new ModuleView("shelly-fixture", "dev.shelly.fixture",
+                Map.of(API, Optional.of(Kind.API), INTERNAL, Optional.of(Kind.API)),
+                Map.of(API, Set.of(), INTERNAL, Set.of()),
+                classes(API, INTERNAL));
+        assertThat(Boundary.exportedTopLevelTypes(everything)).containsExactly(
+                API + ".Client", API + ".Uses", INTERNAL + ".Helper");
+    }
+
     @Test
     void aPublicTypeInAnInternalPackageExportedOnlyToAShellyModuleIsFine() {
         ModuleView qualified = new ModuleView("shelly-fixture", "dev.shelly.fixture",
