@@ -36,7 +36,7 @@ class ModulePathConsumerTest {
         Path root = Poms.root();
         String version = Poms.version(root);
         Path repo = publishCheckout(root, version, tmp.resolve("repo"));
-        Path consumer = modularConsumer(root, version, tmp.resolve("modular"), MAIN);
+        Path consumer = modularConsumer(root, version, tmp.resolve("modular"), MAIN, OPENS);
 
         Build build = maven(root, repo, consumer, tmp.resolve("modular.log"), "compile", "exec:exec");
         assertThat(build.exitCode()).as("the modular consumer compiled and ran:%n%s", build.output()).isZero();
@@ -46,6 +46,67 @@ class ModulePathConsumerTest {
                 .contains("provider: OpenAiCompleter")
                 .contains("engine: opened, lead is registered");
     }
+
+    /**
+     * A consumer whose module-info forgets to open its records' package to Jackson learns it at
+     * once, before any model call: making the typed tool and asking for a structured answer both
+     * fail with the module, the package and the exact line to add.
+     */
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aRecordJacksonCannotReachFailsAtOnceNamingTheOpensLine(@TempDir Path tmp) throws Exception {
+        Path root = Poms.root();
+        String version = Poms.version(root);
+        Path repo = publishCheckout(root, version, tmp.resolve("repo"));
+        Path consumer = modularConsumer(root, version, tmp.resolve("closed"), CLOSED, "");
+
+        Build build = maven(root, repo, consumer, tmp.resolve("closed.log"), "compile", "exec:exec");
+        assertThat(build.exitCode()).as("the consumer compiled and ran:%n%s", build.output()).isZero();
+        String fix = "module example.consumer does not open package example.consumer to tools.jackson.databind; "
+                + "add this line to its module-info.java: opens example.consumer to tools.jackson.databind;";
+        assertThat(build.output())
+                .contains("typed tool: Jackson cannot bind record example.consumer.Main$City: " + fix)
+                .contains("structured answer: Jackson cannot bind record example.consumer.Main$City: " + fix)
+                .contains("model calls: 0");
+    }
+
+    private static final String CLOSED = """
+            package example.consumer;
+
+            import dev.shelly.agent.Agent;
+            import dev.shelly.chats.Message;
+            import dev.shelly.chats.Role;
+            import dev.shelly.modeladapter.Completer;
+            import dev.shelly.modeladapter.ModelResponse;
+            import dev.shelly.tools.Tool;
+            import dev.shelly.tools.ToolOutput;
+            import java.util.concurrent.atomic.AtomicInteger;
+
+            public final class Main {
+                public record City(String name) {}
+
+                public static void main(String[] args) {
+                    AtomicInteger calls = new AtomicInteger();
+                    Completer model = request -> {
+                        calls.incrementAndGet();
+                        return ModelResponse.of(Message.text("model", Role.ASSISTANT, "{\\\"name\\\":\\\"Paris\\\"}"));
+                    };
+                    try {
+                        Tool.typed("get_weather", "Current weather for a city", City.class, (city, ctx) -> ToolOutput.text("sunny"));
+                        System.out.println("typed tool: made");
+                    } catch (IllegalArgumentException e) {
+                        System.out.println("typed tool: " + e.getMessage());
+                    }
+                    Agent agent = Agent.builder("assistant").description("Names cities").completer(model).build();
+                    try {
+                        System.out.println("structured answer: " + agent.run("Name a city", City.class));
+                    } catch (IllegalArgumentException e) {
+                        System.out.println("structured answer: " + e.getMessage());
+                    }
+                    System.out.println("model calls: " + calls.get());
+                }
+            }
+            """;
 
     /** The same consumer importing an internal package of dev.shelly.agent does not compile. */
     @Test
@@ -64,7 +125,7 @@ class ModulePathConsumerTest {
                         System.out.println(FanOut.class);
                     }
                 }
-                """);
+                """, OPENS);
 
         Build build = maven(root, repo, consumer, tmp.resolve("internal.log"), "compile");
         assertThat(build.exitCode()).as("the consumer of an internal package must not compile:%n%s", build.output())
@@ -172,7 +233,13 @@ class ModulePathConsumerTest {
      * A jar project with a module-info that requires dev.shelly.agent, dev.shelly.engine and
      * dev.shelly.providers, from the BOM, with the given main class; exec:exec runs it on the module path.
      */
-    private static Path modularConsumer(Path root, String version, Path dir, String main) throws IOException {
+    private static final String OPENS = """
+
+                // Jackson binds the tool input onto this package's record.
+                opens example.consumer to tools.jackson.databind;
+            """;
+
+    private static Path modularConsumer(Path root, String version, Path dir, String main, String opens) throws IOException {
         for (String artifactId : List.of("shelly-agent", "shelly-engine", "shelly-providers")) {
             Path jar = root.resolve(artifactId).resolve("target").resolve(artifactId + "-" + version + ".jar");
             assertThat(jar).as("the modular consumer needs the built jars; package %s first", artifactId).isRegularFile();
@@ -183,11 +250,8 @@ class ModulePathConsumerTest {
                     requires dev.shelly.agent;
                     requires dev.shelly.engine;
                     requires dev.shelly.providers;
-
-                    // Jackson binds the tool input onto this package's record.
-                    opens example.consumer to tools.jackson.databind;
-                }
-                """, StandardCharsets.UTF_8);
+                %s}
+                """.formatted(opens.indent(4)), StandardCharsets.UTF_8);
         Files.writeString(sources.resolve("Main.java"), main, StandardCharsets.UTF_8);
         Files.writeString(dir.resolve("pom.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>

@@ -70,7 +70,8 @@ public final class JsonSchemas {
      * @param type the record type
      * @return the schema text, the same for the same type on every run
      * @throws IllegalArgumentException when a component's type has no JSON form (naming the
-     *     component), or when the record contains itself
+     *     component), when the record contains itself, or when, on the module path, the record's
+     *     module does not open its package to Jackson (naming the {@code opens} line to add)
      */
     public static String forRecord(Class<? extends Record> type) {
         return Json.MAPPER.writeValueAsString(schemaOf(type));
@@ -96,6 +97,7 @@ public final class JsonSchemas {
             throw new IllegalArgumentException("record " + type.getSimpleName() + " contains itself (through "
                     + describePath(path, type) + "); recursive input types have no finite JSON Schema");
         }
+        JacksonReach.check(type);
         path.addLast(type);
         ObjectNode schema = Json.MAPPER.createObjectNode();
         schema.put("type", "object");
