@@ -127,7 +127,7 @@ class DelegationTest {
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("worker", "lead", 1));
         assertThat(workerModel.requests().getFirst().toolNames()).containsExactly("search");
         assertThat(leadModel.requests().getFirst().systemPrompt())
-                .isEqualTo("You are lead. Leads the work\n\n## Available Agents\n\n- **worker**: Finds things");
+                .hasValue("You are lead. Leads the work\n\n## Available Agents\n\n- **worker**: Finds things");
     }
 
     @Test
@@ -279,7 +279,7 @@ class DelegationTest {
 
         assertThat(lead.canDelegate()).isFalse();
         assertThat(model.requests().getFirst().toolNames()).isEmpty();
-        assertThat(model.requests().getFirst().systemPrompt()).isEqualTo("You are lead. Leads the work");
+        assertThat(model.requests().getFirst().systemPrompt()).hasValue("You are lead. Leads the work");
         // A model that calls delegate anyway is told why it is not offered.
         assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "tool 'delegate' is not offered to agent "
                 + "'lead': delegation is off for it (its delegation depth limit is 0); do the work yourself with the "
@@ -300,11 +300,11 @@ class DelegationTest {
         assertThat(lead.maxDelegationDepth()).isEqualTo(Agent.DEFAULT_MAX_DELEGATION_DEPTH).isEqualTo(1);
         assertThat(model.requests().getFirst().toolNames()).containsExactly("list_agents", "delegate");
         assertThat(model.requests().getFirst().systemPrompt())
-                .isEqualTo("You are lead. Leads the work\n\n## Available Agents\n\n- **worker**: Works");
+                .hasValue("You are lead. Leads the work\n\n## Available Agents\n\n- **worker**: Works");
         assertThat(answer.text()).isEqualTo("lead saw: [{\"agent\":\"worker\",\"result\":\"done\"}]");
         // The child, at the limit, works alone.
         assertThat(workerModel.requests().getFirst().toolNames()).isEmpty();
-        assertThat(workerModel.requests().getFirst().systemPrompt()).isEqualTo("You are worker. Works");
+        assertThat(workerModel.requests().getFirst().systemPrompt()).hasValue("You are worker. Works");
     }
 
     @Test
@@ -317,7 +317,7 @@ class DelegationTest {
         lead.run("go");
 
         assertThat(model.requests().getFirst().toolNames()).isEmpty();
-        assertThat(model.requests().getFirst().systemPrompt()).isEqualTo("You are lead.");
+        assertThat(model.requests().getFirst().systemPrompt()).hasValue("You are lead.");
     }
 
     @Test

@@ -128,7 +128,7 @@ class HooksTest {
 
         a.run("my card is 4111");
 
-        assertThat(model.requests().getFirst().lastMessage().text()).isEqualTo("[redacted]");
+        assertThat(model.requests().getFirst().last().orElseThrow().text()).isEqualTo("[redacted]");
         assertThat(a.chat().get(1).text()).isEqualTo("my card is 4111");
     }
 

@@ -150,6 +150,6 @@ class SharedChatTest {
         a.run("hello");
 
         assertThat(a.chat().messages()).extracting(Message::role).containsExactly(Role.USER, Role.ASSISTANT);
-        assertThat(model.requests().getFirst().systemPrompt()).isEqualTo("You are a.");
+        assertThat(model.requests().getFirst().systemPrompt()).hasValue("You are a.");
     }
 }

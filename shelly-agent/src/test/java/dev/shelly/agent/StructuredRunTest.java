@@ -57,7 +57,7 @@ class StructuredRunTest {
         Verdict v = a.run("Review this", Verdict.class);
 
         assertThat(v).isEqualTo(new Verdict(true, "fine"));
-        Message correction = model.requests().get(1).lastMessage();
+        Message correction = model.requests().get(1).last().orElseThrow();
         assertThat(correction.sender()).isEqualTo(StructuredOutput.SENDER);
         assertThat(correction.role()).isEqualTo(Role.USER);
         assertThat(correction.text()).isEqualTo("Your answer does not match the required JSON schema: $.reason is "

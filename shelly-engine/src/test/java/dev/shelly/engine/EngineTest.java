@@ -65,9 +65,9 @@ class EngineTest {
             assertThat(result.text()).isEqualTo("[{\"agent\":\"researcher\",\"result\":\"100 C at sea level\"}]");
             // Delegation is on by default in config too: the lead delegates, the researcher (at the
             // default depth limit of 1) is neither offered delegation nor told about the lead.
-            assertThat(worker.requests().getFirst().systemPrompt()).isEqualTo("You are researcher. Finds facts");
+            assertThat(worker.requests().getFirst().systemPrompt()).hasValue("You are researcher. Finds facts");
             assertThat(worker.requests().getFirst().toolNames()).isEmpty();
-            assertThat(lead.requests().getFirst().systemPrompt()).isEqualTo("You are lead. Leads\n\n## Instructions\n\n"
+            assertThat(lead.requests().getFirst().systemPrompt()).hasValue("You are lead. Leads\n\n## Instructions\n\n"
                     + "Delegate research.\n\n## Available Agents\n\n- **researcher**: Finds facts");
             assertThat(worker.requests().getFirst().messages()).extracting(Message::text)
                     .contains("the user cooks", "find the boiling point of water");
@@ -276,7 +276,7 @@ class EngineTest {
                 .completer("m", model).build()) {
             assertThat(engine.skills()).extracting(s -> s.name()).containsExactly("deploy", "review");
             engine.newSession().send("hi");
-            assertThat(model.requests().getFirst().systemPrompt()).isEqualTo("""
+            assertThat(model.requests().getFirst().systemPrompt()).hasValue("""
                     You are guide. Knows the project
 
                     ## Instructions

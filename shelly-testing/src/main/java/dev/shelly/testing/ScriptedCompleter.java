@@ -12,6 +12,7 @@ import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ResponseFormat;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
@@ -20,6 +21,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -66,26 +68,61 @@ public final class ScriptedCompleter implements Completer {
     public static final String PROVIDER = "scripted";
 
     private final List<Step> steps;
+    private final Map<Kind, List<Step>> byKind;
     private final boolean perChat;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition called = lock.newCondition();
     private final List<Request> requests = new ArrayList<>();
     private final Map<String, int[]> cursors = new HashMap<>();
-    private int sharedCursor;
 
-    private ScriptedCompleter(List<Step> steps, boolean perChat) {
+    private ScriptedCompleter(List<Step> steps, Map<Kind, List<Step>> byKind, boolean perChat) {
+        this.steps = checked(steps, "ScriptedCompleter steps");
+        this.byKind = Map.copyOf(byKind);
+        this.perChat = perChat;
+    }
+
+    private static List<Step> checked(List<Step> steps, String what) {
         if (steps == null) {
-            throw new IllegalArgumentException("ScriptedCompleter steps must not be null");
+            throw new IllegalArgumentException(what + " must not be null");
         }
         List<Step> copy = new ArrayList<>(steps.size());
         for (int i = 0; i < steps.size(); i++) {
             if (steps.get(i) == null) {
-                throw new IllegalArgumentException("ScriptedCompleter steps[" + i + "] must not be null");
+                throw new IllegalArgumentException(what + "[" + i + "] must not be null");
             }
             copy.add(steps.get(i));
         }
-        this.steps = Collections.unmodifiableList(copy);
-        this.perChat = perChat;
+        return Collections.unmodifiableList(copy);
+    }
+
+    /**
+     * What a request asks for, as the scripted model tells requests apart: each kind can follow a
+     * script of its own ({@link #on}).
+     */
+    public enum Kind {
+        /** A turn of an agent's conversation: it has a conversation id, and may offer tools. */
+        TURN,
+        /** A request for an answer in a JSON Schema ({@link ResponseFormat.JsonSchema}): a structured answer. */
+        STRUCTURED,
+        /**
+         * A request on the side of any conversation: no conversation id, no tools, no schema. What an
+         * agent's context management sends to summarise older messages, and what a plain
+         * {@code complete(ModelRequest.of(...))} sends.
+         */
+        SUMMARY;
+
+        /**
+         * The kind of a request.
+         *
+         * @param request the request
+         * @return its kind
+         */
+        public static Kind of(ModelRequest request) {
+            if (request.options().responseFormat() instanceof ResponseFormat.JsonSchema) {
+                return STRUCTURED;
+            }
+            return request.conversationId() == null && request.tools().isEmpty() ? SUMMARY : TURN;
+        }
     }
 
     /**
@@ -105,7 +142,7 @@ public final class ScriptedCompleter implements Completer {
      * @return the completer
      */
     public static ScriptedCompleter of(List<Step> steps) {
-        return new ScriptedCompleter(steps, false);
+        return new ScriptedCompleter(steps, Map.of(), false);
     }
 
     /**
@@ -125,7 +162,33 @@ public final class ScriptedCompleter implements Completer {
      * @return the completer
      */
     public static ScriptedCompleter perChat(List<Step> steps) {
-        return new ScriptedCompleter(steps, true);
+        return new ScriptedCompleter(steps, Map.of(), true);
+    }
+
+    /**
+     * A completer like this one whose requests of one kind follow a script of their own; requests
+     * of the other kinds follow the script they followed before. For example, a summary for an
+     * agent's context compaction beside its turns:
+     *
+     * <pre>{@code
+     * ScriptedCompleter model = ScriptedCompleter.perChat(Step.reply("one"), Step.reply("two"))
+     *         .on(Kind.SUMMARY, Step.reply("The user asked two questions."));
+     * }</pre>
+     *
+     * <p>The kind's script is walked per chat like the main one when the completer is
+     * {@link #perChat} and the request has a conversation id, and across all its calls otherwise.
+     *
+     * @param kind the kind of request
+     * @param steps the script for that kind
+     * @return a new completer, with no calls yet
+     */
+    public ScriptedCompleter on(Kind kind, Step... steps) {
+        if (kind == null) {
+            throw new IllegalArgumentException("ScriptedCompleter.on kind must not be null");
+        }
+        Map<Kind, List<Step>> copy = new HashMap<>(byKind);
+        copy.put(kind, checked(steps == null ? null : List.of(steps), "ScriptedCompleter.on(" + kind + ") steps"));
+        return new ScriptedCompleter(this.steps, copy, perChat);
     }
 
     @Override
@@ -138,35 +201,35 @@ public final class ScriptedCompleter implements Completer {
         if (request == null) {
             throw new IllegalArgumentException("ScriptedCompleter.complete request must not be null");
         }
-        if (perChat && request.conversationId() == null) {
+        Kind kind = Kind.of(request);
+        List<Step> script = byKind.getOrDefault(kind, steps);
+        if (perChat && request.conversationId() == null && script == steps) {
             throw new IllegalStateException("ScriptedCompleter.perChat needs requests with a conversationId; "
-                    + "an agent sets it to its chat's id");
+                    + "an agent sets it to its chat's id (script a " + kind + " request with on(Kind." + kind + ", ...))");
         }
         if (Thread.currentThread().isInterrupted()) {
             throw cancelled();
         }
-        int index = next(request);
-        if (index >= steps.size()) {
-            throw exhausted(index, request.messages());
+        int index = next(request, kind, script == steps ? null : kind);
+        if (index >= script.size()) {
+            throw exhausted(index, request.messages(), script.size(), script == steps ? null : kind,
+                    perChat && request.conversationId() != null);
         }
-        ModelResponse response = take(steps.get(index), request);
+        ModelResponse response = take(script.get(index), request);
         if (listener != null) {
             stream(response, listener);
         }
         return response;
     }
 
-    private int next(ModelRequest request) {
+    /** The next step of the script a request follows: per kind when it has its own, per chat when asked. */
+    private int next(ModelRequest request, Kind kind, Kind ownScript) {
         lock.lock();
         try {
-            int index;
-            if (perChat) {
-                int[] cursor = cursors.computeIfAbsent(request.conversationId(), c -> new int[1]);
-                index = cursor[0]++;
-            } else {
-                index = sharedCursor++;
-            }
-            requests.add(new Request(request, index));
+            String key = (ownScript == null ? "" : ownScript.name())
+                    + (perChat && request.conversationId() != null ? "/" + request.conversationId() : "");
+            int index = cursors.computeIfAbsent(key, c -> new int[1])[0]++;
+            requests.add(new Request(request, index, kind));
             called.signalAll();
             return index;
         } finally {
@@ -260,14 +323,15 @@ public final class ScriptedCompleter implements Completer {
         return new CancellationException("the scripted model call was interrupted");
     }
 
-    private ModelException exhausted(int index, List<Message> seen) {
+    private ModelException exhausted(int index, List<Message> seen, int size, Kind ownScript, boolean ofChat) {
         String last = seen.isEmpty() ? "the chat is empty"
                 : "the chat's last message is from '" + seen.getLast().sender() + "' (" + seen.getLast().role() + "): "
                         + abbreviate(seen.getLast().text());
         return ModelException.builder(ModelException.Kind.INVALID_RESPONSE)
                 .provider(PROVIDER)
-                .providerMessage("the script has " + steps.size() + " step" + (steps.size() == 1 ? "" : "s")
-                        + " and was called for step " + (index + 1) + (perChat ? " of this chat" : "") + "; " + last)
+                .providerMessage("the " + (ownScript == null ? "" : ownScript + " ") + "script has " + size + " step"
+                        + (size == 1 ? "" : "s") + " and was called for step " + (index + 1) + (ofChat ? " of this chat" : "")
+                        + "; " + last)
                 .build();
     }
 
@@ -345,23 +409,28 @@ public final class ScriptedCompleter implements Completer {
     }
 
     /**
-     * One call the scripted model received.
+     * One call the scripted model received, with the accessors of {@link ModelRequest} under the
+     * same names.
      *
      * @param request the request as the model received it
-     * @param step the index of the script step that answered it, from 0 (may be past the end)
+     * @param step the index of the script step it was given (0-based), in the script it followed
+     * @param kind what it asked for
      */
-    public record Request(ModelRequest request, int step) {
+    public record Request(ModelRequest request, int step, Kind kind) {
         /** Checks the request. */
         public Request {
             if (request == null) {
                 throw new IllegalArgumentException("ScriptedCompleter.Request request must not be null");
             }
+            if (kind == null) {
+                kind = Kind.of(request);
+            }
         }
 
         /**
-         * The messages the model saw.
+         * The messages sent, system prompt first when there is one.
          *
-         * @return the messages, in order
+         * @return the messages
          */
         public List<Message> messages() {
             return request.messages();
@@ -370,38 +439,46 @@ public final class ScriptedCompleter implements Completer {
         /**
          * The tools offered.
          *
-         * @return the tools
+         * @return the tool definitions
          */
         public List<ToolDefinition> tools() {
             return request.tools();
         }
 
         /**
-         * The request's options.
+         * The options sent.
          *
-         * @return the options, {@link ModelOptions#NONE} when none were set
+         * @return the options
          */
         public ModelOptions options() {
             return request.options();
         }
 
         /**
-         * The text of the first system message.
+         * The conversation the request belongs to, as {@link ModelRequest#conversationId()}.
          *
-         * @return the system prompt, or an empty string when there is none
+         * @return the id, or null for a request on the side (a summary)
          */
-        public String systemPrompt() {
-            return request.systemPrompt().orElse("");
+        public String conversationId() {
+            return request.conversationId();
         }
 
         /**
-         * The last message the model saw.
+         * The system prompt, as {@link ModelRequest#systemPrompt()}.
          *
-         * @return the message
-         * @throws java.util.NoSuchElementException when there were no messages
+         * @return the text of the first message when it is a system message
          */
-        public Message lastMessage() {
-            return request.messages().getLast();
+        public Optional<String> systemPrompt() {
+            return request.systemPrompt();
+        }
+
+        /**
+         * The last message sent, as {@link ModelRequest#last()}.
+         *
+         * @return the last message, empty when none was sent
+         */
+        public Optional<Message> last() {
+            return request.last();
         }
 
         /**

@@ -61,10 +61,10 @@ class ScriptedCompleterTest {
 
         List<ScriptedCompleter.Request> requests = model.requests();
         assertThat(requests).hasSize(2);
-        assertThat(requests.getFirst().systemPrompt()).isEqualTo("be brief");
+        assertThat(requests.getFirst().systemPrompt()).hasValue("be brief");
         assertThat(requests.getFirst().messages()).hasSize(2);
         assertThat(requests.getFirst().toolNames()).containsExactly("get_weather");
-        assertThat(requests.get(1).lastMessage().toolResults().getFirst().text()).isEqualTo("sunny");
+        assertThat(requests.get(1).last().orElseThrow().toolResults().getFirst().text()).isEqualTo("sunny");
         assertThat(requests.get(1).step()).isEqualTo(1);
     }
 
@@ -261,15 +261,6 @@ class ScriptedCompleterTest {
     }
 
     @Test
-    void perChatNeedsAConversationId() {
-        ScriptedCompleter model = ScriptedCompleter.perChat(Step.reply("x"));
-        assertThatThrownBy(() -> model.complete(ModelRequest.of(List.of(Message.user("x")))))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessage("ScriptedCompleter.perChat needs requests with a conversationId; "
-                        + "an agent sets it to its chat's id");
-    }
-
-    @Test
     void respondStepsGiveWholeResponsesAndWithModelNamesTheModel() {
         ScriptedCompleter model = ScriptedCompleter.of(
                 Step.respond(r -> new ModelResponse(Message.text("a", Role.ASSISTANT, "cut"), new Usage(5, 9, 100, 0),
@@ -306,5 +297,44 @@ class ScriptedCompleterTest {
         }
 
         assertThat(got).hasSize(n).doesNotHaveDuplicates();
+    }
+    @Test
+    void requestsOfAKindWithAScriptOfTheirOwnFollowItWhileTheRestFollowTheMainScript() {
+        ScriptedCompleter model = ScriptedCompleter.perChat(Step.reply("turn one"), Step.reply("turn two"))
+                .on(ScriptedCompleter.Kind.SUMMARY, Step.reply("summary one"), Step.reply("summary two"))
+                .on(ScriptedCompleter.Kind.STRUCTURED, Step.reply("{\"city\":\"Paris\"}"));
+        Chat a = Chat.of(Message.user("a"));
+        Chat b = Chat.of(Message.user("b"));
+        ModelRequest summary = ModelRequest.of(List.of(Message.system("You compress"), Message.user("Messages to summarise")));
+        ModelRequest structured = ModelRequest.builder().message(Message.user("a city?")).conversationId(a.id())
+                .responseFormat(new dev.shelly.modeladapter.ResponseFormat.JsonSchema("City", "{\"type\":\"object\"}", true))
+                .build();
+
+        assertThat(model.complete(request(a, List.of(WEATHER))).message().text()).isEqualTo("turn one");
+        assertThat(model.complete(summary).message().text()).as("a summary has no chat, yet perChat answers it")
+                .isEqualTo("summary one");
+        assertThat(model.complete(request(b, List.of())).message().text()).isEqualTo("turn one");
+        assertThat(model.complete(structured).message().text()).isEqualTo("{\"city\":\"Paris\"}");
+        assertThat(model.complete(request(a, List.of(WEATHER))).message().text()).isEqualTo("turn two");
+        assertThat(model.complete(summary).message().text()).isEqualTo("summary two");
+
+        assertThat(model.requests()).extracting(ScriptedCompleter.Request::kind).containsExactly(
+                ScriptedCompleter.Kind.TURN, ScriptedCompleter.Kind.SUMMARY, ScriptedCompleter.Kind.TURN,
+                ScriptedCompleter.Kind.STRUCTURED, ScriptedCompleter.Kind.TURN, ScriptedCompleter.Kind.SUMMARY);
+        assertThat(model.requests().get(1).conversationId()).isNull();
+        assertThat(model.requests().get(1).systemPrompt()).hasValue("You compress");
+        assertThat(model.requests().get(5).step()).as("the summary script's own step").isEqualTo(1);
+        assertThatThrownBy(() -> model.complete(summary)).isInstanceOf(ModelException.class)
+                .hasMessageContaining("the SUMMARY script has 2 steps and was called for step 3; "
+                        + "the chat's last message is from 'user' (user): 'Messages to summarise'");
+    }
+
+    @Test
+    void aPerChatScriptWithoutASummaryScriptSaysHowToScriptARequestWithNoChat() {
+        ScriptedCompleter model = ScriptedCompleter.perChat(Step.reply("turn"));
+        assertThatThrownBy(() -> model.complete(ModelRequest.of(List.of(Message.user("summarise")))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("ScriptedCompleter.perChat needs requests with a conversationId; an agent sets it to its "
+                        + "chat's id (script a SUMMARY request with on(Kind.SUMMARY, ...))");
     }
 }

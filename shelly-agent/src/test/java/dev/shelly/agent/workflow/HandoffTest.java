@@ -86,7 +86,7 @@ class HandoffTest {
         assertThat(triageSaw.tools().getFirst().description()).isEqualTo("Transfer the conversation to flights (Books "
                 + "and changes flights). Call it when flights should take over: you stop, and flights answers next.");
         ScriptedCompleter.Request flightsSaw = flights.requests().getFirst();
-        assertThat(flightsSaw.systemPrompt()).isEqualTo("You are flights. Books and changes flights");
+        assertThat(flightsSaw.systemPrompt()).hasValue("You are flights. Books and changes flights");
         assertThat(flightsSaw.messages().subList(1, flightsSaw.messages().size())).isEqualTo(shared.messages().subList(0, 4));
         assertThat(flightsSaw.toolNames()).containsExactly("transfer_to_triage", "transfer_to_hotels", "change_flight");
     }

@@ -140,7 +140,7 @@ class LlmCoordinatorTest {
                 .hasMessage("the LLM coordinator of team 'smart-team' gave no valid answer at step 0, after a retry: "
                         + "there is no member \"editor\"; the members are \"researcher\", \"writer\", \"reviewer\"; "
                         + "its answer was '{\"members\": [\"editor\"], \"done\": false}'");
-        assertThat(brain.requests().get(1).lastMessage().text()).isEqualTo("Your answer was not valid: there is no member "
+        assertThat(brain.requests().get(1).last().orElseThrow().text()).isEqualTo("Your answer was not valid: there is no member "
                 + "\"editor\"; the members are \"researcher\", \"writer\", \"reviewer\". Respond with ONLY a JSON object "
                 + "such as {\"members\": [\"researcher\"], \"done\": false} or {\"members\": [], \"done\": true}.");
         assertThat(team.chat().messages()).hasSize(1);
@@ -213,7 +213,7 @@ class LlmCoordinatorTest {
                 "additionalProperties":false}""", true);
         assertThat(brain.requests()).extracting(r -> r.options().responseFormat())
                 .containsExactly(expected, expected, expected);
-        assertThat(brain.requests().get(1).lastMessage().text()).isEqualTo("Your answer was not valid: "
+        assertThat(brain.requests().get(1).last().orElseThrow().text()).isEqualTo("Your answer was not valid: "
                 + "$.done is required. Respond with ONLY a JSON object such as {\"members\": [\"researcher\"], "
                 + "\"done\": false} or {\"members\": [], \"done\": true}.");
     }

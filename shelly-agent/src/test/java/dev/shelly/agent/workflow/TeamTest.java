@@ -142,7 +142,7 @@ class TeamTest {
                 Message.user("Write a story"),
                 writer.chat().get(2),
                 Message.text("desk", Role.USER, Team.CONTINUE));
-        assertThat(model.requests().get(1).lastMessage().role()).isEqualTo(Role.USER);
+        assertThat(model.requests().get(1).last().orElseThrow().role()).isEqualTo(Role.USER);
         // The shared chat holds only the conversation, not the nudge.
         assertThat(team.chat().messages()).extracting(Message::text).containsExactly("Write a story", "part 1", "part 2");
     }
