@@ -15,9 +15,12 @@ import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -46,6 +49,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class RedisBackends implements SharedBackends {
     /** How long a session's lease lives without renewal unless {@link Builder#sessionLease} says otherwise. */
     public static final Duration DEFAULT_SESSION_LEASE = Duration.ofSeconds(15);
+    /** The longest wait between two attempts to reconnect after the server went away. */
+    static final Duration RECONNECT_AT_MOST = Duration.ofMillis(250);
 
     private final RedisConnection redis;
     private final ReentrantLock lock = new ReentrantLock();
@@ -386,13 +391,19 @@ public final class RedisBackends implements SharedBackends {
             RedisURI uri = RedisURI.create(config.url());
             uri.setTimeout(timeout);
             uri.setSsl(config.tls());
-            RedisClient client = RedisClient.create(uri);
+            // Lettuce reconnects on its own; by default it waits up to 30 s between attempts, so after
+            // an outage the first answer could come many seconds after the server is back. Here an
+            // attempt is never more than RECONNECT_AT_MOST away.
+            ClientResources resources = ClientResources.builder()
+                    .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_AT_MOST, 2, TimeUnit.MILLISECONDS))
+                    .build();
+            RedisClient client = RedisClient.create(resources, uri);
             client.setOptions(ClientOptions.builder()
                     .autoReconnect(true)
                     .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
                     .timeoutOptions(TimeoutOptions.enabled(timeout))
                     .build());
-            return new RedisBackends(RedisConnection.open(client, config), sessionLease);
+            return new RedisBackends(RedisConnection.open(client, resources, config), sessionLease);
         }
     }
 }

@@ -4,6 +4,7 @@ import dev.shelly.storage.spi.RedisConfig;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -48,6 +49,7 @@ final class RedisConnection implements AutoCloseable {
     }
 
     private final RedisClient client;
+    private final ClientResources resources;
     private final RedisConfig config;
     private final StatefulRedisConnection<String, String> connection;
     private final StatefulRedisPubSubConnection<String, String> pubsub;
@@ -55,9 +57,10 @@ final class RedisConnection implements AutoCloseable {
     private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
     private final ReentrantLock subscriptions = new ReentrantLock();
 
-    private RedisConnection(RedisClient client, RedisConfig config, StatefulRedisConnection<String, String> connection,
-            StatefulRedisPubSubConnection<String, String> pubsub) {
+    private RedisConnection(RedisClient client, ClientResources resources, RedisConfig config,
+            StatefulRedisConnection<String, String> connection, StatefulRedisPubSubConnection<String, String> pubsub) {
         this.client = client;
+        this.resources = resources;
         this.config = config;
         this.connection = connection;
         this.pubsub = pubsub;
@@ -83,17 +86,26 @@ final class RedisConnection implements AutoCloseable {
         });
     }
 
-    static RedisConnection open(RedisClient client, RedisConfig config) {
+    /**
+     * Connects a client made on its own resources (the connection shuts both down when it closes).
+     *
+     * @param client the client
+     * @param resources the client's resources: its event loops, and how soon it reconnects
+     * @param config the settings it was made from
+     * @return the open connection
+     * @throws RedisUnavailableException when the server cannot be reached within the timeout
+     */
+    static RedisConnection open(RedisClient client, ClientResources resources, RedisConfig config) {
         StatefulRedisConnection<String, String> connection = null;
         try {
             connection = client.connect();
             StatefulRedisPubSubConnection<String, String> pubsub = client.connectPubSub();
-            return new RedisConnection(client, config, connection, pubsub);
+            return new RedisConnection(client, resources, config, connection, pubsub);
         } catch (RedisException e) {
             if (connection != null) {
                 connection.close();
             }
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            shutdown(client, resources);
             throw new RedisUnavailableException("cannot connect to Redis at " + config.safeUrl() + " within "
                     + seconds(config.timeout()) + ": " + rootMessage(e), e);
         }
@@ -222,7 +234,16 @@ final class RedisConnection implements AutoCloseable {
             pubsub.close();
             connection.close();
         } finally {
+            shutdown(client, resources);
+        }
+    }
+
+    private static void shutdown(RedisClient client, ClientResources resources) {
+        try {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        } finally {
+            // Resources given to a client are not the client's to shut down.
+            resources.shutdown(0, 2, TimeUnit.SECONDS);
         }
     }
 
