@@ -63,7 +63,6 @@ public final class ApprovalExample implements Example {
         String id;
         try (Engine engine = engine(dir, run.model(firstScript()), run.models());
                 Session session = engine.newSession().listen(run.listener())) {
-            run.note("> " + run.prompt());
             Turn turn = session.send(run.prompt());
             run.view().finish();
             if (!turn.paused()) {

@@ -39,7 +39,7 @@ public final class ConcurrentExample implements Example {
 
     @Override
     public String description() {
-        return "one delegate call runs three analysts at the same time (14.4)";
+        return "one delegate call runs three analysts at the same time";
     }
 
     @Override

@@ -12,6 +12,8 @@ import dev.shelly.modeladapter.RetryListener;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
@@ -47,6 +49,8 @@ public final class ConsoleView implements AgentListener, RetryListener, Fallback
     private final ReentrantLock lock = new ReentrantLock();
     private boolean atLineStart = true;
     private boolean streamed;
+    /** The calls shown as started and not yet finished, by run and call id. */
+    private final Set<String> startedCalls = ConcurrentHashMap.newKeySet();
 
     /**
      * A view that writes to a stream.
@@ -125,6 +129,7 @@ public final class ConsoleView implements AgentListener, RetryListener, Fallback
     }
 
     private void started(AgentEvent.Source source, ToolCall call) {
+        startedCalls.add(source.runId() + "/" + call.id());
         if (call.name().equals("delegate")) {
             JsonNode tasks = parse(call.arguments()).get("tasks");
             if (tasks != null && tasks.isArray() && !tasks.isEmpty()) {
@@ -138,6 +143,10 @@ public final class ConsoleView implements AgentListener, RetryListener, Fallback
     }
 
     private void finished(AgentEvent.Source source, ToolCall call, ToolResult result) {
+        if (!startedCalls.remove(source.runId() + "/" + call.id())) {
+            started(source, call); // refused before it ran (a policy or a hook): show the call it refused
+            startedCalls.remove(source.runId() + "/" + call.id());
+        }
         if (call.name().equals("delegate")) {
             JsonNode results = parse(result.text());
             if (results.isArray() && !results.isEmpty()) {

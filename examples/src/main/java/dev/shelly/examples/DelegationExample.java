@@ -22,7 +22,7 @@ public final class DelegationExample implements Example {
 
     @Override
     public String description() {
-        return "an orchestrator delegates to a researcher and a writer (14.2)";
+        return "an orchestrator delegates to a researcher and a writer";
     }
 
     @Override

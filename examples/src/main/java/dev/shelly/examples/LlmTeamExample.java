@@ -22,7 +22,7 @@ public final class LlmTeamExample implements Example {
 
     @Override
     public String description() {
-        return "a model decides who acts next: a Team with the LLM coordinator (15.3)";
+        return "a model decides who acts next: a Team with the LLM coordinator";
     }
 
     @Override

@@ -23,7 +23,7 @@ public final class McpExample implements Example {
 
     @Override
     public String description() {
-        return "an agent uses the tools of an MCP server it starts as a subprocess (14.7)";
+        return "an agent uses the tools of an MCP server it starts as a subprocess";
     }
 
     @Override

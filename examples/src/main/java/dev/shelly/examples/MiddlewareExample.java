@@ -32,7 +32,7 @@ public final class MiddlewareExample implements Example {
 
     @Override
     public String description() {
-        return "timing, timeout, recovery and an output guardrail around an agent (14.5)";
+        return "timing, timeout, recovery and an output guardrail around an agent";
     }
 
     @Override

@@ -27,7 +27,7 @@ public final class NestedTeamsExample implements Example {
 
     @Override
     public String description() {
-        return "a team inside a team, called by an agent as a tool (15.9, 15.4)";
+        return "a team inside a team, called by an agent as a tool";
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class ParallelResearchExample implements Example {
 
     @Override
     public String description() {
-        return "two analysts at the same time, then a writer: role round-robin (15.8)";
+        return "two analysts at the same time, then a writer: role round-robin";
     }
 
     @Override

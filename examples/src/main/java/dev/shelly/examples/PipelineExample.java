@@ -22,7 +22,7 @@ public final class PipelineExample implements Example {
 
     @Override
     public String description() {
-        return "a researcher, then a writer: a Team with the sequence coordinator (15.2)";
+        return "a researcher, then a writer: a Team with the sequence coordinator";
     }
 
     @Override

@@ -42,7 +42,7 @@ public final class SkillsExample implements Example {
 
     @Override
     public String description() {
-        return "an agent follows a code-review skill loaded from SKILL.md folders (14.3)";
+        return "an agent follows a code-review skill loaded from SKILL.md folders";
     }
 
     @Override

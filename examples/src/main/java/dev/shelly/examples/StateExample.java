@@ -26,7 +26,7 @@ public final class StateExample implements Example {
 
     @Override
     public String description() {
-        return "a researcher and a writer share findings through a state store (14.6)";
+        return "a researcher and a writer share findings through a state store";
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class SupportDeskExample implements Example {
 
     @Override
     public String description() {
-        return "triage hands the customer to flights, then hotels: a Handoff group (15.5)";
+        return "triage hands the customer to flights, then hotels: a Handoff group";
     }
 
     @Override

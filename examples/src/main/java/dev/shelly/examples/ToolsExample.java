@@ -27,7 +27,7 @@ public final class ToolsExample implements Example {
 
     @Override
     public String description() {
-        return "one agent with a weather tool: the ReAct loop (14.1)";
+        return "one agent with a weather tool: the ReAct loop";
     }
 
     @Override

@@ -91,14 +91,18 @@ public final class TriageExample implements Example {
 
         run.note("[triage: " + triage.category() + ", priority " + triage.priority()
                 + triage.assignee().map(a -> ", for " + a).orElse("") + "]");
-        run.note("[run: " + describe(context.usage(), context.cost()) + "]");
+        run.note("[run: " + describe(context.usage(), context.cost(), run.models().scripted()) + "]");
         return Message.text("triage", Role.ASSISTANT, triage.summary());
     }
 
-    /** What the run used: tokens, and dollars by the agent's price table (the shipped one here). */
-    static String describe(Usage usage, Cost cost) {
+    /**
+     * What the run used: tokens, and dollars by the agent's price table (the shipped one here). A
+     * scripted model bills nothing: its figure is what the same tokens would cost, and says so.
+     */
+    static String describe(Usage usage, Cost cost, boolean scripted) {
         return usage.totalTokens() + " tokens, $" + cost.usd().toPlainString()
-                + (cost.complete() ? "" : " and " + cost.unpricedTokens() + " tokens without a price");
+                + (cost.complete() ? "" : " and " + cost.unpricedTokens() + " tokens without a price")
+                + (scripted ? " (scripted model: not billed; what these tokens would cost)" : "");
     }
 
     /** Demo customers, per tenant. */

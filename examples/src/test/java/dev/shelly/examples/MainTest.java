@@ -18,21 +18,21 @@ class MainTest {
         assertThat(r.exit()).isZero();
         assertThat(r.err()).isEmpty();
         assertThat(r.lines()).containsExactly(
-                "tools        one agent with a weather tool: the ReAct loop (14.1)",
-                "delegation   an orchestrator delegates to a researcher and a writer (14.2)",
-                "skills       an agent follows a code-review skill loaded from SKILL.md folders (14.3)",
-                "concurrent   one delegate call runs three analysts at the same time (14.4)",
-                "middleware   timing, timeout, recovery and an output guardrail around an agent (14.5)",
-                "state        a researcher and a writer share findings through a state store (14.6)",
+                "tools        one agent with a weather tool: the ReAct loop",
+                "delegation   an orchestrator delegates to a researcher and a writer",
+                "skills       an agent follows a code-review skill loaded from SKILL.md folders",
+                "concurrent   one delegate call runs three analysts at the same time",
+                "middleware   timing, timeout, recovery and an output guardrail around an agent",
+                "state        a researcher and a writer share findings through a state store",
                 "tasks        a planner creates tasks on a board; two workers claim and finish them at the same time",
                 "redis-tasks  a planner and two worker processes share one task board on Redis",
-                "mcp          an agent uses the tools of an MCP server it starts as a subprocess (14.7)",
+                "mcp          an agent uses the tools of an MCP server it starts as a subprocess",
                 "chat         a terminal chat over the engine: streamed replies, tools and delegations as they happen",
-                "pipeline     a researcher, then a writer: a Team with the sequence coordinator (15.2)",
-                "parallel     two analysts at the same time, then a writer: role round-robin (15.8)",
-                "llm-team     a model decides who acts next: a Team with the LLM coordinator (15.3)",
-                "support      triage hands the customer to flights, then hotels: a Handoff group (15.5)",
-                "nested       a team inside a team, called by an agent as a tool (15.9, 15.4)",
+                "pipeline     a researcher, then a writer: a Team with the sequence coordinator",
+                "parallel     two analysts at the same time, then a writer: role round-robin",
+                "llm-team     a model decides who acts next: a Team with the LLM coordinator",
+                "support      triage hands the customer to flights, then hotels: a Handoff group",
+                "nested       a team inside a team, called by an agent as a tool",
                 "triage       a ticket triaged into a record; hooks deny a tool and hide others, a run value reaches "
                         + "the tools, the run's cost",
                 "long-run     120 tool calls in an 8k-token window: offload, trimming, compaction and a loop check keep "

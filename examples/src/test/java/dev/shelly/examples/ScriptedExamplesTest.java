@@ -52,14 +52,16 @@ class ScriptedExamplesTest {
     void triageAnswersWithARecordWhileHooksGuardTheToolsAndTheRunReportsItsCost() {
         Runs.Result r = run("triage");
 
-        assertThat(r.lines()).contains(
+        assertThat(r.lines()).as("the refused call is shown as a call, then its refusal").containsSubsequence(
+                "  → refund_order {\"order\":\"A-1001\"}",
                 "  ← refund_order failed: tool 'refund_order' was not run: refunds need a human's approval; say so in"
-                        + " the triage",
+                        + " the triage");
+        assertThat(r.lines()).contains(
                 "  ← lookup_customer: Ann Lee, tenant acme, plan Pro, 2 open orders (A-1001, A-1002)");
         assertThat(r.lines()).as("the admin tool is hidden from the model by the model-call hook")
                 .anyMatch(l -> l.contains("(tools offered: lookup_customer, refund_order)"));
         assertThat(r.lines()).containsSubsequence("[triage: billing, priority 2, for billing-team]",
-                "[run: 3580 tokens, $0.00996]");
+                "[run: 3580 tokens, $0.00996 (scripted model: not billed; what these tokens would cost)]");
     }
 
     @Test
@@ -268,5 +270,6 @@ class ScriptedExamplesTest {
                 "[second process] Done. Before: no notes yet; now saved: buy oat milk",
                 "[notes.txt] buy oat milk");
         assertThat(r.lines()).filteredOn(l -> l.startsWith("[notes.txt]")).hasSize(1);
+        assertThat(r.lines()).as("the prompt is shown once").filteredOn(l -> l.startsWith("> ")).hasSize(1);
     }
 }
