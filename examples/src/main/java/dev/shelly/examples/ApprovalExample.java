@@ -59,7 +59,7 @@ public final class ApprovalExample implements Example {
 
     @Override
     public Message run(ExampleRun run) throws Exception {
-        Path dir = Files.createTempDirectory("shelly-approval-");
+        Path dir = run.workFolder("shelly-approval-");
         String id;
         try (Engine engine = engine(dir, run.model(firstScript()), run.models());
                 Session session = engine.newSession().listen(run.listener())) {

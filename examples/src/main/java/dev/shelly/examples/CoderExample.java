@@ -42,7 +42,7 @@ public final class CoderExample implements Example {
 
     @Override
     public Message run(ExampleRun run) throws Exception {
-        Path workspace = copySample();
+        Path workspace = copySample(run.workFolder("shelly-coder-"));
         CodingTools coding = CodingTools.builder(workspace)
                 .allowCommands("java")
                 .prependSearchPath(Path.of(System.getProperty("java.home"), "bin"))
@@ -62,8 +62,7 @@ public final class CoderExample implements Example {
         return coder.run(run.prompt());
     }
 
-    static Path copySample() throws IOException {
-        Path dir = Files.createTempDirectory("shelly-coder-");
+    static Path copySample(Path dir) throws IOException {
         for (String name : SAMPLE) {
             try (InputStream in = CoderExample.class.getResourceAsStream("coder-sample/" + name)) {
                 if (in == null) {

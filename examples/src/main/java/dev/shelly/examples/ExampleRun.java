@@ -9,9 +9,15 @@ import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
 import io.opentelemetry.api.GlobalOpenTelemetry;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
 
 /**
  * What one run of an {@link Example} works with: the prompt, the model and the view.
@@ -25,6 +31,8 @@ import java.util.Optional;
  * }</pre>
  */
 public final class ExampleRun {
+    private final List<Path> folders = new CopyOnWriteArrayList<>();
+    private volatile boolean keepFiles;
     private final String prompt;
     private final ExampleModels models;
     private final ConsoleView view;
@@ -70,6 +78,47 @@ public final class ExampleRun {
         this.real = models.scripted() ? null : models.open(view, view, usage);
         this.telemetry = GlobalOpenTelemetry.isSet() ? ShellyTelemetry.create(GlobalOpenTelemetry.get()) : null;
         this.scope = telemetry != null ? RunContext.builder().observers(telemetry).build() : RunContext.root();
+    }
+
+    /**
+     * A new temporary folder for the example's files, removed by {@link #cleanUp()} when the
+     * example ends (kept, and named, when {@code SHELLY_KEEP_FILES} is set).
+     *
+     * @param prefix the start of the folder's name
+     * @return the folder
+     * @throws IOException when it cannot be made
+     */
+    public Path workFolder(String prefix) throws IOException {
+        Path folder = Files.createTempDirectory(prefix);
+        folders.add(folder);
+        return folder;
+    }
+
+    /**
+     * Whether {@link #cleanUp()} keeps the work folders rather than removing them.
+     *
+     * @param keep true to keep them
+     */
+    public void keepFiles(boolean keep) {
+        this.keepFiles = keep;
+    }
+
+    /** Removes the work folders, or, when they are kept, says where they are. */
+    public void cleanUp() {
+        for (Path folder : folders) {
+            if (keepFiles) {
+                note("[files kept in " + folder + "]");
+                continue;
+            }
+            try (Stream<Path> walk = Files.walk(folder)) {
+                for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            } catch (IOException e) {
+                note("[could not remove " + folder + ": " + e.getMessage() + "]");
+            }
+        }
+        folders.clear();
     }
 
     /**

@@ -121,6 +121,7 @@ public final class Main {
         if (args.length > 1 || !example.readsInput()) {
             prompt.lines().forEach(line -> out.println("> " + line));
         }
+        run.keepFiles(env.containsKey("SHELLY_KEEP_FILES"));
         try {
             example.run(run);
             view.finish();
@@ -142,6 +143,9 @@ public final class Main {
                 e.printStackTrace(err);
             }
             return FAILED;
+        } finally {
+            run.cleanUp();
+            out.flush();
         }
     }
 

@@ -2,12 +2,16 @@ package dev.shelly.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -89,6 +93,30 @@ class ScriptedExamplesTest {
                 "I read all 120 records. Their total stock value is $79820.",
                 "[123 model calls; largest request 5965 of 8000 tokens; 3 compactions; the chat holds 251 messages, 4 of them"
                         + " summaries and notes]");
+    }
+
+    @Test
+    void theCoderWorkspaceIsRemovedAtTheEndUnlessAskedToKeepIt() throws Exception {
+        Runs.Result kept = Runs.run(Map.of("HOME", "/nowhere", "SHELLY_KEEP_FILES", "1"), "coder");
+        assertThat(kept.exit()).isZero();
+        String last = kept.lines().getLast();
+        Matcher m = Pattern.compile("\\[files kept in (.+shelly-coder-\\d+)]").matcher(last);
+        assertThat(m.matches()).as("the last line names the kept folder: %s", last).isTrue();
+        Path folder = Path.of(m.group(1));
+        assertThat(folder.resolve("Calc.java")).as("the fixed project is still there").content().contains("return a + b;");
+
+        ExampleRun run = new ExampleRun("", ExampleModels.select(NO_PROVIDER),
+                new ConsoleView(new PrintStream(OutputStream.nullOutputStream())));
+        Path scratch = run.workFolder("shelly-coder-");
+        Files.writeString(Files.createDirectories(scratch.resolve("sub")).resolve("f.txt"), "x");
+        run.cleanUp();
+        assertThat(scratch).as("removed by default, with what is inside").doesNotExist();
+        try (Stream<Path> walk = Files.walk(folder)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+        assertThat(run("coder").lines()).noneMatch(l -> l.startsWith("[files kept in"));
     }
 
     @Test
