@@ -15,7 +15,8 @@ import java.util.regex.Pattern;
  * @param maxResultChars the most characters of text a result may keep (see {@link ToolResults}),
  *     or 0 to take the caller's limit (an agent's, else {@link ToolResults#DEFAULT_MAX_CHARS})
  */
-public record Tool(ToolDefinition definition, ToolHandler handler, Duration timeout, int maxResultChars) {
+public record Tool(ToolDefinition definition, ToolHandler handler, Duration timeout, int maxResultChars,
+        boolean idempotent) {
 
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
@@ -43,6 +44,18 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
             throw new IllegalArgumentException("Tool.maxResultChars of '" + definition.name()
                     + "' must be at least 1 (or 0 for the caller's limit), was " + maxResultChars);
         }
+    }
+
+    /**
+     * A tool that is not declared idempotent.
+     *
+     * @param definition name, description and input schema, as sent to the model
+     * @param handler runs the tool
+     * @param timeout how long one call may run before it is stopped, or null for no limit of its own
+     * @param maxResultChars the most characters of a result's text, or 0 for the caller's limit
+     */
+    public Tool(ToolDefinition definition, ToolHandler handler, Duration timeout, int maxResultChars) {
+        this(definition, handler, timeout, maxResultChars, false);
     }
 
     /**
@@ -139,7 +152,7 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("the input schema of tool '" + name() + "' " + e.getMessage(), e);
         }
-        return new Tool(definition, new CheckedHandler(name(), check, handler), timeout, maxResultChars);
+        return new Tool(definition, new CheckedHandler(name(), check, handler), timeout, maxResultChars, idempotent);
     }
 
     /**
@@ -149,7 +162,22 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
      * @return the new tool
      */
     public Tool withTimeout(Duration limit) {
-        return new Tool(definition, handler, limit, maxResultChars);
+        return new Tool(definition, handler, limit, maxResultChars, idempotent);
+    }
+
+    /**
+     * A copy of this tool that says whether running one call twice has the effect of running it
+     * once (a read, a lookup, a write of the same value). After a crash, a session resumed from its
+     * journal runs again a call that had started without a recorded result only when its tool is
+     * idempotent; otherwise the model reads that the outcome is unknown. Tools are not idempotent
+     * unless they say so. A handler that calls a payment or ticket API can make any call safe to
+     * repeat by passing on {@link ToolContext#idempotencyKey()}.
+     *
+     * @param value true when a repeated call does no harm
+     * @return the new tool
+     */
+    public Tool idempotent(boolean value) {
+        return new Tool(definition, handler, timeout, maxResultChars, value);
     }
 
     /**
@@ -162,7 +190,7 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
      */
     public Tool withMaxResultChars(int limit) {
         return new Tool(definition, handler, timeout,
-                ToolResults.checkLimit(limit, "Tool.maxResultChars of '" + definition.name() + "'"));
+                ToolResults.checkLimit(limit, "Tool.maxResultChars of '" + definition.name() + "'"), idempotent);
     }
 
     /**

@@ -13,9 +13,13 @@ package dev.shelly.tools;
  *     team's member's caller), or null for a top-level run
  * @param sessionId the id of the session the run belongs to, or null when there is none
  * @param values the application's values for the run; {@link RunValues#EMPTY} when none
+ * @param idempotencyKey a key for this one call, the same in its first attempt and in any attempt
+ *     after a session is resumed from its journal, and different for every other call: pass it on
+ *     to an API that takes idempotency keys (payments, tickets) so that a repeated call does
+ *     nothing twice; null outside a run
  */
 public record ToolContext(String agent, String parent, int depth, String runId, String parentRunId,
-        String sessionId, RunValues values) {
+        String sessionId, RunValues values, String idempotencyKey) {
 
     /** Validates the fields; only the parent and the three ids may be null. */
     public ToolContext {
@@ -31,6 +35,32 @@ public record ToolContext(String agent, String parent, int depth, String runId, 
         if (values == null) {
             throw new IllegalArgumentException("ToolContext.values must not be null; use RunValues.EMPTY");
         }
+    }
+
+    /**
+     * A context for a run, before a call gives it its idempotency key.
+     *
+     * @param agent the calling agent's name
+     * @param parent the name of the agent that delegated to the caller, or null
+     * @param depth the delegation depth
+     * @param runId the id of the calling run, or null
+     * @param parentRunId the id of the run that started the calling run, or null
+     * @param sessionId the id of the session, or null
+     * @param values the application's values for the run
+     */
+    public ToolContext(String agent, String parent, int depth, String runId, String parentRunId, String sessionId,
+            RunValues values) {
+        this(agent, parent, depth, runId, parentRunId, sessionId, values, null);
+    }
+
+    /**
+     * This context for one call: the same, with the call's idempotency key.
+     *
+     * @param key the key, stable across attempts of the same call
+     * @return the context for the call
+     */
+    public ToolContext forCall(String key) {
+        return new ToolContext(agent, parent, depth, runId, parentRunId, sessionId, values, key);
     }
 
     /**
