@@ -1,14 +1,8 @@
 package dev.shelly.agent;
 
-import dev.shelly.agent.context.Budget;
-import dev.shelly.agent.context.Compaction;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.agent.context.ContextView;
-import dev.shelly.agent.context.FailureReflection;
-import dev.shelly.agent.context.LoopDetection;
-import dev.shelly.agent.context.SlidingWindow;
-import dev.shelly.agent.context.ToolScope;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -108,7 +102,7 @@ final class ContextManager {
     private boolean manyReplacers;
     /** Whether the view being shaped was compacted. */
     private boolean compacted;
-    /** The first strategy in the policy that may replace messages (not one known not to), or null. */
+    /** The first strategy in the policy that may replace messages ({@link ContextStrategy#replacesMessages}), or null. */
     private final ContextStrategy firstReplacer;
     /**
      * The context overflow the previous request was refused with, while the view is shaped again
@@ -130,8 +124,7 @@ final class ContextManager {
         this.estimator = policy.estimator();
         ContextStrategy found = null;
         for (ContextStrategy s : policy.strategies()) {
-            if (!(s instanceof Compaction || s instanceof SlidingWindow || s instanceof LoopDetection
-                    || s instanceof FailureReflection || s instanceof Budget || s instanceof ToolScope)) {
+            if (s.replacesMessages()) {
                 found = s;
                 break;
             }

@@ -85,6 +85,11 @@ public record Budget(long maxTokens, Duration maxTime, double warnAt) implements
     }
 
     @Override
+    public boolean replacesMessages() {
+        return false;
+    }
+
+    @Override
     public void apply(ContextView view) {
         boolean[] warned = view.state(this, () -> new boolean[2]);
         if (maxTokens > 0) {

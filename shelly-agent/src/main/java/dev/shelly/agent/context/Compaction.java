@@ -103,6 +103,11 @@ public record Compaction(double threshold, double keepRecent, Completer complete
     }
 
     @Override
+    public boolean replacesMessages() {
+        return false;
+    }
+
+    @Override
     public void apply(ContextView view) {
         OptionalInt window = view.window();
         if (window.isEmpty() || (!view.overflowed() && view.tokens() <= threshold * window.getAsInt())) {

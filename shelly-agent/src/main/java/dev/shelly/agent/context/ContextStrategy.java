@@ -39,4 +39,19 @@ public interface ContextStrategy {
     default Optional<ToolBox> tools() {
         return Optional.empty();
     }
+
+    /**
+     * Whether the strategy may replace messages of the view ({@link ContextView#replace}). During
+     * a run, each call's view extends the previous call's as its strategies left it; that holds
+     * only while no strategy that runs before the one that replaced messages may replace one too
+     * (it would then read the other's rewrite instead of the chat's message). A strategy that
+     * never replaces a message (one that compacts, adds notes, checks budgets or scopes the
+     * tools) says so here, and the views stay extendable.
+     *
+     * @return false when the strategy never calls {@link ContextView#replace}; true unless
+     *     overridden
+     */
+    default boolean replacesMessages() {
+        return true;
+    }
 }

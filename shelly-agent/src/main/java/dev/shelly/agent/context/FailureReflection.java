@@ -43,6 +43,11 @@ public record FailureReflection(int failures) implements ContextStrategy {
     }
 
     @Override
+    public boolean replacesMessages() {
+        return false;
+    }
+
+    @Override
     public void apply(ContextView view) {
         int count = 0;
         scan:

@@ -50,6 +50,11 @@ public record LoopDetection(int repeats) implements ContextStrategy {
     }
 
     @Override
+    public boolean replacesMessages() {
+        return false;
+    }
+
+    @Override
     public void apply(ContextView view) {
         List<Object> signature = null;
         ToolCall first = null;

@@ -85,6 +85,11 @@ public record SlidingWindow(int keepTurns, int stride, boolean summarize, Comple
     }
 
     @Override
+    public boolean replacesMessages() {
+        return false;
+    }
+
+    @Override
     public void apply(ContextView view) {
         List<Integer> turns = new ArrayList<>();
         for (int i = view.firstMessage(); i < view.size(); i++) {

@@ -87,6 +87,11 @@ public record ToolScope(List<String> allow, List<String> deny) implements Contex
     }
 
     @Override
+    public boolean replacesMessages() {
+        return false;
+    }
+
+    @Override
     public void apply(ContextView view) {
         List<ToolDefinition> offered = view.tools();
         List<ToolDefinition> kept = new ArrayList<>(offered.size());
