@@ -182,8 +182,8 @@ public final class ContextManager {
             }
             if (overflow != null && view.tokens() >= overflowTokens) {
                 throw advised(overflow, "the context policy of agent '" + agent.name() + "' " + strategyNames()
-                        + " made no room for the request to fit; add Compaction (config: compaction) or "
-                        + "ToolResultTrimming (config: trim_tool_results) to its policy, or shorten the input");
+                        + " made no room for the request to fit; add ContextStrategy.compaction (config: "
+                        + "compaction) or ContextStrategy.trimToolResults (config: trim_tool_results) to its policy, or shorten the input");
             }
             run.emit(new AgentEvent.ContextMeasured(run.source(), iteration, view.tokens(), view.window().orElse(0)));
             keep(view, chat);
@@ -204,7 +204,7 @@ public final class ContextManager {
     public void overflowed(ModelException e, CallView sent) {
         if (!policy.active()) {
             throw advised(e, "agent '" + agent.name() + "' has no context policy to make room; give it one that "
-                    + "compacts, ContextPolicy.builder().strategies(Compaction.defaults()).build() (config: "
+                    + "compacts, ContextPolicy.builder().strategies(ContextStrategy.compaction()).build() (config: "
                     + "context: {compaction: {}}), and it compacts and tries again");
         }
         if (overflow != null || sent == null) {
