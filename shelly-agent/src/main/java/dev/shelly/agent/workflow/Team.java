@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Team pipeline = Team.builder("pipeline")
  *         .member(researcher, "research")
  *         .member(writer, "write")
- *         .coordinator(Coordinators.sequence())
+ *         .coordinator(Coordinator.sequence())
  *         .build();
  * Message article = pipeline.run("Write a summary of recent AI developments");
  * }</pre>
@@ -560,7 +560,7 @@ public final class Team implements Runner {
                 throw new IllegalArgumentException("Team '" + name + "' needs at least one member");
             }
             if (coordinator == null) {
-                throw new IllegalArgumentException("Team '" + name + "' needs a coordinator, e.g. Coordinators.sequence()");
+                throw new IllegalArgumentException("Team '" + name + "' needs a coordinator, e.g. Coordinator.sequence()");
             }
             Map<String, Member> byName = new LinkedHashMap<>();
             Map<Chat, String> chats = new IdentityHashMap<>();
