@@ -10,7 +10,7 @@ import java.time.Duration;
  * @param maxTime the longest the run may take, or null for no time budget
  * @param warnAt the share of a budget at which the model is warned; above 0, below 1
  */
-record Budget(long maxTokens, Duration maxTime, double warnAt) implements ContextStrategy {
+record Budget(long maxTokens, Duration maxTime, double warnAt) implements KeepsMessages {
     /** The strategy's name. */
     static final String NAME = "budget";
     /** The name of the token budget in events and exceptions. */
@@ -54,11 +54,6 @@ record Budget(long maxTokens, Duration maxTime, double warnAt) implements Contex
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public boolean replacesMessages() {
-        return false;
     }
 
     @Override

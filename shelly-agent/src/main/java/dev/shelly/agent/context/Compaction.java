@@ -14,7 +14,7 @@ import java.util.OptionalInt;
  * @param instructions the summariser's system prompt
  */
 record Compaction(double threshold, double keepRecent, Completer completer, String instructions)
-        implements ContextStrategy {
+        implements KeepsMessages {
     /** The strategy's name. */
     static final String NAME = "compaction";
     /** The share of the window past which the view is compacted unless set. */
@@ -42,11 +42,6 @@ record Compaction(double threshold, double keepRecent, Completer completer, Stri
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public boolean replacesMessages() {
-        return false;
     }
 
     @Override

@@ -12,7 +12,7 @@ import java.util.List;
  *
  * @param failures how many failed results in a row ask for reflection; at least 1
  */
-record FailureReflection(int failures) implements ContextStrategy {
+record FailureReflection(int failures) implements KeepsMessages {
     /** The strategy's name. */
     static final String NAME = "failure_reflection";
 
@@ -37,11 +37,6 @@ record FailureReflection(int failures) implements ContextStrategy {
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public boolean replacesMessages() {
-        return false;
     }
 
     @Override

@@ -15,7 +15,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * @param repeats how many identical replies in a row make a loop; at least 2
  */
-record LoopDetection(int repeats) implements ContextStrategy {
+record LoopDetection(int repeats) implements KeepsMessages {
     /** The strategy's name. */
     static final String NAME = "loop_detection";
 
@@ -44,11 +44,6 @@ record LoopDetection(int repeats) implements ContextStrategy {
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public boolean replacesMessages() {
-        return false;
     }
 
     @Override

@@ -16,7 +16,7 @@ import java.util.List;
  * @param instructions the summariser's system prompt
  */
 record SlidingWindow(int keepTurns, int stride, boolean summarize, Completer completer, String instructions)
-        implements ContextStrategy {
+        implements KeepsMessages {
     /** The strategy's name. */
     static final String NAME = "sliding_window";
     /** What the model reads in place of the turns that left its view, without summaries. */
@@ -36,11 +36,6 @@ record SlidingWindow(int keepTurns, int stride, boolean summarize, Completer com
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public boolean replacesMessages() {
-        return false;
     }
 
     @Override

@@ -11,7 +11,7 @@ import java.util.List;
  * @param allow the tools offered; empty for all
  * @param deny the tools never offered
  */
-record ToolScope(List<String> allow, List<String> deny) implements ContextStrategy {
+record ToolScope(List<String> allow, List<String> deny) implements KeepsMessages {
     /** The strategy's name. */
     static final String NAME = "tool_scope";
 
@@ -61,11 +61,6 @@ record ToolScope(List<String> allow, List<String> deny) implements ContextStrate
     @Override
     public String name() {
         return NAME;
-    }
-
-    @Override
-    public boolean replacesMessages() {
-        return false;
     }
 
     @Override
