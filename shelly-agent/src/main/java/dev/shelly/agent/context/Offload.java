@@ -1,7 +1,6 @@
 package dev.shelly.agent.context;
 
 import dev.shelly.chats.ToolDefinition;
-import dev.shelly.chats.ToolResult;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
