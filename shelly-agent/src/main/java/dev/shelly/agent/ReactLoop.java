@@ -1,5 +1,7 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.internal.CallView;
+import dev.shelly.agent.internal.ContextManager;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -193,7 +195,7 @@ final class ReactLoop {
             if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt());
             }
-            ContextManager.View view;
+            CallView view;
             ModelRequest request;
             List<ToolDefinition> built;
             List<ToolDefinition> scope;
