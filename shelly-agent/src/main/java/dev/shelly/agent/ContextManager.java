@@ -19,12 +19,12 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ContextWindow;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTable.ContextWindow;
 import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.TokenEstimator;
 import dev.shelly.modeladapter.Usage;
@@ -387,7 +387,7 @@ final class ContextManager {
         if (policy.window().isPresent()) {
             known = policy.window();
         } else {
-            Optional<ContextWindow> found = policy.windows().find(model);
+            Optional<ContextWindow> found = policy.windows().window(model);
             known = found.isPresent() ? OptionalInt.of(found.get().tokens()) : OptionalInt.empty();
         }
         if (learnedWindow > 0 && (known.isEmpty() || learnedWindow < known.getAsInt())) {
