@@ -4,7 +4,7 @@ import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ToolDefinition;
-import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelTable;

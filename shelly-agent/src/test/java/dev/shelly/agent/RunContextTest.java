@@ -4,11 +4,11 @@ import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.ModelTable.Price;
-import dev.shelly.modeladapter.ToolChoice;
+import dev.shelly.modeladapter.ModelOptions.ToolChoice;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;

@@ -7,7 +7,7 @@ import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.ModelTable.Price;

@@ -1,15 +1,15 @@
 package dev.shelly.provider.spi;
 
 import dev.shelly.chats.internal.Redaction;
-import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
 import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.Reasoning;
-import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.RetryingCompleter;
-import dev.shelly.modeladapter.Sleeper;
+import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
+import dev.shelly.modeladapter.RetryingCompleter.Sleeper;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.modeladapter.spi.CompleterFactory;
 import dev.shelly.modeladapter.spi.InvalidSettingException;

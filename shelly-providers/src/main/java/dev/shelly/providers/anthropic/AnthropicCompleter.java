@@ -1,10 +1,10 @@
 package dev.shelly.providers.anthropic;
 
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.Reasoning;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.provider.spi.Auth;
 import dev.shelly.provider.spi.ProviderBuilder;
