@@ -8,6 +8,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.spi.CompleterFactory;
+import dev.shelly.providers.internal.GeminiFactory;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.modeladapter.spi.ProviderSettings;
 import dev.shelly.providers.Fixtures;
