@@ -15,8 +15,8 @@ import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
 
 /**
- * A {@link Completer} that speaks a {@link WireFormat} over an {@link HttpModelClient}, and
- * records the usage of every reply, streamed or not, in a {@link UsageTracker}.
+ * The call itself: a {@link WireFormat} spoken over an {@link HttpModelClient}, the usage of
+ * every reply, streamed or not, recorded in a {@link UsageTracker}.
  *
  * <p>Every failure it throws has passed through {@link HttpModelClient#redact}: whatever the
  * provider sent (an error body, an error event after HTTP 200, an invalid reply) reaches the
@@ -25,25 +25,14 @@ import dev.shelly.modeladapter.UsageTracker;
  * model's context window ({@link ModelException#requestTokens()},
  * {@link ModelException#contextWindow()}).
  *
- * <p>It does not retry; wrap it in a {@link dev.shelly.modeladapter.RetryingCompleter} (the
- * providers do).
+ * <p>It does not retry: {@link ProviderBuilder} wraps it in a
+ * {@link dev.shelly.modeladapter.RetryingCompleter} and that in an {@link HttpCompleter}.
  */
-public final class HttpCompleter implements Completer {
+final class WireCompleter implements Completer {
     private final HttpModelClient client;
     private final WireFormat format;
     private final UsageTracker usage;
     private final ModelTarget target;
-
-    /**
-     * Joins a client and a wire format.
-     *
-     * @param client the HTTP client of the provider's endpoint
-     * @param format the provider's wire format
-     * @param usage where to record each reply's usage, or null to record nowhere
-     */
-    public HttpCompleter(HttpModelClient client, WireFormat format, UsageTracker usage) {
-        this(client, format, usage, null);
-    }
 
     /**
      * Joins a client and a wire format, naming what the calls go to for telemetry.
@@ -54,9 +43,9 @@ public final class HttpCompleter implements Completer {
      * @param target the provider (by its own name, such as {@code openai}, whatever the user calls
      *     it) and model; null for the format's provider and model
      */
-    public HttpCompleter(HttpModelClient client, WireFormat format, UsageTracker usage, ModelTarget target) {
+    WireCompleter(HttpModelClient client, WireFormat format, UsageTracker usage, ModelTarget target) {
         if (client == null || format == null) {
-            throw new IllegalArgumentException("HttpCompleter client and format must not be null");
+            throw new IllegalArgumentException("WireCompleter client and format must not be null");
         }
         this.client = client;
         this.format = format;
@@ -146,6 +135,6 @@ public final class HttpCompleter implements Completer {
 
     @Override
     public String toString() {
-        return "HttpCompleter[" + client + "]";
+        return "WireCompleter[" + client + "]";
     }
 }
