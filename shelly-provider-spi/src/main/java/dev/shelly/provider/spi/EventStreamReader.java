@@ -1,5 +1,6 @@
 package dev.shelly.provider.spi;
 
+import dev.shelly.modeladapter.ModelException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.Locale;
@@ -10,7 +11,6 @@ import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.Response;
 import okio.BufferedSource;
-import dev.shelly.modeladapter.ModelException;
 
 /**
  * Reads the answer to one stream request on the thread that does the call, and hands what it

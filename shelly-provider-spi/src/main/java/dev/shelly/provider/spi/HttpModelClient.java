@@ -372,25 +372,9 @@ final class HttpModelClient {
         }
 
         private Secrets secrets() {
-            List<String> values = new ArrayList<>();
-            headers.forEach((name, value) -> {
-                if (!publicHeaders.contains(name)) {
-                    values.add(value);
-                }
-            });
-            String userInfo = baseUrl.encodedPassword();
-            if (!userInfo.isEmpty()) {
-                values.add(userInfo);
-                values.add(baseUrl.password());
-            }
-            if (!baseUrl.username().isEmpty()) {
-                values.add(baseUrl.encodedUsername());
-                values.add(baseUrl.username());
-            }
-            for (int i = 0; i < baseUrl.querySize(); i++) {
-                values.add(baseUrl.queryParameterValue(i));
-            }
-            return Secrets.of(provider, auth.key(), values);
+            Map<String, String> secretHeaders = new LinkedHashMap<>(headers);
+            publicHeaders.forEach(secretHeaders::remove);
+            return Secrets.sentWith(provider, auth.key(), secretHeaders.values(), baseUrl);
         }
 
         /**

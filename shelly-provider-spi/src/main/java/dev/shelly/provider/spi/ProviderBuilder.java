@@ -308,8 +308,9 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
 
     /**
      * Sets the deadline of each whole HTTP call: connecting, sending, waiting and reading the
-     * whole reply, streamed or not (default {@link #DEFAULT_CALL_TIMEOUT}, 10 minutes). A server that trickles bytes cannot extend it; a call that reaches it fails with
-     * a {@code TIMEOUT} that is not retried.
+     * whole reply, streamed or not (default {@link #DEFAULT_CALL_TIMEOUT}, 10 minutes). A server
+     * that trickles bytes cannot extend it; a call that reaches it fails with a {@code TIMEOUT}
+     * that is not retried.
      *
      * @param value zero for no deadline
      * @return this builder
