@@ -14,10 +14,10 @@ module dev.shelly.providers {
 
     // The provider kinds the engine's config names (anthropic, openai, openai-compatible, azure-openai, grok, gemini).
     provides dev.shelly.modeladapter.spi.CompleterFactory with
-            dev.shelly.providers.anthropic.AnthropicFactory,
-            dev.shelly.providers.openai.OpenAiFactory,
-            dev.shelly.providers.openai.OpenAiCompatibleFactory,
-            dev.shelly.providers.openai.AzureOpenAiFactory,
-            dev.shelly.providers.grok.GrokFactory,
-            dev.shelly.providers.gemini.GeminiFactory;
+            dev.shelly.providers.internal.AnthropicFactory,
+            dev.shelly.providers.internal.OpenAiFactory,
+            dev.shelly.providers.internal.OpenAiCompatibleFactory,
+            dev.shelly.providers.internal.AzureOpenAiFactory,
+            dev.shelly.providers.internal.GrokFactory,
+            dev.shelly.providers.internal.GeminiFactory;
 }

@@ -2,8 +2,8 @@ package dev.shelly.examples;
 
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.FallbackCompleter;
-import dev.shelly.modeladapter.FallbackListener;
-import dev.shelly.modeladapter.RetryListener;
+import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
+import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.examples.ExampleModels.Provider;
-import dev.shelly.modeladapter.RetryListener;
+import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

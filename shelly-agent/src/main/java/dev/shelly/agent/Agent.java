@@ -7,7 +7,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolResults;
@@ -564,10 +564,10 @@ public final class Agent implements Runner {
     }
 
     /**
-     * {@return the price table; {@link PriceTable#defaults()} unless set} The prices that turn the agent's usage into
+     * {@return the price table; {@link ModelTable#defaults()} unless set} The prices that turn the agent's usage into
      * cost.
      */
-    public PriceTable prices() {
+    public ModelTable prices() {
         return spec.prices();
     }
 

@@ -4,10 +4,10 @@ import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ToolDefinition;
-import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolResults;
@@ -43,7 +43,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
     final List<RunInterceptor> interceptors = new ArrayList<>();
     ModelOptions options = ModelOptions.NONE;
     boolean promptCaching = true;
-    PriceTable prices;
+    ModelTable prices;
     int maxToolResultChars = ToolResults.DEFAULT_MAX_CHARS;
     final Set<String> stopTools = new LinkedHashSet<>();
     boolean systemPromptInChat = true;
@@ -384,14 +384,14 @@ abstract sealed class AgentSettings permits Agent.Builder {
 
     /**
      * The prices that turn usage into cost ({@link RunContext#cost()},
-     * {@link AgentEvent.AgentFinished#cost()}); {@link PriceTable#defaults()} unless set.
+     * {@link AgentEvent.AgentFinished#cost()}); {@link ModelTable#defaults()} unless set.
      *
      * @param value the price table
      * @return this builder
      */
-    public Agent.Builder prices(PriceTable value) {
+    public Agent.Builder prices(ModelTable value) {
         if (value == null) {
-            throw new IllegalArgumentException("Agent '" + name + "' prices must not be null; use PriceTable.empty()");
+            throw new IllegalArgumentException("Agent '" + name + "' prices must not be null; use ModelTable.empty()");
         }
         this.prices = value;
         return self();
@@ -448,7 +448,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
             throw new IllegalArgumentException(clash);
         }
         if (prices == null) {
-            prices = PriceTable.defaults();
+            prices = ModelTable.defaults();
         }
         runToolboxes = new ArrayList<>(toolboxes);
         for (ContextStrategy strategy : contextPolicy.strategies()) {

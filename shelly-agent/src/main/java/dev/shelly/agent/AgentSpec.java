@@ -4,7 +4,7 @@ import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import java.time.Duration;
@@ -64,6 +64,6 @@ record AgentSpec(
         List<RunInterceptor> interceptors,
         List<RunInterceptor> middlewareLinks,
         ModelOptions options,
-        PriceTable prices,
+        ModelTable prices,
         ContextPolicy contextPolicy,
         List<ToolBox> runToolboxes) {}

@@ -4,11 +4,11 @@ import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Message;
-import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.ModelOptions;
-import dev.shelly.modeladapter.Price;
-import dev.shelly.modeladapter.PriceTable;
-import dev.shelly.modeladapter.ToolChoice;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.ModelTable.Price;
+import dev.shelly.modeladapter.ModelOptions.ToolChoice;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
@@ -135,11 +135,11 @@ class RunContextTest {
     }
 
     @Test
-    void costComesFromThePriceTableByTheResponsesModel() {
+    void costComesFromTheModelTableByTheResponsesModel() {
         Agent a = Agent.builder("a")
                 .completer(ScriptedCompleter.of(Step.reply("done").withUsage(new Usage(1_000_000, 100_000, 2_000_000, 0))
                         .withModel("my-model-2026-01-01")))
-                .prices(PriceTable.empty().with("my-model", Price.of(0.5, 1.5, 0.05, 0.6)))
+                .prices(ModelTable.empty().withPrice("my-model", Price.of(0.5, 1.5, 0.05, 0.6)))
                 .build();
         RunContext scope = RunContext.root();
 

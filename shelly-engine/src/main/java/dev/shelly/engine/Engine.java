@@ -28,14 +28,13 @@ import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.storage.spi.RedisConfig;
 import dev.shelly.storage.spi.SessionStore;
-import dev.shelly.modeladapter.FallbackListener;
+import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
 import dev.shelly.modeladapter.Cost;
-import dev.shelly.modeladapter.ContextWindows;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.storage.spi.SharedBackends;
 import dev.shelly.storage.spi.SharedBackendsProvider;
-import dev.shelly.modeladapter.RateLimiter;
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.skills.Skill;
@@ -110,8 +109,8 @@ public final class Engine implements AutoCloseable {
     private final Registry registry = new Registry();
     private final EventBus<AgentEvent> events;
     private final UsageTracker usage;
-    private final PriceTable prices;
-    private final ContextWindows windows;
+    private final ModelTable prices;
+    private final ModelTable windows;
     private final Store store;
     private final TaskBoard tasks;
     private final SharedBackends shared;
@@ -137,8 +136,8 @@ public final class Engine implements AutoCloseable {
         this.dir = b.dir;
         this.events = b.events != null ? b.events : new EventBus<>();
         this.usage = b.usage;
-        this.prices = PriceTable.defaults().withAll(b.config.prices()).withAll(b.prices);
-        this.windows = ContextWindows.defaults().withAll(b.config.contextWindows()).withAll(b.contextWindows);
+        this.prices = ModelTable.defaults().withAll(b.config.prices()).withAll(b.prices);
+        this.windows = ModelTable.defaults().withAll(b.config.contextWindows()).withAll(b.contextWindows);
         this.store = backends.store();
         this.tasks = backends.tasks();
         this.shared = backends.shared();
@@ -230,13 +229,13 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * The prices that turn the agents' usage into cost: {@link PriceTable#defaults()}, then the
-     * configuration's {@code prices:}, then {@link Builder#prices(PriceTable)}, each laid over the
+     * The prices that turn the agents' usage into cost: {@link ModelTable#defaults()}, then the
+     * configuration's {@code prices:}, then {@link Builder#prices(ModelTable)}, each laid over the
      * one before.
      *
      * @return the price table
      */
-    public PriceTable prices() {
+    public ModelTable prices() {
         return prices;
     }
 
@@ -606,7 +605,7 @@ public final class Engine implements AutoCloseable {
         if (c.window() != null) {
             p.window(c.window());
         } else {
-            windows.find(model).ifPresent(w -> p.window(w.tokens()));
+            windows.window(model).ifPresent(w -> p.window(w.tokens()));
         }
         if (c.summarizer() != null) {
             p.summarizer(completers.get(c.summarizer()));
@@ -617,13 +616,13 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * The context windows by model id: {@link ContextWindows#defaults()}, then the
+     * The context windows by model id: {@link ModelTable#defaults()}, then the
      * configuration's {@code context_windows:}, then {@link Builder#contextWindows}, each laid
      * over the one before.
      *
      * @return the table
      */
-    public ContextWindows contextWindows() {
+    public ModelTable contextWindows() {
         return windows;
     }
 
@@ -670,8 +669,8 @@ public final class Engine implements AutoCloseable {
         private Duration sessionWait = DEFAULT_SESSION_WAIT;
         private EventBus<AgentEvent> events;
         private UsageTracker usage = new UsageTracker();
-        private PriceTable prices = PriceTable.empty();
-        private ContextWindows contextWindows = ContextWindows.empty();
+        private ModelTable prices = ModelTable.empty();
+        private ModelTable contextWindows = ModelTable.empty();
         private Store store;
         private TaskBoard tasks;
         private List<Skill> skills = List.of();
@@ -918,7 +917,7 @@ public final class Engine implements AutoCloseable {
          * @param value the prices
          * @return this builder
          */
-        public Builder prices(PriceTable value) {
+        public Builder prices(ModelTable value) {
             this.prices = requireNonNull(value, "Engine.Builder.prices");
             return this;
         }
@@ -930,7 +929,7 @@ public final class Engine implements AutoCloseable {
          * @param value the windows
          * @return this builder
          */
-        public Builder contextWindows(ContextWindows value) {
+        public Builder contextWindows(ModelTable value) {
             this.contextWindows = requireNonNull(value, "Engine.Builder.contextWindows");
             return this;
         }

@@ -5,7 +5,7 @@ import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.modeladapter.CircuitBreaker;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.FallbackCompleter;
-import dev.shelly.modeladapter.FallbackListener;
+import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -149,7 +149,7 @@ class ContextSessionTest {
                     "trim_tool_results", "mask_observations", "offload", "sliding_window", "compaction", "loop_detection",
                     "failure_reflection");
             assertThat(policy.strategies().get(6)).isEqualTo(ContextStrategy.compaction(0.7, 0.2, null, null));
-            assertThat(engine.contextWindows().find("gpt-4o-mini").orElseThrow().tokens()).isEqualTo(9_000);
+            assertThat(engine.contextWindows().window("gpt-4o-mini").orElseThrow().tokens()).isEqualTo(9_000);
         }
     }
 

@@ -7,10 +7,10 @@ import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.modeladapter.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.Cost;
-import dev.shelly.modeladapter.Price;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.ModelTable.Price;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
@@ -118,9 +118,9 @@ class EngineRunContextTest {
         String id;
         try (Engine engine = Engine.builder().config(config(true)).completer("lead-model", lead)
                 .completer("worker-model", worker).toolbox("app", whoAmI(new CopyOnWriteArrayList<>()))
-                .prices(PriceTable.empty().with("my-model", Price.of(1, 2, 0.1, 1)))
+                .prices(ModelTable.empty().withPrice("my-model", Price.of(1, 2, 0.1, 1)))
                 .sessionsDir(dir).sessionWait(Duration.ofSeconds(5)).build()) {
-            assertThat(engine.prices().find("gpt-4.1")).contains(Price.of(2, 8, 0.5, 2));
+            assertThat(engine.prices().price("gpt-4.1")).contains(Price.of(2, 8, 0.5, 2));
             try (Session session = engine.newSession()) {
                 id = session.id();
                 Turn turn = session.send("go");
@@ -184,8 +184,8 @@ class EngineRunContextTest {
                   gpt-4.1: { input: 1, output: 4 }
                 """, "config.yaml", Map.<String, String>of()::get);
         try (Engine engine = Engine.builder().config(config).completer("m", ScriptedCompleter.of()).build()) {
-            assertThat(engine.prices().find("gpt-4.1")).contains(Price.of(1, 4, 1, 1));
-            assertThat(engine.prices().find("claude-haiku-4-5")).isEqualTo(PriceTable.defaults().find("claude-haiku-4-5"));
+            assertThat(engine.prices().price("gpt-4.1")).contains(Price.of(1, 4, 1, 1));
+            assertThat(engine.prices().price("claude-haiku-4-5")).isEqualTo(ModelTable.defaults().price("claude-haiku-4-5"));
         }
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.ConfigLoader;
-import dev.shelly.modeladapter.FallbackEvent;
+import dev.shelly.modeladapter.FallbackCompleter.FallbackEvent;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.testing.logs.LogCapture;

@@ -5,7 +5,7 @@ import java.math.BigDecimal;
 /**
  * What some model calls cost, in US dollars, and how many of their tokens had no price.
  *
- * <p>Tokens of a model the {@link PriceTable} does not know (or of a reply that named no model)
+ * <p>Tokens of a model the {@link ModelTable} does not price (or of a reply that named no model)
  * are counted in {@code unpricedTokens} rather than guessed; {@link #complete()} says whether
  * the dollar figure covers everything.
  *

@@ -1,5 +1,6 @@
 package dev.shelly.modeladapter;
 
+import dev.shelly.modeladapter.RetryingCompleter.Sleeper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -362,5 +363,50 @@ public final class FallbackCompleter implements Completer {
             }
             return new FallbackCompleter(this);
         }
+    }
+
+    /**
+     * A {@link FallbackCompleter} moved a request from one provider to the next.
+     *
+     * @param from the provider the request left
+     * @param to the provider it goes to next
+     * @param failure why it left: the provider's failure, or null when {@code from} was skipped
+     *     because its circuit is open
+     */
+    public record FallbackEvent(String from, String to, ModelException failure) {
+
+        /** Checks the names. */
+        public FallbackEvent {
+            if (from == null || to == null) {
+                throw new IllegalArgumentException("FallbackEvent.from and .to must not be null");
+            }
+        }
+
+        /**
+         * Why the request moved, as a word for logs and telemetry.
+         *
+         * @return the failure's kind in lower case ({@code rate_limited}), or {@code circuit_open}
+         */
+        public String reason() {
+            return failure == null ? "circuit_open" : failure.kind().name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /**
+     * Observes a {@link FallbackCompleter}'s switches: called once per switch, on the thread that
+     * called the completer, before the next provider is asked.
+     */
+    @FunctionalInterface
+    public interface FallbackListener {
+
+        /** A listener that ignores switches. */
+        FallbackListener NONE = event -> {};
+
+        /**
+         * Called when a request moves to the next provider.
+         *
+         * @param event the two providers and why
+         */
+        void onFallback(FallbackEvent event);
     }
 }

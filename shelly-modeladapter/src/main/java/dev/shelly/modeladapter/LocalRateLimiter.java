@@ -1,5 +1,7 @@
 package dev.shelly.modeladapter;
 
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
+import dev.shelly.modeladapter.RetryingCompleter.Sleeper;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;

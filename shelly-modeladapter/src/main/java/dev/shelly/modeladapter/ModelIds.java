@@ -1,24 +1,30 @@
 package dev.shelly.modeladapter;
 
 import java.util.Map;
+import java.util.function.Function;
 
-/** How the per-model tables ({@link PriceTable}, {@link ContextWindows}) find a model's entry. */
+/** How the {@link ModelTable} finds a model's entry. */
 final class ModelIds {
     private ModelIds() {}
 
     /**
-     * The entry of a model: its exact entry, else the longest entry {@code e} such that the id
-     * starts with {@code e + "-"} (a dated or suffixed variant).
+     * What the entries say of a model: the exact entry's value, else that of the longest entry
+     * {@code e} with a value such that the id starts with {@code e + "-"} (a dated or suffixed
+     * variant).
      *
+     * @param table the entries by model id
+     * @param model the model id, or null
+     * @param part what to read of an entry; null when the entry does not say
      * @return the value, or null when no entry fits
      */
-    static <V> V find(Map<String, V> table, String model) {
+    static <E, V> V find(Map<String, E> table, String model, Function<E, V> part) {
         if (model == null || table.isEmpty()) {
             return null;
         }
         String candidate = model;
         while (true) {
-            V value = table.get(candidate);
+            E entry = table.get(candidate);
+            V value = entry == null ? null : part.apply(entry);
             if (value != null) {
                 return value;
             }

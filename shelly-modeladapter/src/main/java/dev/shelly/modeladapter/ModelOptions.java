@@ -1,8 +1,10 @@
 package dev.shelly.modeladapter;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * The options of one model call. Every component may be null, meaning "not set": the layer below
@@ -251,6 +253,152 @@ public record ModelOptions(ToolChoice toolChoice, ResponseFormat responseFormat,
          */
         public ModelOptions build() {
             return new ModelOptions(toolChoice, responseFormat, maxTokens, temperature, topP, stop, reasoning, cache);
+        }
+    }
+
+    /**
+     * Where a provider with explicit prompt caching (Anthropic) places cache breakpoints. Providers
+     * that cache on their own (OpenAI, xAI) send nothing for it.
+     *
+     * @param prefix cache the stable prefix: the tools and the system prompt
+     * @param conversation cache the conversation up to the last message, so the next call of a
+     *     loop reads it back
+     * @param ttl how long the entries live, or null for the provider's default
+     */
+    public record CacheHints(boolean prefix, boolean conversation, Duration ttl) {
+
+        /** No caching asked for. */
+        public static final CacheHints OFF = new CacheHints(false, false, null);
+        /** Prefix and conversation cached with the provider's default lifetime. */
+        public static final CacheHints ON = new CacheHints(true, true, null);
+
+        /** Validates the lifetime. */
+        public CacheHints {
+            if (ttl != null && (ttl.isNegative() || ttl.isZero())) {
+                throw new IllegalArgumentException("CacheHints.ttl must be positive, was " + ttl);
+            }
+        }
+
+        /**
+         * Whether any breakpoint is asked for.
+         *
+         * @return true when the prefix or the conversation is cached
+         */
+        public boolean any() {
+            return prefix || conversation;
+        }
+    }
+
+    /**
+     * How much the model reasons before it answers. Anthropic takes a token {@link Budget}; OpenAI
+     * and xAI take an {@link Effort}; a provider refuses the form it does not take, before any HTTP.
+     * (Named {@code Reasoning}: {@code shelly-chats} already has a {@code Thinking} part.)
+     */
+    public sealed interface Reasoning {
+
+        /** No reasoning asked for: the field is left out. */
+        Reasoning OFF = new Off();
+
+        /**
+         * A budget of reasoning tokens.
+         *
+         * @param tokens at least 1 (Anthropic needs at least 1024, checked there)
+         * @return the budget
+         */
+        static Budget budget(int tokens) {
+            return new Budget(tokens);
+        }
+
+        /**
+         * A reasoning effort level.
+         *
+         * @param level a lower-case word such as {@code low}, {@code medium} or {@code high}
+         * @return the effort
+         */
+        static Effort effort(String level) {
+            return new Effort(level);
+        }
+
+        /** No reasoning asked for. */
+        record Off() implements Reasoning {}
+
+        /**
+         * A budget of reasoning tokens.
+         *
+         * @param tokens at least 1
+         */
+        record Budget(int tokens) implements Reasoning {
+            /** Validates the count. */
+            public Budget {
+                if (tokens < 1) {
+                    throw new IllegalArgumentException("Reasoning.budget tokens must be at least 1, was " + tokens);
+                }
+            }
+        }
+
+        /**
+         * A reasoning effort level, sent as it is.
+         *
+         * @param level a lower-case word: {@code none}, {@code minimal}, {@code low}, {@code medium},
+         *     {@code high}, {@code xhigh}, or another the provider knows
+         */
+        record Effort(String level) implements Reasoning {
+            private static final Pattern WORD = Pattern.compile("[a-z]+");
+
+            /** Validates the level. */
+            public Effort {
+                if (level == null || !WORD.matcher(level).matches()) {
+                    throw new IllegalArgumentException("Reasoning.effort level must be a lower-case word such as low, "
+                            + "medium or high, was " + (level == null ? "null" : "'" + level + "'"));
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether and which tools the model must call on one request. Providers map it to their own
+     * field; a request that sets none leaves the provider's default (the model decides).
+     */
+    public sealed interface ToolChoice {
+
+        /** The model decides whether to call tools. */
+        ToolChoice AUTO = new Auto();
+        /** The model must not call tools, although they are offered. */
+        ToolChoice NONE = new None();
+        /** The model must call at least one of the offered tools. */
+        ToolChoice REQUIRED = new Required();
+
+        /**
+         * The model must call this tool.
+         *
+         * @param name the tool's name; the request must offer it
+         * @return the choice
+         */
+        static ToolChoice named(String name) {
+            return new Named(name);
+        }
+
+        /** The model decides whether to call tools. */
+        record Auto() implements ToolChoice {}
+
+        /** The model must not call tools. */
+        record None() implements ToolChoice {}
+
+        /** The model must call at least one tool. */
+        record Required() implements ToolChoice {}
+
+        /**
+         * The model must call one named tool.
+         *
+         * @param name the tool's name
+         */
+        record Named(String name) implements ToolChoice {
+            /** Validates the name. */
+            public Named {
+                if (name == null || name.isBlank()) {
+                    throw new IllegalArgumentException("ToolChoice.named name must not be null or blank");
+                }
+            }
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.shelly.modeladapter;
 
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
+
 /**
  * How much a {@link RateLimiter} lets through per minute.
  *

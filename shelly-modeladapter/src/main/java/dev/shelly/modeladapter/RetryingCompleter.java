@@ -209,4 +209,51 @@ public final class RetryingCompleter implements Completer {
             return value;
         }
     }
+
+    /**
+     * A failed attempt that will be tried again.
+     *
+     * @param attempt the number of the attempt that failed, from 1
+     * @param maxAttempts how many attempts the policy allows in all
+     * @param failure why the attempt failed
+     * @param delay how long the retry waits before the next attempt
+     * @param fromRetryAfter whether the delay is the one the provider asked for (retry-after)
+     */
+    public record RetryEvent(int attempt, int maxAttempts, ModelException failure, Duration delay, boolean fromRetryAfter) {}
+
+    /**
+     * Observes retries: called once before each wait, on the thread that called the completer.
+     */
+    @FunctionalInterface
+    public interface RetryListener {
+
+        /** A listener that ignores retries. */
+        RetryListener NONE = event -> {};
+
+        /**
+         * Called when a failed attempt is about to be retried.
+         *
+         * @param event the failure, the attempt number and the delay
+         */
+        void onRetry(RetryEvent event);
+    }
+
+    /**
+     * Waits between retries. The default sleeps on the calling thread; tests pass one that records
+     * the delays instead of waiting.
+     */
+    @FunctionalInterface
+    public interface Sleeper {
+
+        /** Sleeps with {@link Thread#sleep(Duration)}, answering interrupts at once. */
+        Sleeper SYSTEM = Thread::sleep;
+
+        /**
+         * Waits for a while.
+         *
+         * @param delay how long to wait; zero or negative returns at once
+         * @throws InterruptedException when the waiting thread is interrupted
+         */
+        void sleep(Duration delay) throws InterruptedException;
+    }
 }

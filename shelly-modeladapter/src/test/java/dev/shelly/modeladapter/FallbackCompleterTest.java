@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
+import dev.shelly.modeladapter.FallbackCompleter.FallbackEvent;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
+import dev.shelly.modeladapter.ModelOptions.ToolChoice;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

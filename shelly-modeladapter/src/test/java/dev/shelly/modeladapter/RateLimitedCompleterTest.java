@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
+import dev.shelly.modeladapter.RetryingCompleter.Sleeper;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
+import dev.shelly.modeladapter.RetryingCompleter.RetryEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,9 +7,9 @@ import dev.shelly.agent.Agent;
 import dev.shelly.agent.RunContext;
 import dev.shelly.modeladapter.FallbackCompleter;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.ModelTable.Price;
 import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.Price;
-import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.RetryingCompleter;
 import dev.shelly.modeladapter.Usage;
@@ -79,7 +79,7 @@ class ShellyTelemetryMetricsTest {
         Agent agent = Agent.builder("assistant")
                 .toolboxes(ToolBox.of(Tool.of("read_file", "Reads", "{\"type\":\"object\"}",
                         (input, ctx) -> dev.shelly.tools.ToolOutput.text("text"))))
-                .prices(PriceTable.empty().with("claude-sonnet-4-5", Price.of(3, 15, 0.3, 3.75)))
+                .prices(ModelTable.empty().withPrice("claude-sonnet-4-5", Price.of(3, 15, 0.3, 3.75)))
                 .completer(new Fixture.Targeted(ScriptedCompleter.of(
                         Step.respond(r -> Fixture.toolCall("call_1", "read_file", "{}", new Usage(100, 20, 300, 50, 0), "m1")),
                         Step.respond(r -> Fixture.reply("done", new Usage(10, 5, 400, 0, 3), "m2"))), SONNET))

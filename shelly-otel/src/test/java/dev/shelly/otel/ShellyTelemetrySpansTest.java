@@ -11,9 +11,9 @@ import dev.shelly.agent.workflow.Selection;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.ModelTable.Price;
 import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.Price;
-import dev.shelly.modeladapter.PriceTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
@@ -70,7 +70,7 @@ class ShellyTelemetrySpansTest {
     void aRunIsAnInvokeAgentSpanAboveItsChatAndExecuteToolSpansWithTheConventionsAttributes() {
         Agent agent = Agent.builder("assistant").description("Answers questions")
                 .toolboxes(ToolBox.of(tool("read_file", "file text")))
-                .prices(PriceTable.empty().with("claude-sonnet-4-5", Price.of(3, 15, 0.3, 3.75)))
+                .prices(ModelTable.empty().withPrice("claude-sonnet-4-5", Price.of(3, 15, 0.3, 3.75)))
                 .completer(new Fixture.Targeted(ScriptedCompleter.of(
                         Step.respond(r -> Fixture.toolCall("call_1", "read_file", "{\"path\":\"a.txt\"}",
                                 new Usage(100, 20, 300, 50, 0), "msg_1")),

@@ -132,7 +132,7 @@ public final class Fixtures {
     }
 
     /** Records the delays a retry would have slept. */
-    public static final class Sleeps implements dev.shelly.modeladapter.Sleeper {
+    public static final class Sleeps implements dev.shelly.modeladapter.RetryingCompleter.Sleeper {
         /** The delays, in order. */
         public final List<Duration> delays = new ArrayList<>();
 

@@ -14,8 +14,9 @@ import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.RetryEvent;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.RetryPolicy;
+import dev.shelly.modeladapter.RetryingCompleter.RetryEvent;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.provider.spi.ProviderBuilder;
@@ -242,6 +243,13 @@ public abstract class ProviderContract {
     }
 
     // ---- the request ------------------------------------------------------------------------
+
+    @Test
+    void theCompleterNamesWhatItCallsBeforeAnyCall() {
+        // Telemetry names a call by the target before it is made: every provider reports its own.
+        assertThat(builder().build().target()).isEqualTo(new ModelTarget(name(), model()));
+        assertThat(server.getRequestCount()).isZero();
+    }
 
     @Test
     void sendsTheConversationExactlyAsTheApiReferenceShowsIt() throws Exception {

@@ -7,7 +7,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.RetryEvent;
+import dev.shelly.modeladapter.RetryingCompleter.RetryEvent;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
 import dev.shelly.providers.openai.OpenAiCompleter;

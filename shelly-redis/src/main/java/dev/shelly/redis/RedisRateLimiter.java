@@ -1,7 +1,7 @@
 package dev.shelly.redis;
 
 import dev.shelly.modeladapter.RateLimit;
-import dev.shelly.modeladapter.RateLimiter;
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.util.List;

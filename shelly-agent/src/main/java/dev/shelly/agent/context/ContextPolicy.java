@@ -1,7 +1,7 @@
 package dev.shelly.agent.context;
 
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ContextWindows;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.TokenEstimator;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,7 @@ public final class ContextPolicy {
     public static final ContextPolicy NONE = new ContextPolicy(new Builder());
 
     private final Integer window;
-    private final ContextWindows windows;
+    private final ModelTable windows;
     private final TokenEstimator estimator;
     private final Completer summarizer;
     private final List<ContextStrategy> strategies;
@@ -84,9 +84,9 @@ public final class ContextPolicy {
     /**
      * The table the window is found in by model id.
      *
-     * @return the table; {@link ContextWindows#defaults()} unless set
+     * @return the table; {@link ModelTable#defaults()} unless set
      */
-    public ContextWindows windows() {
+    public ModelTable windows() {
         return windows;
     }
 
@@ -138,7 +138,7 @@ public final class ContextPolicy {
     /** Collects a policy's settings; all are optional. */
     public static final class Builder {
         private Integer window;
-        private ContextWindows windows = ContextWindows.defaults();
+        private ModelTable windows = ModelTable.defaults();
         private TokenEstimator estimator = TokenEstimator.heuristic();
         private Completer summarizer;
         private final List<ContextStrategy> strategies = new ArrayList<>();
@@ -167,9 +167,9 @@ public final class ContextPolicy {
          * @param value the table
          * @return this builder
          */
-        public Builder windows(ContextWindows value) {
+        public Builder windows(ModelTable value) {
             if (value == null) {
-                throw new IllegalArgumentException("ContextPolicy windows must not be null; use ContextWindows.empty()");
+                throw new IllegalArgumentException("ContextPolicy windows must not be null; use ModelTable.empty()");
             }
             this.windows = value;
             return this;

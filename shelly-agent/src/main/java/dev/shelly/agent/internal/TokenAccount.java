@@ -4,10 +4,10 @@ import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ContextWindow;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTable.ContextWindow;
 import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.TokenEstimator;
 import java.util.IdentityHashMap;
@@ -154,7 +154,7 @@ final class TokenAccount {
         if (policy.window().isPresent()) {
             known = policy.window();
         } else {
-            Optional<ContextWindow> found = policy.windows().find(model);
+            Optional<ContextWindow> found = policy.windows().window(model);
             known = found.isPresent() ? OptionalInt.of(found.get().tokens()) : OptionalInt.empty();
         }
         if (learnedWindow > 0 && (known.isEmpty() || learnedWindow < known.getAsInt())) {

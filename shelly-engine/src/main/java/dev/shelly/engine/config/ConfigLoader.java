@@ -1,7 +1,7 @@
 package dev.shelly.engine.config;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -72,7 +72,7 @@ import java.util.function.Function;
  * prompt-cache hints for that agent.
  *
  * <p>{@code prices} maps a model id (or the prefix of dated ids, as {@code claude-sonnet-4-5})
- * to its price in US dollars per million tokens, laid over {@link PriceTable#defaults()}:
+ * to its price in US dollars per million tokens, laid over {@link ModelTable#defaults()}:
  * {@code input} and {@code output} are required; {@code cache_read} and {@code cache_write} default
  * to the input price.
  */

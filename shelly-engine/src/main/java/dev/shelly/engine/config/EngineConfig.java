@@ -1,7 +1,6 @@
 package dev.shelly.engine.config;
 
-import dev.shelly.modeladapter.ContextWindows;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.storage.spi.RedisConfig;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -116,21 +115,21 @@ public final class EngineConfig {
     }
 
     /**
-     * The {@code prices:} section: model prices laid over {@link PriceTable#defaults()}.
+     * The {@code prices:} section: model prices laid over {@link ModelTable#defaults()}.
      *
      * @return the configured prices, empty when none are
      */
-    public PriceTable prices() {
+    public ModelTable prices() {
         return sections.prices();
     }
 
     /**
      * The {@code context_windows:} section: model ids and their windows in tokens, laid over
-     * {@link ContextWindows#defaults()}.
+     * {@link ModelTable#defaults()}.
      *
      * @return the configured windows, empty when none are
      */
-    public ContextWindows contextWindows() {
+    public ModelTable contextWindows() {
         return sections.contextWindows();
     }
 
@@ -367,8 +366,8 @@ public final class EngineConfig {
         private String entryAgent;
         private RedisConfig redis;
         private ApprovalsConfig approvals;
-        private PriceTable prices = PriceTable.empty();
-        private ContextWindows contextWindows = ContextWindows.empty();
+        private ModelTable prices = ModelTable.empty();
+        private ModelTable contextWindows = ModelTable.empty();
         private TelemetryConfig telemetry;
 
         private Builder() {}
@@ -451,12 +450,12 @@ public final class EngineConfig {
         }
 
         /**
-         * Prices models beyond (or instead of) {@link PriceTable#defaults()}.
+         * Prices models beyond (or instead of) {@link ModelTable#defaults()}.
          *
          * @param value the prices; replaces any set before
          * @return this builder
          */
-        public Builder prices(PriceTable value) {
+        public Builder prices(ModelTable value) {
             if (value == null) {
                 throw new IllegalArgumentException("EngineConfig.Builder.prices must not be null");
             }
@@ -470,7 +469,7 @@ public final class EngineConfig {
          * @param value model ids and their windows; replaces any set before
          * @return this builder
          */
-        public Builder contextWindows(ContextWindows value) {
+        public Builder contextWindows(ModelTable value) {
             if (value == null) {
                 throw new IllegalArgumentException("EngineConfig.Builder.contextWindows must not be null");
             }

@@ -1,9 +1,8 @@
 package dev.shelly.engine.config;
 
-import dev.shelly.modeladapter.ContextWindow;
-import dev.shelly.modeladapter.ContextWindows;
-import dev.shelly.modeladapter.Price;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.ModelTable.ContextWindow;
+import dev.shelly.modeladapter.ModelTable.Price;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.storage.spi.RedisConfig;
 import java.math.BigDecimal;
@@ -28,8 +27,8 @@ import tools.jackson.databind.util.StdConverter;
  * @param telemetry the {@code telemetry:} section, or null
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
-        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices,
-        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows, ApprovalsConfig approvals,
+        String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) ModelTable prices,
+        @JsonDeserialize(converter = Windows.class) ModelTable contextWindows, ApprovalsConfig approvals,
         TelemetryConfig telemetry) {
 
     Sections {
@@ -37,20 +36,20 @@ record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers
         mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
         agents = agents == null ? List.of() : List.copyOf(agents);
         Fields.notBlank(entryAgent, "entry_agent");
-        prices = prices == null ? PriceTable.empty() : prices;
-        contextWindows = contextWindows == null ? ContextWindows.empty() : contextWindows;
+        prices = prices == null ? ModelTable.empty() : prices;
+        contextWindows = contextWindows == null ? ModelTable.empty() : contextWindows;
     }
 
-    /** {@code context_windows:} as a {@link ContextWindows} table, in file order. */
-    static final class Windows extends StdConverter<Map<String, Integer>, ContextWindows> {
+    /** {@code context_windows:} as a {@link ModelTable} table, in file order. */
+    static final class Windows extends StdConverter<Map<String, Integer>, ModelTable> {
         @Override
-        public ContextWindows convert(Map<String, Integer> entries) {
-            ContextWindows table = ContextWindows.empty();
+        public ModelTable convert(Map<String, Integer> entries) {
+            ModelTable table = ModelTable.empty();
             for (Map.Entry<String, Integer> e : entries.entrySet()) {
                 if (e.getValue() == null || e.getValue() < 1) {
                     throw new InvalidSettingException(e.getKey(), "expected a window of at least 1 token, got " + e.getValue());
                 }
-                table = table.with(e.getKey(), ContextWindow.of(e.getValue()));
+                table = table.withWindow(e.getKey(), ContextWindow.of(e.getValue()));
             }
             return table;
         }
@@ -69,14 +68,14 @@ record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers
         }
     }
 
-    /** {@code prices:} as a {@link PriceTable}, in file order. */
-    static final class Prices extends StdConverter<Map<String, PriceEntry>, PriceTable> {
+    /** {@code prices:} as a {@link ModelTable}, in file order. */
+    static final class Prices extends StdConverter<Map<String, PriceEntry>, ModelTable> {
         @Override
-        public PriceTable convert(Map<String, PriceEntry> entries) {
-            PriceTable table = PriceTable.empty();
+        public ModelTable convert(Map<String, PriceEntry> entries) {
+            ModelTable table = ModelTable.empty();
             for (Map.Entry<String, PriceEntry> e : entries.entrySet()) {
                 PriceEntry p = e.getValue();
-                table = table.with(e.getKey(), new Price(p.input(), p.output(), p.cacheRead(), p.cacheWrite()));
+                table = table.withPrice(e.getKey(), new Price(p.input(), p.output(), p.cacheRead(), p.cacheWrite()));
             }
             return table;
         }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.modeladapter.Price;
-import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.ModelTable.Price;
 import dev.shelly.storage.spi.RedisConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -444,13 +444,13 @@ class ConfigLoaderTest {
 
         assertThat(c.agents().get(0).promptCaching()).isFalse();
         assertThat(c.agents().get(1).promptCaching()).isNull();
-        assertThat(c.prices().find("my-model-2026")).contains(Price.of(0.5, 1.5, 0.05, 0.6));
-        assertThat(c.prices().find("gpt-4.1")).contains(Price.of(1, 4, 1, 1));
+        assertThat(c.prices().price("my-model-2026")).contains(Price.of(0.5, 1.5, 0.05, 0.6));
+        assertThat(c.prices().price("gpt-4.1")).contains(Price.of(1, 4, 1, 1));
         assertThat(c.prices().asMap()).hasSize(2);
         assertThat(parse("""
                 providers: [{ name: p, kind: openai, model: m }]
                 agents: [{ name: a }]
-                """).prices()).isEqualTo(PriceTable.empty());
+                """).prices()).isEqualTo(ModelTable.empty());
     }
 
     @Test

@@ -2,16 +2,13 @@ package dev.shelly.provider.spi;
 
 import dev.shelly.chats.internal.Redaction;
 import dev.shelly.modeladapter.ModelException;
-import dev.shelly.modeladapter.ModelException.Kind;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.SocketTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -29,7 +26,6 @@ import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import okio.BufferedSource;
 
 /**
  * Posts JSON to one provider's endpoint and returns the reply or its server-sent events, with
@@ -47,7 +43,7 @@ import okio.BufferedSource;
  * {@code INVALID_RESPONSE}; any other I/O failure, and a stream that ends before its last
  * event, becomes {@code NETWORK}. A stream the server cut after answering is told apart from a
  * server that cannot be reached: its exception carries the status of the answer (200) and says
- * {@value #STREAM_CUT}.
+ * {@value HttpFailures#STREAM_CUT}.
  *
  * <p>Every call has a deadline ({@link #DEFAULT_CALL_TIMEOUT} unless set otherwise) that covers
  * connecting, sending, waiting and reading the whole reply, so a server that trickles bytes
@@ -61,27 +57,22 @@ import okio.BufferedSource;
  * {@link #toString()} masks the base URL's query and user-info. An error response is classified
  * before it is redacted: the {@link WireFormat} reads it as the server sent it.
  */
-public final class HttpModelClient {
+final class HttpModelClient {
     private static final MediaType JSON = MediaType.get("application/json");
-    private static final int MAX_ERROR_BODY = 64 * 1024;
-    /** What a stream that ended before its last event is reported as. */
-    static final String STREAM_CUT = "the server closed the stream before the reply was complete";
-    private static final int MAX_EXCERPT = 300;
 
     /** The default deadline of a whole call: 10 minutes. */
-    public static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(10);
+    static final Duration DEFAULT_CALL_TIMEOUT = Duration.ofMinutes(10);
     /** The default connect timeout: 10 seconds. */
-    public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** The default longest silence while reading: 10 minutes. */
-    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
+    static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
 
     private final String provider;
     private final HttpUrl baseUrl;
     private final Auth auth;
     private final Map<String, String> headers;
-    private final Secrets secrets;
+    private final HttpFailures failures;
     private final OkHttpClient client;
-    private final Clock clock;
     private final Duration connectTimeout;
     private final Duration readTimeout;
     private final Duration callTimeout;
@@ -91,8 +82,7 @@ public final class HttpModelClient {
         this.baseUrl = b.baseUrl;
         this.auth = b.auth;
         this.headers = Map.copyOf(b.headers);
-        this.secrets = b.secrets();
-        this.clock = b.clock;
+        this.failures = new HttpFailures(b.provider, b.secrets(), b.clock, b.callTimeout);
         this.connectTimeout = b.connectTimeout;
         this.readTimeout = b.readTimeout;
         this.callTimeout = b.callTimeout;
@@ -106,7 +96,7 @@ public final class HttpModelClient {
      * @param baseUrl the base URL, such as {@code https://api.openai.com/v1}
      * @return a builder
      */
-    public static Builder builder(String provider, String baseUrl) {
+    static Builder builder(String provider, String baseUrl) {
         return new Builder(provider, baseUrl);
     }
 
@@ -115,7 +105,7 @@ public final class HttpModelClient {
      *
      * @return the name
      */
-    public String provider() {
+    String provider() {
         return provider;
     }
 
@@ -124,7 +114,7 @@ public final class HttpModelClient {
      *
      * @return the base URL, without a trailing slash
      */
-    public String baseUrl() {
+    String baseUrl() {
         String url = baseUrl.toString();
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
@@ -139,7 +129,7 @@ public final class HttpModelClient {
      * @throws ModelException on an error status or a network failure
      * @throws CancellationException when the calling thread is interrupted
      */
-    public byte[] post(String path, byte[] json, Function<ErrorResponse, ModelException> errors) {
+    byte[] post(String path, byte[] json, Function<ErrorResponse, ModelException> errors) {
         Call call = newCall(path, json, false);
         if (Thread.currentThread().isVirtual()) {
             return postInline(call, errors);
@@ -150,12 +140,12 @@ public final class HttpModelClient {
         Thread.ofVirtual().name("shelly-http-" + provider).start(() -> {
             try (Response response = call.execute()) {
                 if (!response.isSuccessful()) {
-                    result.completeExceptionally(failure(response, errors));
+                    result.completeExceptionally(failures.failure(response, errors));
                 } else {
                     result.complete(response.body().bytes());
                 }
             } catch (IOException e) {
-                result.completeExceptionally(ioFailure(e));
+                result.completeExceptionally(failures.ioFailure(e));
             } catch (RuntimeException | Error e) {
                 result.completeExceptionally(e);
             }
@@ -180,14 +170,14 @@ public final class HttpModelClient {
         }
         try (Response response = call.execute()) {
             if (!response.isSuccessful()) {
-                throw failure(response, errors);
+                throw failures.failure(response, errors);
             }
             return response.body().bytes();
         } catch (IOException e) {
             if (Thread.currentThread().isInterrupted() || call.isCanceled()) {
                 throw cancelled(call);
             }
-            throw ioFailure(e);
+            throw failures.ioFailure(e);
         }
     }
 
@@ -199,8 +189,8 @@ public final class HttpModelClient {
      * @param failure the failure
      * @return the same failure when it held no secret, else an equal one without them
      */
-    public ModelException redact(ModelException failure) {
-        return secrets.redact(failure);
+    ModelException redact(ModelException failure) {
+        return failures.redact(failure);
     }
 
     /**
@@ -223,7 +213,7 @@ public final class HttpModelClient {
      *     before its last event
      * @throws CancellationException when the calling thread is interrupted
      */
-    public byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+    byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
             Predicate<SseEvent> isEnd, Consumer<SseEvent> handler) {
         return stream(path, json, errors, isEnd, handler, () -> false);
     }
@@ -246,89 +236,25 @@ public final class HttpModelClient {
      *     before the reply is complete
      * @throws CancellationException when the calling thread is interrupted
      */
-    public byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+    byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
             Predicate<SseEvent> isEnd, Consumer<SseEvent> handler, BooleanSupplier completeAtClose) {
         Call call = newCall(path, json, true);
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-        Object endOfStream = new Object();
-        Object endEvent = new Object();
-        Thread.ofVirtual().name("shelly-sse-" + provider).start(() -> {
-            int answered = 0; // the status, once a successful answer is being read
-            try (Response response = call.execute()) {
-                if (!response.isSuccessful()) {
-                    queue.add(failure(response, errors));
-                    return;
-                }
-                answered = response.code();
-                BufferedSource source = response.body().source();
-                MediaType type = response.body().contentType();
-                if (isWholeDocument(type, source)) {
-                    queue.add(new WholeBody(source.readByteArray()));
-                    return;
-                }
-                if (!isEventStream(type) && isHtml(type, source)) {
-                    queue.add(notAReply("an HTML page", source));
-                    return;
-                }
-                SseParser parser = new SseParser();
-                StringBuilder head = null; // the first lines, while none of them is an event field
-                boolean anyEvent = false;
-                String line;
-                while ((line = source.readUtf8Line()) != null) {
-                    if (!anyEvent && (head != null || !isSseLine(line))) {
-                        if (head == null) {
-                            head = new StringBuilder();
-                        }
-                        if (head.length() < MAX_EXCERPT) {
-                            head.append(line, 0, Math.min(line.length(), MAX_EXCERPT)).append('\n');
-                        }
-                    }
-                    SseEvent event = parser.line(line);
-                    if (event != null) {
-                        anyEvent = true;
-                        queue.add(event);
-                        if (isEnd.test(event)) {
-                            queue.add(endEvent);
-                            return;
-                        }
-                    }
-                }
-                SseEvent last = parser.finish();
-                if (last != null) {
-                    anyEvent = true;
-                    queue.add(last);
-                    if (isEnd.test(last)) {
-                        queue.add(endEvent);
-                        return;
-                    }
-                }
-                if (!anyEvent && head != null) {
-                    queue.add(invalidResponse("the reply to a stream request is not an event stream: "
-                            + ErrorResponse.excerpt(head.toString(), MAX_EXCERPT)));
-                    return;
-                }
-                queue.add(endOfStream);
-            } catch (IOException e) {
-                queue.add(answered > 0 && !(e instanceof InterruptedIOException) ? streamCut(answered, e) : ioFailure(e));
-            } catch (RuntimeException | Error e) {
-                queue.add(e);
-            }
-        });
+        Thread.ofVirtual().name("shelly-sse-" + provider).start(new EventStreamReader(call, queue, errors, isEnd, failures));
         try {
             while (true) {
                 Object item = queue.take();
-                if (item == endEvent) {
+                if (item == EventStreamReader.END_EVENT) {
                     return null;
                 }
-                if (item instanceof WholeBody whole) {
+                if (item instanceof EventStreamReader.WholeBody whole) {
                     return whole.bytes();
                 }
-                if (item == endOfStream) {
+                if (item == EventStreamReader.END_OF_STREAM) {
                     if (completeAtClose.getAsBoolean()) {
                         return null;
                     }
-                    throw ModelException.builder(Kind.NETWORK).provider(provider).status(200)
-                            .providerMessage(STREAM_CUT).build();
+                    throw failures.streamEnded();
                 }
                 if (item instanceof Throwable t) {
                     throw rethrow(t);
@@ -339,82 +265,11 @@ public final class HttpModelClient {
             throw cancelled(call);
         } catch (ModelException e) {
             call.cancel();
-            throw secrets.redact(e);
+            throw failures.redact(e);
         } catch (RuntimeException | Error e) {
             call.cancel();
             throw e;
         }
-    }
-
-    /** A streaming request answered with one JSON document. */
-    private record WholeBody(byte[] bytes) {}
-
-    /**
-     * Whether a successful answer to a stream request is one JSON document rather than events:
-     * declared as JSON, or undeclared and opening with an object. A declared event stream is
-     * always read as events.
-     */
-    private static boolean isWholeDocument(MediaType type, BufferedSource source) throws IOException {
-        if (type != null) {
-            if (isEventStream(type)) {
-                return false;
-            }
-            if (type.subtype().equalsIgnoreCase("json") || type.subtype().toLowerCase(Locale.ROOT).endsWith("+json")) {
-                return true;
-            }
-        }
-        return firstByte(source) == '{';
-    }
-
-    private static boolean isEventStream(MediaType type) {
-        return type != null && type.type().equalsIgnoreCase("text") && type.subtype().equalsIgnoreCase("event-stream");
-    }
-
-    /**
-     * Whether a line can belong to an event stream: blank, a comment, or a field an event is
-     * made of. Anything else before the first event means the body is not an event stream.
-     */
-    private static boolean isSseLine(String line) {
-        if (line.isBlank() || line.startsWith(":")) {
-            return true;
-        }
-        int colon = line.indexOf(':');
-        String field = colon < 0 ? line : line.substring(0, colon);
-        return field.equals("data") || field.equals("event") || field.equals("id") || field.equals("retry");
-    }
-
-    /** Whether a successful body is a web page (a proxy's error or login page), not a reply. */
-    private static boolean isHtml(MediaType type, BufferedSource source) throws IOException {
-        if (type != null && type.subtype().equalsIgnoreCase("html")) {
-            return true;
-        }
-        return firstByte(source) == '<';
-    }
-
-    /** The first byte that is not white space, without consuming it; -1 for an empty body. */
-    private static int firstByte(BufferedSource source) throws IOException {
-        BufferedSource peek = source.peek();
-        while (peek.request(1)) {
-            byte b = peek.readByte();
-            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-                return b;
-            }
-        }
-        return -1;
-    }
-
-    /** A successful status whose body is not a reply at all: an invalid response, never retried. */
-    private ModelException notAReply(String what, BufferedSource source) throws IOException {
-        source.request(MAX_ERROR_BODY);
-        long size = Math.min(source.getBuffer().size(), MAX_ERROR_BODY);
-        String body = source.getBuffer().readUtf8(size);
-        String excerpt = ErrorResponse.excerpt(body, MAX_EXCERPT);
-        return invalidResponse("the reply is " + what + ", not a model reply" + (excerpt == null ? "" : ": " + excerpt));
-    }
-
-    private ModelException invalidResponse(String message) {
-        return ModelException.builder(Kind.INVALID_RESPONSE).provider(provider)
-                .providerMessage(secrets.redact(message)).build();
     }
 
     private Call newCall(String path, byte[] json, boolean stream) {
@@ -435,65 +290,6 @@ public final class HttpModelClient {
         return new CancellationException(provider + ": completion cancelled");
     }
 
-    /**
-     * An error response as the failure to throw: classified, then redacted. The format reads the
-     * body and headers as the server sent them, so a secret in them cannot change the kind; only
-     * the exception it makes, which is what messages, logs and events carry, is redacted.
-     */
-    private ModelException failure(Response response, Function<ErrorResponse, ModelException> errors) throws IOException {
-        BufferedSource source = response.body().source();
-        source.request(MAX_ERROR_BODY);
-        long size = Math.min(source.getBuffer().size(), MAX_ERROR_BODY);
-        String body = source.getBuffer().readUtf8(size);
-        Map<String, String> heads = new LinkedHashMap<>();
-        for (String name : response.headers().names()) {
-            heads.put(name, response.header(name));
-        }
-        return secrets.redact(errors.apply(new ErrorResponse(provider, response.code(), heads, body, clock.instant())));
-    }
-
-    /** A stream that broke after the server answered: the server was reached, and said so. */
-    private ModelException streamCut(int status, IOException e) {
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return secrets.redact(ModelException.builder(Kind.NETWORK)
-                .provider(provider)
-                .status(status)
-                .providerMessage(STREAM_CUT + " (" + secrets.redact(message) + ")")
-                .cause(e)
-                .build());
-    }
-
-    private ModelException ioFailure(IOException e) {
-        boolean timeout = e instanceof InterruptedIOException;
-        if (timeout && !(e instanceof SocketTimeoutException) && !callTimeout.isZero()) {
-            // OkHttp's call timeout: the whole call's deadline passed. Trying again would wait as long.
-            return secrets.redact(ModelException.builder(Kind.TIMEOUT)
-                    .provider(provider)
-                    .providerMessage("no complete reply within the call deadline of " + describe(callTimeout))
-                    .retryable(false)
-                    .cause(e)
-                    .build());
-        }
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return secrets.redact(ModelException.builder(timeout ? Kind.TIMEOUT : Kind.NETWORK)
-                .provider(provider)
-                .providerMessage(secrets.redact(message))
-                .cause(e)
-                .build());
-    }
-
-    /** A duration as people write it: {@code 10 min}, {@code 30 s}, {@code 250 ms}. */
-    private static String describe(Duration d) {
-        long ms = d.toMillis();
-        if (ms % 60_000 == 0) {
-            return ms / 60_000 + " min";
-        }
-        if (ms % 1_000 == 0) {
-            return ms / 1_000 + " s";
-        }
-        return ms + " ms";
-    }
-
     private static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             return r;
@@ -511,7 +307,7 @@ public final class HttpModelClient {
     }
 
     /** Configures an {@link HttpModelClient}. */
-    public static final class Builder {
+    static final class Builder {
         private final String provider;
         private final HttpUrl baseUrl;
         private Auth auth = Auth.none();
@@ -545,7 +341,7 @@ public final class HttpModelClient {
          * @param value the auth; {@link Auth#none()} for none
          * @return this builder
          */
-        public Builder auth(Auth value) {
+        Builder auth(Auth value) {
             this.auth = value == null ? Auth.none() : value;
             return this;
         }
@@ -561,8 +357,8 @@ public final class HttpModelClient {
          * @throws IllegalArgumentException naming the header (never quoting its value) when the
          *     name or value cannot be sent
          */
-        public Builder header(String name, String value) {
-            checkHeader(provider, name, value);
+        Builder header(String name, String value) {
+            HeaderRules.check(provider, name, value);
             headers.put(name, value);
             publicHeaders.remove(name);
             return this;
@@ -576,80 +372,9 @@ public final class HttpModelClient {
         }
 
         private Secrets secrets() {
-            List<String> values = new ArrayList<>();
-            headers.forEach((name, value) -> {
-                if (!publicHeaders.contains(name)) {
-                    values.add(value);
-                }
-            });
-            String userInfo = baseUrl.encodedPassword();
-            if (!userInfo.isEmpty()) {
-                values.add(userInfo);
-                values.add(baseUrl.password());
-            }
-            if (!baseUrl.username().isEmpty()) {
-                values.add(baseUrl.encodedUsername());
-                values.add(baseUrl.username());
-            }
-            for (int i = 0; i < baseUrl.querySize(); i++) {
-                values.add(baseUrl.queryParameterValue(i));
-            }
-            return Secrets.of(provider, auth.key(), values);
-        }
-
-        /**
-         * Checks that a header can be sent: a name made of HTTP token characters, a value without
-         * control characters (tab aside), DEL or non-ASCII characters.
-         *
-         * @param provider the provider's name, for the message
-         * @param name the header's name
-         * @param value its value
-         * @throws IllegalArgumentException naming the header, never quoting its value
-         */
-        static void checkHeader(String provider, String name, String value) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException(provider + ": a header name must not be null or blank");
-            }
-            for (int i = 0; i < name.length(); i++) {
-                char c = name.charAt(i);
-                if (!isTokenChar(c)) {
-                    throw new IllegalArgumentException(provider + ": header name '" + printable(name)
-                            + "' is not a valid HTTP header name: it may hold letters, digits and !#$%&'*+-.^_`|~ only");
-                }
-            }
-            if (value == null) {
-                throw new IllegalArgumentException(provider + ": header " + name + " must have a value, was null");
-            }
-            for (int i = 0; i < value.length(); i++) {
-                char c = value.charAt(i);
-                if ((c < 0x20 && c != '\t') || c == 0x7f) {
-                    throw new IllegalArgumentException(provider + ": the value of header " + name
-                            + " has a control character at index " + i + " (a stray newline?); the value is not shown");
-                }
-                if (c > 0x7e) {
-                    throw new IllegalArgumentException(provider + ": the value of header " + name
-                            + " has a non-ASCII character at index " + i + ", which HTTP headers cannot carry;"
-                            + " the value is not shown");
-                }
-            }
-        }
-
-        private static boolean isTokenChar(char c) {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
-        }
-
-        private static String printable(String s) {
-            StringBuilder sb = new StringBuilder(s.length());
-            for (int i = 0; i < s.length(); i++) {
-                char c = s.charAt(i);
-                if (c < 0x20 || c == 0x7f) {
-                    sb.append(String.format("\\u%04x", (int) c));
-                } else {
-                    sb.append(c);
-                }
-            }
-            return sb.toString();
+            Map<String, String> secretHeaders = new LinkedHashMap<>(headers);
+            publicHeaders.forEach(secretHeaders::remove);
+            return Secrets.sentWith(provider, auth.key(), secretHeaders.values(), baseUrl);
         }
 
         /**
@@ -658,7 +383,7 @@ public final class HttpModelClient {
          * @param value the transport
          * @return this builder
          */
-        public Builder transport(HttpTransport value) {
+        Builder transport(HttpTransport value) {
             this.transport = value == null ? HttpTransport.shared() : value;
             return this;
         }
@@ -669,7 +394,7 @@ public final class HttpModelClient {
          * @param value the clock
          * @return this builder
          */
-        public Builder clock(Clock value) {
+        Builder clock(Clock value) {
             this.clock = value == null ? Clock.systemUTC() : value;
             return this;
         }
@@ -684,7 +409,7 @@ public final class HttpModelClient {
          *     bytes cannot extend it
          * @return this builder
          */
-        public Builder timeouts(Duration connect, Duration read, Duration call) {
+        Builder timeouts(Duration connect, Duration read, Duration call) {
             this.connectTimeout = positiveOrZero(connect, "connect timeout");
             this.readTimeout = positiveOrZero(read, "read timeout");
             this.callTimeout = positiveOrZero(call, "call timeout");
@@ -696,7 +421,7 @@ public final class HttpModelClient {
          *
          * @return the client
          */
-        public HttpModelClient build() {
+        HttpModelClient build() {
             return new HttpModelClient(this);
         }
 

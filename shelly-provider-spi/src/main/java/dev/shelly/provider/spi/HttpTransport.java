@@ -14,7 +14,7 @@ import okhttp3.OkHttpClient;
  * {@link java.net.ProxySelector} ({@code https.proxyHost} and friends), TLS from the default
  * {@code SSLContext}.
  */
-public final class HttpTransport {
+final class HttpTransport {
     private final OkHttpClient client;
 
     private HttpTransport(OkHttpClient client) {
@@ -26,7 +26,7 @@ public final class HttpTransport {
      *
      * @return the shared transport
      */
-    public static HttpTransport shared() {
+    static HttpTransport shared() {
         return Shared.INSTANCE;
     }
 

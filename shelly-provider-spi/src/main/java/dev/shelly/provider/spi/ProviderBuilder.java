@@ -1,15 +1,15 @@
 package dev.shelly.provider.spi;
 
 import dev.shelly.chats.internal.Redaction;
-import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
 import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.Reasoning;
-import dev.shelly.modeladapter.RetryListener;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.RetryingCompleter;
-import dev.shelly.modeladapter.Sleeper;
+import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
+import dev.shelly.modeladapter.RetryingCompleter.Sleeper;
 import dev.shelly.modeladapter.UsageTracker;
 import dev.shelly.modeladapter.spi.CompleterFactory;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
@@ -20,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalDouble;
-import java.util.OptionalInt;
 import java.util.function.UnaryOperator;
 
 /**
@@ -36,22 +34,21 @@ import java.util.function.UnaryOperator;
  * environment. {@link #toString()} never shows the key, and masks the query and user-info of
  * the base URL.
  *
- * <p>Every call has an overall deadline, {@link HttpModelClient#DEFAULT_CALL_TIMEOUT} (10
- * minutes) unless {@link #callTimeout(Duration)} says otherwise: it covers connecting, sending,
+ * <p>Every call has an overall deadline, {@link #DEFAULT_CALL_TIMEOUT} (10 minutes) unless
+ * {@link #callTimeout(Duration)} says otherwise: it covers connecting, sending,
  * waiting and reading the whole reply, streamed or not, so a server that trickles bytes cannot
  * hold a call longer.
  *
  * @param <B> the concrete builder type, returned by every setter
  */
 public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
+    /** The default deadline of a whole call: 10 minutes. */
+    public static final Duration DEFAULT_CALL_TIMEOUT = HttpModelClient.DEFAULT_CALL_TIMEOUT;
+
     private String name;
     /** The provider's own name, kept when {@link #name} gives it another: what telemetry calls it. */
     private String system;
-    private final String defaultBaseUrl;
-    private final List<String> apiKeyVariables;
-    private final String baseUrlVariable;
-    private String baseUrl;
-    private String apiKey;
+    private final Endpoint endpoint;
     private String model;
     private ModelOptions options = ModelOptions.NONE;
     private final Map<String, String> headers = new LinkedHashMap<>();
@@ -62,8 +59,6 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     private RetryListener retryListener = RetryListener.NONE;
     private Sleeper sleeper = Sleeper.SYSTEM;
     private UsageTracker usageTracker;
-    private HttpTransport transport = HttpTransport.shared();
-    private UnaryOperator<String> environment = System::getenv;
     private Clock clock = Clock.systemUTC();
 
     /**
@@ -91,9 +86,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      */
     protected ProviderBuilder(String name, String defaultBaseUrl, List<String> apiKeyVariables, String baseUrlVariable) {
         this.name = name;
-        this.defaultBaseUrl = defaultBaseUrl;
-        this.apiKeyVariables = List.copyOf(apiKeyVariables);
-        this.baseUrlVariable = baseUrlVariable;
+        this.endpoint = new Endpoint(defaultBaseUrl, apiKeyVariables, baseUrlVariable);
     }
 
     /**
@@ -130,7 +123,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return this builder
      */
     public B baseUrl(String value) {
-        this.baseUrl = blankToNull(value);
+        endpoint.baseUrl = Endpoint.blankToNull(value);
         return self();
     }
 
@@ -141,7 +134,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return this builder
      */
     public B apiKey(String value) {
-        this.apiKey = blankToNull(value);
+        endpoint.apiKey = Endpoint.blankToNull(value);
         return self();
     }
 
@@ -152,7 +145,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return this builder
      */
     public B model(String value) {
-        this.model = blankToNull(value);
+        this.model = Endpoint.blankToNull(value);
         return self();
     }
 
@@ -272,7 +265,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      *     name or the value cannot be sent
      */
     public B header(String headerName, String value) {
-        HttpModelClient.Builder.checkHeader(name, headerName, value);
+        HeaderRules.check(name, headerName, value);
         headers.put(headerName, value);
         return self();
     }
@@ -315,9 +308,9 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
 
     /**
      * Sets the deadline of each whole HTTP call: connecting, sending, waiting and reading the
-     * whole reply, streamed or not (default {@link HttpModelClient#DEFAULT_CALL_TIMEOUT}, 10
-     * minutes). A server that trickles bytes cannot extend it; a call that reaches it fails with
-     * a {@code TIMEOUT} that is not retried.
+     * whole reply, streamed or not (default {@link #DEFAULT_CALL_TIMEOUT}, 10 minutes). A server
+     * that trickles bytes cannot extend it; a call that reaches it fails with a {@code TIMEOUT}
+     * that is not retried.
      *
      * @param value zero for no deadline
      * @return this builder
@@ -373,24 +366,13 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     }
 
     /**
-     * Sets the transport whose connection pool to use (default {@link HttpTransport#shared()}).
-     *
-     * @param value the transport
-     * @return this builder
-     */
-    public B transport(HttpTransport value) {
-        this.transport = value == null ? HttpTransport.shared() : value;
-        return self();
-    }
-
-    /**
      * Sets how environment variables are looked up (default {@link System#getenv(String)}).
      *
      * @param value returns a variable's value, or null when it is not set
      * @return this builder
      */
     public B environment(UnaryOperator<String> value) {
-        this.environment = value == null ? System::getenv : value;
+        endpoint.environment = value == null ? System::getenv : value;
         return self();
     }
 
@@ -445,22 +427,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
                 throw new InvalidSettingException("headers." + header, e.getMessage());
             }
         });
-        if (baseUrl == null && defaultBaseUrl == null
-                && (baseUrlVariable == null || blankToNull(environment.apply(baseUrlVariable)) == null)) {
-            throw new InvalidSettingException("base_url", "missing required field" + (baseUrlVariable == null ? ""
-                    : "; set it, or the environment variable " + baseUrlVariable));
-        }
-        Optional<String> key;
-        try {
-            key = resolveApiKey();
-        } catch (IllegalArgumentException e) {
-            throw new InvalidSettingException("api_key", e.getMessage());
-        }
-        if (key.isEmpty() && apiKeyRequired()) {
-            throw new InvalidSettingException("api_key", "no API key; set api_key"
-                    + (apiKeyVariables.isEmpty() ? "" : ", or the environment variable "
-                            + String.join(" or ", apiKeyVariables)));
-        }
+        endpoint.checkSettings(name, apiKeyRequired());
         return build();
     }
 
@@ -471,7 +438,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return true by default when the provider has an API-key environment variable
      */
     protected boolean apiKeyRequired() {
-        return !apiKeyVariables.isEmpty();
+        return endpoint.hasKeyVariable();
     }
 
     /**
@@ -497,24 +464,6 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
     }
 
     /**
-     * The max tokens, if set.
-     *
-     * @return the value, or empty
-     */
-    protected final OptionalInt maxTokens() {
-        return options.maxTokens() == null ? OptionalInt.empty() : OptionalInt.of(options.maxTokens());
-    }
-
-    /**
-     * The temperature, if set.
-     *
-     * @return the value, or empty
-     */
-    protected final OptionalDouble temperature() {
-        return options.temperature() == null ? OptionalDouble.empty() : OptionalDouble.of(options.temperature());
-    }
-
-    /**
      * The default options gathered from the setters: what the wire format merges under each
      * request's own options.
      *
@@ -530,29 +479,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return the key, or empty when neither gives one
      */
     protected final Optional<String> resolveApiKey() {
-        if (apiKey != null) {
-            return Optional.of(checkKey(apiKey, "apiKey(...)"));
-        }
-        for (String variable : apiKeyVariables) {
-            String fromEnv = blankToNull(environment.apply(variable));
-            if (fromEnv != null) {
-                return Optional.of(checkKey(fromEnv, "the environment variable " + variable));
-            }
-        }
-        return Optional.empty();
-    }
-
-    /** Refuses a key HTTP cannot carry, naming where it came from and never quoting it. */
-    private String checkKey(String key, String source) {
-        for (int i = 0; i < key.length(); i++) {
-            char c = key.charAt(i);
-            if (c < 0x20 || c > 0x7e) {
-                throw new IllegalArgumentException(name + ": the API key from " + source + " has a "
-                        + (c > 0x7e ? "non-ASCII" : "control") + " character at index " + i
-                        + " (a stray newline or quote?); the key is not shown");
-            }
-        }
-        return key;
+        return endpoint.apiKey(name);
     }
 
     /**
@@ -563,7 +490,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @return its value, stripped, or empty when unset or blank
      */
     protected final Optional<String> environmentValue(String variable) {
-        return Optional.ofNullable(blankToNull(environment.apply(variable)));
+        return endpoint.environmentValue(variable);
     }
 
     /**
@@ -573,9 +500,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @throws IllegalArgumentException naming the setter and the environment variable
      */
     protected final String requireApiKey() {
-        return resolveApiKey().orElseThrow(() -> new IllegalArgumentException(name + ": no API key: call apiKey(...)"
-                + (apiKeyVariables.isEmpty() ? "" : " or set the environment variable "
-                        + String.join(" or ", apiKeyVariables))));
+        return endpoint.requireApiKey(name);
     }
 
     /**
@@ -585,18 +510,7 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
      * @throws IllegalArgumentException when none of them gives one
      */
     protected final String resolveBaseUrl() {
-        if (baseUrl != null) {
-            return baseUrl;
-        }
-        String fromEnv = baseUrlVariable == null ? null : blankToNull(environment.apply(baseUrlVariable));
-        if (fromEnv != null) {
-            return fromEnv;
-        }
-        if (defaultBaseUrl == null) {
-            throw new IllegalArgumentException(name + ": base URL must be set: call baseUrl(...)"
-                    + (baseUrlVariable == null ? "" : " or set the environment variable " + baseUrlVariable));
-        }
-        return defaultBaseUrl;
+        return endpoint.baseUrl(name);
     }
 
     /**
@@ -610,17 +524,20 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
 
     /**
      * Assembles the completer: the HTTP client (shared pool, timeouts, auth, the provider's
-     * headers overridden by the user's), the wire format, usage tracking and retries.
+     * headers overridden by the user's), the wire format, usage tracking and retries. A
+     * provider's {@link #build()} passes the result to its completer class's constructor.
      *
      * @param format the provider's wire format
      * @param auth how requests authenticate
      * @param providerHeaders headers the provider requires, such as {@code anthropic-version}
+     * @param description what the completer's {@code toString} says: its class, name, model and
+     *     masked base URL, never the key
      * @return the completer
      */
-    protected final Completer assemble(WireFormat format, Auth auth, Map<String, String> providerHeaders) {
+    protected final HttpCompleter assemble(WireFormat format, Auth auth, Map<String, String> providerHeaders,
+            String description) {
         HttpModelClient.Builder client = HttpModelClient.builder(name, resolveBaseUrl())
                 .auth(auth)
-                .transport(transport)
                 .clock(clock)
                 .timeouts(connectTimeout, readTimeout, callTimeout);
         providerHeaders.forEach((k, v) -> {
@@ -629,24 +546,19 @@ public abstract class ProviderBuilder<B extends ProviderBuilder<B>> {
             }
         });
         headers.forEach(client::header);
-        Completer http = new HttpCompleter(client.build(), format, usageTracker,
+        Completer calls = new WireCompleter(client.build(), format, usageTracker,
                 new ModelTarget(system != null ? system : name, format.model()));
-        if (retry.maxAttempts() == 1) {
-            return http;
+        if (retry.maxAttempts() > 1) {
+            calls = RetryingCompleter.builder(calls).policy(retry).listener(retryListener).sleeper(sleeper).build();
         }
-        return RetryingCompleter.builder(http).policy(retry).listener(retryListener).sleeper(sleeper).build();
+        return new HttpCompleter(calls, description);
     }
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[name=" + name + ", model=" + model + ", baseUrl="
-                + (baseUrl != null ? Redaction.maskUrl(baseUrl) : "(environment or default)") + ", apiKey="
-                + (apiKey != null ? "****" : "(environment)") + ", maxTokens=" + options.maxTokens() + ", temperature="
+        return getClass().getSimpleName() + "[name=" + name + ", model=" + model + ", " + endpoint.describe()
+                + ", maxTokens=" + options.maxTokens() + ", temperature="
                 + options.temperature() + ", headers=" + headers.keySet() + ", callTimeout=" + callTimeout + ", retry=" + retry + "]";
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.strip();
     }
 
     private Duration notNegative(Duration d, String field) {

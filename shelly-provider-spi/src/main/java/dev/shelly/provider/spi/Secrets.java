@@ -1,12 +1,15 @@
 package dev.shelly.provider.spi;
 
 import dev.shelly.modeladapter.ModelException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import okhttp3.HttpUrl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +39,27 @@ final class Secrets {
 
     private Secrets(String[] values) {
         this.values = values;
+    }
+
+    /**
+     * The secrets a request carries: the key, the values of the headers given (the secret ones),
+     * and the user-info and query values of the base URL.
+     */
+    static Secrets sentWith(String provider, String key, Collection<String> headerValues, HttpUrl baseUrl) {
+        List<String> values = new ArrayList<>(headerValues);
+        String userInfo = baseUrl.encodedPassword();
+        if (!userInfo.isEmpty()) {
+            values.add(userInfo);
+            values.add(baseUrl.password());
+        }
+        if (!baseUrl.username().isEmpty()) {
+            values.add(baseUrl.encodedUsername());
+            values.add(baseUrl.username());
+        }
+        for (int i = 0; i < baseUrl.querySize(); i++) {
+            values.add(baseUrl.queryParameterValue(i));
+        }
+        return of(provider, key, values);
     }
 
     /**

@@ -1,12 +1,9 @@
 package dev.shelly.providers.anthropic;
 
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.Reasoning;
-import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
 import dev.shelly.provider.spi.Auth;
+import dev.shelly.provider.spi.HttpCompleter;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.provider.spi.WireFormat;
 import java.util.LinkedHashMap;
@@ -26,7 +23,7 @@ import java.util.Map;
  * Completer claude = AnthropicCompleter.builder().model("claude-sonnet-4-5").build();  // key from ANTHROPIC_API_KEY
  * }</pre>
  */
-public final class AnthropicCompleter implements Completer {
+public final class AnthropicCompleter extends HttpCompleter {
     /** The default base URL; the endpoint is {@code <base>/v1/messages}. */
     public static final String DEFAULT_BASE_URL = "https://api.anthropic.com";
     /** The API version sent in {@code anthropic-version}. */
@@ -34,12 +31,8 @@ public final class AnthropicCompleter implements Completer {
     /** The max tokens when none is set: Anthropic requires a value. */
     public static final int DEFAULT_MAX_TOKENS = 4096;
 
-    private final Completer delegate;
-    private final String description;
-
-    private AnthropicCompleter(Completer delegate, String description) {
-        this.delegate = delegate;
-        this.description = description;
+    private AnthropicCompleter(HttpCompleter assembled) {
+        super(assembled);
     }
 
     /**
@@ -61,26 +54,6 @@ public final class AnthropicCompleter implements Completer {
      */
     public static AnthropicCompleter fromEnvironment(String model) {
         return builder().model(model).build();
-    }
-
-    @Override
-    public ModelTarget target() {
-        return delegate.target();
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request) {
-        return delegate.complete(request);
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request, StreamListener listener) {
-        return delegate.complete(request, listener);
-    }
-
-    @Override
-    public String toString() {
-        return description;
     }
 
     /** How a JSON response format reaches the Messages API. */
@@ -156,7 +129,7 @@ public final class AnthropicCompleter implements Completer {
          *     not fit in max tokens
          */
         public WireFormat wireFormat() {
-            int maxTokens = maxTokens().orElse(DEFAULT_MAX_TOKENS);
+            int maxTokens = defaults().maxTokens() != null ? defaults().maxTokens() : DEFAULT_MAX_TOKENS;
             if (defaults().reasoning() instanceof Reasoning.Budget b && b.tokens() >= maxTokens) {
                 throw new IllegalArgumentException(providerName() + ": thinkingBudget (" + b.tokens()
                         + ") must be less than maxTokens (" + maxTokens + ")");
@@ -170,9 +143,8 @@ public final class AnthropicCompleter implements Completer {
             String model = requireModel();
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put("anthropic-version", version);
-            Completer completer = assemble(format, Auth.header("x-api-key", requireApiKey()), headers);
-            return new AnthropicCompleter(completer, "AnthropicCompleter[name=" + providerName() + ", model=" + model
-                    + ", baseUrl=" + maskedBaseUrl() + "]");
+            return new AnthropicCompleter(assemble(format, Auth.header("x-api-key", requireApiKey()), headers,
+                    "AnthropicCompleter[name=" + providerName() + ", model=" + model + ", baseUrl=" + maskedBaseUrl() + "]"));
         }
     }
 }

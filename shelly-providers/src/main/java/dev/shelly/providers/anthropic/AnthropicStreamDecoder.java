@@ -39,11 +39,11 @@ final class AnthropicStreamDecoder implements StreamDecoder {
         }
     }
 
-    private final AnthropicFormat format;
+    private final AnthropicReply format;
     private final StreamListener listener;
     private final boolean toolMode;
     private final Map<Integer, Block> blocks = new TreeMap<>();
-    private final AnthropicFormat.UsageCounts usage = new AnthropicFormat.UsageCounts();
+    private final AnthropicReply.UsageCounts usage = new AnthropicReply.UsageCounts();
     private String id;
     private String model;
     private String stopReason;
@@ -51,7 +51,7 @@ final class AnthropicStreamDecoder implements StreamDecoder {
     private boolean stopped;
     private int tools;
 
-    AnthropicStreamDecoder(AnthropicFormat format, StreamListener listener, boolean toolMode) {
+    AnthropicStreamDecoder(AnthropicReply format, StreamListener listener, boolean toolMode) {
         this.format = format;
         this.listener = listener;
         this.toolMode = toolMode;
@@ -118,9 +118,9 @@ final class AnthropicStreamDecoder implements StreamDecoder {
             case "text" -> appendText(block, text(content, "text"));
             case "thinking" -> {
                 appendThinking(block, text(content, "thinking"));
-                block.signature.append(AnthropicFormat.orEmpty(text(content, "signature")));
+                block.signature.append(AnthropicReply.orEmpty(text(content, "signature")));
             }
-            case "redacted_thinking" -> block.text.append(AnthropicFormat.orEmpty(text(content, "data")));
+            case "redacted_thinking" -> block.text.append(AnthropicReply.orEmpty(text(content, "data")));
             case "tool_use" -> {
                 block.id = text(content, "id");
                 block.name = text(content, "name");
@@ -151,7 +151,7 @@ final class AnthropicStreamDecoder implements StreamDecoder {
             case "text_delta" -> appendText(block, text(delta, "text"));
             case "input_json_delta" -> appendArguments(block, text(delta, "partial_json"));
             case "thinking_delta" -> appendThinking(block, text(delta, "thinking"));
-            case "signature_delta" -> block.signature.append(AnthropicFormat.orEmpty(text(delta, "signature")));
+            case "signature_delta" -> block.signature.append(AnthropicReply.orEmpty(text(delta, "signature")));
             default -> { } // citations and delta types this version does not know
         }
     }
@@ -192,10 +192,10 @@ final class AnthropicStreamDecoder implements StreamDecoder {
         for (Map.Entry<Integer, Block> e : blocks.entrySet()) {
             Block b = e.getValue();
             Part part = switch (b.type) {
-                case "text" -> AnthropicFormat.textPart(b.text.toString());
+                case "text" -> AnthropicReply.textPart(b.text.toString());
                 case "tool_use" -> format.toolCall(e.getKey(), b.id, b.name,
                         WireSupport.canonicalArguments(b.text.toString()));
-                case "thinking" -> Thinking.of(b.text.toString(), AnthropicFormat.emptyToNull(b.signature.toString()))
+                case "thinking" -> Thinking.of(b.text.toString(), AnthropicReply.emptyToNull(b.signature.toString()))
                         .withOrigin(AnthropicFormat.ORIGIN);
                 case "redacted_thinking" -> format.redacted(e.getKey(), b.text.toString());
                 default -> null;

@@ -1,10 +1,8 @@
 package dev.shelly.providers.gemini;
 
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.provider.spi.Auth;
+import dev.shelly.provider.spi.HttpCompleter;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.provider.spi.WireFormat;
 import java.util.List;
@@ -28,7 +26,7 @@ import java.util.regex.Pattern;
  * Completer gemini = GeminiCompleter.builder().model("gemini-2.5-flash").build();  // key from GEMINI_API_KEY
  * }</pre>
  */
-public final class GeminiCompleter implements Completer {
+public final class GeminiCompleter extends HttpCompleter {
     /** The default base URL; the API version ({@code v1beta}) is added unless the base URL names one. */
     public static final String DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com";
     /** The API version used when the base URL names none. */
@@ -37,12 +35,8 @@ public final class GeminiCompleter implements Completer {
     public static final String KEY_HEADER = "x-goog-api-key";
     private static final Pattern VERSIONED = Pattern.compile(".*/v\\d+(alpha|beta)?\\d*/?$");
 
-    private final Completer delegate;
-    private final String description;
-
-    private GeminiCompleter(Completer delegate, String description) {
-        this.delegate = delegate;
-        this.description = description;
+    private GeminiCompleter(HttpCompleter assembled) {
+        super(assembled);
     }
 
     /**
@@ -65,21 +59,6 @@ public final class GeminiCompleter implements Completer {
      */
     public static GeminiCompleter fromEnvironment(String model) {
         return builder().model(model).build();
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request) {
-        return delegate.complete(request);
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request, StreamListener listener) {
-        return delegate.complete(request, listener);
-    }
-
-    @Override
-    public String toString() {
-        return description;
     }
 
     /** Configures a {@link GeminiCompleter}. */
@@ -105,9 +84,9 @@ public final class GeminiCompleter implements Completer {
         @Override
         public GeminiCompleter build() {
             WireFormat format = wireFormat();
-            Completer completer = assemble(format, Auth.header(KEY_HEADER, requireApiKey()), Map.of());
-            return new GeminiCompleter(completer, "GeminiCompleter[name=" + providerName() + ", model=" + requireModel()
-                    + ", baseUrl=" + maskedBaseUrl() + "]");
+            return new GeminiCompleter(assemble(format, Auth.header(KEY_HEADER, requireApiKey()), Map.of(),
+                    "GeminiCompleter[name=" + providerName() + ", model=" + requireModel() + ", baseUrl=" + maskedBaseUrl()
+                            + "]"));
         }
     }
 }

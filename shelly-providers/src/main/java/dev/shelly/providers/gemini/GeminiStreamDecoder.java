@@ -20,6 +20,7 @@ import tools.jackson.databind.JsonNode;
  */
 final class GeminiStreamDecoder implements StreamDecoder {
     private final GeminiFormat format;
+    private final GeminiErrors errors;
     private final GeminiReply reply;
     private final StreamListener listener;
     private String responseId;
@@ -30,8 +31,9 @@ final class GeminiStreamDecoder implements StreamDecoder {
     private boolean blocked;
     private JsonNode lastChunk;
 
-    GeminiStreamDecoder(GeminiFormat format, GeminiReply reply, StreamListener listener) {
+    GeminiStreamDecoder(GeminiFormat format, GeminiErrors errors, GeminiReply reply, StreamListener listener) {
         this.format = format;
+        this.errors = errors;
         this.reply = reply;
         this.listener = listener;
     }
@@ -52,7 +54,7 @@ final class GeminiStreamDecoder implements StreamDecoder {
             throw invalid(format.provider(), "a stream chunk is not a JSON object", null);
         }
         if (chunk.hasNonNull("error")) {
-            throw format.inStreamError(chunk);
+            throw errors.inStreamError(chunk);
         }
         sawChunk = true;
         lastChunk = chunk;

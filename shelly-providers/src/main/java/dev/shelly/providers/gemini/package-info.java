@@ -1,6 +1,5 @@
 /**
- * API: Google's Gemini API as a {@link dev.shelly.modeladapter.Completer}
- * ({@link dev.shelly.providers.gemini.GeminiCompleter}) and the {@code gemini} kind of
- * configuration ({@link dev.shelly.providers.gemini.GeminiFactory}).
+ * API: Google's Gemini API as a {@link dev.shelly.modeladapter.Completer}. Start at {@link
+ * dev.shelly.providers.gemini.GeminiCompleter}.
  */
 package dev.shelly.providers.gemini;

@@ -211,6 +211,54 @@ public final class WireSupport {
     }
 
     /**
+     * Writes the sampling options that are set: {@code temperature}, then nucleus sampling under
+     * the API's name for it.
+     *
+     * @param gen the generator, inside an object
+     * @param options the call's options
+     * @param topPField {@code top_p} or {@code topP}
+     */
+    public static void writeSampling(JsonGenerator gen, dev.shelly.modeladapter.ModelOptions options, String topPField) {
+        if (options.temperature() != null) {
+            gen.writeName("temperature");
+            gen.writeNumber(options.temperature());
+        }
+        if (options.topP() != null) {
+            gen.writeName(topPField);
+            gen.writeNumber(options.topP());
+        }
+    }
+
+    /**
+     * Writes a list of strings as an array field, when the list has any.
+     *
+     * @param gen the generator, inside an object
+     * @param field the field's name
+     * @param values the strings, or null
+     */
+    public static void writeStrings(JsonGenerator gen, String field, List<String> values) {
+        if (values == null || values.isEmpty()) {
+            return;
+        }
+        gen.writeName(field);
+        gen.writeStartArray();
+        for (String v : values) {
+            gen.writeString(v);
+        }
+        gen.writeEndArray();
+    }
+
+    /**
+     * A count that may be missing, as zero.
+     *
+     * @param count the count, or null
+     * @return the count, or 0
+     */
+    public static long orZero(Long count) {
+        return count == null ? 0 : count;
+    }
+
+    /**
      * An option the provider cannot take: a failure of kind {@code INVALID_REQUEST}, never
      * retried, raised before any HTTP.
      *

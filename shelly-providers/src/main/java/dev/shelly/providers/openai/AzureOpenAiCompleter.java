@@ -196,10 +196,9 @@ public final class AzureOpenAiCompleter {
         public OpenAiCompleter build() {
             WireFormat format = wireFormat();
             Auth auth = tokenSource != null ? Auth.bearer(tokenSource) : Auth.header("api-key", requireApiKey());
-            Completer completer = assemble(format, auth, Map.of());
-            return new OpenAiCompleter(completer, "AzureOpenAiCompleter[name=" + providerName() + ", deployment="
-                    + requireModel() + ", endpoint=" + maskedBaseUrl() + ", path=" + format.path()
-                    + (tokenSource != null ? ", auth=token" : "") + "]");
+            return new OpenAiCompleter(assemble(format, auth, Map.of(), "AzureOpenAiCompleter[name=" + providerName()
+                    + ", deployment=" + requireModel() + ", endpoint=" + maskedBaseUrl() + ", path=" + format.path()
+                    + (tokenSource != null ? ", auth=token" : "") + "]"));
         }
     }
 }

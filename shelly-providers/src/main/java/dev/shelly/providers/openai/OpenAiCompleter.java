@@ -1,14 +1,11 @@
 package dev.shelly.providers.openai;
 
 import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.ModelTarget;
-import dev.shelly.modeladapter.Reasoning;
-import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.modeladapter.spi.ProviderSettings;
 import dev.shelly.provider.spi.Auth;
+import dev.shelly.provider.spi.HttpCompleter;
 import dev.shelly.provider.spi.ProviderBuilder;
 import dev.shelly.provider.spi.WireFormat;
 import java.util.Map;
@@ -32,7 +29,7 @@ import java.util.Optional;
  *         .baseUrl("http://localhost:11434/v1").model("llama3.2").build();        // no key needed
  * }</pre>
  */
-public final class OpenAiCompleter implements Completer {
+public final class OpenAiCompleter extends HttpCompleter {
     /** The default base URL of OpenAI. */
     public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -143,12 +140,8 @@ public final class OpenAiCompleter implements Completer {
         }
     }
 
-    private final Completer delegate;
-    private final String description;
-
-    OpenAiCompleter(Completer delegate, String description) {
-        this.delegate = delegate;
-        this.description = description;
+    OpenAiCompleter(HttpCompleter assembled) {
+        super(assembled);
     }
 
     /**
@@ -192,26 +185,6 @@ public final class OpenAiCompleter implements Completer {
      */
     public static OpenAiCompleter fromEnvironment(String model) {
         return builder().model(model).build();
-    }
-
-    @Override
-    public ModelTarget target() {
-        return delegate.target();
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request) {
-        return delegate.complete(request);
-    }
-
-    @Override
-    public ModelResponse complete(ModelRequest request, StreamListener listener) {
-        return delegate.complete(request, listener);
-    }
-
-    @Override
-    public String toString() {
-        return description;
     }
 
     /** Configures an {@link OpenAiCompleter}. */
@@ -312,9 +285,9 @@ public final class OpenAiCompleter implements Completer {
             String model = requireModel();
             Optional<String> key = profile.apiKeyRequired() ? Optional.of(requireApiKey()) : resolveApiKey();
             WireFormat format = wireFormat();
-            Completer completer = assemble(format, key.map(Auth::bearer).orElse(Auth.none()), Map.of());
-            return new OpenAiCompleter(completer, "OpenAiCompleter[name=" + providerName() + ", model=" + model
-                    + ", baseUrl=" + maskedBaseUrl() + (api == Api.RESPONSES ? ", api=responses" : "") + "]");
+            return new OpenAiCompleter(assemble(format, key.map(Auth::bearer).orElse(Auth.none()), Map.of(),
+                    "OpenAiCompleter[name=" + providerName() + ", model=" + model + ", baseUrl=" + maskedBaseUrl()
+                            + (api == Api.RESPONSES ? ", api=responses" : "") + "]"));
         }
     }
 }

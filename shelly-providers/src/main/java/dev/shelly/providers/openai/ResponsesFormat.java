@@ -2,32 +2,25 @@ package dev.shelly.providers.openai;
 
 import static dev.shelly.providers.internal.WireSupport.count;
 import static dev.shelly.providers.internal.WireSupport.invalid;
+import static dev.shelly.providers.internal.WireSupport.orZero;
 import static dev.shelly.providers.internal.WireSupport.text;
 
-import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.Text;
 import dev.shelly.chats.Thinking;
 import dev.shelly.chats.ToolCall;
-import dev.shelly.chats.ToolDefinition;
-import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelOptions.Reasoning;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.Reasoning;
-import dev.shelly.modeladapter.ResponseFormat;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
-import dev.shelly.modeladapter.ToolChoice;
 import dev.shelly.modeladapter.Usage;
-import dev.shelly.provider.spi.ErrorResponse;
 import dev.shelly.provider.spi.StreamDecoder;
-import dev.shelly.provider.spi.WireFormat;
-import dev.shelly.providers.internal.JsonObjectMemo;
 import dev.shelly.providers.internal.WireSupport;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,7 +39,7 @@ import tools.jackson.databind.JsonNode;
  * same reasoning item. Reasoning without encrypted content cannot be sent back statelessly and
  * is left out of requests.
  */
-final class ResponsesFormat implements WireFormat {
+final class ResponsesFormat extends OpenAiFormat {
     private static final Logger LOG = LoggerFactory.getLogger(ResponsesFormat.class);
 
     /**
@@ -55,33 +48,12 @@ final class ResponsesFormat implements WireFormat {
      * provider of another name does not get it.
      */
     static final String ORIGIN_PREFIX = "openai-responses:";
-    /** The longest call id sent, as Chat Completions takes them. */
-    private static final int MAX_ID = 64;
 
-    private final String provider;
     private final String origin;
-    private final String model;
-    private final ModelOptions defaults;
-    private final boolean checkRanges;
-    private final JsonObjectMemo memo = new JsonObjectMemo();
-    private volatile int lastSize = 4096;
 
     ResponsesFormat(String provider, String model, ModelOptions defaults, boolean checkRanges) {
-        this.provider = provider;
-        this.model = model;
-        this.defaults = defaults;
-        this.checkRanges = checkRanges;
+        super(OpenAiCompleter.Api.RESPONSES, provider, model, defaults, "max_output_tokens", checkRanges);
         this.origin = ORIGIN_PREFIX + provider;
-    }
-
-    @Override
-    public String provider() {
-        return provider;
-    }
-
-    @Override
-    public String model() {
-        return model;
     }
 
     @Override
@@ -92,169 +64,47 @@ final class ResponsesFormat implements WireFormat {
     // ---- request ------------------------------------------------------------------------
 
     @Override
-    public byte[] request(ModelRequest request, boolean stream) {
-        ModelOptions options = request.options().orElse(defaults);
-        check(options);
-        List<ToolDefinition> tools = request.tools();
+    void checkStop(List<String> stop) {
+        if (stop != null && !stop.isEmpty()) {
+            throw WireSupport.refusal(provider, "stop sequences cannot be sent: the Responses API has no stop parameter");
+        }
+    }
+
+    @Override
+    void writeMessages(JsonGenerator gen, List<Message> messages) {
         StringBuilder system = new StringBuilder();
-        for (Message m : request.messages()) {
+        for (Message m : messages) {
             if (m.role() == Role.SYSTEM && !m.text().isBlank()) {
                 system.append(system.isEmpty() ? "" : "\n\n").append(m.text());
             }
         }
-        byte[] body = WireSupport.write(lastSize, gen -> {
+        if (!system.isEmpty()) {
+            gen.writeStringProperty("instructions", system.toString());
+        }
+        gen.writeName("input");
+        writeConversation(gen, messages);
+    }
+
+    /** The system messages went to {@code instructions}. */
+    @Override
+    void writeSystem(JsonGenerator gen, Message m) {}
+
+    @Override
+    void writeLast(JsonGenerator gen, ModelOptions options, boolean stream) {
+        if (options.reasoning() instanceof Reasoning.Effort e) {
+            gen.writeName("reasoning");
             gen.writeStartObject();
-            gen.writeStringProperty("model", model);
-            if (!system.isEmpty()) {
-                gen.writeStringProperty("instructions", system.toString());
-            }
-            gen.writeName("input");
-            gen.writeStartArray();
-            for (Message m : request.messages()) {
-                switch (m.role()) {
-                    case SYSTEM -> { }
-                    case ASSISTANT -> writeAssistant(gen, m);
-                    case USER, TOOL -> writeUser(gen, m);
-                }
-            }
-            gen.writeEndArray();
-            if (!tools.isEmpty()) {
-                gen.writeName("tools");
-                gen.writeStartArray();
-                for (ToolDefinition t : tools) {
-                    gen.writeStartObject();
-                    gen.writeStringProperty("type", "function");
-                    WireSupport.writeToolFields(gen, t, "parameters", memo);
-                    // Function tools are strict unless told otherwise; tool schemas need not follow the strict rules.
-                    gen.writeBooleanProperty("strict", false);
-                    gen.writeEndObject();
-                }
-                gen.writeEndArray();
-                writeToolChoice(gen, options.toolChoice());
-            }
-            if (options.responseFormat() instanceof ResponseFormat.JsonSchema f) {
-                gen.writeName("text");
-                gen.writeStartObject();
-                gen.writeName("format");
-                gen.writeStartObject();
-                gen.writeStringProperty("type", "json_schema");
-                gen.writeStringProperty("name", f.name());
-                gen.writeName("schema");
-                gen.writeRawValue(f.schema().strip());
-                gen.writeBooleanProperty("strict", f.strict());
-                gen.writeEndObject();
-                gen.writeEndObject();
-            }
-            if (options.maxTokens() != null) {
-                gen.writeNumberProperty("max_output_tokens", options.maxTokens());
-            }
-            if (options.temperature() != null) {
-                gen.writeName("temperature");
-                gen.writeNumber(options.temperature());
-            }
-            if (options.topP() != null) {
-                gen.writeName("top_p");
-                gen.writeNumber(options.topP());
-            }
-            if (options.reasoning() instanceof Reasoning.Effort e) {
-                gen.writeName("reasoning");
-                gen.writeStartObject();
-                gen.writeStringProperty("effort", e.level());
-                gen.writeEndObject();
-            }
-            gen.writeBooleanProperty("store", false);
-            gen.writeName("include");
-            gen.writeStartArray();
-            gen.writeString("reasoning.encrypted_content");
-            gen.writeEndArray();
-            if (stream) {
-                gen.writeBooleanProperty("stream", true);
-            }
+            gen.writeStringProperty("effort", e.level());
             gen.writeEndObject();
-        });
-        lastSize = body.length;
-        return body;
-    }
-
-    /** Refuses, before any HTTP, what the Responses API cannot take. */
-    private void check(ModelOptions options) {
-        if (options.reasoning() instanceof Reasoning.Budget b) {
-            throw WireSupport.refusal(provider, "Reasoning.budget(" + b.tokens() + ") is not supported: the Responses API "
-                    + "takes a reasoning effort, Reasoning.effort(\"low\"|\"medium\"|\"high\")");
         }
-        if (options.stop() != null && !options.stop().isEmpty()) {
-            throw WireSupport.refusal(provider, "stop sequences cannot be sent: the Responses API has no stop parameter");
+        gen.writeBooleanProperty("store", false);
+        gen.writeName("include");
+        gen.writeStartArray();
+        gen.writeString("reasoning.encrypted_content");
+        gen.writeEndArray();
+        if (stream) {
+            gen.writeBooleanProperty("stream", true);
         }
-        WireSupport.checkOpenAiOptions(provider, options, checkRanges, memo);
-    }
-
-    private static void writeToolChoice(JsonGenerator gen, ToolChoice choice) {
-        switch (choice) {
-            case null -> { }
-            case ToolChoice.Auto a -> gen.writeStringProperty("tool_choice", "auto");
-            case ToolChoice.None n -> gen.writeStringProperty("tool_choice", "none");
-            case ToolChoice.Required r -> gen.writeStringProperty("tool_choice", "required");
-            case ToolChoice.Named n -> {
-                gen.writeName("tool_choice");
-                gen.writeStartObject();
-                gen.writeStringProperty("type", "function");
-                gen.writeStringProperty("name", n.name());
-                gen.writeEndObject();
-            }
-        }
-    }
-
-    /** Tool outputs first, then the user's text and images as one message. */
-    private void writeUser(JsonGenerator gen, Message m) {
-        List<Part> content = new ArrayList<>();
-        for (Part p : m.parts()) {
-            if (p instanceof ToolResult r) {
-                gen.writeStartObject();
-                gen.writeStringProperty("type", "function_call_output");
-                gen.writeStringProperty("call_id", WireSupport.wireId(r.toolCallId(), MAX_ID));
-                gen.writeStringProperty("output", r.text());
-                gen.writeEndObject();
-                for (Part inner : r.content()) {
-                    if (inner instanceof Image i) {
-                        content.add(i);
-                    }
-                }
-            }
-        }
-        List<Part> own = new ArrayList<>();
-        for (Part p : m.parts()) {
-            if ((p instanceof Text t && !t.text().isEmpty()) || (p instanceof Image && m.role() == Role.USER)) {
-                own.add(p);
-            } else if (!(p instanceof ToolResult)) {
-                LOG.debug("{}: not sending a {} part in a {} message", provider, p.kind(), m.role());
-            }
-        }
-        // Images of tool results follow the outputs in a user message: a function output here is text.
-        own.addAll(content);
-        if (own.isEmpty()) {
-            return;
-        }
-        gen.writeStartObject();
-        gen.writeStringProperty("role", "user");
-        if (own.size() == 1 && own.getFirst() instanceof Text t) {
-            gen.writeStringProperty("content", t.text());
-        } else {
-            gen.writeName("content");
-            gen.writeStartArray();
-            for (Part p : own) {
-                gen.writeStartObject();
-                if (p instanceof Text t) {
-                    gen.writeStringProperty("type", "input_text");
-                    gen.writeStringProperty("text", t.text());
-                } else if (p instanceof Image i) {
-                    gen.writeStringProperty("type", "input_image");
-                    gen.writeStringProperty("image_url", WireSupport.imageUrl(i));
-                }
-                gen.writeEndObject();
-            }
-            gen.writeEndArray();
-        }
-        gen.writeEndObject();
     }
 
     /**
@@ -262,7 +112,8 @@ final class ResponsesFormat implements WireFormat {
      * parts that carry an encrypted reasoning item), the text as an assistant message, and each
      * tool call as a {@code function_call}.
      */
-    private void writeAssistant(JsonGenerator gen, Message m) {
+    @Override
+    void writeAssistant(JsonGenerator gen, Message m) {
         StringBuilder text = new StringBuilder();
         for (Part p : m.parts()) {
             switch (p) {
@@ -293,7 +144,7 @@ final class ResponsesFormat implements WireFormat {
                     flushText(gen, text);
                     gen.writeStartObject();
                     gen.writeStringProperty("type", "function_call");
-                    gen.writeStringProperty("call_id", WireSupport.wireId(c.id(), MAX_ID));
+                    gen.writeStringProperty("call_id", wireId(c.id()));
                     gen.writeStringProperty("name", c.name());
                     gen.writeStringProperty("arguments", sendableArguments(c));
                     gen.writeEndObject();
@@ -326,15 +177,6 @@ final class ResponsesFormat implements WireFormat {
             return null;
         }
         return new String[] {s.substring(0, colon), s.substring(colon + 1)};
-    }
-
-    /** The arguments as the server takes them back: the model's text when it is one JSON object, else {@code {}}. */
-    private String sendableArguments(ToolCall call) {
-        if (memo.isJsonObject(call.arguments())) {
-            return call.arguments();
-        }
-        LOG.debug("{}: tool call {} has arguments that are not a JSON object; sending {{}}", provider, call.id());
-        return "{}";
     }
 
     // ---- reply --------------------------------------------------------------------------
@@ -474,10 +316,6 @@ final class ResponsesFormat implements WireFormat {
         return new Usage(input - cached, output, cached, 0, reasoning);
     }
 
-    private static long orZero(Long v) {
-        return v == null ? 0 : v;
-    }
-
     // ---- streaming ----------------------------------------------------------------------
 
     @Override
@@ -486,11 +324,6 @@ final class ResponsesFormat implements WireFormat {
     }
 
     // ---- errors -------------------------------------------------------------------------
-
-    @Override
-    public ModelException error(ErrorResponse response) {
-        return ChatCompletionsFormat.openAiError(response);
-    }
 
     /** A failed response ({@code status: failed}, its {@code error}: code and message). */
     ModelException failed(JsonNode root) {
@@ -510,6 +343,6 @@ final class ResponsesFormat implements WireFormat {
 
     /** An {@code error} event: {@code {"type": "error", "code", "message", "param"}}. */
     ModelException errorEvent(JsonNode event) {
-        return ChatCompletionsFormat.inStreamError(provider, event);
+        return inStreamError(event);
     }
 }

@@ -266,7 +266,7 @@ class OpenAiCompleterTest {
                 .body("<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1>"
                         + "</center>\r\n</body>\r\n</html>\r\n").build());
         server.enqueue(json(200, REPLY));
-        List<dev.shelly.modeladapter.RetryEvent> retries = new ArrayList<>();
+        List<dev.shelly.modeladapter.RetryingCompleter.RetryEvent> retries = new ArrayList<>();
         ModelResponse reply = builder().retry(RetryPolicy.defaults().withJitter(0)).sleeper(new Fixtures.Sleeps())
                 .retryListener(retries::add).build().complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()));
         assertThat(reply).isEqualTo(EXPECTED_REPLY);

@@ -1,7 +1,7 @@
 package dev.shelly.storage.spi;
 
 import dev.shelly.modeladapter.RateLimit;
-import dev.shelly.modeladapter.RateLimiter;
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
 import dev.shelly.state.StateBackend;
 import dev.shelly.state.tasks.TaskBackend;
 
