@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks providers in order and answers with the first that can: when one is down, out of quota or
@@ -41,8 +43,7 @@ import java.util.concurrent.CancellationException;
  * stops the chain: a {@link CancellationException} is thrown and no further provider is asked.
  */
 public final class FallbackCompleter implements Completer {
-    /** System.Logger, so this contract module needs no logging jar; with slf4j-jdk-platform-logging it reaches slf4j. */
-    private static final System.Logger LOG = System.getLogger(FallbackCompleter.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(FallbackCompleter.class);
 
     /** How long, by default, a rate-limited provider is waited for before the next is asked. */
     public static final Duration DEFAULT_RATE_LIMIT_WAIT = Duration.ofSeconds(5);
@@ -144,7 +145,7 @@ public final class FallbackCompleter implements Completer {
         for (int i = 0; i < entries.size(); i++) {
             Entry entry = entries.get(i);
             if (!entry.breaker().tryAcquire()) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "skipping provider '" + entry.name() + "': its circuit is open");
+                LOG.atDebug().log(() -> "skipping provider '" + entry.name() + "': its circuit is open");
                 moveOn(i, null);
                 continue;
             }
@@ -202,7 +203,7 @@ public final class FallbackCompleter implements Completer {
             if (wait == null || wait.compareTo(rateLimitWait) > 0 || content.delivered()) {
                 throw failure;
             }
-            LOG.log(System.Logger.Level.INFO, () -> "provider '" + entry.name() + "' is rate limited; waiting "
+            LOG.atInfo().log(() -> "provider '" + entry.name() + "' is rate limited; waiting "
                     + wait.toMillis() + " ms as it asked before asking it again");
             try {
                 sleeper.sleep(wait);
@@ -220,7 +221,7 @@ public final class FallbackCompleter implements Completer {
     private void recordFailure(Entry entry, ModelException failure) {
         CircuitBreaker breaker = entry.breaker();
         if (breaker.onFailure()) {
-            LOG.log(System.Logger.Level.WARNING, () -> "provider '" + entry.name() + "' is skipped for "
+            LOG.atWarn().log(() -> "provider '" + entry.name() + "' is skipped for "
                     + breaker.coolDown().toMillis() + " ms after " + kindOf(failure) + ": its circuit is open after "
                     + breaker.failureThreshold() + " consecutive failures");
         }
@@ -232,10 +233,10 @@ public final class FallbackCompleter implements Completer {
         }
         FallbackEvent event = new FallbackEvent(entries.get(from).name(), entries.get(from + 1).name(), failure);
         if (failure != null) {
-            LOG.log(System.Logger.Level.WARNING, () -> "falling back from provider '" + event.from() + "' to '" + event.to()
+            LOG.atWarn().log(() -> "falling back from provider '" + event.from() + "' to '" + event.to()
                     + "' after " + kindOf(failure) + ": " + failure.getMessage());
         } else {
-            LOG.log(System.Logger.Level.WARNING, () -> "falling back from provider '" + event.from() + "' to '" + event.to()
+            LOG.atWarn().log(() -> "falling back from provider '" + event.from() + "' to '" + event.to()
                     + "': the circuit of '" + event.from() + "' is open");
         }
         listener.onFallback(event);

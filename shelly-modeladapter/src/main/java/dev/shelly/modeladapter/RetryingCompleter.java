@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A completer that retries another one's transient failures with exponential backoff, jitter
@@ -21,8 +23,7 @@ import java.util.function.DoubleSupplier;
  * the attempt that answered.
  */
 public final class RetryingCompleter implements Completer {
-    /** System.Logger, so this contract module needs no logging jar; with slf4j-jdk-platform-logging it reaches slf4j. */
-    private static final System.Logger LOG = System.getLogger(RetryingCompleter.class.getName());
+    private static final Logger LOG = LoggerFactory.getLogger(RetryingCompleter.class);
 
     private final Completer delegate;
     private final RetryPolicy policy;
@@ -106,7 +107,7 @@ public final class RetryingCompleter implements Completer {
         Optional<Duration> delay = policy.delayBeforeRetry(failure, attempt, random.getAsDouble());
         if (delay.isEmpty()) {
             if (failure.retryable() && attempt < policy.maxAttempts()) {
-                LOG.log(System.Logger.Level.WARNING, () -> failure.getMessage() + "; not retrying: the provider asked to wait "
+                LOG.atWarn().log(() -> failure.getMessage() + "; not retrying: the provider asked to wait "
                         + failure.retryAfter().orElseThrow().toMillis() + " ms, longer than the "
                         + policy.maxRetryAfter().toMillis() + " ms this policy allows");
             }
@@ -114,7 +115,7 @@ public final class RetryingCompleter implements Completer {
         }
         boolean fromRetryAfter = failure.retryAfter().isPresent();
         RetryEvent event = new RetryEvent(attempt, policy.maxAttempts(), failure, delay.get(), fromRetryAfter);
-        LOG.log(System.Logger.Level.WARNING, () -> failure.getMessage() + "; retrying in " + delay.get().toMillis() + " ms"
+        LOG.atWarn().log(() -> failure.getMessage() + "; retrying in " + delay.get().toMillis() + " ms"
                 + (fromRetryAfter ? " as the provider asked" : "") + " (attempt " + (attempt + 1) + " of "
                 + policy.maxAttempts() + ")");
         listener.onRetry(event);
