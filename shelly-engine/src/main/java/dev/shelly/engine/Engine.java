@@ -23,7 +23,7 @@ import dev.shelly.engine.config.ToolboxRef;
 import dev.shelly.storage.spi.FileSessionStore;
 import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionExistsException;
-import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.internal.SessionIds;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.storage.spi.RedisConfig;

@@ -6,7 +6,7 @@ import dev.shelly.agent.ToolPolicy;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ApprovalsConfig;
 import dev.shelly.engine.config.EngineConfig;
-import dev.shelly.storage.FilePermissionStore;
+import dev.shelly.storage.internal.FilePermissionStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
