@@ -1,0 +1,219 @@
+package dev.shelly.engine;
+
+import dev.shelly.agent.Agent;
+import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.AskUser;
+import dev.shelly.agent.Registry;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.ContextConfig;
+import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.engine.config.ToolboxRef;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ContextWindows;
+import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.skills.Skill;
+import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolBox;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+
+/**
+ * Builds the configured agents: each agent's completer (its provider's, fallbacks included),
+ * toolboxes, skills, project context, limits, context policy, prices and the engine's
+ * interceptors. Registers every agent as a factory in the engine's {@link Registry}, so that
+ * delegation spawns a fresh agent. An agent holds no conversation: a session runs its turns on
+ * its own {@link dev.shelly.agent.Conversation}.
+ */
+final class AgentFactory {
+    private final EngineConfig config;
+    private final ShellyDir dir;
+    private final Registry registry = new Registry();
+    private final Map<String, Completer> completers;
+    private final Map<String, Supplier<ToolBox>> toolboxes;
+    private final Map<String, CodingSupport.Coding> coding;
+    private final HumanInTheLoop human;
+    private final List<Skill> skills;
+    private final String projectContext;
+    private final PriceTable prices;
+    private final ContextWindows windows;
+    private final RunInterceptor[] interceptors;
+    private final EventBus<AgentEvent> events;
+
+    /** What every agent is built from. */
+    record Parts(EngineConfig config, ShellyDir dir, Map<String, Completer> completers,
+            Map<String, Supplier<ToolBox>> toolboxes, Map<String, CodingSupport.Coding> coding, HumanInTheLoop human,
+            List<Skill> skills, String projectContext, PriceTable prices, ContextWindows windows,
+            List<RunInterceptor> interceptors, EventBus<AgentEvent> events) {}
+
+    AgentFactory(Parts p) {
+        this.config = p.config();
+        this.dir = p.dir();
+        this.completers = p.completers();
+        this.toolboxes = p.toolboxes();
+        this.coding = p.coding();
+        this.human = p.human();
+        this.skills = p.skills();
+        this.projectContext = p.projectContext();
+        this.prices = p.prices();
+        this.windows = p.windows();
+        this.interceptors = p.interceptors().toArray(RunInterceptor[]::new);
+        this.events = p.events();
+        for (AgentConfig agent : config.agents()) {
+            registry.register(agent.name(), agent.description(), () -> build(agent, false));
+        }
+    }
+
+    Registry registry() {
+        return registry;
+    }
+
+    List<Skill> skills() {
+        return skills;
+    }
+
+    String projectContext() {
+        return projectContext;
+    }
+
+    PriceTable prices() {
+        return prices;
+    }
+
+    ContextWindows windows() {
+        return windows;
+    }
+
+    /**
+     * A configured agent, as a session runs it: it publishes through its turn's run context.
+     *
+     * @throws IllegalArgumentException naming the configured agents when there is no such agent
+     */
+    Agent agent(String name) {
+        return build(config(name), false);
+    }
+
+    /** A configured agent handed to the application: it publishes to the engine's bus itself. */
+    Agent publishing(String name) {
+        return build(config(name), true);
+    }
+
+    /** Whether an agent of that name is configured. */
+    boolean contains(String name) {
+        return registry.contains(name);
+    }
+
+    /** The configured agents' names, sorted, for messages. */
+    String names() {
+        TreeSet<String> names = new TreeSet<>();
+        config.agents().forEach(a -> names.add(a.name()));
+        return String.join(", ", names);
+    }
+
+    private AgentConfig config(String name) {
+        for (AgentConfig a : config.agents()) {
+            if (a.name().equals(name)) {
+                return a;
+            }
+        }
+        throw new IllegalArgumentException("no agent '" + name + "'; configured agents: " + names());
+    }
+
+    /**
+     * An agent of the configuration. Only an agent handed to the application publishes to the bus
+     * itself: a session's agent publishes through its turn's run context, and an agent the
+     * registry spawns for a delegation inherits its parent run's listener, so every event reaches
+     * the bus once.
+     */
+    private Agent build(AgentConfig a, boolean publishes) {
+        Agent.Builder b = Agent.builder(a.name())
+                .description(a.description())
+                .instructions(a.instructions())
+                .context(projectContext)
+                .completer(completers.get(config.providerOf(a).name()))
+                .skills(skillsOf(a))
+                .registry(registry)
+                .prices(prices)
+                .interceptors(interceptors);
+        if (publishes) {
+            b.listener(events::publish);
+        }
+        if (a.promptCaching() != null) {
+            b.promptCaching(a.promptCaching());
+        }
+        if (a.options().maxIterations() != null) {
+            b.maxIterations(a.options().maxIterations());
+        }
+        if (a.options().maxDelegationDepth() != null) {
+            b.maxDelegationDepth(a.options().maxDelegationDepth());
+        }
+        if (a.options().maxToolResultChars() != null) {
+            b.maxToolResultChars(a.options().maxToolResultChars());
+        }
+        if (a.context() != null) {
+            b.contextPolicy(contextPolicy(a));
+        }
+        List<ToolBox> boxes = new ArrayList<>();
+        for (ToolboxRef ref : a.toolboxes()) {
+            boxes.add(select(toolboxes.get(ref.name()).get(), ref));
+        }
+        CodingSupport.Coding code = coding.get(a.name());
+        if (code != null) {
+            boxes.add(code.toolBox());
+        }
+        if (human.asksUser(a.name())) {
+            boxes.add(AskUser.toolbox());
+        }
+        return b.toolboxes(boxes.toArray(ToolBox[]::new)).build();
+    }
+
+    /**
+     * An agent's context policy from its {@code context:} section: its window (else the table's
+     * for its provider's model), its summariser, and the strategies; offloaded results go to
+     * {@code .shelly/offload} in a project.
+     */
+    private ContextPolicy contextPolicy(AgentConfig a) {
+        ContextConfig c = a.context();
+        ContextPolicy.Builder p = ContextPolicy.builder().windows(windows);
+        if (c.window() != null) {
+            p.window(c.window());
+        } else {
+            windows.find(config.providerOf(a).model()).ifPresent(w -> p.window(w.tokens()));
+        }
+        if (c.summarizer() != null) {
+            p.summarizer(completers.get(c.summarizer()));
+        }
+        Path project = dir == null ? null : dir.projectDir();
+        Path offload = dir == null ? null : dir.root().resolve("offload");
+        return p.strategies(c.strategies(offload, project)).build();
+    }
+
+    private List<Skill> skillsOf(AgentConfig a) {
+        if (a.skills() == null) {
+            return skills;
+        }
+        List<Skill> chosen = new ArrayList<>();
+        for (Skill s : skills) {
+            if (a.skills().contains(s.name())) {
+                chosen.add(s);
+            }
+        }
+        return chosen;
+    }
+
+    private static ToolBox select(ToolBox box, ToolboxRef ref) {
+        if (ref.tools().isEmpty()) {
+            return box;
+        }
+        List<Tool> chosen = new ArrayList<>();
+        for (String name : ref.tools()) {
+            box.get(name).ifPresent(chosen::add);
+        }
+        return ToolBox.of(chosen.toArray(Tool[]::new));
+    }
+}
