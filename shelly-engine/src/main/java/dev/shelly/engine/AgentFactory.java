@@ -7,9 +7,7 @@ import dev.shelly.agent.Registry;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.engine.config.AgentConfig;
-import dev.shelly.engine.config.ContextConfig;
 import dev.shelly.engine.config.EngineConfig;
-import dev.shelly.engine.config.ToolboxRef;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.PriceTable;
@@ -143,23 +141,12 @@ final class AgentFactory {
         if (publishes) {
             b.listener(events::publish);
         }
-        if (a.promptCaching() != null) {
-            b.promptCaching(a.promptCaching());
-        }
-        if (a.options().maxIterations() != null) {
-            b.maxIterations(a.options().maxIterations());
-        }
-        if (a.options().maxDelegationDepth() != null) {
-            b.maxDelegationDepth(a.options().maxDelegationDepth());
-        }
-        if (a.options().maxToolResultChars() != null) {
-            b.maxToolResultChars(a.options().maxToolResultChars());
-        }
+        a.applyTo(b);
         if (a.context() != null) {
             b.contextPolicy(contextPolicy(a));
         }
         List<ToolBox> boxes = new ArrayList<>();
-        for (ToolboxRef ref : a.toolboxes()) {
+        for (AgentConfig.Toolbox ref : a.toolboxes()) {
             boxes.add(select(toolboxes.get(ref.name()).get(), ref));
         }
         CodingSupport.Coding code = coding.get(a.name());
@@ -178,7 +165,7 @@ final class AgentFactory {
      * {@code .shelly/offload} in a project.
      */
     private ContextPolicy contextPolicy(AgentConfig a) {
-        ContextConfig c = a.context();
+        AgentConfig.Context c = a.context();
         ContextPolicy.Builder p = ContextPolicy.builder().windows(windows);
         if (c.window() != null) {
             p.window(c.window());
@@ -206,7 +193,7 @@ final class AgentFactory {
         return chosen;
     }
 
-    private static ToolBox select(ToolBox box, ToolboxRef ref) {
+    private static ToolBox select(ToolBox box, AgentConfig.Toolbox ref) {
         if (ref.tools().isEmpty()) {
             return box;
         }

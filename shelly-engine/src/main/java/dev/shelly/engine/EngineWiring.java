@@ -8,7 +8,6 @@ import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.engine.config.ProviderConfig;
-import dev.shelly.engine.config.ToolboxRef;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ContextWindows;
 import dev.shelly.modeladapter.PriceTable;
@@ -247,7 +246,7 @@ final class EngineWiring {
         for (int i = 0; i < config.agents().size(); i++) {
             AgentConfig agent = config.agents().get(i);
             for (int j = 0; j < agent.toolboxes().size(); j++) {
-                ToolboxRef ref = agent.toolboxes().get(j);
+                AgentConfig.Toolbox ref = agent.toolboxes().get(j);
                 ToolBox box = boxes.get(ref.name()).get();
                 for (int k = 0; k < ref.tools().size(); k++) {
                     String tool = ref.tools().get(k);

@@ -29,8 +29,8 @@ import tools.jackson.databind.util.StdConverter;
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
         String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) PriceTable prices,
-        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows, ApprovalsConfig approvals,
-        TelemetryConfig telemetry) {
+        @JsonDeserialize(converter = Windows.class) ContextWindows contextWindows,
+        EngineConfig.ApprovalSettings approvals, EngineConfig.Telemetry telemetry) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);
