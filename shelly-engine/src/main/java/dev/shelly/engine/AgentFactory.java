@@ -4,7 +4,6 @@ import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AskUser;
 import dev.shelly.agent.Registry;
-import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.EngineConfig;
@@ -23,8 +22,7 @@ import java.util.function.Supplier;
 
 /**
  * Builds the configured agents: each agent's completer (its provider's, fallbacks included),
- * toolboxes, skills, project context, limits, context policy, prices and the engine's
- * interceptors. Registers every agent as a factory in the engine's {@link Registry}, so that
+ * toolboxes, skills, project context, limits, context policy and prices. Registers every agent as a factory in the engine's {@link Registry}, so that
  * delegation spawns a fresh agent. An agent holds no conversation: a session runs its turns on
  * its own {@link dev.shelly.agent.Conversation}.
  */
@@ -40,14 +38,13 @@ final class AgentFactory {
     private final String projectContext;
     private final PriceTable prices;
     private final ContextWindows windows;
-    private final RunInterceptor[] interceptors;
     private final EventBus<AgentEvent> events;
 
     /** What every agent is built from. */
     record Parts(EngineConfig config, ShellyDir dir, Map<String, Completer> completers,
             Map<String, Supplier<ToolBox>> toolboxes, Map<String, CodingSupport.Coding> coding, HumanInTheLoop human,
             List<Skill> skills, String projectContext, PriceTable prices, ContextWindows windows,
-            List<RunInterceptor> interceptors, EventBus<AgentEvent> events) {}
+            EventBus<AgentEvent> events) {}
 
     AgentFactory(Parts p) {
         this.config = p.config();
@@ -60,7 +57,6 @@ final class AgentFactory {
         this.projectContext = p.projectContext();
         this.prices = p.prices();
         this.windows = p.windows();
-        this.interceptors = p.interceptors().toArray(RunInterceptor[]::new);
         this.events = p.events();
         for (AgentConfig agent : config.agents()) {
             registry.register(agent.name(), agent.description(), () -> build(agent, false));
@@ -136,8 +132,7 @@ final class AgentFactory {
                 .completer(completers.get(config.providerOf(a).name()))
                 .skills(skillsOf(a))
                 .registry(registry)
-                .prices(prices)
-                .interceptors(interceptors);
+                .prices(prices);
         if (publishes) {
             b.listener(events::publish);
         }

@@ -214,8 +214,10 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Gives every agent the engine builds these links of its run's interception chain, after
-     * the links of the run's context and before the agent's own (first = outermost).
+     * Puts these links into the interception chain of every session turn: they start each turn's
+     * run context, so every run of the turn, delegated agents' included, passes through them
+     * once, before the agents' own links (first = outermost). An agent handed out by
+     * {@link Engine#agent(String)} runs without them unless its run's context is given them.
      *
      * @param more the links
      * @return this builder

@@ -142,9 +142,9 @@ final class EngineWiring {
             PriceTable prices = PriceTable.defaults().withAll(config.prices()).withAll(s.prices);
             ContextWindows windows = ContextWindows.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
             AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, boxes, coding, human,
-                    skills, projectContext, prices, windows, List.copyOf(s.interceptors), events));
+                    skills, projectContext, prices, windows, events));
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
-                    s.sessionWait, s.clock, events, human, traced.observer);
+                    s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
             return new Engine(new Engine.Parts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
                     human, agents, sessions));
         } catch (RuntimeException e) {

@@ -9,6 +9,7 @@ import dev.shelly.agent.Conversation;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Message;
 import dev.shelly.storage.SessionRecord;
@@ -81,8 +82,8 @@ final class LiveSession {
     final Approvals approvals;
     private final ScheduledExecutorService timer;
     private volatile ScheduledFuture<?> expiry;
-    /** The engine's telemetry, or null. */
-    private final RunObserver observer;
+    /** What every turn's run context carries besides the session's own. */
+    private final Links links;
 
     /**
      * What a session is when it is opened: new, or as it was saved.
@@ -96,12 +97,21 @@ final class LiveSession {
      */
     record Saved(String id, String entryAgent, Instant created, long version, Usage usage, Cost cost) {}
 
+    /**
+     * What the engine puts into the run context of every turn, so that each run of the turn
+     * (delegated ones included) passes through it once.
+     *
+     * @param interceptors the links given to {@link Engine.Builder#interceptors}
+     * @param observer the engine's telemetry, or null
+     */
+    record Links(List<RunInterceptor> interceptors, RunObserver observer) {}
+
     LiveSession(Saved saved, Agent agent, Conversation conversation, SessionStore.Lease lease, Clock clock,
-            AgentListener bus, Approvals approvals, ScheduledExecutorService timer, RunObserver observer) {
+            AgentListener bus, Approvals approvals, ScheduledExecutorService timer, Links links) {
         this.bus = bus;
         this.approvals = approvals;
         this.timer = timer;
-        this.observer = observer;
+        this.links = links;
         this.id = saved.id();
         this.entryAgent = saved.entryAgent();
         this.created = saved.created();
@@ -199,9 +209,9 @@ final class LiveSession {
 
     private RunContext context(RunValues values) {
         RunContext.Builder scope = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe))
-                .approvals(approvals);
-        if (observer != null) {
-            scope.observers(observer);
+                .approvals(approvals).interceptors(links.interceptors().toArray(RunInterceptor[]::new));
+        if (links.observer() != null) {
+            scope.observers(links.observer());
         }
         return scope.build();
     }

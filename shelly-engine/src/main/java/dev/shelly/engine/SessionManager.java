@@ -3,7 +3,6 @@ package dev.shelly.engine;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.Conversation;
-import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.modeladapter.Cost;
@@ -37,7 +36,7 @@ final class SessionManager {
     private final Clock clock;
     private final EventBus<AgentEvent> events;
     private final HumanInTheLoop human;
-    private final RunObserver observer;
+    private final LiveSession.Links links;
     private final ConcurrentHashMap<String, Slot> live = new ConcurrentHashMap<>();
 
     /**
@@ -45,10 +44,10 @@ final class SessionManager {
      *
      * @param entryAgent the agent a new session starts with
      * @param store where sessions are saved, or null when they are not
-     * @param observer the engine's telemetry, or null
+     * @param links what every turn's run context carries: the engine's interceptors and telemetry
      */
     SessionManager(String entryAgent, AgentFactory agents, SessionStore store, Duration wait, Clock clock,
-            EventBus<AgentEvent> events, HumanInTheLoop human, RunObserver observer) {
+            EventBus<AgentEvent> events, HumanInTheLoop human, LiveSession.Links links) {
         this.entryAgent = entryAgent;
         this.agents = agents;
         this.store = store;
@@ -56,7 +55,7 @@ final class SessionManager {
         this.clock = clock;
         this.events = events;
         this.human = human;
-        this.observer = observer;
+        this.links = links;
     }
 
     /** One id's entry in the live map: the live session once opened, and its open handles. */
@@ -164,7 +163,7 @@ final class SessionManager {
             }
             LiveSession session = new LiveSession(new LiveSession.Saved(id, entryAgent, clock.instant(), 0, Usage.ZERO,
                     Cost.ZERO), agents.agent(entryAgent), new Conversation(), lease, clock, events::publish,
-                    human.approvals(), human.timer(), observer);
+                    human.approvals(), human.timer(), links);
             LOG.info("session {} opened with agent '{}'", id, entryAgent);
             return session;
         } catch (RuntimeException | Error e) {
@@ -192,7 +191,7 @@ final class SessionManager {
             LiveSession session = new LiveSession(new LiveSession.Saved(id, saved.entryAgent(), saved.created(),
                     saved.version(), saved.usage(), saved.cost()), agents.agent(saved.entryAgent()),
                     new Conversation(new Chat(saved.messages())), lease, clock, events::publish, approvals,
-                    human.timer(), observer);
+                    human.timer(), links);
             session.scheduleExpiry();
             LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
             return session;
