@@ -22,42 +22,38 @@ import java.util.function.Supplier;
 
 /**
  * Builds the configured agents: each agent's completer (its provider's, fallbacks included),
- * toolboxes, skills, project context, limits, context policy and prices. Registers every agent as a factory in the engine's {@link Registry}, so that
- * delegation spawns a fresh agent. An agent holds no conversation: a session runs its turns on
+ * toolboxes, skills, project context, limits, context policy and prices. Registers every agent
+ * as a factory in the engine's {@link Registry}, so that delegation spawns a fresh agent. An agent holds no conversation: a session runs its turns on
  * its own {@link dev.shelly.agent.Conversation}.
  */
 final class AgentFactory {
+    private final Parts parts;
     private final EngineConfig config;
-    private final ShellyDir dir;
     private final Registry registry = new Registry();
-    private final Map<String, Completer> completers;
-    private final Map<String, Supplier<ToolBox>> toolboxes;
-    private final Map<String, CodingSupport.Coding> coding;
-    private final HumanInTheLoop human;
-    private final List<Skill> skills;
-    private final String projectContext;
-    private final PriceTable prices;
-    private final ContextWindows windows;
-    private final EventBus<AgentEvent> events;
 
-    /** What every agent is built from. */
+    /**
+     * What every agent is built from.
+     *
+     * @param config the checked configuration
+     * @param dir the {@code .shelly/} folder, or null
+     * @param completers each provider's completer, fallbacks included, by name
+     * @param toolboxes the toolboxes agents may name
+     * @param coding the coding toolboxes, by agent name
+     * @param human who may ask the user
+     * @param skills every skill loaded
+     * @param projectContext the project context
+     * @param prices the price table
+     * @param windows the context windows
+     * @param events the bus an agent handed to the application publishes to
+     */
     record Parts(EngineConfig config, ShellyDir dir, Map<String, Completer> completers,
             Map<String, Supplier<ToolBox>> toolboxes, Map<String, CodingSupport.Coding> coding, HumanInTheLoop human,
             List<Skill> skills, String projectContext, PriceTable prices, ContextWindows windows,
             EventBus<AgentEvent> events) {}
 
-    AgentFactory(Parts p) {
-        this.config = p.config();
-        this.dir = p.dir();
-        this.completers = p.completers();
-        this.toolboxes = p.toolboxes();
-        this.coding = p.coding();
-        this.human = p.human();
-        this.skills = p.skills();
-        this.projectContext = p.projectContext();
-        this.prices = p.prices();
-        this.windows = p.windows();
-        this.events = p.events();
+    AgentFactory(Parts parts) {
+        this.parts = parts;
+        this.config = parts.config();
         for (AgentConfig agent : config.agents()) {
             registry.register(agent.name(), agent.description(), () -> build(agent, false));
         }
@@ -68,19 +64,19 @@ final class AgentFactory {
     }
 
     List<Skill> skills() {
-        return skills;
+        return parts.skills();
     }
 
     String projectContext() {
-        return projectContext;
+        return parts.projectContext();
     }
 
     PriceTable prices() {
-        return prices;
+        return parts.prices();
     }
 
     ContextWindows windows() {
-        return windows;
+        return parts.windows();
     }
 
     /**
@@ -128,13 +124,13 @@ final class AgentFactory {
         Agent.Builder b = Agent.builder(a.name())
                 .description(a.description())
                 .instructions(a.instructions())
-                .context(projectContext)
-                .completer(completers.get(config.providerOf(a).name()))
+                .context(parts.projectContext())
+                .completer(parts.completers().get(config.providerOf(a).name()))
                 .skills(skillsOf(a))
                 .registry(registry)
-                .prices(prices);
+                .prices(parts.prices());
         if (publishes) {
-            b.listener(events::publish);
+            b.listener(parts.events()::publish);
         }
         a.applyTo(b);
         if (a.context() != null) {
@@ -142,13 +138,13 @@ final class AgentFactory {
         }
         List<ToolBox> boxes = new ArrayList<>();
         for (AgentConfig.Toolbox ref : a.toolboxes()) {
-            boxes.add(select(toolboxes.get(ref.name()).get(), ref));
+            boxes.add(select(parts.toolboxes().get(ref.name()).get(), ref));
         }
-        CodingSupport.Coding code = coding.get(a.name());
+        CodingSupport.Coding code = parts.coding().get(a.name());
         if (code != null) {
             boxes.add(code.toolBox());
         }
-        if (human.asksUser(a.name())) {
+        if (parts.human().asksUser(a.name())) {
             boxes.add(AskUser.toolbox());
         }
         return b.toolboxes(boxes.toArray(ToolBox[]::new)).build();
@@ -161,26 +157,26 @@ final class AgentFactory {
      */
     private ContextPolicy contextPolicy(AgentConfig a) {
         AgentConfig.Context c = a.context();
-        ContextPolicy.Builder p = ContextPolicy.builder().windows(windows);
+        ContextPolicy.Builder p = ContextPolicy.builder().windows(parts.windows());
         if (c.window() != null) {
             p.window(c.window());
         } else {
-            windows.find(config.providerOf(a).model()).ifPresent(w -> p.window(w.tokens()));
+            parts.windows().find(config.providerOf(a).model()).ifPresent(w -> p.window(w.tokens()));
         }
         if (c.summarizer() != null) {
-            p.summarizer(completers.get(c.summarizer()));
+            p.summarizer(parts.completers().get(c.summarizer()));
         }
-        Path project = dir == null ? null : dir.projectDir();
-        Path offload = dir == null ? null : dir.root().resolve("offload");
+        Path project = parts.dir() == null ? null : parts.dir().projectDir();
+        Path offload = parts.dir() == null ? null : parts.dir().root().resolve("offload");
         return p.strategies(c.strategies(offload, project)).build();
     }
 
     private List<Skill> skillsOf(AgentConfig a) {
         if (a.skills() == null) {
-            return skills;
+            return parts.skills();
         }
         List<Skill> chosen = new ArrayList<>();
-        for (Skill s : skills) {
+        for (Skill s : parts.skills()) {
             if (a.skills().contains(s.name())) {
                 chosen.add(s);
             }
