@@ -10,6 +10,9 @@ module dev.shelly.storage {
 
     exports dev.shelly.storage;
     exports dev.shelly.storage.spi;
+    // The session codec, session ids, the lease bookkeeping every session store shares and the
+    // file of remembered decisions: for the modules that keep sessions, not for applications.
+    exports dev.shelly.storage.internal to dev.shelly.redis, dev.shelly.engine;
 
     // The engine binds the redis: section of config.yaml onto RedisConfig with Jackson.
     opens dev.shelly.storage.spi to tools.jackson.databind;

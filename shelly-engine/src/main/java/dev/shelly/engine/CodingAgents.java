@@ -2,14 +2,14 @@ package dev.shelly.engine;
 
 import dev.shelly.coding.CodingTools;
 import dev.shelly.coding.Sandbox;
-import dev.shelly.engine.config.CodingConfig;
+import dev.shelly.engine.config.AgentConfig;
 import java.nio.file.Path;
 
 /** Builds a coding toolbox from a {@code coding:} section; the one class naming shelly-coding's types. */
 final class CodingAgents {
     private CodingAgents() {}
 
-    static CodingSupport.Coding build(CodingConfig c, Path projectDir) {
+    static CodingSupport.Coding build(AgentConfig.Coding c, Path projectDir) {
         Path workspace = c.workspace() == null ? projectDir : projectDir.resolve(c.workspace());
         CodingTools.Builder b = CodingTools.builder(workspace)
                 .allowCommands(c.allowCommands().toArray(String[]::new))

@@ -3,7 +3,6 @@ package dev.shelly.engine;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
-import dev.shelly.engine.config.TelemetryConfig;
 import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
 import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
 import dev.shelly.otel.ShellyTelemetry;
@@ -50,7 +49,7 @@ final class EngineTelemetry {
     }
 
     /** Telemetry of the {@code telemetry:} section, on an autoconfigured SDK the engine closes. */
-    static EngineTelemetry configured(TelemetryConfig settings, EngineConfig config) {
+    static EngineTelemetry configured(EngineConfig.Telemetry settings, EngineConfig config) {
         try {
             Class.forName(OTEL_CLASS, false, EngineTelemetry.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {

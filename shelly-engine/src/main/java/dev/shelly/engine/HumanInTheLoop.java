@@ -4,9 +4,8 @@ import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PermissionStore;
 import dev.shelly.agent.ToolPolicy;
 import dev.shelly.engine.config.AgentConfig;
-import dev.shelly.engine.config.ApprovalsConfig;
 import dev.shelly.engine.config.EngineConfig;
-import dev.shelly.storage.FilePermissionStore;
+import dev.shelly.storage.internal.FilePermissionStore;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -42,23 +41,23 @@ final class HumanInTheLoop implements AutoCloseable {
         for (AgentConfig a : config.agents()) {
             if (a.approval() != null) {
                 p.put(a.name(), a.approval().policy());
-                if (a.approval().offersAskUser()) {
+                if (a.approval().askUser()) {
                     ask.add(a.name());
                 }
             }
         }
         p.putAll(code.policies);
         ask.addAll(code.askUser);
-        ApprovalsConfig file = config.approvals().orElse(null);
+        EngineConfig.ApprovalSettings file = config.approvals().orElse(null);
         this.defaultPolicy = code.defaultPolicy != null ? code.defaultPolicy
-                : file != null && file.defaultPolicy() != null ? file.defaultPolicy().policy() : ToolPolicy.ALLOW_ALL;
+                : file != null && file.defaultPolicy() != null ? file.defaultPolicy() : ToolPolicy.ALLOW_ALL;
         // A coding agent's policy: its own (or the default) with the coding tools' defaults beneath.
         coding.forEach((agent, over) -> p.put(agent, over.apply(p.getOrDefault(agent, defaultPolicy))));
         this.policies = Map.copyOf(p);
         this.askUser = Set.copyOf(ask);
         Duration t = code.timeout != null ? code.timeout : file == null ? null : file.timeout();
         this.timeout = t;
-        this.onTimeout = code.timeout != null ? code.onTimeout : file == null ? Approvals.OnTimeout.DENY : file.action();
+        this.onTimeout = code.timeout != null ? code.onTimeout : file == null ? Approvals.OnTimeout.DENY : file.onTimeout();
         this.permissions = permissions != null ? permissions
                 : dir == null ? null : new FilePermissionStore(dir.configFile().resolveSibling(PERMISSIONS_FILE));
         this.clock = clock;

@@ -5,9 +5,11 @@ import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.Answer;
 import dev.shelly.agent.Approvals;
+import dev.shelly.agent.Conversation;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Message;
 import dev.shelly.storage.SessionRecord;
@@ -41,8 +43,10 @@ import org.slf4j.MDC;
 
 /**
  * The one live conversation of a session id in an engine, shared by every {@link Session} handle
- * the engine hands out for that id: the agent and its chat, the queue its turns run in one at a
- * time, the store lease that keeps other engines out, and the session's version, usage and cost.
+ * the engine hands out for that id: the agent and the {@link Conversation} its turns run on (the
+ * chat and what context management keeps between turns; the agent itself holds no run state),
+ * the queue its turns run in one at a time, the store lease that keeps other engines out, and the
+ * session's version, usage and cost.
  *
  * <p>Each turn runs in a fresh {@link RunContext} carrying the session id, the turn's run values
  * and the session's listener; the turn's usage and cost are that context's totals (delegated
@@ -58,6 +62,8 @@ final class LiveSession {
     final String entryAgent;
     final Instant created;
     final Agent agent;
+    /** The session's conversation: its chat and the state context management keeps between turns. */
+    final Conversation conversation;
     private final SessionStore.Lease lease;
     private final Clock clock;
     private final ExecutorService turns = Executors.newSingleThreadExecutor(
@@ -76,25 +82,46 @@ final class LiveSession {
     final Approvals approvals;
     private final ScheduledExecutorService timer;
     private volatile ScheduledFuture<?> expiry;
-    /** The engine's telemetry, or null. */
-    private final RunObserver observer;
+    /** What every turn's run context carries besides the session's own. */
+    private final Links links;
 
-    LiveSession(String id, String entryAgent, Instant created, Agent agent, SessionStore.Lease lease, Clock clock,
-            long version, Usage usage, Cost cost, AgentListener bus, Approvals approvals,
-            ScheduledExecutorService timer, RunObserver observer) {
+    /**
+     * What a session is when it is opened: new, or as it was saved.
+     *
+     * @param id the session's id
+     * @param entryAgent the agent answering in it
+     * @param created when it began
+     * @param version the version saved last (0 for a new session)
+     * @param usage the tokens used so far
+     * @param cost what they cost
+     */
+    record Saved(String id, String entryAgent, Instant created, long version, Usage usage, Cost cost) {}
+
+    /**
+     * What the engine puts into the run context of every turn, so that each run of the turn
+     * (delegated ones included) passes through it once.
+     *
+     * @param interceptors the links given to {@link Engine.Builder#interceptors}
+     * @param observer the engine's telemetry, or null
+     */
+    record Links(List<RunInterceptor> interceptors, RunObserver observer) {}
+
+    LiveSession(Saved saved, Agent agent, Conversation conversation, SessionStore.Lease lease, Clock clock,
+            AgentListener bus, Approvals approvals, ScheduledExecutorService timer, Links links) {
         this.bus = bus;
         this.approvals = approvals;
         this.timer = timer;
-        this.observer = observer;
-        this.id = id;
-        this.entryAgent = entryAgent;
-        this.created = created;
+        this.links = links;
+        this.id = saved.id();
+        this.entryAgent = saved.entryAgent();
+        this.created = saved.created();
         this.agent = agent;
+        this.conversation = conversation;
         this.lease = lease;
         this.clock = clock;
-        this.version = version;
-        this.usage = usage;
-        this.cost = cost;
+        this.version = saved.version();
+        this.usage = saved.usage();
+        this.cost = saved.cost();
     }
 
     boolean closed() {
@@ -134,7 +161,7 @@ final class LiveSession {
             }
             Message reply;
             try {
-                reply = text == null ? agent.run(run) : agent.run(text, run);
+                reply = text == null ? agent.run(conversation, List.of(), run) : agent.run(conversation, text, run);
             } catch (RunPausedException paused) {
                 Usage used = run.usage();
                 Cost spent = run.cost();
@@ -145,7 +172,7 @@ final class LiveSession {
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 LOG.info("session {} turn {} paused after {} ms for decisions on {}; used {}", id, turn.id,
                         took.toMillis(), ids(waiting), describe(used, spent));
-                return new Turn(turn.id, agent.chat().last().orElseThrow(), used, spent, took, waiting);
+                return new Turn(turn.id, conversation.chat().last().orElseThrow(), used, spent, took, waiting);
             } catch (RuntimeException | Error failure) {
                 Usage used = run.usage();
                 Cost spent = run.cost();
@@ -182,9 +209,9 @@ final class LiveSession {
 
     private RunContext context(RunValues values) {
         RunContext.Builder scope = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe))
-                .approvals(approvals);
-        if (observer != null) {
-            scope.observers(observer);
+                .approvals(approvals).interceptors(links.interceptors().toArray(RunInterceptor[]::new));
+        if (links.observer() != null) {
+            scope.observers(links.observer());
         }
         return scope.build();
     }
@@ -225,7 +252,7 @@ final class LiveSession {
             return false;
         }
         List<PendingCall> waiting = approvals.pending();
-        boolean ended = agent.cancelPaused(context(RunValues.EMPTY), reason);
+        boolean ended = agent.cancelPaused(conversation, context(RunValues.EMPTY), reason);
         approvals.clearPaused();
         save();
         LOG.info("session {}: its paused turn was ended ({}): {}", id, reason, ids(waiting));
@@ -385,7 +412,7 @@ final class LiveSession {
         state.lock();
         try {
             version++;
-            List<Message> messages = agent.chat().messages();
+            List<Message> messages = conversation.chat().messages();
             record = new SessionRecord(id, entryAgent, created, clock.instant(), messages, version, usage, cost,
                     approvals.state());
         } finally {

@@ -86,8 +86,7 @@ final class ProviderKinds {
         }
         Completer wrapped = new CountingCompleter(completer, usage);
         if (p.retry().maxAttempts() > 1) {
-            RetryPolicy policy = RetryPolicy.defaults().withMaxAttempts(p.retry().maxAttempts())
-                    .withDelays(p.retry().initialDelay(), p.retry().maxDelay());
+            RetryPolicy policy = p.retry();
             if (!p.fallback().isEmpty() && p.fallbackWait().compareTo(policy.maxRetryAfter()) < 0) {
                 // A provider with fallbacks does not wait out a long rate limit: its fallback answers instead.
                 policy = policy.withMaxRetryAfter(p.fallbackWait());
@@ -100,9 +99,7 @@ final class ProviderKinds {
         if (p.rateLimit() == null) {
             return wrapped;
         }
-        Long tokens = p.rateLimit().tokensPerMinute();
-        RateLimit limit = new RateLimit(p.rateLimit().requestsPerMinute(), tokens == null ? 0 : tokens);
-        return RateLimitedCompleter.of(wrapped, limiters.apply(limit));
+        return RateLimitedCompleter.of(wrapped, limiters.apply(p.rateLimit()));
     }
 
     private CompleterFactory factoryOf(EngineConfig config, ProviderConfig p, String at) {

@@ -97,7 +97,7 @@ public final class Session implements AutoCloseable {
      * @return the chat (thread-safe; read it, do not append to it while a turn runs)
      */
     public Chat chat() {
-        return live.agent.chat();
+        return live.conversation.chat();
     }
 
     /**
@@ -360,6 +360,6 @@ public final class Session implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Session[" + live.id + ", agent=" + live.entryAgent + ", " + live.agent.chat().size() + " messages]";
+        return "Session[" + live.id + ", agent=" + live.entryAgent + ", " + live.conversation.chat().size() + " messages]";
     }
 }

@@ -12,7 +12,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.storage.FilePermissionStore;
+import dev.shelly.storage.internal.FilePermissionStore;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

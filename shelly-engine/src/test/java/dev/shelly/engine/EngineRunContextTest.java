@@ -3,6 +3,8 @@ package dev.shelly.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.chats.Message;
 import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
@@ -187,5 +189,25 @@ class EngineRunContextTest {
             assertThat(engine.prices().price("gpt-4.1")).contains(Price.of(1, 4, 1, 1));
             assertThat(engine.prices().price("claude-haiku-4-5")).isEqualTo(ModelTable.defaults().price("claude-haiku-4-5"));
         }
+    }
+
+    @Test
+    void theEnginesInterceptorsWrapEveryRunOfASessionTurnOnceDelegatedOnesIncluded() throws Exception {
+        ScriptedCompleter lead = ScriptedCompleter.of(Step.delegate("researcher", "find it"), Step.reply("done"));
+        ScriptedCompleter worker = ScriptedCompleter.perChat(Step.reply("found"));
+        List<String> runs = new CopyOnWriteArrayList<>();
+        RunInterceptor record = new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                runs.add(chain.agent().name());
+                return chain.proceed();
+            }
+        };
+        try (Engine engine = Engine.builder().config(config(true)).completer("lead-model", lead)
+                .completer("worker-model", worker).toolbox("app", ToolBox.of()).interceptors(record).build();
+                Session session = engine.newSession()) {
+            assertThat(session.send("go").text()).isEqualTo("done");
+        }
+        assertThat(runs).containsExactlyInAnyOrder("lead", "researcher");
     }
 }

@@ -127,12 +127,12 @@ public final class RedisRateLimiter implements RateLimiter {
         if (tokens < 0) {
             throw new IllegalArgumentException("RateLimiter.charge tokens must not be negative, was " + tokens);
         }
-        if (!limit.limitsTokens() || tokens == 0) {
-            return;
+        if (tokens > 0 && limit.limitsTokens()) {
+            String micros = String.format(java.util.Locale.ROOT, "%.3f",
+                    (double) tokens * MINUTE_MICROS / limit.tokensPerMinute());
+            redis.script(CHARGE, "charging " + tokens + " tokens to " + base, ScriptOutputType.VALUE,
+                    new String[] {keys[1]}, micros);
         }
-        String micros = String.format(java.util.Locale.ROOT, "%.3f", (double) tokens * MINUTE_MICROS / limit.tokensPerMinute());
-        redis.script(CHARGE, "charging " + tokens + " tokens to " + base, ScriptOutputType.VALUE,
-                new String[] {keys[1]}, micros);
     }
 
     @Override

@@ -1,14 +1,14 @@
 package dev.shelly.redis;
 
 import dev.shelly.chats.ShellyException;
-import dev.shelly.storage.ChatJson;
-import dev.shelly.storage.SessionBusyException;
-import dev.shelly.storage.SessionIds;
-import dev.shelly.storage.SessionRecord;
-import dev.shelly.storage.spi.LeaseState;
-import dev.shelly.storage.spi.LeaseWait;
-import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.state.ChangeSignal;
+import dev.shelly.storage.SessionBusyException;
+import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.internal.ChatJson;
+import dev.shelly.storage.internal.LeaseState;
+import dev.shelly.storage.internal.LeaseWait;
+import dev.shelly.storage.internal.SessionIds;
+import dev.shelly.storage.spi.SessionStore;
 import io.lettuce.core.ScriptOutputType;
 import java.security.SecureRandom;
 import java.time.Duration;

@@ -4,9 +4,10 @@ import dev.shelly.agent.Approvals;
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.storage.internal.ChatJson;
+import dev.shelly.storage.internal.SessionIds;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A saved conversation.
@@ -97,7 +98,7 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      * @param messages the conversation
      */
     public SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages) {
-        this(id, entryAgent, created, updated, messages, 0, usageOf(messages), Cost.ZERO);
+        this(id, entryAgent, created, updated, messages, 0, ChatJson.usageOf(messages), Cost.ZERO);
     }
 
     /**
@@ -108,31 +109,5 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      */
     public SessionRecord withId(String newId) {
         return new SessionRecord(newId, entryAgent, created, updated, messages, version, usage, cost, approvals);
-    }
-
-    /**
-     * The usage that replies of older sessions carried in their metadata under {@code usage}
-     * (replies carry no metadata since the typed model call; usage lives in the record).
-     */
-    static Usage usageOf(List<Message> messages) {
-        Usage total = Usage.ZERO;
-        if (messages != null) {
-            for (Message m : messages) {
-                if (m != null) {
-                    Object usage = m.metadata().get("usage");
-                    if (usage instanceof Usage u) {
-                        total = total.plus(u);
-                    } else if (usage instanceof Map<?, ?> map) {
-                        total = total.plus(new Usage(count(map, "input_tokens"), count(map, "output_tokens"),
-                                count(map, "cache_read_tokens"), count(map, "cache_write_tokens")));
-                    }
-                }
-            }
-        }
-        return total;
-    }
-
-    private static long count(Map<?, ?> map, String key) {
-        return map.get(key) instanceof Number n && n.longValue() > 0 ? n.longValue() : 0;
     }
 }

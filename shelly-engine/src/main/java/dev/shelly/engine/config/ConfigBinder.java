@@ -37,10 +37,11 @@ import tools.jackson.databind.module.SimpleModule;
  * {@code 2m}, {@code 1h}, ISO-8601 or whole seconds. A record's constructor checks its own values
  * and throws an {@link InvalidSettingException} naming the field at fault (or an
  * {@link IllegalArgumentException} about the section as a whole); the field's path is then the
- * section's path plus the exception's field.
+ * section's path plus the exception's field. A section that configures a runtime value (a retry
+ * policy, a rate limit, a tool policy, a context strategy) is read through {@link Bindings}.
  */
 final class ConfigBinder {
-        /** The one mapper for config records: binding from the tree, and writing provider settings. */
+    /** The one mapper for config records: binding from the tree, and writing provider settings. */
     static final JsonMapper MAPPER = JsonMapper.builder()
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -50,7 +51,8 @@ final class ConfigBinder {
             .changeDefaultPropertyInclusion(i -> JsonInclude.Value.construct(JsonInclude.Include.NON_NULL,
                     JsonInclude.Include.NON_NULL))
             .disable(DateTimeFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
-            .addModule(new SimpleModule("shelly-config").addDeserializer(Duration.class, new DurationDeserializer()))
+            .addModule(Bindings.register(new SimpleModule("shelly-config")
+                    .addDeserializer(Duration.class, new DurationDeserializer())))
             .build();
 
     private ConfigBinder() {}

@@ -1,9 +1,16 @@
 package dev.shelly.engine.config;
 
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.ToolPolicy;
 import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.storage.spi.RedisConfig;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +108,7 @@ public final class EngineConfig {
      *
      * @return the section, or empty when the file has none
      */
-    public Optional<ApprovalsConfig> approvals() {
+    public Optional<ApprovalSettings> approvals() {
         return Optional.ofNullable(sections.approvals());
     }
 
@@ -110,7 +117,7 @@ public final class EngineConfig {
      *
      * @return the section, or empty when the engine records no telemetry of its own
      */
-    public Optional<TelemetryConfig> telemetry() {
+    public Optional<Telemetry> telemetry() {
         return Optional.ofNullable(sections.telemetry());
     }
 
@@ -176,70 +183,7 @@ public final class EngineConfig {
      * @throws ConfigException naming the first problem found
      */
     public EngineConfig check(Set<String> availableSkills, Set<String> extraToolboxes) {
-        unique("providers", providers.stream().map(ProviderConfig::name).toList());
-        unique("mcp_servers", mcpServers.stream().map(McpServerConfig::name).toList());
-        unique("agents", agents.stream().map(AgentConfig::name).toList());
-        checkFallbacks();
-        for (int i = 0; i < mcpServers.size(); i++) {
-            if (BUILT_IN_TOOLBOXES.contains(mcpServers.get(i).name())) {
-                throw error("mcp_servers[" + i + "].name", "'" + mcpServers.get(i).name()
-                        + "' is the name of a built-in toolbox; choose another name");
-            }
-        }
-        Set<String> providerNames = providers.stream().map(ProviderConfig::name).collect(java.util.stream.Collectors.toSet());
-        for (int i = 0; i < mcpServers.size(); i++) {
-            String sampling = mcpServers.get(i).sampling();
-            if (sampling != null && !providerNames.contains(sampling)) {
-                throw error("mcp_servers[" + i + "].sampling", "sampling names provider '" + sampling
-                        + "', which is not configured; configured providers: " + String.join(", ", new TreeSet<>(providerNames)));
-            }
-        }
-        if (agents.isEmpty()) {
-            throw error("agents", "no agent is configured; add at least one under 'agents'");
-        }
-        Set<String> toolboxes = new TreeSet<>(BUILT_IN_TOOLBOXES);
-        for (int i = 0; i < mcpServers.size(); i++) {
-            if (extraToolboxes.contains(mcpServers.get(i).name())) {
-                throw error("mcp_servers[" + i + "].name", "'" + mcpServers.get(i).name()
-                        + "' is also the name of a toolbox registered in code; choose another name");
-            }
-            toolboxes.add(mcpServers.get(i).name());
-        }
-        toolboxes.addAll(extraToolboxes);
-        for (int i = 0; i < agents.size(); i++) {
-            AgentConfig agent = agents.get(i);
-            providerOf(agent);
-            String summarizer = agent.context() == null ? null : agent.context().summarizer();
-            if (summarizer != null && !providerNames().contains(summarizer)) {
-                throw error("agents[" + i + "].context.summarizer", "unknown provider '" + summarizer + "'; expected one of: "
-                        + names(providerNames()));
-            }
-            for (int j = 0; j < agent.toolboxes().size(); j++) {
-                String name = agent.toolboxes().get(j).name();
-                if (!toolboxes.contains(name)) {
-                    throw error("agents[" + i + "].toolboxes[" + j + "]", "unknown toolbox '" + name
-                            + "'; expected an MCP server name or a built-in toolbox: " + names(toolboxes));
-                }
-            }
-            if (availableSkills != null && agent.skills() != null) {
-                for (int j = 0; j < agent.skills().size(); j++) {
-                    String skill = agent.skills().get(j);
-                    if (!availableSkills.contains(skill)) {
-                        throw error("agents[" + i + "].skills[" + j + "]", "unknown skill '" + skill + "'; "
-                                + (availableSkills.isEmpty() ? "no skills are loaded (put them in .shelly/skills/<name>/SKILL.md)"
-                                        : "expected one of: " + names(availableSkills)));
-                    }
-                }
-            }
-        }
-        Set<String> agentNames = new LinkedHashSet<>();
-        agents.forEach(a -> agentNames.add(a.name()));
-        if (entryAgent != null && !agentNames.contains(entryAgent)) {
-            throw error("entry_agent", "unknown agent '" + entryAgent + "'; expected one of: " + names(agentNames));
-        }
-        if (entryAgent().isEmpty()) {
-            throw error("entry_agent", "missing; with several agents, name the one that answers: " + names(agentNames));
-        }
+        new ConfigChecks(this, entryAgent).check(availableSkills, extraToolboxes);
         return this;
     }
 
@@ -267,60 +211,13 @@ public final class EngineConfig {
         }
     }
 
-    private ProviderConfig providerNamed(String name) {
+    ProviderConfig providerNamed(String name) {
         for (ProviderConfig p : providers) {
             if (p.name().equals(name)) {
                 return p;
             }
         }
         throw new IllegalArgumentException("no provider is named '" + name + "'");
-    }
-
-    /** Each fallback names another configured provider, once, and no chain leads back to where it started. */
-    private void checkFallbacks() {
-        for (int i = 0; i < providers.size(); i++) {
-            ProviderConfig p = providers.get(i);
-            Set<String> seen = new HashSet<>();
-            for (int j = 0; j < p.fallback().size(); j++) {
-                String name = p.fallback().get(j);
-                String path = "providers[" + i + "].fallback[" + j + "]";
-                if (name == null || name.isBlank()) {
-                    throw error(path, "a fallback must name a provider; expected one of: " + names(providerNames()));
-                }
-                if (name.equals(p.name())) {
-                    throw error(path, "provider '" + p.name() + "' cannot fall back to itself");
-                }
-                if (!providerNames().contains(name)) {
-                    throw error(path, "unknown provider '" + name + "'; expected one of: " + names(providerNames()));
-                }
-                if (!seen.add(name)) {
-                    throw error(path, "provider '" + name + "' is named twice in the fallback of '" + p.name() + "'");
-                }
-            }
-        }
-        for (int i = 0; i < providers.size(); i++) {
-            List<String> path = new ArrayList<>();
-            path.add(providers.get(i).name());
-            findCycle(i, path);
-        }
-    }
-
-    private void findCycle(int index, List<String> path) {
-        ProviderConfig p = providers.get(index);
-        for (int j = 0; j < p.fallback().size(); j++) {
-            String next = p.fallback().get(j);
-            if (next.equals(path.getFirst())) {
-                List<String> cycle = new ArrayList<>(path);
-                cycle.add(next);
-                throw error("providers[" + index + "].fallback[" + j + "]", "fallback cycle: "
-                        + String.join(" -> ", cycle) + "; a provider's fallbacks must not lead back to it");
-            }
-            if (!path.contains(next)) {
-                path.add(next);
-                findCycle(providers.indexOf(providerNamed(next)), path);
-                path.removeLast();
-            }
-        }
     }
 
     /**
@@ -339,23 +236,153 @@ public final class EngineConfig {
         return errorAt(path, problem);
     }
 
-    private Set<String> providerNames() {
+    Set<String> providerNames() {
         Set<String> names = new LinkedHashSet<>();
         providers.forEach(p -> names.add(p.name()));
         return names;
     }
 
-    private void unique(String section, List<String> names) {
-        Set<String> seen = new HashSet<>();
-        for (int i = 0; i < names.size(); i++) {
-            if (!seen.add(names.get(i))) {
-                throw error(section + "[" + i + "].name", "the name '" + names.get(i) + "' is used twice in " + section);
+    static String names(Set<String> names) {
+        return names.isEmpty() ? "(none configured)" : String.join(", ", new TreeSet<>(names));
+    }
+
+    /**
+     * How decisions about tool calls are waited for: the top-level {@code approvals:} section.
+     *
+     * <pre>{@code
+     * approvals:
+     *   timeout: 10m          # how long a call waits for a decision; none: for ever
+     *   on_timeout: deny      # deny the call and go on, or cancel the paused turn
+     *   default_policy:       # for agents without an approval: section of their own
+     *     ask: [delegate]
+     * }</pre>
+     *
+     * @param timeout how long a call may wait for a decision, or null for ever
+     * @param onTimeout what happens to a call that waited too long ({@code deny} or {@code cancel}
+     *     in the file); null for {@link Approvals.OnTimeout#DENY}
+     * @param defaultPolicy the policy of agents without their own (written like an agent's
+     *     {@code approval:}, without {@code ask_user}), or null to allow every tool
+     */
+    public record ApprovalSettings(Duration timeout, Approvals.OnTimeout onTimeout, ToolPolicy defaultPolicy) {
+
+        /** Validates the timeout and fills in the action. */
+        public ApprovalSettings {
+            if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+                throw new InvalidSettingException("timeout", "must be positive, was " + timeout);
             }
+            onTimeout = onTimeout == null ? Approvals.OnTimeout.DENY : onTimeout;
         }
     }
 
-    private static String names(Set<String> names) {
-        return names.isEmpty() ? "(none configured)" : String.join(", ", new TreeSet<>(names));
+    /**
+     * The {@code telemetry:} section of {@code config.yaml}: OpenTelemetry traces and metrics of every
+     * session turn (GenAI semantic conventions), sent over OTLP. The OpenTelemetry SDK's own
+     * autoconfiguration sets the SDK up from these settings; the {@code OTEL_*} environment variables
+     * and {@code otel.*} system properties are read as usual and win over them. It takes effect through
+     * {@code dev.shelly:shelly-otel}, which must be on the class path.
+     *
+     * <pre>{@code
+     * telemetry:
+     *   endpoint: http://collector.internal:4318   # OTLP endpoint; default: the SDK's (localhost)
+     *   protocol: http/protobuf                    # or grpc; default: the SDK's (grpc)
+     *   service_name: orders-assistant             # default: shelly
+     *   headers:                                   # sent with every export; never printed
+     *     authorization: Bearer ${OTLP_TOKEN}
+     *   capture_content: false                     # prompts, replies, tool arguments and results; default false
+     *   properties:                                # any other autoconfiguration property
+     *     otel.traces.sampler: parentbased_traceidratio
+     *     otel.traces.sampler.arg: "0.25"
+     * }</pre>
+     *
+     * @param endpoint the OTLP endpoint, an http or https URL; null for the SDK's default
+     * @param protocol {@code grpc} or {@code http/protobuf}; null for the SDK's default
+     * @param serviceName the {@code service.name} of the resource; null for {@value #DEFAULT_SERVICE_NAME}
+     * @param headers headers sent with every export, such as an API key; never printed
+     * @param captureContent whether spans carry prompts, replies, tool arguments and results; null for false
+     * @param properties further autoconfiguration properties, each named {@code otel.*}
+     */
+    public record Telemetry(String endpoint, String protocol, String serviceName, Map<String, String> headers,
+            Boolean captureContent, Map<String, String> properties) {
+
+        /** The service name when none is given. */
+        public static final String DEFAULT_SERVICE_NAME = "shelly";
+
+        /** Fills in the defaults and validates the fields; an error never repeats a header's value. */
+        public Telemetry {
+            endpoint = Fields.httpUrl(endpoint, "endpoint");
+            if (protocol != null && !protocol.equals("grpc") && !protocol.equals("http/protobuf")) {
+                throw new InvalidSettingException("protocol", "must be 'grpc' or 'http/protobuf', was '" + protocol + "'");
+            }
+            serviceName = serviceName == null ? DEFAULT_SERVICE_NAME : Fields.notBlank(serviceName, "service_name").strip();
+            headers = headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+            for (Map.Entry<String, String> h : headers.entrySet()) {
+                if (h.getKey().isBlank() || h.getKey().contains("=") || h.getKey().contains(",")) {
+                    throw new InvalidSettingException("headers", "header name '" + h.getKey()
+                            + "' must not be blank or hold '=' or ','");
+                }
+                if (h.getValue() == null || h.getValue().isBlank()) {
+                    throw new InvalidSettingException("headers." + h.getKey(), "must not be empty");
+                }
+            }
+            captureContent = captureContent != null && captureContent;
+            properties = properties == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(properties));
+            for (Map.Entry<String, String> p : properties.entrySet()) {
+                if (!p.getKey().startsWith("otel.")) {
+                    throw new InvalidSettingException("properties", "'" + p.getKey()
+                            + "' is not an OpenTelemetry autoconfiguration property (they are named otel.*)");
+                }
+                if (p.getValue() == null) {
+                    throw new InvalidSettingException("properties." + p.getKey(), "must have a value");
+                }
+            }
+        }
+
+        /**
+         * Telemetry with the SDK's defaults, to an OTLP endpoint.
+         *
+         * @param endpoint the OTLP endpoint, or null for the SDK's default
+         * @return the configuration
+         */
+        public static Telemetry of(String endpoint) {
+            return new Telemetry(endpoint, null, null, null, null, null);
+        }
+
+        /**
+         * The autoconfiguration properties these settings stand for: {@code otel.exporter.otlp.*},
+         * {@code otel.service.name} and the given {@code properties}, which win.
+         *
+         * @return the properties, by their {@code otel.*} names
+         */
+        public Map<String, String> autoconfigureProperties() {
+            Map<String, String> all = new LinkedHashMap<>();
+            all.put("otel.service.name", serviceName);
+            if (endpoint != null) {
+                all.put("otel.exporter.otlp.endpoint", endpoint);
+            }
+            if (protocol != null) {
+                all.put("otel.exporter.otlp.protocol", protocol);
+            }
+            if (!headers.isEmpty()) {
+                StringBuilder sb = new StringBuilder();
+                for (Map.Entry<String, String> h : headers.entrySet()) {
+                    if (!sb.isEmpty()) {
+                        sb.append(',');
+                    }
+                    sb.append(h.getKey()).append('=').append(URLEncoder.encode(h.getValue(),
+                            StandardCharsets.UTF_8).replace("+", "%20"));
+                }
+                all.put("otel.exporter.otlp.headers", sb.toString());
+            }
+            all.putAll(properties);
+            return Collections.unmodifiableMap(all);
+        }
+
+        @Override
+        public String toString() {
+            return "Telemetry[endpoint=" + endpoint + ", protocol=" + protocol + ", serviceName=" + serviceName
+                    + ", headers=" + headers.keySet() + ", captureContent=" + captureContent + ", properties="
+                    + properties.keySet() + "]";
+        }
     }
 
     /** Builds a configuration in code. */
@@ -365,10 +392,10 @@ public final class EngineConfig {
         private final List<AgentConfig> agents = new ArrayList<>();
         private String entryAgent;
         private RedisConfig redis;
-        private ApprovalsConfig approvals;
+        private ApprovalSettings approvals;
         private ModelTable prices = ModelTable.empty();
         private ModelTable contextWindows = ModelTable.empty();
-        private TelemetryConfig telemetry;
+        private Telemetry telemetry;
 
         private Builder() {}
 
@@ -433,7 +460,7 @@ public final class EngineConfig {
          * @param value the {@code approvals:} settings
          * @return this builder
          */
-        public Builder approvals(ApprovalsConfig value) {
+        public Builder approvals(ApprovalSettings value) {
             this.approvals = value;
             return this;
         }
@@ -444,7 +471,7 @@ public final class EngineConfig {
          * @param value the telemetry settings
          * @return this builder
          */
-        public Builder telemetry(TelemetryConfig value) {
+        public Builder telemetry(Telemetry value) {
             this.telemetry = value;
             return this;
         }

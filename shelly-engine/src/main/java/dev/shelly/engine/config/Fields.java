@@ -100,6 +100,64 @@ final class Fields {
         return List.copyOf(values);
     }
 
+    /** Programs commands may run: names or absolute paths, each optionally with arguments; empty for null. */
+    static List<String> commands(List<String> values, String field) {
+        if (values == null) {
+            return List.of();
+        }
+        for (int i = 0; i < values.size(); i++) {
+            String v = values.get(i);
+            if (v == null || v.isBlank() || v.indexOf('\\') >= 0
+                    || (v.strip().indexOf('/') >= 0 && !v.strip().startsWith("/"))) {
+                throw new InvalidSettingException(field + "[" + i + "]", "expected a program name or an absolute path, "
+                        + "optionally with arguments, got '" + v + "'");
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    /** Program names without a directory; empty for null. */
+    static List<String> programs(List<String> values, String field) {
+        if (values == null) {
+            return List.of();
+        }
+        for (int i = 0; i < values.size(); i++) {
+            String v = values.get(i);
+            if (v == null || v.isBlank() || v.indexOf('/') >= 0 || v.indexOf('\\') >= 0) {
+                throw new InvalidSettingException(field + "[" + i + "]", "expected a program name without a directory, got '"
+                        + v + "'");
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    /** Patterns, none empty; empty for null. */
+    static List<String> patterns(List<String> values, String field) {
+        if (values == null) {
+            return List.of();
+        }
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) == null || values.get(i).isBlank()) {
+                throw new InvalidSettingException(field + "[" + i + "]", "a pattern must not be empty");
+            }
+        }
+        return List.copyOf(values);
+    }
+
+    /** Absolute paths; empty for null. */
+    static List<String> absolutePaths(List<String> values, String field) {
+        if (values == null) {
+            return List.of();
+        }
+        for (int i = 0; i < values.size(); i++) {
+            String h = values.get(i);
+            if (h == null || !h.startsWith("/")) {
+                throw new InvalidSettingException(field + "[" + i + "]", "expected an absolute path, got '" + h + "'");
+            }
+        }
+        return List.copyOf(values);
+    }
+
     private static String plain(double value) {
         return BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }

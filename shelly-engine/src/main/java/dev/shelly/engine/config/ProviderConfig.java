@@ -1,7 +1,10 @@
 package dev.shelly.engine.config;
 
 import com.fasterxml.jackson.annotation.JsonAnySetter;
+import dev.shelly.modeladapter.CircuitBreaker;
 import dev.shelly.modeladapter.FallbackCompleter;
+import dev.shelly.modeladapter.RateLimit;
+import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,8 +38,12 @@ import java.util.Set;
  *     the whole reply, streamed or not, which a server that trickles bytes cannot extend), or
  *     null for the providers' default of 10 minutes
  * @param headers extra HTTP headers sent with every request
- * @param retry how transient failures are retried (the engine retries around the provider)
- * @param rateLimit a client-side rate limit, or null for none
+ * @param retry how transient failures are retried (the engine retries around the provider); the
+ *     {@code retry:} section sets {@code max_attempts}, {@code initial_delay} and {@code max_delay}
+ *     of it; null for {@link #DEFAULT_RETRY}
+ * @param rateLimit a client-side rate limit (the {@code rate_limit:} section:
+ *     {@code requests_per_minute} and {@code tokens_per_minute}), or null for none; shared by every
+ *     engine instance through Redis when the configuration has a {@code redis:} section
  * @param fallback the providers asked, in order, when this one cannot answer (it is down, out of
  *     quota, rate-limited for long, refuses its key); each by its name; empty for none
  * @param fallbackWait how long this provider's requests wait, once, for a rate limit that says
@@ -46,13 +53,20 @@ import java.util.Set;
  *     booleans, lists and mappings of them)
  */
 public record ProviderConfig(String name, String kind, String model, String baseUrl, String apiKey,
-        Integer maxTokens, Double temperature, Duration timeout, Map<String, String> headers, RetryConfig retry,
-        RateLimitConfig rateLimit, List<String> fallback, Duration fallbackWait, CircuitBreakerConfig circuitBreaker,
+        Integer maxTokens, Double temperature, Duration timeout, Map<String, String> headers, RetryPolicy retry,
+        RateLimit rateLimit, List<String> fallback, Duration fallbackWait, Breaker circuitBreaker,
         @JsonAnySetter Map<String, Object> settings) {
 
     /** The fields the engine applies itself and does not hand to the provider's factory. */
     public static final Set<String> ENGINE_FIELDS = Set.of("name", "kind", "retry", "rate_limit", "fallback",
             "fallback_wait", "circuit_breaker");
+
+    /**
+     * How a provider retries unless its {@code retry:} says otherwise: three attempts, from 1 s up
+     * to 30 s apart; a provider's retry-after is not capped by the delays but honoured up to 60 s.
+     */
+    public static final RetryPolicy DEFAULT_RETRY = RetryPolicy.defaults().withDelays(Duration.ofSeconds(1),
+            Duration.ofSeconds(30));
 
     /** Validates and copies. */
     public ProviderConfig {
@@ -65,13 +79,13 @@ public record ProviderConfig(String name, String kind, String model, String base
         Fields.positive(maxTokens, "max_tokens");
         Fields.within(temperature, 0, 2, "temperature");
         headers = headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
-        retry = retry == null ? RetryConfig.DEFAULT : retry;
+        retry = retry == null ? DEFAULT_RETRY : retry;
         fallback = fallback == null ? List.of() : List.copyOf(fallback);
         fallbackWait = fallbackWait == null ? FallbackCompleter.DEFAULT_RATE_LIMIT_WAIT : fallbackWait;
         if (fallbackWait.isNegative()) {
             throw new InvalidSettingException("fallback_wait", "must not be negative, was " + fallbackWait);
         }
-        circuitBreaker = circuitBreaker == null ? CircuitBreakerConfig.DEFAULT : circuitBreaker;
+        circuitBreaker = circuitBreaker == null ? Breaker.DEFAULT : circuitBreaker;
         Map<String, Object> own = new LinkedHashMap<>();
         if (settings != null) {
             settings.forEach((field, value) -> {
@@ -126,6 +140,39 @@ public record ProviderConfig(String name, String kind, String model, String base
                 + settings.keySet() + "]";
     }
 
+    /**
+     * When a provider is skipped by the fallback chains that name it: the {@code circuit_breaker:}
+     * section of a provider. One {@link CircuitBreaker} per provider is made from it when the
+     * engine is built, shared by every chain that names the provider.
+     *
+     * @param failures consecutive failures (of the kinds another provider could fix) after which the
+     *     provider is skipped; null for {@value CircuitBreaker#DEFAULT_FAILURE_THRESHOLD}
+     * @param coolDown how long it is skipped before one probe request decides; null for 30 s
+     */
+    public record Breaker(Integer failures, Duration coolDown) {
+
+        /** Three failures, thirty seconds. */
+        public static final Breaker DEFAULT = new Breaker(null, null);
+
+        /** Fills in the defaults and validates the values. */
+        public Breaker {
+            failures = Fields.positive(failures == null ? CircuitBreaker.DEFAULT_FAILURE_THRESHOLD : failures, "failures");
+            coolDown = coolDown == null ? CircuitBreaker.DEFAULT_COOL_DOWN : coolDown;
+            if (coolDown.isNegative() || coolDown.isZero()) {
+                throw new InvalidSettingException("cool_down", "must be positive, was " + coolDown);
+            }
+        }
+
+        /**
+         * A breaker with these settings.
+         *
+         * @return a new breaker
+         */
+        public CircuitBreaker breaker() {
+            return CircuitBreaker.of(failures, coolDown);
+        }
+    }
+
     /** Collects the optional settings of a provider. */
     public static final class Builder {
         private final String name;
@@ -137,11 +184,11 @@ public record ProviderConfig(String name, String kind, String model, String base
         private Double temperature;
         private Duration timeout;
         private final Map<String, String> headers = new LinkedHashMap<>();
-        private RetryConfig retry;
-        private RateLimitConfig rateLimit;
+        private RetryPolicy retry;
+        private RateLimit rateLimit;
         private final List<String> fallback = new ArrayList<>();
         private Duration fallbackWait;
-        private CircuitBreakerConfig circuitBreaker;
+        private Breaker circuitBreaker;
         private final Map<String, Object> settings = new LinkedHashMap<>();
 
         private Builder(String name, String kind, String model) {
@@ -220,10 +267,10 @@ public record ProviderConfig(String name, String kind, String model, String base
         /**
          * Sets the retry policy.
          *
-         * @param value the policy
+         * @param value the policy, for example {@code ProviderConfig.DEFAULT_RETRY.withMaxAttempts(5)}
          * @return this builder
          */
-        public Builder retry(RetryConfig value) {
+        public Builder retry(RetryPolicy value) {
             this.retry = value;
             return this;
         }
@@ -234,7 +281,7 @@ public record ProviderConfig(String name, String kind, String model, String base
          * @param value the limit
          * @return this builder
          */
-        public Builder rateLimit(RateLimitConfig value) {
+        public Builder rateLimit(RateLimit value) {
             this.rateLimit = value;
             return this;
         }
@@ -267,7 +314,7 @@ public record ProviderConfig(String name, String kind, String model, String base
          * @param value the breaker's settings
          * @return this builder
          */
-        public Builder circuitBreaker(CircuitBreakerConfig value) {
+        public Builder circuitBreaker(Breaker value) {
             this.circuitBreaker = value;
             return this;
         }

@@ -1,8 +1,8 @@
 package dev.shelly.engine.config;
 
-import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.ModelTable.ContextWindow;
 import dev.shelly.modeladapter.ModelTable.Price;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.storage.spi.RedisConfig;
 import java.math.BigDecimal;
@@ -28,8 +28,8 @@ import tools.jackson.databind.util.StdConverter;
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
         String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) ModelTable prices,
-        @JsonDeserialize(converter = Windows.class) ModelTable contextWindows, ApprovalsConfig approvals,
-        TelemetryConfig telemetry) {
+        @JsonDeserialize(converter = Windows.class) ModelTable contextWindows,
+        EngineConfig.ApprovalSettings approvals, EngineConfig.Telemetry telemetry) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);

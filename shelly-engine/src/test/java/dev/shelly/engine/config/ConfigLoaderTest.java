@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.ToolPolicy;
+import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.modeladapter.ModelTable.Price;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.RateLimit;
+import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.storage.spi.RedisConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,14 +96,18 @@ class ConfigLoaderTest {
         assertThat(claude.temperature()).isEqualTo(0.2);
         assertThat(claude.timeout()).isEqualTo(Duration.ofSeconds(90));
         assertThat(claude.headers()).containsExactly(Map.entry("anthropic-beta", "tools-2024"));
-        assertThat(claude.retry()).isEqualTo(new RetryConfig(5, Duration.ofMillis(500), Duration.ofMinutes(1)));
-        assertThat(claude.rateLimit()).isEqualTo(new RateLimitConfig(50, null));
+        assertThat(claude.retry()).isEqualTo(RetryPolicy.defaults().withMaxAttempts(5).withDelays(Duration.ofMillis(500),
+                Duration.ofMinutes(1)));
+        assertThat(claude.rateLimit()).isEqualTo(RateLimit.requestsPerMinute(50));
         ProviderConfig local = c.providers().get(1);
         assertThat(local.kind()).isEqualTo("openai-compatible");
         assertThat(local.model()).isEqualTo("llama3.2");
         assertThat(local.baseUrl()).isEqualTo("http://localhost:11434/v1");
         assertThat(local.apiKey()).isNull();
-        assertThat(local.retry()).isEqualTo(RetryConfig.DEFAULT);
+        assertThat(local.retry()).isEqualTo(ProviderConfig.DEFAULT_RETRY);
+        assertThat(local.retry().maxAttempts()).isEqualTo(3);
+        assertThat(local.retry().initialDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(local.retry().maxDelay()).isEqualTo(Duration.ofSeconds(30));
 
         McpServerConfig files = c.mcpServers().get(0);
         assertThat(files.isStdio()).isTrue();
@@ -120,8 +129,8 @@ class ConfigLoaderTest {
 
         AgentConfig lead = c.agents().get(0);
         assertThat(lead.instructions()).isEqualTo("Break the task down.\nDelegate.");
-        assertThat(lead.toolboxes()).containsExactly(ToolboxRef.all("files"),
-                new ToolboxRef("state", List.of("shared_state_get", "shared_state_set")));
+        assertThat(lead.toolboxes()).containsExactly(AgentConfig.Toolbox.all("files"),
+                new AgentConfig.Toolbox("state", List.of("shared_state_get", "shared_state_set")));
         assertThat(lead.skills()).containsExactly("review");
         assertThat(lead.options().maxIterations()).isEqualTo(12);
         assertThat(lead.options().maxDelegationDepth()).isEqualTo(2);
@@ -395,7 +404,7 @@ class ConfigLoaderTest {
         assertThat(redis.timeout()).isEqualTo(java.time.Duration.ofSeconds(2));
         assertThat(redis.toString()).doesNotContain("s3cret")
                 .isEqualTo("RedisConfig[url=redis://cache.internal:6380, keyPrefix=orders:, tls=false, timeout=PT2S]");
-        assertThat(c.providers().getFirst().rateLimit()).isEqualTo(new RateLimitConfig(60, 90000L));
+        assertThat(c.providers().getFirst().rateLimit()).isEqualTo(new RateLimit(60, 90000L));
         RedisConfig defaults = ConfigLoader.parse("""
                 agents: [{ name: a }]
                 redis: { url: "rediss://h" }
@@ -551,8 +560,8 @@ class ConfigLoaderTest {
                   properties:
                     otel.traces.sampler: always_on
                 """, "config.yaml", Map.of("OTLP_TOKEN", "s3cret token")::get);
-        TelemetryConfig t = c.telemetry().orElseThrow();
-        assertThat(t).isEqualTo(new TelemetryConfig("http://collector.internal:4318", "http/protobuf", "orders-assistant",
+        EngineConfig.Telemetry t = c.telemetry().orElseThrow();
+        assertThat(t).isEqualTo(new EngineConfig.Telemetry("http://collector.internal:4318", "http/protobuf", "orders-assistant",
                 Map.of("authorization", "Bearer s3cret token"), true, Map.of("otel.traces.sampler", "always_on")));
         assertThat(t.autoconfigureProperties()).containsExactly(
                 Map.entry("otel.service.name", "orders-assistant"),
@@ -560,14 +569,14 @@ class ConfigLoaderTest {
                 Map.entry("otel.exporter.otlp.protocol", "http/protobuf"),
                 Map.entry("otel.exporter.otlp.headers", "authorization=Bearer%20s3cret%20token"),
                 Map.entry("otel.traces.sampler", "always_on"));
-        assertThat(t.toString()).doesNotContain("s3cret").isEqualTo("TelemetryConfig[endpoint=http://collector.internal:4318, "
+        assertThat(t.toString()).doesNotContain("s3cret").isEqualTo("Telemetry[endpoint=http://collector.internal:4318, "
                 + "protocol=http/protobuf, serviceName=orders-assistant, headers=[authorization], captureContent=true, "
                 + "properties=[otel.traces.sampler]]");
-        TelemetryConfig defaults = ConfigLoader.parse("""
+        EngineConfig.Telemetry defaults = ConfigLoader.parse("""
                 agents: [{ name: a }]
                 telemetry: {}
                 """, "config.yaml", ENV).telemetry().orElseThrow();
-        assertThat(defaults).isEqualTo(TelemetryConfig.of(null));
+        assertThat(defaults).isEqualTo(EngineConfig.Telemetry.of(null));
         assertThat(defaults.captureContent()).isFalse();
         assertThat(defaults.autoconfigureProperties()).containsExactly(Map.entry("otel.service.name", "shelly"));
         assertThat(ConfigLoader.parse("agents: [{ name: a }]", "config.yaml", ENV).telemetry()).isEmpty();
@@ -603,5 +612,41 @@ class ConfigLoaderTest {
                   exporter: zipkin
                 """)).hasMessage("config.yaml:3: telemetry.exporter: unknown field 'exporter'; expected one of "
                         + "capture_content, endpoint, headers, properties, protocol, service_name");
+    }
+
+    @Test
+    void sectionsBindOntoTheRuntimeValuesTheyConfigure(@TempDir Path project) {
+        EngineConfig c = ConfigLoader.parse("""
+                providers:
+                  - { name: p, kind: openai, model: m, rate_limit: { requests_per_minute: 7 } }
+                agents:
+                  - name: a
+                    approval: { ask: [fs_write*], deny: [shell], ask_user: true }
+                    context:
+                      trim_tool_results: { keep_recent: 1 }
+                      offload: { min_chars: 100, dir: spill }
+                      loop_detection: {}
+                approvals:
+                  timeout: 5m
+                  on_timeout: cancel
+                  default_policy: { otherwise: ask }
+                """, "config.yaml", ENV);
+        assertThat(c.providers().getFirst().rateLimit()).isEqualTo(new RateLimit(7, 0));
+        AgentConfig a = c.agents().getFirst();
+        assertThat(a.approval().askUser()).isTrue();
+        assertThat(a.approval().policy().decide("fs_write_file")).isEqualTo(ToolPolicy.Permission.ASK);
+        assertThat(a.approval().policy().decide("shell")).isEqualTo(ToolPolicy.Permission.DENY);
+        assertThat(a.approval().policy().decide("fs_read")).isEqualTo(ToolPolicy.Permission.ALLOW);
+        assertThat(a.context().trimToolResults()).isEqualTo(ContextStrategy.trimToolResults(1, 1_000));
+        assertThat(a.context().loopDetection()).isEqualTo(ContextStrategy.loopDetection(3));
+        assertThat(a.context().offload()).isEqualTo(new AgentConfig.Offloading(100, 50, 50, Path.of("spill")));
+        List<ContextStrategy> strategies = a.context().strategies(project.resolve(".shelly/offload"), project);
+        assertThat(strategies).hasSize(3);
+        assertThat(strategies).extracting(ContextStrategy::name)
+                .containsExactly("trim_tool_results", "offload", "loop_detection");
+        EngineConfig.ApprovalSettings approvals = c.approvals().orElseThrow();
+        assertThat(approvals.timeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(approvals.onTimeout()).isEqualTo(Approvals.OnTimeout.CANCEL);
+        assertThat(approvals.defaultPolicy().decide("anything")).isEqualTo(ToolPolicy.Permission.ASK);
     }
 }

@@ -64,6 +64,8 @@ public final class LockFile {
         private final Semaphore semaphore = new Semaphore(1, true);
         private int users;
 
+        private Permit() {}
+
         /**
          * Waits for the permit, fairly and without polling.
          *

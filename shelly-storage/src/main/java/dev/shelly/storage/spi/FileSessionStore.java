@@ -1,12 +1,14 @@
 package dev.shelly.storage.spi;
 
-import dev.shelly.storage.ChatJson;
+import dev.shelly.chats.ShellyException;
 import dev.shelly.storage.SessionBusyException;
-import dev.shelly.storage.SessionIds;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.internal.ChatJson;
+import dev.shelly.storage.internal.LeaseState;
+import dev.shelly.storage.internal.LeaseWait;
 import dev.shelly.storage.internal.LockFile;
-import dev.shelly.chats.ShellyException;
+import dev.shelly.storage.internal.SessionIds;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;

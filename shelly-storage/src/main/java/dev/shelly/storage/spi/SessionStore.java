@@ -1,7 +1,6 @@
 package dev.shelly.storage.spi;
 
 import dev.shelly.storage.SessionBusyException;
-import dev.shelly.storage.SessionIds;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
 import java.time.Duration;
@@ -44,7 +43,8 @@ public interface SessionStore {
     /**
      * Holds a session for exclusive use, waiting for another holder to let go.
      *
-     * @param id the session's id (checked by {@link SessionIds#check})
+     * @param id the session's id: 1 to 128 letters, digits, {@code '.'}, {@code '_'} and
+     *     {@code '-'}, starting with a letter or digit, without {@code ".."}
      * @param wait how long to wait for another holder; zero to try once
      * @return the lease; close it to let others in
      * @throws SessionBusyException when the session is still held after the wait

@@ -1,9 +1,8 @@
 /**
  * SPI: where sessions and shared state are kept, implemented by a storage module without either
  * it or the engine depending on the other: the {@link dev.shelly.storage.spi.SessionStore} and its
- * file store, the lease bookkeeping every session store shares ({@link dev.shelly.storage.spi.LeaseWait},
- * {@link dev.shelly.storage.spi.LeaseState}), and the shared backends a {@code redis:} section asks
- * for ({@link dev.shelly.storage.spi.SharedBackendsProvider}, found with {@link java.util.ServiceLoader})
+ * file store, and the shared backends a {@code redis:} section asks for
+ * ({@link dev.shelly.storage.spi.SharedBackendsProvider}, found with {@link java.util.ServiceLoader})
  * with the settings they are opened with.
  */
 package dev.shelly.storage.spi;

@@ -1,9 +1,9 @@
 package dev.shelly.storage.spi;
 
-import dev.shelly.storage.SessionIds;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.storage.internal.LockFile;
+import dev.shelly.storage.internal.SessionIds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

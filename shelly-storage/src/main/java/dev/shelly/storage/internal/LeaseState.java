@@ -1,6 +1,7 @@
-package dev.shelly.storage.spi;
+package dev.shelly.storage.internal;
 
 import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.spi.SessionStore;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 

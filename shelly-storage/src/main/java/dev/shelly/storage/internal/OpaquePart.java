@@ -1,4 +1,4 @@
-package dev.shelly.storage;
+package dev.shelly.storage.internal;
 
 import dev.shelly.chats.Part;
 

@@ -1,7 +1,7 @@
-package dev.shelly.storage.spi;
+package dev.shelly.storage.internal;
 
 import dev.shelly.storage.SessionBusyException;
-import dev.shelly.storage.SessionIds;
+import dev.shelly.storage.spi.SessionStore;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 

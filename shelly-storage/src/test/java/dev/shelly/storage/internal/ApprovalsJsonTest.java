@@ -1,4 +1,4 @@
-package dev.shelly.storage;
+package dev.shelly.storage.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -12,6 +12,7 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.storage.SessionRecord;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,0 +1,261 @@
+package dev.shelly.engine;
+
+import dev.shelly.agent.ToolPolicy;
+import dev.shelly.chats.ShellyException;
+import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.ConfigException;
+import dev.shelly.engine.config.ConfigLoader;
+import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.engine.config.McpServerConfig;
+import dev.shelly.engine.config.ProviderConfig;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
+import dev.shelly.skills.Skill;
+import dev.shelly.state.Store;
+import dev.shelly.state.tasks.TaskBoard;
+import dev.shelly.storage.spi.FileSessionStore;
+import dev.shelly.storage.spi.RedisConfig;
+import dev.shelly.storage.spi.SessionStore;
+import dev.shelly.storage.spi.SharedBackends;
+import dev.shelly.storage.spi.SharedBackendsProvider;
+import dev.shelly.tools.ToolBox;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * Builds an engine from its builder's settings: loads and checks the configuration, loads the
+ * skills, opens the shared backends of a {@code redis:} section, builds the providers, connects
+ * the MCP servers, gathers the toolboxes, and hands what it made to the {@link AgentFactory} and
+ * the {@link SessionManager}. On any failure, everything opened so far is closed.
+ */
+final class EngineWiring {
+    private final EngineSettings settings;
+    private EngineConfig config;
+
+    private EngineWiring(EngineSettings settings) {
+        this.settings = settings;
+    }
+
+    /**
+     * Builds the engine the settings describe.
+     *
+     * @throws ConfigException naming the file, field and problem
+     */
+    static Engine build(EngineSettings settings) {
+        return new EngineWiring(settings).build();
+    }
+
+    private Engine build() {
+        EngineSettings s = settings;
+        if (s.config == null) {
+            if (s.dir == null) {
+                throw new ConfigException(null, 0, "", "the engine needs a configuration or a .shelly folder");
+            }
+            s.config = ConfigLoader.load(s.dir.configFile(), s.env);
+        }
+        config = s.config;
+        List<Skill> skills = loadSkills();
+        TreeSet<String> skillNames = new TreeSet<>();
+        skills.forEach(skill -> skillNames.add(skill.name()));
+        config.check(skillNames, s.toolboxes.keySet());
+        s.approvals.check(config);
+        String projectContext = s.projectContext != null ? s.projectContext : s.dir == null ? "" : s.dir.projectContext();
+        EngineTelemetry traced = s.telemetry != null ? s.telemetry
+                : config.telemetry().map(t -> EngineTelemetry.configured(t, config)).orElse(EngineTelemetry.OFF);
+        SharedBackends shared;
+        try {
+            shared = config.redis().map(this::openShared).orElse(null);
+        } catch (RuntimeException e) {
+            traced.close();
+            throw e;
+        }
+        try {
+            return build(skills, projectContext, shared, traced);
+        } catch (RuntimeException e) {
+            traced.close();
+            if (shared != null) {
+                try {
+                    shared.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the backends of the {@code redis:} section through the provider that
+     * {@code shelly-redis} registers; the engine does not depend on that module.
+     */
+    private SharedBackends openShared(RedisConfig redis) {
+        List<SharedBackendsProvider> found = new ArrayList<>();
+        ServiceLoader.load(SharedBackendsProvider.class, Engine.class.getClassLoader()).forEach(found::add);
+        if (found.isEmpty()) {
+            throw config.errorAt("redis", "the redis section needs dev.shelly:shelly-redis on the class path "
+                    + "(no " + SharedBackendsProvider.class.getName() + " was found)");
+        }
+        if (found.size() > 1) {
+            throw config.errorAt("redis", "more than one " + SharedBackendsProvider.class.getName()
+                    + " is on the class path: " + found.stream().map(f -> f.getClass().getName()).toList());
+        }
+        try {
+            return found.getFirst().open(redis);
+        } catch (ShellyException | IllegalArgumentException e) {
+            ConfigException error = config.errorAt("redis.url", "cannot open Redis at " + redis.safeUrl() + ": "
+                    + e.getMessage());
+            error.initCause(e);
+            throw error;
+        }
+    }
+
+    private Engine build(List<Skill> skills, String projectContext, SharedBackends shared, EngineTelemetry traced) {
+        EngineSettings s = settings;
+        Store store = s.store != null ? s.store : shared != null ? new Store(shared.state()) : new Store();
+        TaskBoard tasks = s.tasks != null ? s.tasks
+                : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
+        Map<String, Completer> models = providers(shared, traced);
+        Map<String, Completer> chained = ProviderChains.chain(config, models, event -> {
+            traced.fallbacks.onFallback(event);
+            s.fallbackListener.onFallback(event);
+        });
+        List<McpConnection> clients = new ArrayList<>();
+        try {
+            Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, models, traced, clients);
+            Map<String, CodingSupport.Coding> coding = CodingSupport.build(config, workDir(), Engine.class.getClassLoader());
+            Map<String, UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
+            coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
+            HumanInTheLoop human = new HumanInTheLoop(s.approvals, config, s.permissions, s.dir, s.clock, codingPolicies);
+            EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
+            ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
+            ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
+            AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, boxes, coding, human,
+                    skills, projectContext, prices, windows, events));
+            SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
+                    s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
+            return new Engine(new Engine.Parts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
+                    human, agents, sessions));
+        } catch (RuntimeException e) {
+            for (McpConnection c : clients) {
+                try {
+                    c.close().run();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /** A store or folder given in code wins over the redis: section, which wins over .shelly/sessions. */
+    private SessionStore sessionStore(SharedBackends shared) {
+        EngineSettings s = settings;
+        Path sessionsDir = s.sessionsDir != null ? s.sessionsDir : s.dir != null ? s.dir.sessionsDir() : null;
+        return s.sessionStore != null ? s.sessionStore
+                : s.sessionsDir == null && shared != null ? shared.sessions()
+                : sessionsDir == null ? null : FileSessionStore.in(sessionsDir);
+    }
+
+    /** Each configured provider's own completer, by name: built by its kind, or the one given in code. */
+    private Map<String, Completer> providers(SharedBackends shared, EngineTelemetry traced) {
+        EngineSettings s = settings;
+        Map<String, Completer> models = new LinkedHashMap<>();
+        ProviderKinds kinds = null;
+        for (int i = 0; i < config.providers().size(); i++) {
+            ProviderConfig p = config.providers().get(i);
+            Completer override = s.completers.get(p.name());
+            if (override != null) {
+                // A completer given in code does not know the engine's tracker: count its replies here.
+                models.put(p.name(), new CountingCompleter(override, s.usage));
+                continue;
+            }
+            if (kinds == null) {
+                kinds = ProviderKinds.load();
+            }
+            models.put(p.name(), kinds.build(config, i, s.env, s.usage,
+                    shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit),
+                    traced.retries));
+        }
+        for (String name : s.completers.keySet()) {
+            if (!models.containsKey(name)) {
+                throw new ConfigException(config.file().orElse(null), 0, "providers", "a completer was given for provider '"
+                        + name + "', which is not configured; configured providers: "
+                        + String.join(", ", models.keySet()));
+            }
+        }
+        return models;
+    }
+
+    /**
+     * The toolboxes agents may name: the built-in ones, those given in code and one per MCP
+     * server, whose clients are added to {@code clients} as they connect.
+     */
+    private Map<String, Supplier<ToolBox>> toolboxes(Store store, TaskBoard tasks, Map<String, Completer> models,
+            EngineTelemetry traced, List<McpConnection> clients) {
+        Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
+        ToolBox stateTools = store.tools(Engine.STATE_NAMESPACE);
+        ToolBox taskTools = tasks.tools();
+        boxes.put("state", () -> stateTools);
+        boxes.put("tasks", () -> taskTools);
+        settings.toolboxes.forEach((name, box) -> boxes.put(name, () -> box));
+        // McpServers names shelly-mcp's types (an optional dependency): touch it only for MCP servers.
+        McpSupport.require(config, Engine.class.getClassLoader());
+        for (int i = 0; i < config.mcpServers().size(); i++) {
+            McpServerConfig server = config.mcpServers().get(i);
+            McpConnection client = McpServers.connect(server, i, config, workDir(), traced.mcpMeta, models);
+            clients.add(client);
+            boxes.put(server.name(), client.toolBox());
+        }
+        checkToolSelections(boxes);
+        return boxes;
+    }
+
+    private Path workDir() {
+        return settings.dir == null ? Path.of("").toAbsolutePath() : settings.dir.projectDir();
+    }
+
+    private List<Skill> loadSkills() {
+        List<Skill> all = new ArrayList<>();
+        ShellyDir dir = settings.dir;
+        if (dir != null && Files.isDirectory(dir.skillsDir())) {
+            all.addAll(Skill.loadDir(dir.skillsDir()));
+        }
+        all.addAll(settings.skills);
+        all.sort(Comparator.comparing(Skill::name));
+        for (int i = 1; i < all.size(); i++) {
+            if (all.get(i).name().equals(all.get(i - 1).name())) {
+                throw new ConfigException(null, 0, "skills", "two skills are named '" + all.get(i).name() + "'");
+            }
+        }
+        return List.copyOf(all);
+    }
+
+    private void checkToolSelections(Map<String, Supplier<ToolBox>> boxes) {
+        for (int i = 0; i < config.agents().size(); i++) {
+            AgentConfig agent = config.agents().get(i);
+            for (int j = 0; j < agent.toolboxes().size(); j++) {
+                AgentConfig.Toolbox ref = agent.toolboxes().get(j);
+                ToolBox box = boxes.get(ref.name()).get();
+                for (int k = 0; k < ref.tools().size(); k++) {
+                    String tool = ref.tools().get(k);
+                    if (!box.contains(tool)) {
+                        throw config.errorAt("agents[" + i + "].toolboxes[" + j + "].tools[" + k + "]",
+                                "toolbox '" + ref.name() + "' has no tool '" + tool + "'; its tools: "
+                                        + (box.names().isEmpty() ? "(none)" : String.join(", ", new TreeSet<>(box.names()))));
+                    }
+                }
+            }
+        }
+    }
+}
