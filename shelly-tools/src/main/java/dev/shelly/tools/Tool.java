@@ -14,6 +14,8 @@ import java.util.regex.Pattern;
  * @param timeout how long one call may run before it is stopped, or null for no limit of its own
  * @param maxResultChars the most characters of text a result may keep (see {@link ToolResults}),
  *     or 0 to take the caller's limit (an agent's, else {@link ToolResults#DEFAULT_MAX_CHARS})
+ * @param idempotent whether running one call twice has the effect of running it once (see
+ *     {@link #idempotent(boolean)}); false unless the tool says so
  */
 public record Tool(ToolDefinition definition, ToolHandler handler, Duration timeout, int maxResultChars,
         boolean idempotent) {
