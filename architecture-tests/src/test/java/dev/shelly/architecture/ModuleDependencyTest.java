@@ -60,6 +60,11 @@ class ModuleDependencyTest {
             // scope: the engine finds them with ServiceLoader (dev.shelly.storage.spi).
             Map.entry("shelly-redis", Set.of("shelly-storage", "shelly-state", "shelly-modeladapter", "shelly-testing")),
             Map.entry("examples", LIBRARIES),
+            // The shelly command: an application over the engine's public API (and the types it
+            // hands out: agents, chats, models), shipping what a config.yaml may ask for (provider
+            // kinds, MCP, coding, telemetry, Redis) for the engine to find; scripted models in tests.
+            Map.entry("shelly-cli", Set.of("shelly-engine", "shelly-agent", "shelly-chats", "shelly-modeladapter",
+                    "shelly-providers", "shelly-mcp", "shelly-coding", "shelly-otel", "shelly-redis", "shelly-testing")),
             Map.entry("benchmarks", LIBRARIES),
             Map.entry("shelly-bom", Set.of()),
             Map.entry("shelly-architecture-tests", Set.of()));
