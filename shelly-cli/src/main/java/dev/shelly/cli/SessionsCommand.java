@@ -34,7 +34,7 @@ final class SessionsCommand extends Command {
             case "show", "delete" -> 2;
             default -> throw Args.usage(name(), "unknown subcommand '" + verb + "'; expected list, show ID or delete ID");
         };
-        if (words.size() < needed) {
+        if (needed == 2 && words.size() < 2) {
             throw Args.usage(name(), verb + " needs a session id");
         }
         args.atMost(needed);
