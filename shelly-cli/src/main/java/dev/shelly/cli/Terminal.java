@@ -44,7 +44,7 @@ record Terminal(BufferedReader in, PrintStream out, PrintStream err, Map<String,
     /**
      * The process's streams and environment. Output is written in the console's charset on a
      * terminal and in UTF-8 into a pipe or file. Styles are used only on a terminal: on a JDK that
-     * cannot tell a pipe from a terminal (JDK 22 to 24 give a console either way),
+     * cannot tell a pipe from a terminal (JDK 22 gives a console to a pipe too),
      * {@code bin/shelly} says which it is with {@code -Dshelly.terminal=true} or {@code false}.
      */
     static Terminal system() {
