@@ -53,12 +53,19 @@ record Terminal(BufferedReader in, PrintStream out, PrintStream err, Map<String,
         Map<String, String> env = System.getenv();
         String told = System.getProperty("shelly.terminal");
         boolean interactive = told != null ? Boolean.parseBoolean(told) : console != null;
-        String term = env.getOrDefault("TERM", "");
-        boolean styled = interactive && !term.isBlank() && !term.equals("dumb") && !env.containsKey("NO_COLOR");
         return new Terminal(new BufferedReader(new InputStreamReader(System.in, charset)),
                 new PrintStream(new FileOutputStream(FileDescriptor.out), true, charset),
                 new PrintStream(new FileOutputStream(FileDescriptor.err), true, charset),
-                env, Path.of("").toAbsolutePath(), interactive, styled, SignalInterrupts.create());
+                env, Path.of("").toAbsolutePath(), interactive, styles(interactive, env), SignalInterrupts.create());
+    }
+
+    /**
+     * Whether output may carry ANSI styles: only on a terminal, whose {@code TERM} is set and not
+     * {@code dumb}, and without {@code NO_COLOR} (of any value, as no-color.org asks).
+     */
+    static boolean styles(boolean interactive, Map<String, String> env) {
+        String term = env.getOrDefault("TERM", "");
+        return interactive && !term.isBlank() && !term.equals("dumb") && !env.containsKey("NO_COLOR");
     }
 
     /**
@@ -73,7 +80,11 @@ record Terminal(BufferedReader in, PrintStream out, PrintStream err, Map<String,
         if (interactive) {
             out.print(bold(prompt));
             out.flush();
-            return in.readLine();
+            String line = in.readLine();
+            if (line == null) {
+                out.println(); // Ctrl-D left the cursor after the prompt
+            }
+            return line;
         }
         String line = in.readLine();
         if (line != null) {
