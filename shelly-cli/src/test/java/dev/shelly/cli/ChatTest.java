@@ -47,6 +47,29 @@ class ChatTest {
     }
 
     @Test
+    void aDelegationShowsAsItsTaskAndTheOtherAgentsAnswerWithTheChildsToolCallsIndented() throws Exception {
+        Files.writeString(dir.resolve("CHANGES.md"), "fixed the parser\n");
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.delegate("reviewer", "review the change"),
+                Step.toolCall("fs_read", "{\"path\":\"CHANGES.md\"}"),
+                Step.reply("Looks fine."),
+                Step.reply("The reviewer says it looks fine."));
+        Shell shell = Shell.project(dir, model);
+        shell.config(Shell.CONFIG.replace("    skills: []\n", "    skills: []\n    coding:\n      workspace: .\n"));
+
+        Shell.Result r = shell.run("review my change\n", "chat");
+
+        assertThat(r.out()).contains("""
+                > review my change
+                  → reviewer: review the change
+                    [reviewer] → fs_read {"path":"CHANGES.md"}
+                    [reviewer] ← fs_read: 1 fixed the parser
+                  ← reviewer: Looks fine.
+                The reviewer says it looks fine.
+                """);
+    }
+
+    @Test
     void quittingAndComingBackWithContinueOrSessionGoesOnWithTheSameConversation() throws Exception {
         ScriptedCompleter model = ScriptedCompleter.of(
                 Step.reply("Noted: the build uses Maven."),
