@@ -70,6 +70,23 @@ class ChatTest {
     }
 
     @Test
+    void aQuestionTheModelAsksIsAnsweredWithTheNextLine() throws Exception {
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCall("ask_user", "{\"question\":\"Which file should I read?\"}"),
+                Step.reply(request -> "You chose " + request.messages().getLast().toolResults().getFirst().text()));
+        Shell shell = Shell.project(dir, model);
+        shell.config(Shell.CONFIG.replace("    coding:\n", "    approval: { ask_user: true }\n    coding:\n"));
+
+        Shell.Result r = shell.run("read something\nnotes.md\n", "chat");
+
+        assertThat(r.out()).contains("""
+                > read something
+                ? assistant asks: Which file should I read?
+                answer: notes.md
+                """).contains("\nYou chose notes.md\n");
+    }
+
+    @Test
     void quittingAndComingBackWithContinueOrSessionGoesOnWithTheSameConversation() throws Exception {
         ScriptedCompleter model = ScriptedCompleter.of(
                 Step.reply("Noted: the build uses Maven."),
