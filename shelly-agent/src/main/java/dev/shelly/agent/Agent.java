@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * An agent: it reasons with a model, acts with tools, finds other agents in a {@link Registry}
  * and delegates work to them concurrently, follows {@link Skill}s, and runs inside its
- * {@link Middleware}.
+ * {@linkplain RunInterceptor interception chain}.
  *
  * <pre>{@code
  * Agent agent = Agent.builder("weather-bot")
@@ -38,8 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link RunContext} from the caller's scope ({@link #run(String, RunContext)}; the overloads
  * without one use {@link RunContext#root()}): run id, session, the application's values,
  * depth, registry, listener and the links of its {@linkplain RunInterceptor interception chain}
- * (the context's, then the agent's interceptors and hooks, then its middleware, then the
- * observers). Inside the chain, {@link #run()} first answers the calls of a
+ * (the context's, then the agent's interceptors, then its middleware, then the observers).
+ * Inside the chain, {@link #run()} first answers the calls of a
  * {@linkplain RunPausedException paused} turn, if the chat ends with one, then runs the ReAct
  * loop, which the {@linkplain dev.shelly.agent package overview} describes step by step with
  * delegation and cancellation.
@@ -509,27 +509,27 @@ public final class Agent implements Runner {
     }
 
     /**
-     * {@return the hooks, in the order added} The agent's own model-call hooks; a run's context adds its own before
-     * them.
-     */
-    public List<ModelCallHook> modelCallHooks() {
-        return spec.modelCallHooks();
-    }
-
-    /**
-     * {@return the hooks, in the order added} The agent's own tool-call hooks; a run's context adds its own before
-     * them.
-     */
-    public List<ToolCallHook> toolCallHooks() {
-        return spec.toolCallHooks();
-    }
-
-    /**
-     * {@return the links} The agent's own links of the interception chain, its hooks included, in the order given; a
-     * run's context puts its own before them.
+     * {@return the links} The agent's own links of the interception chain, in the order given: they follow the run
+     * context's and reach the agent's delegated children.
      */
     public List<RunInterceptor> interceptors() {
         return spec.interceptors();
+    }
+
+    /**
+     * {@return the links} The agent's middleware: links around its own runs only, after its interceptors, in the
+     * order given.
+     */
+    public List<RunInterceptor> middleware() {
+        return spec.middleware();
+    }
+
+    /**
+     * {@return the limit, or empty when there is none} How long one run of the agent may take; see
+     * {@link Builder#timeout}.
+     */
+    public Optional<Duration> timeout() {
+        return Optional.ofNullable(spec.timeout());
     }
 
     /** The toolboxes runs search: the user's, then those of the context strategies. */
@@ -540,11 +540,6 @@ public final class Agent implements Runner {
     /** The definition of {@code load_skill}, or null without skills. */
     ToolDefinition skillTool() {
         return spec.skillTool();
-    }
-
-    /** The middleware as links around this agent's runs (not inherited by delegated children). */
-    List<RunInterceptor> middlewareLinks() {
-        return spec.middlewareLinks();
     }
 
     /**

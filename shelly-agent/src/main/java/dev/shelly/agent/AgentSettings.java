@@ -35,11 +35,10 @@ abstract sealed class AgentSettings permits Agent.Builder {
     int maxIterations = Agent.DEFAULT_MAX_ITERATIONS;
     int maxDelegationDepth = Agent.DEFAULT_MAX_DELEGATION_DEPTH;
     final List<Skill> skills = new ArrayList<>();
-    final List<Middleware> middleware = new ArrayList<>();
+    final List<RunInterceptor> middleware = new ArrayList<>();
     final List<ToolBox> toolboxes = new ArrayList<>();
     Duration cancelGrace;
-    final List<ModelCallHook> modelCallHooks = new ArrayList<>();
-    final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+    Duration timeout;
     final List<RunInterceptor> interceptors = new ArrayList<>();
     ModelOptions options = ModelOptions.NONE;
     boolean promptCaching = true;
@@ -171,17 +170,38 @@ abstract sealed class AgentSettings permits Agent.Builder {
     }
 
     /**
-     * Adds middleware; the first added is the outermost. The list is a link around the agent's
-     * runs only, inside the links of the context and the agent's interceptors (see
-     * {@link RunInterceptor}); delegated children do not inherit it.
+     * Adds middleware: links around this agent's own runs, after the context's links and the
+     * agent's {@linkplain #interceptors(RunInterceptor...) interceptors}, the first added
+     * outermost (see {@link RunInterceptor} for the whole order). Delegated children do not
+     * inherit them. The
+     * common ones are {@link RunInterceptor#outputGuardrail}, {@link RunInterceptor#recovery} and
+     * {@link RunInterceptor#logging}.
      *
-     * @param more the middleware
+     * @param more the links
      * @return this builder
      */
-    public Agent.Builder middleware(Middleware... more) {
-        for (Middleware m : requireAll(more, "middleware")) {
-            middleware.add(m);
+    public Agent.Builder middleware(RunInterceptor... more) {
+        middleware.addAll(List.of(requireAll(more, "middleware")));
+        return self();
+    }
+
+    /**
+     * Stops a run that takes longer than a limit: the run (its links included) works on a
+     * virtual thread of its own; at the deadline that thread is interrupted (so the agent stops
+     * its model call and tools and answers every open tool call with a cancelled result), and
+     * the run fails with an {@link AgentTimeoutException} once it has stopped, or after the run's
+     * {@linkplain RunContext#cancelGrace() grace} when it ignores the interrupt; a run that still
+     * succeeds within the grace returns its reply. Interrupting the caller cancels the run the
+     * same way. No limit unless set; delegated children do not inherit it.
+     *
+     * @param limit how long one run may take; positive
+     * @return this builder
+     */
+    public Agent.Builder timeout(Duration limit) {
+        if (limit == null || limit.isNegative() || limit.isZero()) {
+            throw new IllegalArgumentException("Agent '" + name + "' timeout must be positive, was " + limit);
         }
+        this.timeout = limit;
         return self();
     }
 
@@ -311,39 +331,10 @@ abstract sealed class AgentSettings permits Agent.Builder {
     }
 
     /**
-     * Adds model-call hooks, run around every model call of the agent after those of the
-     * run's context; see {@link ModelCallHook} for the order.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public Agent.Builder modelCallHooks(ModelCallHook... more) {
-        for (ModelCallHook h : requireAll(more, "modelCallHooks")) {
-            modelCallHooks.add(h);
-            interceptors.add(new Links.ModelHook(h, modelCallHooks.size()));
-        }
-        return self();
-    }
-
-    /**
-     * Adds tool-call hooks, asked about every tool call of the agent after those of the
-     * run's context; see {@link ToolCallHook} for the order.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public Agent.Builder toolCallHooks(ToolCallHook... more) {
-        for (ToolCallHook h : requireAll(more, "toolCallHooks")) {
-            toolCallHooks.add(h);
-            interceptors.add(new Links.ToolHook(h, toolCallHooks.size()));
-        }
-        return self();
-    }
-
-    /**
      * Adds links to the interception chain of the agent's runs: they follow the links of the
-     * run's context, in the order given (hooks given to this builder are links at their place
-     * among them), and reach the agent's delegated children. See {@link RunInterceptor}.
+     * run's context, in the order given, and reach the agent's delegated children. See
+     * {@link RunInterceptor}; its static methods make hooks before and after model and tool
+     * calls.
      *
      * @param more the links
      * @return this builder
@@ -401,7 +392,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * How the agent keeps its model calls inside the model's window: the strategies that
      * shape the model's view of the chat before every call (compaction, trimming, offloading,
      * budgets, ...). {@link ContextPolicy#NONE} (the default) sends the whole chat. The
-     * strategies act before the model-call hooks, on the view only: the chat keeps every
+     * strategies act before the links of the interception chain see a request, on the view only: the chat keeps every
      * message plus the summaries and notes they add. A strategy's tools (such as
      * {@code recall}) are offered after the toolboxes'.
      *
@@ -482,20 +473,15 @@ abstract sealed class AgentSettings permits Agent.Builder {
 
     /** The agent's settings as it keeps them: copies, prompt caching folded into the options. */
     AgentSpec spec() {
-        List<RunInterceptor> around = new ArrayList<>(middleware.size());
-        for (int i = 0; i < middleware.size(); i++) {
-            around.add(new Links.Around(middleware.get(i), i));
-        }
         ModelOptions opts = options;
         if (promptCaching && opts.cache() == null) {
             opts = opts.withCache(CacheHints.ON);
         }
         List<Skill> skillList = List.copyOf(skills);
         return new AgentSpec(name, description, instructions, context, completer, maxIterations, maxDelegationDepth,
-                skillList, List.copyOf(middleware), List.copyOf(toolboxes), cancelGrace, maxToolResultChars,
-                Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : SkillTool.definition(skillList),
-                registry, listener, List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), List.copyOf(interceptors),
-                List.copyOf(around), opts, prices, contextPolicy, runToolboxes);
+                skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars, Set.copyOf(stopTools),
+                systemPromptInChat, skillList.isEmpty() ? null : SkillTool.definition(skillList), registry, listener,
+                List.copyOf(interceptors), List.copyOf(middleware), opts, prices, contextPolicy, runToolboxes);
     }
 
     private Agent.Builder self() {

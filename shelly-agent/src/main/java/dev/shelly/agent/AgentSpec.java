@@ -23,19 +23,17 @@ import java.util.Set;
  * @param maxIterations see {@link Agent#maxIterations()}
  * @param maxDelegationDepth see {@link Agent#maxDelegationDepth()}
  * @param skills see {@link Agent#skills()}
- * @param middleware see {@link Agent}
  * @param toolboxes see {@link Agent#toolboxes()}
  * @param cancelGrace see {@link Agent}
+ * @param timeout see {@link Agent#timeout()}
  * @param maxToolResultChars see {@link Agent#maxToolResultChars()}
  * @param stopTools see {@link Agent#stopTools()}
  * @param systemPromptInChat see {@link Agent#systemPromptInChat()}
  * @param skillTool see {@link Agent}
  * @param registry see {@link Agent#registry()}
  * @param listener see {@link Agent#listener()}
- * @param modelCallHooks see {@link Agent#modelCallHooks()}
- * @param toolCallHooks see {@link Agent#toolCallHooks()}
  * @param interceptors see {@link Agent#interceptors()}
- * @param middlewareLinks see {@link Agent}
+ * @param middleware see {@link Agent#middleware()}
  * @param options see {@link Agent#options()}
  * @param prices see {@link Agent#prices()}
  * @param contextPolicy see {@link Agent#contextPolicy()}
@@ -50,19 +48,17 @@ record AgentSpec(
         int maxIterations,
         int maxDelegationDepth,
         List<Skill> skills,
-        List<Middleware> middleware,
         List<ToolBox> toolboxes,
         Duration cancelGrace,
+        Duration timeout,
         int maxToolResultChars,
         Set<String> stopTools,
         boolean systemPromptInChat,
         ToolDefinition skillTool,
         Registry registry,
         AgentListener listener,
-        List<ModelCallHook> modelCallHooks,
-        List<ToolCallHook> toolCallHooks,
         List<RunInterceptor> interceptors,
-        List<RunInterceptor> middlewareLinks,
+        List<RunInterceptor> middleware,
         ModelOptions options,
         PriceTable prices,
         ContextPolicy contextPolicy,

@@ -2,7 +2,7 @@ package dev.shelly.agent;
 
 import java.time.Duration;
 
-/** An agent did not finish within the time its {@link Middleware#timeout} allowed, and was stopped. */
+/** An agent did not finish within its {@linkplain Agent.Builder#timeout time limit}, and was stopped. */
 public final class AgentTimeoutException extends AgentException {
     private static final long serialVersionUID = 1L;
 

@@ -1,5 +1,8 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
@@ -40,6 +43,11 @@ final class Chains {
         }
 
         @Override
+        public Chat chat() {
+            return run.chat();
+        }
+
+        @Override
         public boolean paused() {
             return run.paused != null;
         }
@@ -59,8 +67,8 @@ final class Chains {
 
     /**
      * Around a model call: the completer last. {@link #sent} is the call as it reached the
-     * completer, shared by every link of the call, for the hooks' after-half and context
-     * management, which need the request that was really sent.
+     * completer, shared by every link of the call, for context management, which needs the
+     * request that was really sent.
      */
     record Model(RunInterceptor[] links, int index, ModelCall call, ModelTarget target,
             Function<ModelCall, ModelResponse> completer, ModelCall[] sent) implements RunInterceptor.ModelChain {

@@ -3,7 +3,7 @@ package dev.shelly.agent;
 import dev.shelly.chats.Message;
 
 /**
- * An {@link Middleware#outputGuardrail output guardrail} rejected an agent's final message. The
+ * An {@linkplain RunInterceptor#outputGuardrail output guardrail} rejected an agent's final message. The
  * message stays in the agent's chat; {@link #rejected()} returns it.
  */
 public final class GuardrailException extends AgentException {

@@ -25,7 +25,7 @@ import tools.jackson.databind.json.JsonMapper;
  * before starting any, then runs one fresh child per task, concurrently (a lone task on the
  * parent's own thread). The child is spawned from the registry and runs in the parent run's
  * delegation scope: one level deeper, with the parent's registry
- * (unless it has its own), delegation limit, listener, hooks, session and values; its run names
+ * (unless it has its own), delegation limit, listener, links, session and values; its run names
  * the parent's run. It receives the context (when given) and the task as two user messages from
  * the parent. The result is a JSON array in task order:
  * {@code [{"agent":"a","result":"..."},{"agent":"b","error":"..."}]}. The first child to fail

@@ -1,5 +1,8 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -15,6 +18,7 @@ import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -36,6 +40,10 @@ final class ReactLoop {
     private final ContextManager contextManager;
     private final AgentTools tools;
     private final StructuredOutput<?> out;
+    /** Whether the run took its paused turn and input: a link that proceeds again goes on from the chat. */
+    private boolean started;
+    /** The model calls made in the run so far, across the times a link proceeds. */
+    private int iterations;
 
     ReactLoop(Run run, AgentTools tools, StructuredOutput<?> out) {
         this.agent = run.agent;
@@ -57,8 +65,11 @@ final class ReactLoop {
         try {
             run.emit(new AgentEvent.AgentStarted(run.source));
             AgentTools tools = new AgentTools(run, agent.runToolboxes(), agent.skillTool());
-            run.reply = run.chain.length == 0 ? new ReactLoop(run, tools, out).run(input)
-                    : new Chains.Run(run.chain, 0, run, () -> new ReactLoop(run, tools, out).run(input)).proceed();
+            ReactLoop loop = new ReactLoop(run, tools, out);
+            java.util.function.Supplier<Message> chain = run.chain.length == 0 ? () -> loop.run(input)
+                    : () -> new Chains.Run(run.chain, 0, run, () -> loop.run(input)).proceed();
+            Duration limit = agent.timeout().orElse(null);
+            run.reply = limit == null ? chain.get() : within(run, chain, limit);
             if (run.paused != null) {
                 // The loop returned the pause as a value; the public run methods signal it so.
                 throw run.pauseSignal();
@@ -70,6 +81,38 @@ final class ReactLoop {
             run.emit(new AgentEvent.AgentFailed(run.source, e, Run.since(start)));
             throw e;
         }
+    }
+
+    /**
+     * Runs the chain on a virtual thread of its own, interrupted at the deadline; see
+     * {@link Agent.Builder#timeout}.
+     */
+    private static Message within(Run run, java.util.function.Supplier<Message> chain, Duration limit) {
+        String name = run.name();
+        FanOut.Joined<Message> joined = FanOut.<Message>of(List.of(chain::get))
+                .deadline(limit)
+                .grace(run.context.cancelGrace())
+                .names(i -> "shelly-timeout-" + name)
+                .propagate(Observers.propagation(run.context.observers()))
+                .join();
+        FanOut.Outcome<Message> outcome = joined.outcomes().getFirst();
+        if (outcome instanceof FanOut.Outcome.Success<Message> s) {
+            return s.value();
+        }
+        if (joined.interrupted()) {
+            throw new java.util.concurrent.CancellationException("agent '" + name + "' was cancelled");
+        }
+        if (joined.timedOut()) {
+            throw new AgentTimeoutException(name, limit);
+        }
+        Throwable cause = ((FanOut.Outcome.Failure<Message>) outcome).error();
+        if (cause instanceof RuntimeException r) {
+            throw r;
+        }
+        if (cause instanceof Error err) {
+            throw err;
+        }
+        throw new dev.shelly.chats.ShellyException("run failed: " + cause, cause);
     }
 
     /** Input for the next run on a chat, outside a run; see {@link Agent#receive}. */
@@ -102,6 +145,10 @@ final class ReactLoop {
      * pause on the run and returns the reply whose calls wait.
      */
     Message run(List<Message> input) {
+        if (started) {
+            return loop();
+        }
+        started = true;
         List<ToolCall> pending = pausedCalls(agent.name(), chat);
         if (!pending.isEmpty()) {
             if (ToolTurn.run(run, 0, pending, tools, null, -1) instanceof ToolTurn.Paused p) {
@@ -184,7 +231,8 @@ final class ReactLoop {
         Set<String> stopTools = agent.stopTools();
         boolean corrected = false;
         Message prompt = null;
-        for (int iteration = 1; maxIterations == Agent.UNLIMITED || iteration <= maxIterations; iteration++) {
+        while (maxIterations == Agent.UNLIMITED || iterations < maxIterations) {
+            int iteration = ++iterations;
             if (Thread.currentThread().isInterrupted()) {
                 throw run.cancelled();
             }

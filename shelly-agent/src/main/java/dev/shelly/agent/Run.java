@@ -52,7 +52,7 @@ final class Run {
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
         Registry registry = context.registry().orElse(null);
-        this.chain = chain(context.interceptors(), agent.middlewareLinks(), context.observers());
+        this.chain = chain(context.interceptors(), agent.middleware(), context.observers());
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
                 && !otherAgents(registry, agent.name()).isEmpty();
     }
@@ -158,9 +158,8 @@ final class Run {
     }
 
     /**
-     * The public signal of the run's pause, made once, so that whoever meets it again (the
-     * middleware adapter, which passes the pause through a {@link Middleware} as this exception)
-     * recognises it.
+     * The public signal of the run's pause, made once: the observers end the run's observation
+     * with it, and the public run methods throw it.
      */
     RunPausedException pauseSignal() {
         if (pauseSignal == null) {

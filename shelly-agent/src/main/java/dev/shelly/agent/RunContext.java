@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * RunContext scope = RunContext.builder()
  *         .sessionId("s-42")
  *         .value(TENANT, "acme")
- *         .toolCallHooks(approval)
+ *         .interceptors(audit)
  *         .build();
  * Message reply = agent.run("Book the flight", scope);
  * Usage used = scope.usage();          // everything the run and its children used
@@ -51,7 +51,7 @@ public final class RunContext {
     private final Registry registry;
     private final AgentListener listener;
     private final RunValues values;
-    /** The chain's links, outermost first: the scope's, then (for a run) its agent's; hooks as links. */
+    /** The chain's links, outermost first: the scope's, then (for a run) its agent's. */
     private final List<RunInterceptor> interceptors;
     private final List<RunObserver> observers;
     private final Duration cancelGrace;
@@ -96,7 +96,7 @@ public final class RunContext {
     }
 
     /**
-     * A fresh, empty scope: no session, no values, no registry, no listener, no hooks, the
+     * A fresh, empty scope: no session, no values, no registry, no listener, no links, the
      * default grace. It adds up what the runs entered under it use.
      *
      * @return the scope
@@ -233,40 +233,8 @@ public final class RunContext {
     }
 
     /**
-     * The model-call hooks that apply: the scope's, then (for a run) its agent's. Delegated
-     * children inherit them.
-     *
-     * @return the hooks, outermost first
-     */
-    public List<ModelCallHook> modelCallHooks() {
-        return hooks(i -> i instanceof Links.ModelHook h ? h.hook() : null);
-    }
-
-    /**
-     * The tool-call hooks that apply: the scope's, then (for a run) its agent's. Delegated
-     * children inherit them.
-     *
-     * @return the hooks, outermost first
-     */
-    public List<ToolCallHook> toolCallHooks() {
-        return hooks(i -> i instanceof Links.ToolHook h ? h.hook() : null);
-    }
-
-    /** The hooks of one kind among the links, in order: those the function finds in a link. */
-    private <T> List<T> hooks(java.util.function.Function<RunInterceptor, T> hookOf) {
-        List<T> hooks = new ArrayList<>();
-        for (RunInterceptor i : interceptors) {
-            T hook = hookOf.apply(i);
-            if (hook != null) {
-                hooks.add(hook);
-            }
-        }
-        return List.copyOf(hooks);
-    }
-
-    /**
      * The links of the run's interception chain that the scope holds: the scope's, then (for a
-     * run) its agent's, hooks included as links; delegated children inherit them. A run adds its
+     * run) its agent's; delegated children inherit them. A run adds its
      * agent's middleware and the {@linkplain #observers() observers} inside them (see
      * {@link RunInterceptor} for the whole order).
      *
@@ -301,7 +269,7 @@ public final class RunContext {
      * The human in the loop: the tool policies and decisions every run under the scope follows,
      * delegated children included.
      *
-     * @return the approvals, or empty when tool calls are decided by hooks alone
+     * @return the approvals, or empty when tool calls are decided by the links alone
      */
     public Optional<Approvals> approvals() {
         return Optional.ofNullable(approvals);
@@ -354,7 +322,7 @@ public final class RunContext {
         return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
                 runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
                 events(runner.listener().andThen(listener), own), values,
-                own.isEmpty() ? interceptors : concat(interceptors, numbered(own, interceptors)), observers, grace, this,
+                concat(interceptors, own), observers, grace, this,
                 approvals, path);
     }
 
@@ -381,34 +349,6 @@ public final class RunContext {
     /** The tool context of this run: the application's values plus this context under {@link #KEY}. */
     ToolContext toolContext() {
         return new ToolContext(agent, parentAgent, depth, runId, parentRunId, sessionId, values.with(KEY, this));
-    }
-
-    /**
-     * An agent's links with its hooks numbered after the scope's, so that a message names a hook
-     * by its place among all the run's hooks of its kind, as the run asks them.
-     */
-    private static List<RunInterceptor> numbered(List<RunInterceptor> own, List<RunInterceptor> before) {
-        int models = 0;
-        int tools = 0;
-        for (RunInterceptor i : before) {
-            if (i instanceof Links.ModelHook) {
-                models++;
-            } else if (i instanceof Links.ToolHook) {
-                tools++;
-            }
-        }
-        if (models == 0 && tools == 0) {
-            return own;
-        }
-        List<RunInterceptor> all = new ArrayList<>(own.size());
-        for (RunInterceptor i : own) {
-            all.add(switch (i) {
-                case Links.ModelHook h -> new Links.ModelHook(h.hook(), h.number() + models);
-                case Links.ToolHook h -> new Links.ToolHook(h.hook(), h.number() + tools);
-                default -> i;
-            });
-        }
-        return all;
     }
 
     /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */

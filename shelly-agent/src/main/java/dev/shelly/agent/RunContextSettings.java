@@ -18,8 +18,6 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
     int maxDelegationDepth = Integer.MAX_VALUE;
     Duration cancelGrace = FanOut.DEFAULT_GRACE;
     final List<RunInterceptor> interceptors = new ArrayList<>();
-    int modelHooks;
-    int toolHooks;
     Approvals approvals;
     final List<RunObserver> observers = new ArrayList<>();
 
@@ -140,43 +138,10 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
     }
 
     /**
-     * Adds model-call hooks, a convenience: each becomes a link of the interception chain at
-     * this place among the scope's links (see {@link RunInterceptor}); they run before every
-     * agent's own and reach delegated children.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public RunContext.Builder modelCallHooks(ModelCallHook... more) {
-        List<ModelCallHook> hooks = new ArrayList<>();
-        addAll(hooks, more, "modelCallHooks");
-        for (ModelCallHook h : hooks) {
-            interceptors.add(new Links.ModelHook(h, ++modelHooks));
-        }
-        return self();
-    }
-
-    /**
-     * Adds tool-call hooks, a convenience: each becomes a link of the interception chain at this
-     * place among the scope's links (see {@link RunInterceptor}); they run before every agent's
-     * own and reach delegated children.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public RunContext.Builder toolCallHooks(ToolCallHook... more) {
-        List<ToolCallHook> hooks = new ArrayList<>();
-        addAll(hooks, more, "toolCallHooks");
-        for (ToolCallHook h : hooks) {
-            interceptors.add(new Links.ToolHook(h, ++toolHooks));
-        }
-        return self();
-    }
-
-    /**
      * Adds links to the interception chain of every run under the scope, after those added
-     * before (hooks included) and before every agent's own; delegated children inherit them.
-     * See {@link RunInterceptor} for the order.
+     * before and before every agent's own; delegated children inherit them. See
+     * {@link RunInterceptor} for the order, and for its static methods that make hooks before and
+     * after model and tool calls.
      *
      * @param more the links
      * @return this builder

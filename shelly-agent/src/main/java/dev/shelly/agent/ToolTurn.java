@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.internal.FanOut;
 import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Message;
@@ -18,7 +19,7 @@ import java.util.function.Function;
 
 /**
  * Runs the tool calls of one reply and appends one tool message answering every call in order,
- * also when the turn is cancelled. The run's interception chain (hooks included), then the run's
+ * also when the turn is cancelled. The run's interception chain, then the run's
  * {@link Approvals}, decide about every call before any runs; a lone call runs on the run's own
  * thread, two or more concurrently on virtual threads, each through the chain.
  *
@@ -46,7 +47,7 @@ final class ToolTurn {
         ToolResult result;
         /** A delegated call taken up from a pause: decided before, it runs again without asking. */
         boolean decided;
-        /** Why the call waits for a decision (a hook's or the approvals' pause), else null. */
+        /** Why the call waits for a decision (a link's or the approvals' pause), else null. */
         String paused;
         /** Why a delegated child of the call waits, else null. */
         String waiting;

@@ -223,7 +223,7 @@ class DelegationTest {
     void aChildsGuardrailRejectionComesBackAsItsErrorAndCancelsItsSiblings() {
         Registry r = registry();
         register(r, "leaky", "Talks too much", ScriptedCompleter.perChat(Step.reply("the SECRET plan")),
-                b -> b.middleware(Middleware.outputGuardrail(m -> m.text().contains("SECRET")
+                b -> b.middleware(RunInterceptor.outputGuardrail(m -> m.text().contains("SECRET")
                         ? java.util.Optional.of("leaks a secret") : java.util.Optional.empty())));
         register(r, "slow", "Slow", ScriptedCompleter.perChat(Step.hang()));
         Agent lead = lead(r, ScriptedCompleter.of(
@@ -430,7 +430,7 @@ class DelegationTest {
         Agent lead = Agent.builder("lead").completer(ScriptedCompleter.of(
                         Step.delegate(new Step.Task("worker", "a", null), new Step.Task("worker", "b", null)),
                         Step.reply("unreached")))
-                .registry(r).maxDelegationDepth(1).middleware(Middleware.timeout(Duration.ofSeconds(1))).build();
+                .registry(r).maxDelegationDepth(1).timeout(Duration.ofSeconds(1)).build();
 
         // The limit leaves a loaded machine ample time to start both children before it passes.
         assertThatThrownBy(() -> lead.run("go")).isInstanceOf(AgentTimeoutException.class)

@@ -3,6 +3,8 @@ package dev.shelly.agent;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelResponse;
@@ -93,50 +95,39 @@ class InterceptorTest {
                 return (r, f) -> trace.add("observer<tool");
             }
         };
-        ModelCallHook contextHook = new ModelCallHook() {
-            @Override
-            public dev.shelly.modeladapter.ModelRequest beforeModelCall(ModelCall call) {
-                trace.add("contextHook>model");
-                return call.request();
-            }
-
-            @Override
-            public ModelResponse afterModelCall(ModelCall call, ModelResponse response) {
-                trace.add("contextHook<model");
-                return response;
-            }
-        };
-        ToolCallHook agentHook = new ToolCallHook() {
-            @Override
-            public ToolDecision beforeToolCall(ToolInvocation call) {
-                trace.add("agentHook>decide");
-                return ToolDecision.ALLOW;
-            }
-
-            @Override
-            public ToolResult afterToolCall(ToolInvocation call, ToolResult result) {
-                trace.add("agentHook<tool");
-                return result;
-            }
-        };
-        Middleware middleware = next -> Runner.around(next, c -> {
-            trace.add("middleware>run");
-            Message reply = next.run(c);
-            trace.add("middleware<run");
-            return reply;
+        RunInterceptor contextBefore = RunInterceptor.beforeModelCall(call -> {
+            trace.add("contextHook>model");
+            return call.request();
         });
+        RunInterceptor contextAfter = RunInterceptor.afterModelCall((call, response) -> {
+            trace.add("contextHook<model");
+            return response;
+        });
+        RunInterceptor agentBefore = RunInterceptor.beforeToolCall(call -> {
+            trace.add("agentHook>decide");
+            return ToolDecision.ALLOW;
+        });
+        RunInterceptor agentAfter = RunInterceptor.afterToolCall((call, result) -> {
+            trace.add("agentHook<tool");
+            return result;
+        });
+        RunInterceptor middleware = new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                trace.add("middleware>run");
+                Message reply = chain.proceed();
+                trace.add("middleware<run");
+                return reply;
+            }
+        };
         Agent agent = Agent.builder("a").toolboxes(echo())
                 .completer(ScriptedCompleter.of(Step.toolCalls(new Step.Call("echo", "{}")), Step.reply("done")))
-                .interceptors(traced("agent1"))
-                .toolCallHooks(agentHook)
-                .interceptors(traced("agent2"))
+                .interceptors(traced("agent1"), agentBefore, agentAfter, traced("agent2"))
                 .middleware(middleware)
                 .build();
         RunContext scope = RunContext.builder()
                 .observers(observer)
-                .interceptors(traced("context1"))
-                .modelCallHooks(contextHook)
-                .interceptors(traced("context2"))
+                .interceptors(traced("context1"), contextBefore, contextAfter, traced("context2"))
                 .build();
 
         agent.run("go", scope);
@@ -241,8 +232,7 @@ class InterceptorTest {
         };
         Agent agent = Agent.builder("a").toolboxes(echo())
                 .completer(ScriptedCompleter.of(Step.toolCalls(new Step.Call("echo", "{}")), Step.reply("done")))
-                .interceptors(outer)
-                .toolCallHooks(ToolCallHook.before(call -> ToolDecision.pause("needs a look")))
+                .interceptors(outer, RunInterceptor.beforeToolCall(call -> ToolDecision.pause("needs a look")))
                 .build();
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.run("go"))

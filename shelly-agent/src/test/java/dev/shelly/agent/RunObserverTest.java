@@ -4,6 +4,8 @@ import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;

@@ -4,9 +4,9 @@ import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.AskUser;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.PermissionStore;
 import dev.shelly.agent.ToolPolicy;
-import dev.shelly.agent.Middleware;
 import dev.shelly.agent.Registry;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.chats.Chat;
@@ -120,7 +120,7 @@ public final class Engine implements AutoCloseable {
     private final Map<String, Completer> completers;
     private final Map<String, Supplier<ToolBox>> toolboxes;
     private final List<McpConnection> mcpClients;
-    private final List<Middleware> middleware;
+    private final List<RunInterceptor> middleware;
     private final SessionStore sessions;
     private final Clock clock;
     private final Duration sessionWait;
@@ -578,7 +578,7 @@ public final class Engine implements AutoCloseable {
             b.maxToolResultChars(a.options().maxToolResultChars());
         }
         if (!middleware.isEmpty()) {
-            b.middleware(middleware.toArray(Middleware[]::new));
+            b.middleware(middleware.toArray(RunInterceptor[]::new));
         }
         List<ToolBox> boxes = new ArrayList<>();
         for (ToolboxRef ref : a.toolboxes()) {
@@ -663,7 +663,7 @@ public final class Engine implements AutoCloseable {
         private final Map<String, Completer> completerOverrides = new LinkedHashMap<>();
         private final Map<String, ToolBox> extraToolboxes = new LinkedHashMap<>();
         private final List<Skill> extraSkills = new ArrayList<>();
-        private final List<Middleware> middleware = new ArrayList<>();
+        private final List<RunInterceptor> middleware = new ArrayList<>();
         private String projectContext;
         private Path sessionsDir;
         private SessionStore sessionStore;
@@ -835,13 +835,14 @@ public final class Engine implements AutoCloseable {
         }
 
         /**
-         * Wraps every agent the engine builds in this middleware (first = outermost).
+         * Puts these links around the runs of every agent the engine builds, as the agents'
+         * {@linkplain dev.shelly.agent.Agent.Builder#middleware middleware} (first = outermost).
          *
-         * @param more the middleware
+         * @param more the links
          * @return this builder
          */
-        public Builder middleware(Middleware... more) {
-            for (Middleware m : requireNonNull(more, "Engine.Builder.middleware")) {
+        public Builder middleware(RunInterceptor... more) {
+            for (RunInterceptor m : requireNonNull(more, "Engine.Builder.middleware")) {
                 if (m == null) {
                     throw new IllegalArgumentException("Engine.Builder.middleware must not hold null");
                 }
