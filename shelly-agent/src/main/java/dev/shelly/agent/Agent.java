@@ -295,11 +295,33 @@ public final class Agent implements Runner {
                     ? "agent '" + name + "' is already running; an agent runs one run() at a time"
                     : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
         }
+        Run run;
         try {
-            return ReactLoop.execute(this, on, caller, input, out);
+            run = ReactLoop.execute(this, on, caller, input, out);
         } finally {
             on.end();
         }
+        if (run.paused != null) {
+            throw run.pauseSignal();
+        }
+        return run;
+    }
+
+    /**
+     * Runs this agent as a delegated child on its own conversation, in the scope its parent's
+     * {@code delegate} call made: how the run ended, a pause as a value.
+     */
+    Outcome delegated(List<Message> input, RunContext scope) {
+        if (!conversation.begin()) {
+            throw new IllegalStateException("agent '" + name + "' is already running; an agent runs one run() at a time");
+        }
+        Run run;
+        try {
+            run = ReactLoop.execute(this, conversation, scope, input, null);
+        } finally {
+            conversation.end();
+        }
+        return run.paused != null ? run.paused : new Outcome.Answered(run.reply);
     }
 
     /**

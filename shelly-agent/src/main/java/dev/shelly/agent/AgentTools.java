@@ -101,25 +101,19 @@ final class AgentTools {
     }
 
     /**
-     * Answers one call; never throws for a failing call. Throws {@link RunPausedException} when
-     * the call is a {@code delegate} whose child paused for a decision (with {@link Approvals}).
+     * Answers one call; never throws for a failing call. When the call is a {@code delegate}
+     * whose children wait for a decision (with {@link Approvals}), says why in {@code waiting}.
      */
-    ToolResult call(ToolCall call, ToolContext context) {
+    ToolResult call(ToolCall call, ToolContext context, Orchestration.Waiting waiting) {
         int limit = run.agent.maxToolResultChars();
-        Orchestration.Pause pause = new Orchestration.Pause();
-        ToolResult result;
         try {
-            result = answer(call, context, limit, pause);
+            return answer(call, context, limit, waiting);
         } catch (RuntimeException | Error e) {
-            result = ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + e);
+            return ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + e);
         }
-        if (pause.exception != null) {
-            throw pause.exception;
-        }
-        return result;
     }
 
-    private ToolResult answer(ToolCall call, ToolContext context, int limit, Orchestration.Pause pause) {
+    private ToolResult answer(ToolCall call, ToolContext context, int limit, Orchestration.Waiting waiting) {
         for (ToolBox box : boxes) {
             if (box.contains(call.name())) {
                 return box.call(call, context, limit);
@@ -127,7 +121,7 @@ final class AgentTools {
         }
         for (ToolDefinition d : builtins) {
             if (d.name().equals(call.name())) {
-                return builtinBox(d.name(), call.id(), pause).call(call, context, limit);
+                return builtinBox(d.name(), call.id(), waiting).call(call, context, limit);
             }
         }
         RunContext ctx = run.context;
@@ -143,9 +137,9 @@ final class AgentTools {
         return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names());
     }
 
-    private ToolBox builtinBox(String name, String callId, Orchestration.Pause pause) {
+    private ToolBox builtinBox(String name, String callId, Orchestration.Waiting waiting) {
         return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills())
-                : Orchestration.toolbox(run, callId, pause);
+                : Orchestration.toolbox(run, callId, waiting);
     }
 
     private String names() {

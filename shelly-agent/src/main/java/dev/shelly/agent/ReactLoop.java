@@ -71,8 +71,9 @@ final class ReactLoop {
             Duration limit = agent.timeout().orElse(null);
             run.reply = limit == null ? chain.get() : within(run, chain, limit);
             if (run.paused != null) {
-                // The loop returned the pause as a value; the public run methods signal it so.
-                throw run.pauseSignal();
+                // A pause is a value; the event carries its public signal, which only Agent's run methods throw.
+                run.emit(new AgentEvent.AgentFailed(run.source, run.pauseSignal(), Run.since(start)));
+                return run;
             }
             run.emit(new AgentEvent.AgentFinished(run.source, run.reply, Run.since(start), run.context.usage(),
                     run.context.cost()));
@@ -151,9 +152,9 @@ final class ReactLoop {
         started = true;
         List<ToolCall> pending = pausedCalls(agent.name(), chat);
         if (!pending.isEmpty()) {
-            if (ToolTurn.run(run, 0, pending, tools, null, -1) instanceof ToolTurn.Paused p) {
+            if (new ToolTurn(run, tools, 0, chat.last().orElseThrow()).take(null, -1) instanceof Outcome.Paused p) {
                 run.paused = p;
-                return chat.last().orElseThrow();
+                return p.reply();
             }
         }
         if (agent.systemPromptInChat() && chat.isEmpty()) {
@@ -307,14 +308,14 @@ final class ReactLoop {
                 run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
                 continue;
             }
-            ToolTurn.End end = ToolTurn.run(run, iteration, calls, tools,
-                    request.tools() == built ? scope : request.tools(), cutOff(response, request));
-            if (end instanceof ToolTurn.Paused p) {
+            Outcome end = new ToolTurn(run, tools, iteration, reply)
+                    .take(request.tools() == built ? scope : request.tools(), cutOff(response, request));
+            if (end instanceof Outcome.Paused p) {
                 run.paused = p;
                 return reply;
             }
             if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
-                return ((ToolTurn.Answered) end).message();
+                return end.reply();
             }
         }
         throw new MaxIterationsException(name, maxIterations);

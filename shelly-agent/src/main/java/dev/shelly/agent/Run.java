@@ -36,7 +36,7 @@ final class Run {
     /** The run's final message, once it has one. */
     Message reply;
     /** The pause the loop ended with, as a value; null while the run has not paused. */
-    ToolTurn.Paused paused;
+    Outcome.Paused paused;
     private RunPausedException pauseSignal;
     /** The bound record of a structured run, once it has one. */
     Object structured;

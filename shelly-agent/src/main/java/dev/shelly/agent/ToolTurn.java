@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Runs the tool calls of one reply and appends one tool message answering every call in order,
@@ -25,80 +26,89 @@ import java.util.function.Function;
  *
  * <p>With approvals, a call that waits for a decision (or a {@code delegate} call whose child
  * waits) does not stop the others: they run, their results are kept in the approvals, and the
- * turn ends {@linkplain Paused paused} without appending anything. The next run picks the
+ * turn ends {@linkplain Outcome.Paused paused} without appending anything. The next run picks the
  * kept results up. Without approvals, a pause stops the turn before any call runs.
  */
 final class ToolTurn {
-    private final Run run;
-    private final int iteration;
-    private final List<ToolCall> calls;
-    private final List<Slot> slots;
-    private final Approvals desk;
-    private final String path;
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     /**
-     * One call of the turn and what became of it. Only the thread that settles a call writes its
-     * slot; the turn reads it after the join.
+     * One call of the turn and what became of it so far. A call changes by being replaced with
+     * a new record: on the run's thread while the turn decides, then, while the calls run, only
+     * by the thread that settles it; the turn reads it after the join.
+     *
+     * @param call the call as the model made it, which the chat keeps
+     * @param effective the call as the tool gets it: the model's, or a rewrite of its arguments
+     * @param result its result once it has one
+     * @param decided a delegated call taken up from a pause: decided before, it runs again without asking
+     * @param paused why the call waits for a decision (a link's or the approvals' pause), else null
+     * @param waiting why a delegated child of the call waits, else null
      */
-    private static final class Slot {
-        final ToolCall call;
-        /** The call as the tool gets it: the model's, or a rewrite of its arguments. */
-        ToolCall effective;
-        ToolResult result;
-        /** A delegated call taken up from a pause: decided before, it runs again without asking. */
-        boolean decided;
-        /** Why the call waits for a decision (a link's or the approvals' pause), else null. */
-        String paused;
-        /** Why a delegated child of the call waits, else null. */
-        String waiting;
-
-        Slot(ToolCall call) {
-            this.call = call;
-            this.effective = call;
+    record Call(ToolCall call, ToolCall effective, ToolResult result, boolean decided, String paused, String waiting) {
+        Call(ToolCall call) {
+            this(call, call, null, false, null, null);
         }
 
         boolean runs() {
             return result == null && paused == null;
         }
-    }
 
-    /** How a turn ended: its tool message appended, or paused with nothing appended. */
-    sealed interface End permits Answered, Paused {}
+        Call answered(ToolResult value) {
+            return new Call(call, effective, value, decided, paused, waiting);
+        }
 
-    /**
-     * The turn's results are in the chat.
-     *
-     * @param message the tool message appended
-     */
-    record Answered(Message message) implements End {}
+        Call rewritten(ToolCall value) {
+            return new Call(call, value, result, decided, paused, waiting);
+        }
 
-    /**
-     * The turn waits: for a decision about some of its calls, or for a delegated child that waits.
-     * The loop returns it as it is; only the public run methods turn it into a
-     * {@link RunPausedException}.
-     *
-     * @param agent the agent whose turn waits
-     * @param runId the run, or null
-     * @param calls the calls of the turn, in order
-     * @param reasons why each waiting call waits, by call id
-     * @param decisions what the approvals wait for, or null when the run has no approvals
-     */
-    record Paused(String agent, String runId, List<ToolCall> calls, Map<String, String> reasons,
-            List<PendingCall> decisions) implements End {
-        /** The public signal of this pause. */
-        RunPausedException signal() {
-            return decisions == null ? new RunPausedException(agent, runId, calls, reasons)
-                    : new RunPausedException(agent, runId, calls, reasons, decisions);
+        Call resumed(ToolCall value) {
+            return new Call(call, value, result, true, paused, waiting);
+        }
+
+        Call pausedFor(String reason) {
+            return new Call(call, effective, result, decided, reason, waiting);
+        }
+
+        Call waitingFor(String reason) {
+            return new Call(call, effective, result, decided, paused, reason);
         }
     }
 
-    private ToolTurn(Run run, int iteration, List<ToolCall> calls) {
+    /**
+     * What one running call came back with: its result, or why its delegated child waits.
+     *
+     * @param result the result
+     * @param waiting why a child of a {@code delegate} call waits, else null
+     */
+    private record Ran(ToolResult result, String waiting) {}
+
+    private final Run run;
+    private final AgentTools tools;
+    private final int iteration;
+    /** The reply whose calls the turn answers. */
+    private final Message reply;
+    /** One record per call of the reply, in call order. */
+    private final Call[] calls;
+    private final Approvals desk;
+    private final String path;
+
+    /**
+     * A turn of one reply's tool calls.
+     *
+     * @param run the run
+     * @param tools the run's tools
+     * @param iteration the iteration that made the reply (0 for a paused turn taken up)
+     * @param reply the reply whose calls to answer
+     */
+    ToolTurn(Run run, AgentTools tools, int iteration, Message reply) {
         this.run = run;
+        this.tools = tools;
         this.iteration = iteration;
-        this.calls = calls;
-        this.slots = new ArrayList<>(calls.size());
-        for (ToolCall c : calls) {
-            slots.add(new Slot(c));
+        this.reply = reply;
+        List<ToolCall> made = reply.toolCalls();
+        this.calls = new Call[made.size()];
+        for (int i = 0; i < calls.length; i++) {
+            calls[i] = new Call(made.get(i));
         }
         this.desk = run.context.approvals().orElse(null);
         this.path = run.context.path();
@@ -112,12 +122,7 @@ final class ToolTurn {
      * @param cutOff the output tokens the reply was cut off at when it stopped at the output
      *     limit (0 when the count is unknown), else -1
      */
-    static End run(Run run, int iteration, List<ToolCall> calls, AgentTools tools, List<ToolDefinition> offered,
-            long cutOff) {
-        return new ToolTurn(run, iteration, calls).run(tools, offered, cutOff);
-    }
-
-    private End run(AgentTools tools, List<ToolDefinition> offered, long cutOff) {
+    Outcome take(List<ToolDefinition> offered, long cutOff) {
         if (desk != null) {
             Approvals.Frame kept = desk.frame(path);
             if (kept != null) {
@@ -125,109 +130,129 @@ final class ToolTurn {
             }
         }
         if (Thread.currentThread().isInterrupted()) {
-            return new Answered(answer(run.cancelled(), true));
+            return answer(run.cancelled(), true);
         }
         if (offered != null) {
-            refuseUnoffered(tools, offered);
+            refuseUnoffered(offered);
         }
         if (cutOff >= 0) {
             refuseCutOff(cutOff);
         }
         boolean anyPaused = false;
         if (run.chain.length > 0 || desk != null) {
-            List<ToolResult> before = new ArrayList<>(slots.size());
-            for (Slot s : slots) {
-                before.add(s.result);
+            ToolResult[] before = new ToolResult[calls.length];
+            for (int i = 0; i < calls.length; i++) {
+                before[i] = calls[i].result();
             }
             RuntimeException failure = decide();
             if (failure != null) {
-                for (int i = 0; i < slots.size(); i++) {
-                    Slot s = slots.get(i);
-                    s.result = before.get(i) != null ? before.get(i) : ToolResult.error(s.call.id(), "tool '"
-                            + s.call.name() + "' was not run: a tool-call hook failed");
+                for (int i = 0; i < calls.length; i++) {
+                    ToolCall c = calls[i].call();
+                    calls[i] = calls[i].answered(before[i] != null ? before[i]
+                            : ToolResult.error(c.id(), "tool '" + c.name() + "' was not run: a tool-call hook failed"));
                 }
-                return new Answered(answer(failure, false));
+                return answer(failure, false);
             }
-            for (Slot s : slots) {
-                anyPaused |= s.paused != null;
+            for (Call c : calls) {
+                anyPaused |= c.paused() != null;
             }
             if (anyPaused && desk == null) {
                 Map<String, String> reasons = new LinkedHashMap<>();
-                for (Slot s : slots) {
-                    if (s.paused != null) {
-                        reasons.put(s.call.id(), s.paused);
+                for (Call c : calls) {
+                    if (c.paused() != null) {
+                        reasons.put(c.call().id(), c.paused());
                     }
                 }
-                return new Paused(run.name(), run.context.runId().orElse(null), calls, reasons, null);
+                return new Outcome.Paused(reply, run.name(), run.context.runId().orElse(null), reasons, null);
             }
         }
-        List<Slot> running = new ArrayList<>(slots.size());
-        List<Callable<ToolResult>> tasks = new ArrayList<>(slots.size());
-        for (Slot s : slots) {
-            if (s.runs()) {
-                ToolCall call = s.effective;
-                running.add(s);
-                tasks.add(() -> execute(call, tools));
+        RuntimeException linkFailure = execute();
+        if (Thread.currentThread().isInterrupted()) {
+            return answer(run.cancelled(), true);
+        }
+        boolean anyWaiting = false;
+        for (Call c : calls) {
+            anyWaiting |= c.waiting() != null;
+        }
+        if (linkFailure == null && (anyPaused || anyWaiting)) {
+            return pause();
+        }
+        return answer(linkFailure, false);
+    }
+
+    /**
+     * Runs every call that may run, concurrently, each through the chain's tool links.
+     *
+     * @return the failure of a link, else null; the interrupt flag is set when the turn was cancelled
+     */
+    private RuntimeException execute() {
+        List<Integer> running = new ArrayList<>(calls.length);
+        List<Callable<Ran>> tasks = new ArrayList<>(calls.length);
+        for (int i = 0; i < calls.length; i++) {
+            if (calls[i].runs()) {
+                ToolCall call = calls[i].effective();
+                running.add(i);
+                tasks.add(() -> run(call));
             }
         }
         long start = System.nanoTime();
         if (run.observed) {
-            for (Slot s : running) {
-                run.emit(new AgentEvent.ToolCallStarted(run.source, s.effective));
+            for (int i : running) {
+                run.emit(new AgentEvent.ToolCallStarted(run.source, calls[i].effective()));
             }
         }
-        RuntimeException[] linkFailure = new RuntimeException[1];
-        FanOut.Joined<ToolResult> joined = FanOut.<ToolResult>of(tasks)
+        RuntimeException[] failure = new RuntimeException[1];
+        FanOut.<Ran>of(tasks)
                 .grace(run.context.cancelGrace())
                 .propagate(Observers.propagation(run.context.observers()))
-                .onSettled((t, outcome) -> settle(running.get(t), outcome, linkFailure, start))
+                .onSettled((t, outcome) -> settle(running.get(t), outcome, failure, start))
                 .join();
-        if (joined.interrupted()) {
-            return new Answered(answer(run.cancelled(), true));
-        }
-        boolean anyWaiting = false;
-        for (Slot s : slots) {
-            anyWaiting |= s.waiting != null;
-        }
-        if (linkFailure[0] == null && (anyPaused || anyWaiting)) {
-            return pause();
-        }
-        return new Answered(answer(linkFailure[0], false));
+        return failure[0];
     }
 
-    private void settle(Slot s, FanOut.Outcome<ToolResult> outcome, RuntimeException[] linkFailure, long start) {
-        if (outcome instanceof FanOut.Outcome.Failure<ToolResult> f && f.error() instanceof RunPausedException p) {
-            s.waiting = p.getMessage();
+    /** Runs one allowed call through the chain's tool links, the tool innermost. */
+    private Ran run(ToolCall call) {
+        Orchestration.Waiting waiting = new Orchestration.Waiting();
+        ToolResult result = run.chain.length == 0 ? tools.call(call, run.toolContext(), waiting)
+                : new Chains.Tool(run.chain, 0, new ToolInvocation(run.context, iteration, call),
+                        c -> tools.call(c, run.toolContext(), waiting)).proceed(call);
+        return new Ran(result, waiting.reason);
+    }
+
+    private void settle(int i, FanOut.Outcome<Ran> outcome, RuntimeException[] failure, long start) {
+        Call c = calls[i];
+        if (outcome instanceof FanOut.Outcome.Success<Ran> ok && ok.value().waiting() != null) {
+            calls[i] = c.waitingFor(ok.value().waiting());
             return;
         }
-        s.result = switch (outcome) {
-            case FanOut.Outcome.Success<ToolResult> ok -> ok.value();
-            case FanOut.Outcome.Failure<ToolResult> f -> {
-                linkFailure[0] = f.error() instanceof RuntimeException r ? r
+        ToolResult result = switch (outcome) {
+            case FanOut.Outcome.Success<Ran> ok -> ok.value().result();
+            case FanOut.Outcome.Failure<Ran> f -> {
+                failure[0] = f.error() instanceof RuntimeException r ? r
                         : new AgentException(run.name(), f.error().toString(), f.error());
-                yield ToolResult.error(s.call.id(), "tool '" + s.call.name()
+                yield ToolResult.error(c.call().id(), "tool '" + c.call().name()
                         + "' ran, but a tool-call hook failed on its result");
             }
-            default -> cancelledResult(s.call);
+            default -> cancelledResult(c.call());
         };
+        calls[i] = c.answered(result);
         if (run.observed) {
-            run.emit(new AgentEvent.ToolCallFinished(run.source, s.effective, s.result, Run.since(start)));
+            run.emit(new AgentEvent.ToolCallFinished(run.source, c.effective(), result, Run.since(start)));
         }
     }
 
     /** Takes up a paused turn: the results kept for it, and the delegated calls decided before. */
     private void resume(Approvals.Frame kept) {
-        for (Slot s : slots) {
-            String id = s.call.id();
+        for (int i = 0; i < calls.length; i++) {
+            String id = calls[i].call().id();
             for (ToolResult r : kept.held()) {
                 if (r.toolCallId().equals(id)) {
-                    s.result = r;
+                    calls[i] = calls[i].answered(r);
                 }
             }
             for (ToolCall c : kept.delegated()) {
-                if (c.id().equals(id) && s.result == null) {
-                    s.effective = c;
-                    s.decided = true;
+                if (c.id().equals(id) && calls[i].result() == null) {
+                    calls[i] = calls[i].resumed(c);
                 }
             }
         }
@@ -238,23 +263,23 @@ final class ToolTurn {
      * approvals paused becomes a {@link PendingCall}; a delegated call whose child waits is kept
      * to run again when the child can go on.
      */
-    private Paused pause() {
+    private Outcome.Paused pause() {
         List<ToolResult> held = new ArrayList<>();
         List<PendingCall> asks = new ArrayList<>();
         List<ToolCall> children = new ArrayList<>();
         Map<String, String> reasons = new LinkedHashMap<>();
-        for (Slot s : slots) {
-            if (s.result != null) {
-                held.add(s.result);
+        for (Call c : calls) {
+            if (c.result() != null) {
+                held.add(c.result());
             }
-            if (s.paused != null) {
-                asks.add(new PendingCall(Approvals.id(path, s.call.id()), run.name(), s.effective,
-                        s.call.name().equals(AskUser.NAME) ? PendingCall.Kind.QUESTION : PendingCall.Kind.APPROVAL,
-                        s.paused, desk.now()));
-                reasons.put(s.call.id(), s.paused);
-            } else if (s.waiting != null) {
-                children.add(s.effective);
-                reasons.put(s.call.id(), s.waiting);
+            if (c.paused() != null) {
+                asks.add(new PendingCall(Approvals.id(path, c.call().id()), run.name(), c.effective(),
+                        c.call().name().equals(AskUser.NAME) ? PendingCall.Kind.QUESTION : PendingCall.Kind.APPROVAL,
+                        c.paused(), desk.now()));
+                reasons.put(c.call().id(), c.paused());
+            } else if (c.waiting() != null) {
+                children.add(c.effective());
+                reasons.put(c.call().id(), c.waiting());
             }
         }
         List<PendingCall> fresh = desk.pause(path, run.name(), path.isEmpty() ? List.of() : run.chat().messages(), held,
@@ -264,34 +289,35 @@ final class ToolTurn {
                 run.emit(new AgentEvent.DecisionNeeded(run.source, p));
             }
         }
-        return new Paused(run.name(), run.context.runId().orElse(null), calls, reasons, desk.pending());
+        return new Outcome.Paused(reply, run.name(), run.context.runId().orElse(null), reasons, desk.pending());
     }
 
-    private void refuseUnoffered(AgentTools tools, List<ToolDefinition> offered) {
+    private void refuseUnoffered(List<ToolDefinition> offered) {
         List<String> names = new ArrayList<>(offered.size());
         for (ToolDefinition d : offered) {
             names.add(d.name());
         }
-        for (Slot s : slots) {
-            if (!names.contains(s.call.name()) && tools.knows(s.call.name())) {
-                refuse(s, "tool '" + s.call.name() + "' was not offered in this turn; offered tools: "
+        for (int i = 0; i < calls.length; i++) {
+            String name = calls[i].call().name();
+            if (!names.contains(name) && tools.knows(name)) {
+                refuse(i, "tool '" + name + "' was not offered in this turn; offered tools: "
                         + (names.isEmpty() ? "none" : String.join(", ", names)));
             }
         }
     }
 
     private void refuseCutOff(long outputTokens) {
-        for (Slot s : slots) {
-            if (s.result == null && !isCompleteJson(s.call.arguments())) {
-                refuse(s, cutOffText(s.call, outputTokens));
+        for (int i = 0; i < calls.length; i++) {
+            if (calls[i].result() == null && !isCompleteJson(calls[i].call().arguments())) {
+                refuse(i, cutOffText(calls[i].call(), outputTokens));
             }
         }
     }
 
-    private void refuse(Slot s, String why) {
-        s.result = ToolResult.error(s.call.id(), why);
+    private void refuse(int i, String why) {
+        calls[i] = calls[i].answered(ToolResult.error(calls[i].call().id(), why));
         if (run.observed) {
-            run.emit(new AgentEvent.ToolCallFinished(run.source, s.effective, s.result, Duration.ZERO));
+            run.emit(new AgentEvent.ToolCallFinished(run.source, calls[i].effective(), calls[i].result(), Duration.ZERO));
         }
     }
 
@@ -309,7 +335,7 @@ final class ToolTurn {
 
     private static boolean isCompleteJson(String text) {
         try {
-            return Approvals.JSON.readTree(text) != null && !text.isBlank();
+            return JSON.readTree(text) != null && !text.isBlank();
         } catch (tools.jackson.core.JacksonException e) {
             return false;
         }
@@ -323,56 +349,50 @@ final class ToolTurn {
      */
     private RuntimeException decide() {
         Function<ToolCall, ToolDecision> last = desk == null ? c -> ToolDecision.ALLOW : c -> desk.decide(run.name(), c);
-        for (Slot s : slots) {
-            if (s.result != null || s.decided) {
+        for (int i = 0; i < calls.length; i++) {
+            Call c = calls[i];
+            if (c.result() != null || c.decided()) {
                 continue;
             }
             ToolDecision decision;
-            Answer answer = desk == null ? null : desk.take(Approvals.id(path, s.call.id()));
+            Answer answer = desk == null ? null : desk.take(Approvals.id(path, c.call().id()));
             if (answer != null) {
-                decision = Approvals.decision(answer, s.effective);
+                decision = Approvals.decision(answer, c.effective());
             } else if (run.chain.length == 0) {
-                decision = last.apply(s.effective);
+                decision = last.apply(c.effective());
             } else {
-                ToolCall[] effective = {s.effective};
+                ToolCall[] effective = {c.effective()};
                 try {
-                    decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, s.effective), last,
-                            effective).proceed(s.effective);
+                    decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, c.effective()),
+                            last, effective).proceed(c.effective());
                 } catch (AgentException e) {
                     return e;
                 } catch (RuntimeException e) {
                     return new AgentException(run.name(), "a tool-call interceptor of agent '" + run.name()
-                            + "' failed on tool '" + s.call.name() + "': " + e, e);
+                            + "' failed on tool '" + c.call().name() + "': " + e, e);
                 }
-                s.effective = effective[0];
+                calls[i] = c.rewritten(effective[0]);
             }
+            ToolCall model = c.call();
             switch (decision) {
-                case ToolDecision.Deny deny -> refuse(s, "tool '" + s.call.name() + "' was not run: " + deny.reason());
-                case ToolDecision.Pause pause -> s.paused = pause.reason();
-                case ToolDecision.Rewrite rewrite -> s.effective = new ToolCall(s.call.id(), s.call.name(), rewrite.arguments());
+                case ToolDecision.Deny deny -> refuse(i, "tool '" + model.name() + "' was not run: " + deny.reason());
+                case ToolDecision.Pause pause -> calls[i] = calls[i].pausedFor(pause.reason());
+                case ToolDecision.Rewrite rewrite -> calls[i] = calls[i].rewritten(
+                        new ToolCall(model.id(), model.name(), rewrite.arguments()));
                 case ToolDecision.Allow allow -> { }
             }
         }
         return null;
     }
 
-    /** Runs one allowed call through the chain's tool links, the tool innermost. */
-    private ToolResult execute(ToolCall call, AgentTools tools) {
-        if (run.chain.length == 0) {
-            return tools.call(call, run.toolContext());
-        }
-        return new Chains.Tool(run.chain, 0, new ToolInvocation(run.context, iteration, call),
-                c -> tools.call(c, run.toolContext())).proceed(call);
-    }
-
     /** Appends the turn's tool message; then throws the failure, if any, and keeps the interrupt. */
-    private Message answer(RuntimeException failure, boolean cancelled) {
+    private Outcome.Answered answer(RuntimeException failure, boolean cancelled) {
         if (desk != null) {
             desk.clear(path);
         }
-        List<Part> parts = new ArrayList<>(slots.size());
-        for (Slot s : slots) {
-            parts.add(s.result != null ? s.result : cancelledResult(s.call));
+        List<Part> parts = new ArrayList<>(calls.length);
+        for (Call c : calls) {
+            parts.add(c.result() != null ? c.result() : cancelledResult(c.call()));
         }
         Message answered = new Message(run.name(), Role.TOOL, parts);
         run.append(answered);
@@ -382,7 +402,7 @@ final class ToolTurn {
         if (failure != null) {
             throw failure;
         }
-        return answered;
+        return new Outcome.Answered(answered);
     }
 
     /**
