@@ -3,13 +3,15 @@ package dev.shelly.agent;
 import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelResponse;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The observers of a run as a link of the one chain ({@link RunInterceptor}), so the loop knows
+ * The links a run adds to its chain ({@link RunInterceptor}) for what the context and the run
+ * ask for: the context's observers, and a structured run's check of its answer. The loop knows
  * only the chain.
  */
 final class Links {
@@ -65,6 +67,40 @@ final class Links {
             }
             observed.end(result, null);
             return result;
+        }
+    }
+
+    /**
+     * A structured run's check of its answer, the innermost link: when the run ends with an
+     * answer, binds the response to the record; an answer that does not fit gets one corrective
+     * user turn (sender {@value StructuredOutput#SENDER}), and the run proceeds again.
+     *
+     * @param run the run, which keeps the bound record and its latest response
+     * @param out the record's structured output
+     */
+    record Structured(Run run, StructuredOutput<?> out) implements RunInterceptor {
+        @Override
+        public Message interceptRun(RunChain chain) {
+            boolean corrected = false;
+            while (true) {
+                Message reply = chain.proceed();
+                ModelResponse response = run.lastResponse;
+                if (chain.paused() || response == null || reply.role() != Role.ASSISTANT || !reply.toolCalls().isEmpty()) {
+                    return reply;
+                }
+                StructuredOutput.Binding<?> binding = out.bind(response);
+                if (binding instanceof StructuredOutput.Binding.Bound<?> bound) {
+                    run.structured = bound.value();
+                    return reply;
+                }
+                StructuredOutput.Binding.Mismatch<?> mismatch = (StructuredOutput.Binding.Mismatch<?>) binding;
+                if (!mismatch.correctable() || corrected) {
+                    throw new StructuredOutputException(run.name(), out.type(), mismatch.answer(), mismatch.problems(),
+                            corrected);
+                }
+                corrected = true;
+                run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
+            }
         }
     }
 }

@@ -61,7 +61,7 @@ final class ReactLoop {
     static Run execute(Agent agent, Conversation conversation, RunContext caller, List<Message> input,
             StructuredOutput<?> out) {
         long start = System.nanoTime();
-        Run run = new Run(agent, conversation, caller.enter(agent));
+        Run run = new Run(agent, conversation, caller.enter(agent), out);
         try {
             run.emit(new AgentEvent.AgentStarted(run.source));
             AgentTools tools = new AgentTools(run, agent.runToolboxes(), agent.skillTool());
@@ -230,7 +230,6 @@ final class ReactLoop {
         ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
         int maxIterations = agent.maxIterations();
         Set<String> stopTools = agent.stopTools();
-        boolean corrected = false;
         Message prompt = null;
         while (maxIterations == Agent.UNLIMITED || iterations < maxIterations) {
             int iteration = ++iterations;
@@ -290,23 +289,10 @@ final class ReactLoop {
             if (run.observed) {
                 run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, Run.since(start)));
             }
+            run.lastResponse = response;
             List<ToolCall> calls = reply.toolCalls();
             if (calls.isEmpty()) {
-                if (out == null) {
-                    return reply;
-                }
-                StructuredOutput.Binding<?> binding = out.bind(response);
-                if (binding instanceof StructuredOutput.Binding.Bound<?> bound) {
-                    run.structured = bound.value();
-                    return reply;
-                }
-                StructuredOutput.Binding.Mismatch<?> mismatch = (StructuredOutput.Binding.Mismatch<?>) binding;
-                if (!mismatch.correctable() || corrected) {
-                    throw new StructuredOutputException(name, out.type(), mismatch.answer(), mismatch.problems(), corrected);
-                }
-                corrected = true;
-                run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
-                continue;
+                return reply;
             }
             Outcome end = new ToolTurn(run, tools, iteration, reply)
                     .take(request.tools() == built ? scope : request.tools(), cutOff(response, request));

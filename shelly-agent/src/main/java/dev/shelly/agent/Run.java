@@ -2,6 +2,7 @@ package dev.shelly.agent;
 
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.tools.ToolContext;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,8 +29,9 @@ final class Run {
     private final boolean canDelegate;
     /**
      * The run's interception chain, outermost first: the context's links (the agent's appended
-     * when the run entered it), the agent's middleware, then the observers. Empty when nothing
-     * intercepts, and the loop then calls the model and the tools straight.
+     * when the run entered it), the agent's middleware, the observers, then a structured run's
+     * check of its answer. Empty when nothing intercepts, and the loop then calls the model and
+     * the tools straight.
      */
     final RunInterceptor[] chain;
     private ToolContext toolContext;
@@ -40,10 +42,12 @@ final class Run {
     private RunPausedException pauseSignal;
     /** The bound record of a structured run, once it has one. */
     Object structured;
+    /** The response to the run's latest model call, as the links left it. */
+    ModelResponse lastResponse;
     /** When the run started, for time budgets. */
     final long startNanos = System.nanoTime();
 
-    Run(Agent agent, Conversation conversation, RunContext context) {
+    Run(Agent agent, Conversation conversation, RunContext context, StructuredOutput<?> out) {
         this.agent = agent;
         this.conversation = conversation;
         this.context = context;
@@ -52,14 +56,15 @@ final class Run {
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
         Registry registry = context.registry().orElse(null);
-        this.chain = chain(context.interceptors(), agent.middleware(), context.observers());
+        this.chain = chain(context.interceptors(), agent.middleware(), context.observers(),
+                out == null ? null : new Links.Structured(this, out));
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
                 && !otherAgents(registry, agent.name()).isEmpty();
     }
 
     private static RunInterceptor[] chain(List<RunInterceptor> links, List<RunInterceptor> around,
-            List<RunObserver> observers) {
-        int size = links.size() + around.size() + (observers.isEmpty() ? 0 : 1);
+            List<RunObserver> observers, RunInterceptor check) {
+        int size = links.size() + around.size() + (observers.isEmpty() ? 0 : 1) + (check == null ? 0 : 1);
         if (size == 0) {
             return NO_LINKS;
         }
@@ -72,7 +77,10 @@ final class Run {
             all[at++] = i;
         }
         if (!observers.isEmpty()) {
-            all[at] = new Links.Observed(observers);
+            all[at++] = new Links.Observed(observers);
+        }
+        if (check != null) {
+            all[at] = check;
         }
         return all;
     }

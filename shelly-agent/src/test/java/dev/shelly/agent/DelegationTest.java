@@ -248,7 +248,7 @@ class DelegationTest {
         Registry r = registry();
         register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
         Agent lead = lead(r, ScriptedCompleter.of(), 1);
-        dev.shelly.tools.ToolHandler delegate = Orchestration.toolbox(new Run(lead, lead.conversation(), RunContext.root().enter(lead)), "call_1",
+        dev.shelly.tools.ToolHandler delegate = Orchestration.toolbox(new Run(lead, lead.conversation(), RunContext.root().enter(lead), null), "call_1",
                 new Orchestration.Waiting())
                 .get("delegate").orElseThrow().handler();
         tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
