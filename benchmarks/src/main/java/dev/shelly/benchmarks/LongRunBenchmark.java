@@ -1,11 +1,9 @@
 package dev.shelly.benchmarks;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.context.Compaction;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.agent.context.ContextView;
-import dev.shelly.agent.context.ToolResultTrimming;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
@@ -130,8 +128,8 @@ public final class LongRunBenchmark {
         if (managed) {
             b.contextPolicy(ContextPolicy.builder().window(WINDOW)
                     .estimator(new TimedEstimator(TokenEstimator.heuristic(), accounting))
-                    .strategies(new Timed(new ToolResultTrimming(4, 500), trimming),
-                            new Timed(Compaction.defaults(), compaction))
+                    .strategies(new Timed(ContextStrategy.trimToolResults(4, 500), trimming),
+                            new Timed(ContextStrategy.compaction(), compaction))
                     .build());
         }
         Agent agent = b.build();

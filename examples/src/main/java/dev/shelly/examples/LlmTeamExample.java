@@ -1,7 +1,7 @@
 package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.workflow.LlmCoordinator;
+import dev.shelly.agent.workflow.Coordinator;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.testing.Step;
@@ -53,7 +53,7 @@ public final class LlmTeamExample implements Example {
                 .member(TeamView.shown(run, 0, writer), "write", writer.description())
                 .member(TeamView.shown(run, 0, reviewer), "review", reviewer.description())
                 .coordinator(TeamView.announced(run, 0,
-                        LlmCoordinator.builder(run.model(coordinatorScript())).maxRounds(8).build()))
+                        Coordinator.llm(run.model(coordinatorScript()), 8, 20)))
                 .build();
 
         Message result = team.run(run.prompt(), run.scope());

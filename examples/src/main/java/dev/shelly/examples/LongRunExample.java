@@ -3,12 +3,8 @@ package dev.shelly.examples;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentListener;
-import dev.shelly.agent.context.Compaction;
 import dev.shelly.agent.context.ContextPolicy;
-import dev.shelly.agent.context.FailureReflection;
-import dev.shelly.agent.context.LoopDetection;
-import dev.shelly.agent.context.Offload;
-import dev.shelly.agent.context.ToolResultTrimming;
+import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.testing.Step;
@@ -69,9 +65,9 @@ public final class LongRunExample implements Example {
         ContextPolicy policy = ContextPolicy.builder()
                 .window(WINDOW)
                 .summarizer(run.model(summaries()))
-                .strategies(new ToolResultTrimming(3, 300), new Offload(4_000, 300, 2_000, null),
-                        new Compaction(0.75, 0.3, null, Compaction.DEFAULT_INSTRUCTIONS), new LoopDetection(3),
-                        new FailureReflection(3))
+                .strategies(ContextStrategy.trimToolResults(3, 300), ContextStrategy.offload(4_000, 300, 2_000, null),
+                        ContextStrategy.compaction(0.75, 0.3, null, null), ContextStrategy.loopDetection(3),
+                        ContextStrategy.failureReflection(3))
                 .build();
 
         // 3. The agent: enough iterations for the whole task, and a listener that shows the context.
@@ -128,7 +124,7 @@ public final class LongRunExample implements Example {
                     run.note("[iteration " + c.iteration() + ": compacted " + c.messagesSummarized() + " messages, "
                             + c.tokensBefore() + " -> " + c.tokensAfter() + " tokens]");
                 }
-                case AgentEvent.ContextTrimmed t when t.strategy().equals(Offload.NAME) ->
+                case AgentEvent.ContextTrimmed t when t.strategy().equals("offload") ->
                         run.note("[iteration " + t.iteration() + ": offloaded " + t.results() + " large result, "
                                 + t.tokensBefore() + " -> " + t.tokensAfter() + " tokens]");
                 case AgentEvent.MessageAdded a when a.message().sender().equals(ContextPolicy.SENDER)

@@ -3,7 +3,7 @@ package dev.shelly.examples;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.Runner;
 import dev.shelly.agent.workflow.AgentTool;
-import dev.shelly.agent.workflow.Coordinators;
+import dev.shelly.agent.workflow.Coordinator;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
@@ -66,7 +66,7 @@ public final class NestedTeamsExample implements Example {
                         .completer(run.model(synthesizerScript()))
                         .maxIterations(3)
                         .build()), "synthesize", "Merges findings into one list")
-                .coordinator(TeamView.announced(run, 2, Coordinators.roleRoundRobin(1, "research", "synthesize")))
+                .coordinator(TeamView.announced(run, 2, Coordinator.roleRoundRobin(1, "research", "synthesize")))
                 .build();
         Agent writer = Agent.builder("writer")
                 .description("Writes reports from research")
@@ -77,7 +77,7 @@ public final class NestedTeamsExample implements Example {
         return Team.builder("department")
                 .member(TeamView.shown(run, 1, researchTeam), "research", "Researches with several specialists")
                 .member(TeamView.shown(run, 1, writer), "write", writer.description())
-                .coordinator(TeamView.announced(run, 1, Coordinators.sequence()))
+                .coordinator(TeamView.announced(run, 1, Coordinator.sequence()))
                 .build();
     }
 

@@ -3,7 +3,7 @@ package dev.shelly.examples;
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentListener;
-import dev.shelly.agent.workflow.Coordinators;
+import dev.shelly.agent.workflow.Coordinator;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
@@ -63,7 +63,7 @@ public final class ParallelResearchExample implements Example {
                         .completer(run.model(writerScript()))
                         .maxIterations(5)
                         .build()), "write", "Compares findings")
-                .coordinator(TeamView.announced(run, 0, Coordinators.roleRoundRobin(1, "research", "write")))
+                .coordinator(TeamView.announced(run, 0, Coordinator.roleRoundRobin(1, "research", "write")))
                 .build();
 
         Message comparison = team.run(run.prompt(), run.scope());

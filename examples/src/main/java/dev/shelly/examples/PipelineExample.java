@@ -2,7 +2,7 @@ package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentListener;
-import dev.shelly.agent.workflow.Coordinators;
+import dev.shelly.agent.workflow.Coordinator;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.tools.ToolBox;
@@ -46,7 +46,7 @@ public final class PipelineExample implements Example {
         Team pipeline = Team.builder("pipeline")
                 .member(TeamView.shown(run, 0, researcher), "research", researcher.description())
                 .member(TeamView.shown(run, 0, writer), "write", writer.description())
-                .coordinator(TeamView.announced(run, 0, Coordinators.sequence()))
+                .coordinator(TeamView.announced(run, 0, Coordinator.sequence()))
                 .build();
 
         Message article = pipeline.run(run.prompt(), run.scope());

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
-import dev.shelly.agent.context.Compaction;
 import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.providers.anthropic.AnthropicCompleter;
@@ -135,7 +135,7 @@ class FullContextOverTheWireTest {
         List<AgentEvent> events = new ArrayList<>();
         Agent agent = Agent.builder("reader").completer(completer(anthropic)).toolboxes(fetch).maxIterations(20)
                 .listener(events::add)
-                .contextPolicy(ContextPolicy.builder().strategies(Compaction.defaults()).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.compaction()).build()).build();
 
         String answer = agent.run("Read the report's pages one by one, then say done.").text();
 

@@ -12,16 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
-import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The human in the loop of one conversation: the {@linkplain ToolPolicy tool policies} of its
@@ -150,16 +142,8 @@ public final class Approvals {
     private final Duration timeout;
     private final OnTimeout onTimeout;
     private final Clock clock;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final LinkedHashMap<String, Frame> frames = new LinkedHashMap<>();
-    private final LinkedHashMap<String, Answer> answers = new LinkedHashMap<>();
-    private final LinkedHashMap<String, Grant> grants = new LinkedHashMap<>();
-    /** Questions asked while a tool runs ({@link #ask}), each with where its answer goes. */
-    private final LinkedHashMap<String, Live> live = new LinkedHashMap<>();
-    private long asked;
-
-    /** A question a running tool waits on. */
-    private record Live(PendingCall call, CompletableFuture<Answer> answer) {}
+    /** The paused runs, answers, session decisions and live questions, under one lock. */
+    private final ApprovalDesk desk = new ApprovalDesk();
 
     private Approvals(Builder b) {
         this.policies = Map.copyOf(b.policies);
@@ -213,12 +197,7 @@ public final class Approvals {
      * @return true when some run of the tree is paused
      */
     public boolean paused() {
-        lock.lock();
-        try {
-            return !frames.isEmpty();
-        } finally {
-            lock.unlock();
-        }
+        return desk.paused();
     }
 
     /**
@@ -228,19 +207,7 @@ public final class Approvals {
      * @return the calls
      */
     public List<PendingCall> pending() {
-        lock.lock();
-        try {
-            List<PendingCall> all = new ArrayList<>();
-            for (Frame f : frames.values()) {
-                all.addAll(f.pending());
-            }
-            for (Live question : live.values()) {
-                all.add(question.call());
-            }
-            return List.copyOf(all);
-        } finally {
-            lock.unlock();
-        }
+        return desk.pending();
     }
 
     /**
@@ -249,18 +216,7 @@ public final class Approvals {
      * @return the calls without an answer, in the order of {@link #pending()}
      */
     public List<PendingCall> unanswered() {
-        lock.lock();
-        try {
-            List<PendingCall> open = new ArrayList<>();
-            for (PendingCall p : pending()) {
-                if (!answers.containsKey(p.id())) {
-                    open.add(p);
-                }
-            }
-            return List.copyOf(open);
-        } finally {
-            lock.unlock();
-        }
+        return desk.unanswered();
     }
 
     /**
@@ -280,22 +236,7 @@ public final class Approvals {
         if (answer == null) {
             throw new IllegalArgumentException("the answer to pending call '" + id + "' must not be null");
         }
-        Live question;
-        lock.lock();
-        try {
-            question = live.get(id);
-            if (question != null) {
-                check(question.call(), answer);
-                live.remove(id);
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (question != null) {
-            question.answer().complete(answer);
-            return;
-        }
-        answerPaused(id, answer);
+        desk.answer(id, answer, permissions);
     }
 
     /**
@@ -324,91 +265,7 @@ public final class Approvals {
         if (announce == null) {
             throw new IllegalArgumentException("Approvals.ask announce must not be null; use call -> { } for no announcement");
         }
-        String id;
-        PendingCall call;
-        CompletableFuture<Answer> answer = new CompletableFuture<>();
-        lock.lock();
-        try {
-            id = "ask-" + (++asked);
-            ObjectNode arguments = JSON.createObjectNode().put("question", question);
-            call = new PendingCall(id, agent, new ToolCall(id, AskUser.NAME, arguments.toString()),
-                    PendingCall.Kind.QUESTION, question, clock.instant());
-            live.put(id, new Live(call, answer));
-        } finally {
-            lock.unlock();
-        }
-        try {
-            announce.accept(call);
-            return answer.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            return Answer.deny("nobody answered within " + (timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + " s"
-                    : timeout.toMillis() + " ms"));
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("the question '" + id + "' failed", e.getCause());
-        } finally {
-            lock.lock();
-            try {
-                live.remove(id);
-            } finally {
-                lock.unlock();
-            }
-        }
-    }
-
-    private void answerPaused(String id, Answer answer) {
-        PendingCall call;
-        lock.lock();
-        try {
-            call = find(id);
-            if (call == null) {
-                List<String> ids = new ArrayList<>();
-                for (PendingCall p : pending()) {
-                    ids.add(p.id());
-                }
-                throw new IllegalArgumentException("no tool call '" + id + "' waits for a decision; waiting: "
-                        + (ids.isEmpty() ? "none" : String.join(", ", ids)));
-            }
-            if (answers.containsKey(id)) {
-                throw new IllegalStateException("tool call '" + id + "' (tool '" + call.call().name()
-                        + "' of agent '" + call.agent() + "') is answered already");
-            }
-            check(call, answer);
-            Answer.Scope scope = switch (answer) {
-                case Answer.Approve a -> a.scope();
-                case Answer.Deny d -> d.scope();
-                default -> Answer.Scope.ONCE;
-            };
-            ToolPolicy.Permission permission = answer instanceof Answer.Approve ? ToolPolicy.Permission.ALLOW
-                    : ToolPolicy.Permission.DENY;
-            if (scope == Answer.Scope.PROJECT) {
-                if (permissions == null) {
-                    throw new IllegalStateException("tool call '" + id + "' cannot be answered for the project: "
-                            + "these approvals have no permission store");
-                }
-                permissions.remember(call.agent(), call.call().name(), permission);
-            } else if (scope == Answer.Scope.SESSION) {
-                grants.put(key(call.agent(), call.call().name()), new Grant(call.agent(), call.call().name(), permission));
-            }
-            answers.put(id, answer);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private static void check(PendingCall call, Answer answer) {
-        boolean question = call.kind() == PendingCall.Kind.QUESTION;
-        if (question && !(answer instanceof Answer.Reply || answer instanceof Answer.Deny)) {
-            throw new IllegalArgumentException("tool call '" + call.id() + "' is a question of agent '" + call.agent()
-                    + "' (" + call.reason() + "); answer it with Answer.reply(text) or Answer.deny(reason)");
-        }
-        if (!question && answer instanceof Answer.Reply) {
-            throw new IllegalArgumentException("tool call '" + call.id() + "' (tool '" + call.call().name()
-                    + "' of agent '" + call.agent() + "') needs approval, not a reply; answer it with approve, deny or edit");
-        }
-        if (question && answer instanceof Answer.Deny d && d.scope() != Answer.Scope.ONCE) {
-            throw new IllegalArgumentException("tool call '" + call.id() + "' is a question; a question is denied "
-                    + "once, not " + d.scope());
-        }
+        return desk.ask(agent, question, timeout, announce, clock.instant());
     }
 
     /**
@@ -455,12 +312,7 @@ public final class Approvals {
      * @return the state
      */
     public State state() {
-        lock.lock();
-        try {
-            return new State(new ArrayList<>(frames.values()), answers, new ArrayList<>(grants.values()));
-        } finally {
-            lock.unlock();
-        }
+        return desk.state();
     }
 
     /**
@@ -472,21 +324,7 @@ public final class Approvals {
         if (state == null) {
             throw new IllegalArgumentException("Approvals.restore state must not be null; use State.EMPTY");
         }
-        lock.lock();
-        try {
-            frames.clear();
-            answers.clear();
-            grants.clear();
-            for (Frame f : state.frames()) {
-                frames.put(f.path(), f);
-            }
-            answers.putAll(state.answers());
-            for (Grant g : state.sessionGrants()) {
-                grants.put(key(g.agent(), g.tool()), g);
-            }
-        } finally {
-            lock.unlock();
-        }
+        desk.restore(state);
     }
 
     /**
@@ -494,13 +332,7 @@ public final class Approvals {
      * cancelling a paused turn does after it answered the calls.
      */
     public void clearPaused() {
-        lock.lock();
-        try {
-            frames.clear();
-            answers.clear();
-        } finally {
-            lock.unlock();
-        }
+        desk.clearPaused();
     }
 
     @Override
@@ -520,22 +352,12 @@ public final class Approvals {
 
     /** The kept frame of a run, or null. */
     Frame frame(String path) {
-        lock.lock();
-        try {
-            return frames.get(path);
-        } finally {
-            lock.unlock();
-        }
+        return desk.frame(path);
     }
 
     /** Takes the answer to a call, once. */
     Answer take(String id) {
-        lock.lock();
-        try {
-            return answers.remove(id);
-        } finally {
-            lock.unlock();
-        }
+        return desk.take(id);
     }
 
     /** What the policy and the remembered decisions say about a call no answer decided. */
@@ -552,15 +374,10 @@ public final class Approvals {
         if (p == ToolPolicy.Permission.ALLOW) {
             return ToolDecision.ALLOW;
         }
-        Grant grant;
-        lock.lock();
-        try {
-            grant = grants.get(key(agent, tool));
-        } finally {
-            lock.unlock();
+        ToolPolicy.Permission remembered = desk.granted(agent, tool);
+        if (remembered == null && permissions != null) {
+            remembered = permissions.remembered(agent, tool).orElse(null);
         }
-        ToolPolicy.Permission remembered = grant != null ? grant.permission()
-                : permissions == null ? null : permissions.remembered(agent, tool).orElse(null);
         if (remembered == ToolPolicy.Permission.ALLOW) {
             return ToolDecision.ALLOW;
         }
@@ -572,98 +389,23 @@ public final class Approvals {
 
     /** The decision an answer makes about a call. */
     static ToolDecision decision(Answer answer, ToolCall call) {
-        return switch (answer) {
-            case Answer.Approve a -> ToolDecision.ALLOW;
-            case Answer.Deny d -> ToolDecision.deny(d.reason());
-            case Answer.Edit e -> ToolDecision.rewrite(e.arguments());
-            case Answer.Reply r -> ToolDecision.rewrite(withAnswer(call.arguments(), r.text()));
-        };
-    }
-
-    private static String withAnswer(String arguments, String text) {
-        ObjectNode node;
-        try {
-            JsonNode parsed = JSON.readTree(arguments);
-            node = parsed instanceof ObjectNode o ? o : JSON.createObjectNode();
-        } catch (RuntimeException e) {
-            node = JSON.createObjectNode();
-        }
-        node.put(AskUser.ANSWER, text);
-        return JSON.writeValueAsString(node);
+        return ApprovalDesk.decision(answer, call);
     }
 
     /** Keeps a paused run; a call that waited before keeps the time it began waiting. */
     List<PendingCall> pause(String path, String agent, List<Message> chat, List<ToolResult> held,
             List<PendingCall> waiting, List<ToolCall> delegated) {
-        lock.lock();
-        try {
-            Frame before = frames.remove(path);
-            List<PendingCall> kept = new ArrayList<>(waiting.size());
-            List<PendingCall> fresh = new ArrayList<>();
-            for (PendingCall p : waiting) {
-                PendingCall old = null;
-                if (before != null) {
-                    for (PendingCall q : before.pending()) {
-                        if (q.id().equals(p.id())) {
-                            old = q;
-                        }
-                    }
-                }
-                if (old != null) {
-                    kept.add(new PendingCall(p.id(), p.agent(), p.call(), p.kind(), p.reason(), old.since()));
-                } else {
-                    kept.add(p);
-                    fresh.add(p);
-                }
-            }
-            frames.put(path, new Frame(path, agent, chat, held, kept, delegated, null));
-            return fresh;
-        } finally {
-            lock.unlock();
-        }
+        return desk.pause(path, agent, chat, held, waiting, delegated);
     }
 
     /** Keeps the answer of a delegated child that finished while a sibling paused. */
     void finished(String path, String agent, String text) {
-        lock.lock();
-        try {
-            frames.remove(path);
-            frames.put(path, new Frame(path, agent, List.of(), List.of(), List.of(), List.of(), text));
-        } finally {
-            lock.unlock();
-        }
+        desk.finished(path, agent, text);
     }
 
     /** Forgets a run's frame and those of the children under it, and the answers kept for them. */
     void clear(String path) {
-        lock.lock();
-        try {
-            if (path.isEmpty()) {
-                frames.clear();
-                answers.clear();
-                return;
-            }
-            String under = path + "/";
-            frames.keySet().removeIf(p -> p.equals(path) || p.startsWith(under));
-            answers.keySet().removeIf(id -> id.startsWith(under));
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private PendingCall find(String id) {
-        for (Frame f : frames.values()) {
-            for (PendingCall p : f.pending()) {
-                if (p.id().equals(id)) {
-                    return p;
-                }
-            }
-        }
-        return null;
-    }
-
-    private static String key(String agent, String tool) {
-        return agent + '\u0000' + tool;
+        desk.clear(path);
     }
 
     /** Collects the policies and settings of approvals. */

@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.internal.ContextManager;
 import dev.shelly.chats.Chat;
 import java.util.IdentityHashMap;
 import java.util.Map;

@@ -1,6 +1,8 @@
 package dev.shelly.agent;
 
 import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.internal.CallView;
+import dev.shelly.agent.internal.ContextManager;
 import dev.shelly.agent.internal.FanOut;
 import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Chat;
@@ -241,7 +243,7 @@ final class ReactLoop {
             if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt());
             }
-            ContextManager.View view;
+            CallView view;
             ModelRequest request;
             List<ToolDefinition> built;
             List<ToolDefinition> scope;

@@ -1,8 +1,11 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.internal.ContextRun;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
+import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.ToolContext;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * that lives as long as the run. What the tool turn, {@code delegate} and the built-in tools use
  * instead of calling back into the agent.
  */
-final class Run {
+final class Run implements ContextRun {
     private static final Logger LOG = LoggerFactory.getLogger(Run.class);
 
     final Agent agent;
@@ -130,7 +133,8 @@ final class Run {
     }
 
     /** Appends to the chat and announces it; returns the message's index in the chat. */
-    int append(Message message) {
+    @Override
+    public int append(Message message) {
         int size = conversation.chat().append(message);
         if (observed) {
             emit(new AgentEvent.MessageAdded(source, message));
@@ -138,7 +142,8 @@ final class Run {
         return size - 1;
     }
 
-    void emit(AgentEvent event) {
+    @Override
+    public void emit(AgentEvent event) {
         if (!observed) {
             return;
         }
@@ -148,6 +153,26 @@ final class Run {
             LOG.warn("an event listener of agent '{}' threw on {}; the event is dropped", agent.name(),
                     event.getClass().getSimpleName(), e);
         }
+    }
+
+    @Override
+    public AgentEvent.Source source() {
+        return source;
+    }
+
+    @Override
+    public Usage usage() {
+        return context.usage();
+    }
+
+    @Override
+    public void record(Usage usage, Cost cost) {
+        context.record(usage, cost);
+    }
+
+    @Override
+    public java.time.Duration elapsed() {
+        return since(startNanos);
     }
 
     /** The time since a {@link System#nanoTime()} reading. */

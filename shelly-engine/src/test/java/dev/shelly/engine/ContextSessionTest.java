@@ -3,7 +3,6 @@ package dev.shelly.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.agent.context.Compaction;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.Message;
@@ -149,7 +148,7 @@ class ContextSessionTest {
             assertThat(policy.strategies()).extracting(ContextStrategy::name).containsExactly("tool_scope", "budget",
                     "trim_tool_results", "mask_observations", "offload", "sliding_window", "compaction", "loop_detection",
                     "failure_reflection");
-            assertThat(policy.strategies().get(6)).isEqualTo(new Compaction(0.7, 0.2, null, Compaction.DEFAULT_INSTRUCTIONS));
+            assertThat(policy.strategies().get(6)).isEqualTo(ContextStrategy.compaction(0.7, 0.2, null, null));
             assertThat(engine.contextWindows().find("gpt-4o-mini").orElseThrow().tokens()).isEqualTo(9_000);
         }
     }

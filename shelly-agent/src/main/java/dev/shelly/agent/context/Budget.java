@@ -3,27 +3,22 @@ package dev.shelly.agent.context;
 import java.time.Duration;
 
 /**
- * Token and time budgets for a run. Before each model call: once the run has used
- * {@code warnAt} of a budget the model reads a note telling it to finish (once per budget and
- * run), and a {@link dev.shelly.agent.AgentEvent.BudgetWarning} is reported; once a budget is
- * spent the run stops with a {@link BudgetExceededException}. Tokens count every kind the run
- * used, its delegated children included.
- *
- * <p>Config: {@code budget: {max_tokens: 500000, max_time: 10m, warn_at: 0.8}}.
+ * {@code budget}: token and time budgets for a run, a warning to the model before either is
+ * spent (see {@link ContextStrategy#budget(long, Duration, double)}).
  *
  * @param maxTokens the most tokens the run may use; 0 for no token budget
  * @param maxTime the longest the run may take, or null for no time budget
  * @param warnAt the share of a budget at which the model is warned; above 0, below 1
  */
-public record Budget(long maxTokens, Duration maxTime, double warnAt) implements ContextStrategy {
+record Budget(long maxTokens, Duration maxTime, double warnAt) implements KeepsMessages {
     /** The strategy's name. */
-    public static final String NAME = "budget";
+    static final String NAME = "budget";
     /** The name of the token budget in events and exceptions. */
-    public static final String TOKENS = "tokens";
+    static final String TOKENS = "tokens";
     /** The name of the time budget in events and exceptions. */
-    public static final String TIME = "time";
+    static final String TIME = "time";
     /** The share at which the model is warned unless set. */
-    public static final double DEFAULT_WARN_AT = 0.8;
+    static final double DEFAULT_WARN_AT = 0.8;
 
     /** Validates the limits. */
     public Budget {
@@ -42,29 +37,6 @@ public record Budget(long maxTokens, Duration maxTime, double warnAt) implements
     }
 
     /**
-     * A token budget, warned at {@value #DEFAULT_WARN_AT}.
-     *
-     * @param maxTokens the tokens; at least 1
-     * @return the strategy
-     */
-    public static Budget ofTokens(long maxTokens) {
-        if (maxTokens < 1) {
-            throw new IllegalArgumentException("Budget max_tokens must be at least 1, was " + maxTokens);
-        }
-        return new Budget(maxTokens, null, DEFAULT_WARN_AT);
-    }
-
-    /**
-     * A time budget, warned at {@value #DEFAULT_WARN_AT}.
-     *
-     * @param maxTime the time
-     * @return the strategy
-     */
-    public static Budget ofTime(Duration maxTime) {
-        return new Budget(0, maxTime, DEFAULT_WARN_AT);
-    }
-
-    /**
      * The note that warns the model.
      *
      * @param budget {@code tokens} or {@code time}
@@ -72,7 +44,7 @@ public record Budget(long maxTokens, Duration maxTime, double warnAt) implements
      * @param limit the limit
      * @return the note
      */
-    public static String note(String budget, long used, long limit) {
+    static String note(String budget, long used, long limit) {
         String amount = budget.equals(TIME) ? (used / 1000) + " s of its " + (limit / 1000) + " s"
                 : used + " of its " + limit + " tokens";
         return "Budget: this run has used " + amount + ". Finish now: wrap up and give your final answer in your next "

@@ -3,7 +3,7 @@ package dev.shelly.agent.context;
 import dev.shelly.agent.AgentException;
 
 /**
- * A run passed a {@link Budget}: thrown before the model call that would go over it, after the
+ * A run passed its {@linkplain ContextStrategy#budget budget}: thrown before the model call that would go over it, after the
  * model was warned. Every tool call in the chat has its result.
  */
 public final class BudgetExceededException extends AgentException {

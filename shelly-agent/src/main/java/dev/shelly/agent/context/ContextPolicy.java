@@ -18,9 +18,9 @@ import java.util.OptionalInt;
  *         .completer(model)
  *         .contextPolicy(ContextPolicy.builder()
  *                 .window(8_000)
- *                 .strategies(new Offload(4_000), new ToolResultTrimming(2, 1_000),
- *                         Compaction.atFraction(0.8), new LoopDetection(3), new FailureReflection(3),
- *                         Budget.ofTokens(500_000))
+ *                 .strategies(ContextStrategy.offload(4_000), ContextStrategy.trimToolResults(2, 1_000),
+ *                         ContextStrategy.compaction(0.8), ContextStrategy.loopDetection(3),
+ *                         ContextStrategy.failureReflection(3), ContextStrategy.tokenBudget(500_000))
  *                 .build())
  *         .build();
  * }</pre>

@@ -78,8 +78,8 @@ public interface ContextView {
     /**
      * Whether the model refused this call's previous request as longer than its context window:
      * the view is being shaped again, once, before the call is tried again. A strategy that acts
-     * only past a threshold acts now ({@link Compaction} compacts, {@link ToolResultTrimming}
-     * trims the newest results too, {@link SlidingWindow} slides as soon as a turn is beyond the
+     * only past a threshold acts now ({@code compaction} compacts, {@code trim_tool_results}
+     * trims the newest results too, {@code sliding_window} slides as soon as a turn is beyond the
      * kept ones); {@link #window()} is then at most what the provider said it is.
      *
      * @return true while the view is shaped again after a context overflow

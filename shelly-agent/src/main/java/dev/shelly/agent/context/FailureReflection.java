@@ -7,17 +7,14 @@ import dev.shelly.chats.ToolResult;
 import java.util.List;
 
 /**
- * Notices tool calls failing in a row: when the last {@code failures} tool results were all
- * errors, a note the model reads asks it to stop and reflect before the next call. After a note,
- * the count starts again.
- *
- * <p>Config: {@code failure_reflection: {failures: 3}}.
+ * {@code failure_reflection}: a note asking the model to reflect when its last tool calls all
+ * failed (see {@link ContextStrategy#failureReflection(int)}).
  *
  * @param failures how many failed results in a row ask for reflection; at least 1
  */
-public record FailureReflection(int failures) implements ContextStrategy {
+record FailureReflection(int failures) implements KeepsMessages {
     /** The strategy's name. */
-    public static final String NAME = "failure_reflection";
+    static final String NAME = "failure_reflection";
 
     /** Validates the count. */
     public FailureReflection {
@@ -32,7 +29,7 @@ public record FailureReflection(int failures) implements ContextStrategy {
      * @param count the failures
      * @return the note
      */
-    public static String note(int count) {
+    static String note(int count) {
         return "The last " + count + " tool calls failed. Stop and reflect before your next call: what do the errors "
                 + "say, which assumption was wrong, and what will you do differently?";
     }

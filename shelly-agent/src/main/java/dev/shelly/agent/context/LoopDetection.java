@@ -10,17 +10,14 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Notices the model repeating itself: when its last {@code repeats} replies made the same tool
- * calls with the same arguments (compared as JSON, so spacing and key order do not matter), a
- * note the model reads says so before the next call. After a note, the count starts again.
- *
- * <p>Config: {@code loop_detection: {repeats: 3}}.
+ * {@code loop_detection}: a note to the model when its last replies made the same tool calls with
+ * the same arguments (see {@link ContextStrategy#loopDetection(int)}).
  *
  * @param repeats how many identical replies in a row make a loop; at least 2
  */
-public record LoopDetection(int repeats) implements ContextStrategy {
+record LoopDetection(int repeats) implements KeepsMessages {
     /** The strategy's name. */
-    public static final String NAME = "loop_detection";
+    static final String NAME = "loop_detection";
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -38,7 +35,7 @@ public record LoopDetection(int repeats) implements ContextStrategy {
      * @param times how many replies in a row made it
      * @return the note
      */
-    public static String note(ToolCall call, int times) {
+    static String note(ToolCall call, int times) {
         return "You have called " + call.name() + " with the same arguments " + times + " times in a row ("
                 + call.arguments() + "). Its result will not change. Use what you already have, try a different "
                 + "approach, or give your final answer.";

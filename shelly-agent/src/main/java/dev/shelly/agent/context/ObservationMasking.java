@@ -5,20 +5,17 @@ import dev.shelly.chats.ToolResult;
 import java.util.List;
 
 /**
- * Masks old observations in the model's view: every tool message but the newest
- * {@code keepRecent} has each result replaced by a short placeholder, while the model's own
- * reasoning (its text and tool calls) stays. The chat keeps the whole result.
- *
- * <p>Config: {@code mask_observations: {keep_recent: 3, placeholder: "..."}}.
+ * {@code mask_observations}: replaces old tool results in the model's view by a placeholder (see
+ * {@link ContextStrategy#maskObservations(int, String)}).
  *
  * @param keepRecent how many of the newest tool messages stay whole; at least 0
  * @param placeholder what the model reads instead of an old result
  */
-public record ObservationMasking(int keepRecent, String placeholder) implements ContextStrategy {
+record ObservationMasking(int keepRecent, String placeholder) implements ContextStrategy {
     /** The strategy's name. */
-    public static final String NAME = "mask_observations";
+    static final String NAME = "mask_observations";
     /** What the model reads instead of an old result unless set. */
-    public static final String DEFAULT_PLACEHOLDER = "[old tool output omitted to save context; call the tool again if you need it]";
+    static final String DEFAULT_PLACEHOLDER = "[old tool output omitted to save context; call the tool again if you need it]";
 
     /** Validates the count and the placeholder. */
     public ObservationMasking {
@@ -26,16 +23,6 @@ public record ObservationMasking(int keepRecent, String placeholder) implements 
             throw new IllegalArgumentException("ObservationMasking keep_recent must not be negative, was " + keepRecent);
         }
         Cuts.requireText(placeholder, "ObservationMasking", "placeholder");
-    }
-
-    /**
-     * Masking with the {@linkplain #DEFAULT_PLACEHOLDER default placeholder}.
-     *
-     * @param keepRecent how many of the newest tool messages stay whole
-     * @return the strategy
-     */
-    public static ObservationMasking keeping(int keepRecent) {
-        return new ObservationMasking(keepRecent, DEFAULT_PLACEHOLDER);
     }
 
     @Override

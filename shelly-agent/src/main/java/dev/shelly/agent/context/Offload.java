@@ -1,7 +1,6 @@
 package dev.shelly.agent.context;
 
 import dev.shelly.chats.ToolDefinition;
-import dev.shelly.chats.ToolResult;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
@@ -20,23 +19,19 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Moves large tool results out of the model's view into files, and offers the {@code recall}
- * tool to read them back a page at a time. In the view a result over {@code minChars} becomes
- * its first {@code previewChars} characters and a line naming its key and pages; the file holds
- * the whole text (written again from the chat when missing, say after a resume elsewhere). The
- * chat keeps the whole result. Results of {@code recall} itself are never offloaded.
- *
- * <p>Config: {@code offload: {min_chars: 4000, preview_chars: 500, page_chars: 2000, dir: ...}}.
+ * {@code offload}: moves large tool results out of the model's view into files, and offers the
+ * {@code recall} tool to read them back a page at a time (see
+ * {@link ContextStrategy#offload(int, int, int, Path)}).
  */
-public final class Offload implements ContextStrategy {
+final class Offload implements ContextStrategy {
     /** The strategy's name. */
-    public static final String NAME = "offload";
+    static final String NAME = "offload";
     /** The name of the tool that reads offloaded results back. */
-    public static final String RECALL = "recall";
+    static final String RECALL = "recall";
     /** The preview an offloaded result keeps unless set. */
-    public static final int DEFAULT_PREVIEW_CHARS = 500;
+    static final int DEFAULT_PREVIEW_CHARS = 500;
     /** The characters of one {@code recall} page unless set. */
-    public static final int DEFAULT_PAGE_CHARS = 2_000;
+    static final int DEFAULT_PAGE_CHARS = 2_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(Offload.class);
     private static final Pattern KEY = Pattern.compile("[A-Za-z0-9_.-]{1,200}");
@@ -53,27 +48,13 @@ public final class Offload implements ContextStrategy {
     private final ReentrantLock lock = new ReentrantLock();
     private Path tempDir;
 
-    /**
-     * Offloads results over {@code minChars} into a temporary folder made on first use.
-     *
-     * @param minChars the length from which a result is offloaded; above the page length
-     */
-    public Offload(int minChars) {
+    /** Offloads results over {@code minChars} into a temporary folder made on first use. */
+    Offload(int minChars) {
         this(minChars, Math.min(DEFAULT_PREVIEW_CHARS, minChars / 2), Math.min(DEFAULT_PAGE_CHARS, minChars / 2), null);
     }
 
-    /**
-     * Offloads results over {@code minChars}.
-     *
-     * @param minChars the length from which a result is offloaded; above {@code pageChars}
-     * @param previewChars the characters of the result the view keeps; at least 0, below
-     *     {@code minChars}
-     * @param pageChars the characters of one {@code recall} page; at least 1, below
-     *     {@code minChars}
-     * @param dir the folder the results go to, or null for a temporary one
-     * @throws IllegalArgumentException naming the setting that is out of range
-     */
-    public Offload(int minChars, int previewChars, int pageChars, Path dir) {
+    /** Offloads results over {@code minChars}; {@code dir} null for a temporary folder. */
+    Offload(int minChars, int previewChars, int pageChars, Path dir) {
         if (minChars < 2) {
             throw new IllegalArgumentException("Offload min_chars must be at least 2, was " + minChars);
         }
@@ -89,55 +70,6 @@ public final class Offload implements ContextStrategy {
         this.previewChars = previewChars;
         this.pageChars = pageChars;
         this.dir = dir;
-    }
-
-    /**
-     * This strategy writing to another folder.
-     *
-     * @param value the folder; made when missing
-     * @return a new strategy
-     */
-    public Offload withDirectory(Path value) {
-        if (value == null) {
-            throw new IllegalArgumentException("Offload dir must not be null");
-        }
-        return new Offload(minChars, previewChars, pageChars, value);
-    }
-
-    /**
-     * The length from which a result is offloaded.
-     *
-     * @return the characters
-     */
-    public int minChars() {
-        return minChars;
-    }
-
-    /**
-     * The characters of a result the view keeps.
-     *
-     * @return the characters
-     */
-    public int previewChars() {
-        return previewChars;
-    }
-
-    /**
-     * The characters of one {@code recall} page.
-     *
-     * @return the characters
-     */
-    public int pageChars() {
-        return pageChars;
-    }
-
-    /**
-     * The folder set for the results.
-     *
-     * @return the folder, or empty for a temporary one
-     */
-    public Optional<Path> dir() {
-        return Optional.ofNullable(dir);
     }
 
     @Override

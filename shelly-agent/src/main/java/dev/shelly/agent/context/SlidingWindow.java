@@ -6,14 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Keeps the model's view to the last turns: once the conversation holds {@code keepTurns +
- * stride} turns (a turn starts at each reply of the model), the oldest {@code stride} turns or
- * more leave the view, and an incremental summary (the previous one plus what left) takes their
- * place. Without summaries the line {@value #DROPPED} does (or the summary another strategy wrote
- * before). Needs no window. When the model refused the request as too long
- * ({@link ContextView#overflowed()}), the window slides as soon as one turn is beyond the kept ones.
- *
- * <p>Config: {@code sliding_window: {keep_turns: 20, stride: 10, summarize: true}}.
+ * {@code sliding_window}: keeps the model's view to the last turns, what left it summarised (see
+ * {@link ContextStrategy#slidingWindow(int, int, boolean, Completer, String)}).
  *
  * @param keepTurns how many of the newest turns stay in view; at least 1
  * @param stride how many turns may gather beyond them before the window slides; at least 1
@@ -21,12 +15,12 @@ import java.util.List;
  * @param completer the model that summarises, or null for the policy's summariser
  * @param instructions the summariser's system prompt
  */
-public record SlidingWindow(int keepTurns, int stride, boolean summarize, Completer completer, String instructions)
-        implements ContextStrategy {
+record SlidingWindow(int keepTurns, int stride, boolean summarize, Completer completer, String instructions)
+        implements KeepsMessages {
     /** The strategy's name. */
-    public static final String NAME = "sliding_window";
+    static final String NAME = "sliding_window";
     /** What the model reads in place of the turns that left its view, without summaries. */
-    public static final String DROPPED = "Earlier messages are out of view; the session keeps them.";
+    static final String DROPPED = "Earlier messages are out of view; the session keeps them.";
 
     /** Validates the counts and the instructions. */
     public SlidingWindow {
@@ -37,46 +31,6 @@ public record SlidingWindow(int keepTurns, int stride, boolean summarize, Comple
             throw new IllegalArgumentException("SlidingWindow stride must be at least 1, was " + stride);
         }
         Cuts.requireText(instructions, "SlidingWindow", "instructions");
-    }
-
-    /**
-     * A window of {@code keepTurns} turns that slides by half of that, with summaries.
-     *
-     * @param keepTurns the turns kept; at least 1
-     * @return the strategy
-     */
-    public static SlidingWindow ofTurns(int keepTurns) {
-        return new SlidingWindow(keepTurns, Math.max(1, keepTurns / 2), true, null, Compaction.DEFAULT_INSTRUCTIONS);
-    }
-
-    /**
-     * This strategy with or without summaries.
-     *
-     * @param value whether to summarise
-     * @return a new strategy
-     */
-    public SlidingWindow withSummaries(boolean value) {
-        return new SlidingWindow(keepTurns, stride, value, completer, instructions);
-    }
-
-    /**
-     * This strategy sliding by another stride.
-     *
-     * @param value the stride; at least 1
-     * @return a new strategy
-     */
-    public SlidingWindow withStride(int value) {
-        return new SlidingWindow(keepTurns, value, summarize, completer, instructions);
-    }
-
-    /**
-     * This strategy with another summarising model.
-     *
-     * @param value the model
-     * @return a new strategy
-     */
-    public SlidingWindow withCompleter(Completer value) {
-        return new SlidingWindow(keepTurns, stride, summarize, value, instructions);
     }
 
     @Override

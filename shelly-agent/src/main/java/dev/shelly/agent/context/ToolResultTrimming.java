@@ -3,19 +3,15 @@ package dev.shelly.agent.context;
 import dev.shelly.chats.ToolResult;
 
 /**
- * Cuts old tool results to a length in the model's view: every tool message but the newest
- * {@code keepRecent} has each result's text cut to {@code maxChars}, with a line saying how much
- * was cut. The chat keeps the whole result. When the model refused the request as too long
- * ({@link ContextView#overflowed()}), the newest results are cut as well.
- *
- * <p>Config: {@code trim_tool_results: {keep_recent: 2, max_chars: 1000}}.
+ * {@code trim_tool_results}: cuts old tool results to a length in the model's view (see
+ * {@link ContextStrategy#trimToolResults(int, int)}).
  *
  * @param keepRecent how many of the newest tool messages stay whole; at least 0
  * @param maxChars how many characters an old result keeps; at least 1
  */
-public record ToolResultTrimming(int keepRecent, int maxChars) implements ContextStrategy {
+record ToolResultTrimming(int keepRecent, int maxChars) implements ContextStrategy {
     /** The strategy's name. */
-    public static final String NAME = "trim_tool_results";
+    static final String NAME = "trim_tool_results";
 
     /** Validates the counts. */
     public ToolResultTrimming {
@@ -35,7 +31,7 @@ public record ToolResultTrimming(int keepRecent, int maxChars) implements Contex
      * @param maxChars the characters kept
      * @return the cut text
      */
-    public static String cut(String text, int maxChars) {
+    static String cut(String text, int maxChars) {
         return text.substring(0, maxChars) + "\n[" + (text.length() - maxChars)
                 + " more characters of this old tool result were cut to save context]";
     }

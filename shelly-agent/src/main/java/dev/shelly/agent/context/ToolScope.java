@@ -5,18 +5,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Scopes the tools offered to the model: only those {@code allow} names (all when it is empty),
- * less those {@code deny} names. A name ending in {@code *} matches every tool it starts. A call
- * to a tool left out is refused with a result the model reads.
- *
- * <p>Config: {@code tools: {allow: ["read_*", recall], deny: [delete_file]}}.
+ * {@code tool_scope}: offers the model only some of its tools (see
+ * {@link ContextStrategy#toolScope(List, List)}).
  *
  * @param allow the tools offered; empty for all
  * @param deny the tools never offered
  */
-public record ToolScope(List<String> allow, List<String> deny) implements ContextStrategy {
+record ToolScope(List<String> allow, List<String> deny) implements KeepsMessages {
     /** The strategy's name. */
-    public static final String NAME = "tool_scope";
+    static final String NAME = "tool_scope";
 
     /** Validates and copies the names. */
     public ToolScope {
@@ -25,26 +22,6 @@ public record ToolScope(List<String> allow, List<String> deny) implements Contex
         if (allow.isEmpty() && deny.isEmpty()) {
             throw new IllegalArgumentException("ToolScope needs allow or deny names");
         }
-    }
-
-    /**
-     * Offers only these tools.
-     *
-     * @param names names or prefixes ending in {@code *}
-     * @return the strategy
-     */
-    public static ToolScope allow(String... names) {
-        return new ToolScope(List.of(names), List.of());
-    }
-
-    /**
-     * Offers every tool but these.
-     *
-     * @param names names or prefixes ending in {@code *}
-     * @return the strategy
-     */
-    public static ToolScope deny(String... names) {
-        return new ToolScope(List.of(), List.of(names));
     }
 
     private static List<String> names(List<String> names, String field) {
@@ -68,7 +45,7 @@ public record ToolScope(List<String> allow, List<String> deny) implements Contex
      * @param tool the tool's name
      * @return true when it is offered
      */
-    public boolean offers(String tool) {
+    boolean offers(String tool) {
         return (allow.isEmpty() || matches(allow, tool)) && !matches(deny, tool);
     }
 

@@ -5,22 +5,16 @@ import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentException;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.RunContext;
-import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.Runner;
-import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
-import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.ToolOutput;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -67,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * refused with an error result. A member's failure ends the run unchanged; interrupting the
  * running thread cancels the active member.
  */
-public final class Handoff implements Runner {
+public final class Handoff extends Workflow {
     /** The number of transfers allowed per run, unless the builder says otherwise. */
     public static final int DEFAULT_MAX_HANDOFFS = 10;
     /** What the name of each transfer tool starts with; the target member's name follows. */
@@ -75,33 +69,24 @@ public final class Handoff implements Runner {
 
     private static final Logger LOG = LoggerFactory.getLogger(Handoff.class);
     private static final Pattern MEMBER_NAME = Pattern.compile("[a-zA-Z0-9_-]{1,52}");
-    private static final String NO_INPUT = """
-            {"type":"object","properties":{}}""";
 
-    private final String name;
-    private final Chat shared;
     private final int maxHandoffs;
     private final AgentListener listener;
     private final Map<String, String> descriptions;
     private final Map<String, Runner> members = new LinkedHashMap<>();
-    private final AtomicBoolean running = new AtomicBoolean();
-    private final AtomicReference<Transfer> pending = new AtomicReference<>();
+    private final Transfers transfers;
     private volatile String active;
-    private volatile int handoffs;
-
-    /** A transfer a member asked for; refused when the limit was reached. */
-    private record Transfer(String from, String to, boolean refused) {}
 
     private Handoff(Builder b) {
-        this.name = b.name;
-        this.shared = b.chat == null ? new Chat() : b.chat;
+        super("Handoff", b.name, b.chat == null ? new Chat() : b.chat);
         this.maxHandoffs = b.maxHandoffs;
         this.listener = b.listener;
         this.descriptions = Collections.unmodifiableMap(new LinkedHashMap<>(b.descriptions));
         this.active = b.start == null ? b.descriptions.keySet().iterator().next() : b.start;
+        this.transfers = new Transfers(name, maxHandoffs, descriptions, this::running);
         for (Map.Entry<String, Function<Context, ? extends Runner>> e : b.factories.entrySet()) {
             String member = e.getKey();
-            Context context = new Context(member, transfers(member));
+            Context context = new Context(member, transfers.tools(member));
             Runner runner = e.getValue().apply(context);
             if (runner == null) {
                 throw new IllegalArgumentException("the factory of member '" + member + "' of hand-off group '" + name
@@ -129,115 +114,13 @@ public final class Handoff implements Runner {
         return new Builder(name);
     }
 
-    private ToolBox transfers(String from) {
-        ToolBox box = new ToolBox();
-        for (Map.Entry<String, String> e : descriptions.entrySet()) {
-            String to = e.getKey();
-            if (to.equals(from)) {
-                continue;
-            }
-            String what = e.getValue().isBlank() ? "" : " (" + e.getValue().strip() + ")";
-            box.register(Tool.of(TRANSFER_PREFIX + to, "Transfer the conversation to " + to + what
-                    + ". Call it when " + to + " should take over: you stop, and " + to + " answers next.", NO_INPUT,
-                    (input, ctx) -> transfer(from, to)));
-        }
-        return box;
-    }
-
-    private ToolOutput transfer(String from, String to) {
-        if (!running.get()) {
-            return ToolOutput.error("cannot transfer to '" + to + "': hand-off group '" + name + "' is not running");
-        }
-        boolean refused = handoffs >= maxHandoffs;
-        Transfer asked = new Transfer(from, to, refused);
-        if (!pending.compareAndSet(null, asked)) {
-            return ToolOutput.error("cannot transfer to '" + to + "': the conversation is already being transferred to '"
-                    + pending.get().to() + "'; transfer to one agent at a time");
-        }
-        if (refused) {
-            return ToolOutput.error("cannot transfer to '" + to + "': this conversation reached its limit of "
-                    + maxHandoffs + " handoff" + (maxHandoffs == 1 ? "" : "s"));
-        }
-        return ToolOutput.text("Transferred the conversation to '" + to + "'; " + to + " answers next.");
-    }
-
     // ------------------------------------------------------------------ running
 
-    /**
-     * Runs the active member on the shared chat as it is, following its transfers, until a
-     * member answers without one.
-     *
-     * @return the answer of the member that ended the run
-     * @throws MaxHandoffsException when the transfer limit is reached
-     * @throws CancellationException when the calling thread is interrupted
-     * @throws IllegalStateException when the group is already running
-     */
+    /** Runs the active member, following its transfers, until a member answers without one. */
     @Override
-    public Message run(RunContext context) {
-        if (context == null) {
-            throw new IllegalArgumentException("Handoff.run context of '" + name + "' must not be null; use RunContext.root()");
-        }
-        return execute(List.of(), context);
-    }
-
-    /**
-     * Appends a user message (sender {@code user}) to the shared chat and runs.
-     *
-     * @param userMessage what the user says
-     * @return the answer of the member that ended the run
-     */
-    public Message run(String userMessage) {
-        if (userMessage == null) {
-            throw new IllegalArgumentException("Handoff.run userMessage of '" + name + "' must not be null");
-        }
-        return execute(List.of(Message.user(userMessage)), RunContext.root());
-    }
-
-    /**
-     * Appends a user message (sender {@code user}) to the shared chat and runs inside a caller's
-     * scope; the members run in that scope.
-     *
-     * @param userMessage what the user says
-     * @param context the caller's scope
-     * @return the answer of the member that ended the run
-     */
-    public Message run(String userMessage, RunContext context) {
-        if (userMessage == null) {
-            throw new IllegalArgumentException("Handoff.run userMessage of '" + name + "' must not be null");
-        }
-        if (context == null) {
-            throw new IllegalArgumentException("Handoff.run context of '" + name + "' must not be null; use RunContext.root()");
-        }
-        return execute(List.of(Message.user(userMessage)), context);
-    }
-
-    private Message execute(List<Message> input, RunContext context) {
-        List<RunObserver> observers = context.observers();
-        if (observers.isEmpty()) {
-            return runSteps(input, context);
-        }
-        RunObserver.Observation<Message> observed = Observers.start(observers, o -> o.workflowStarted(this, context));
-        Message last;
+    Message steps(RunContext context) {
         try {
-            last = runSteps(input, context);
-        } catch (RuntimeException | Error e) {
-            observed.end(null, e);
-            throw e;
-        }
-        observed.end(last, null);
-        return last;
-    }
-
-    private Message runSteps(List<Message> input, RunContext context) {
-        if (!running.compareAndSet(false, true)) {
-            throw new IllegalStateException("hand-off group '" + name + "' is already running; it runs one run() at a time");
-        }
-        try {
-            if (!input.isEmpty()) {
-                shared.append(input);
-            }
-            handoffs = 0;
-            pending.set(null);
+            transfers.start();
             List<String> path = new ArrayList<>();
             path.add(active);
             while (true) {
@@ -250,14 +133,14 @@ public final class Handoff implements Runner {
                     throw new AgentException(name, "member '" + current + "' of hand-off group '" + name
                             + "' returned null instead of a reply", null);
                 }
-                Transfer transfer = pending.getAndSet(null);
+                Transfers.Transfer transfer = transfers.take();
                 if (transfer == null) {
                     return reply;
                 }
                 if (transfer.refused()) {
                     throw new MaxHandoffsException(name, maxHandoffs, path, transfer.from(), transfer.to());
                 }
-                handoffs++;
+                int handoffs = transfers.made();
                 path.add(transfer.to());
                 active = transfer.to();
                 emit(context, new AgentEvent.HandedOff(new AgentEvent.Source(transfer.from(),
@@ -266,9 +149,13 @@ public final class Handoff implements Runner {
                         name, transfer.to(), handoffs));
             }
         } finally {
-            pending.set(null);
-            running.set(false);
+            transfers.end();
         }
+    }
+
+    @Override
+    String alreadyRunning() {
+        return "hand-off group '" + name + "' is already running; it runs one run() at a time";
     }
 
     private void emit(RunContext context, AgentEvent event) {
@@ -285,21 +172,6 @@ public final class Handoff implements Runner {
     }
 
     // ------------------------------------------------------------------ accessors
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    /**
-     * The chat the members share.
-     *
-     * @return the shared chat
-     */
-    @Override
-    public Chat chat() {
-        return shared;
-    }
 
     /**
      * The member that has control: the one the next run starts with.

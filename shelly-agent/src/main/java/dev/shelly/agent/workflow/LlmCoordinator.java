@@ -17,50 +17,20 @@ import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * A coordinator that asks a model who acts next.
- *
- * <pre>{@code
- * Team team = Team.builder("smart-team")
- *         .member(researcher, "research", "Searches the web for information")
- *         .member(writer, "write", "Writes articles and summaries")
- *         .coordinator(LlmCoordinator.builder(model).maxRounds(10).build())
- *         .build();
- * }</pre>
- *
- * <p>Before every step it sends the model a fresh chat of two messages (no tools): the system
- * prompt {@link #systemPrompt(List)} describing the team, and a user message
- * {@link #conversation(Chat)} showing the last {@linkplain Builder#window messages} of the
- * shared chat. The model answers with a JSON object naming the members to run next (by name,
- * concurrently when several), or saying the work is done:
- * {@code {"members": ["writer"], "done": false}} or {@code {"members": [], "done": true}}.
- * The request asks for that object as structured output: its response format is the JSON schema
- * of {@code {members: string[], done: boolean}} ({@link StructuredOutput}) with the members' names
- * as the {@code enum} of {@code members}' items ({@link #format(List)}), which a provider with
- * native structured output enforces, as does a server that constrains its output to the schema by
- * a grammar (llama.cpp's); the prompt still spells the format out for models without it. A JSON
- * object wrapped in a Markdown code fence is accepted.
- *
- * <p>An answer that is not such an object (not JSON, a missing or mistyped field, named by its
- * path such as {@code $.done is required}; an unknown or repeated member, members together with
- * done, neither members nor done) gets one retry: the model's answer and a user message saying
- * what was wrong ({@link #correction(String, String)}) are appended and the model is asked again.
- * A second invalid answer, or a refusal, fails the team with a {@link TeamException} that quotes
- * the answer and says what was wrong.
+ * The coordinator that asks a model who acts next ({@link Coordinator#llm(Completer, int, int)}):
+ * a fresh two-message chat per step (the team in the system prompt {@link #systemPrompt}, the
+ * recent shared chat in {@link #conversation}), the answer asked for as structured output of the
+ * schema {@link #format}, and one retry with {@link #correction} after an invalid answer.
  *
  * <p>The seed keeps one reasoning chat for the whole run; this coordinator starts a fresh one
  * per step instead, since the window already shows who did what, and a chat that grew by a
  * window per step would cost more with every step and say nothing new.
- *
- * <p>After {@code maxRounds} steps the model is asked once more; unless it then says done, the
- * team fails with a {@link MaxRoundsException}. The coordinator keeps no state between calls:
- * it may serve many teams at once. Model failures and cancellation pass through (the team
- * names itself around them).
  */
-public final class LlmCoordinator implements Coordinator {
-    /** The number of shared messages shown to the model, unless the builder says otherwise. */
-    public static final int DEFAULT_WINDOW = 20;
-    /** The number of steps allowed, unless the builder says otherwise. */
-    public static final int DEFAULT_MAX_ROUNDS = 10;
+final class LlmCoordinator implements Coordinator {
+    /** The number of shared messages shown to the model unless set. */
+    static final int DEFAULT_WINDOW = 20;
+    /** The number of steps allowed unless set. */
+    static final int DEFAULT_MAX_ROUNDS = 10;
     /** The sender of the coordinator's own prompt messages. */
     static final String SENDER = "coordinator";
 
@@ -76,20 +46,19 @@ public final class LlmCoordinator implements Coordinator {
     private final int maxRounds;
     private final int window;
 
-    private LlmCoordinator(Builder b) {
-        this.completer = b.completer;
-        this.maxRounds = b.maxRounds;
-        this.window = b.window;
-    }
-
-    /**
-     * Starts building an LLM coordinator.
-     *
-     * @param completer the model that decides
-     * @return a builder
-     */
-    public static Builder builder(Completer completer) {
-        return new Builder(completer);
+    LlmCoordinator(Completer completer, int maxRounds, int window) {
+        if (completer == null) {
+            throw new IllegalArgumentException("Coordinator.llm model must not be null");
+        }
+        if (maxRounds < 0) {
+            throw new IllegalArgumentException("Coordinator.llm maxRounds must not be negative, was " + maxRounds);
+        }
+        if (window < 1) {
+            throw new IllegalArgumentException("Coordinator.llm window must be at least 1, was " + window);
+        }
+        this.completer = completer;
+        this.maxRounds = maxRounds;
+        this.window = window;
     }
 
     @Override
@@ -147,7 +116,7 @@ public final class LlmCoordinator implements Coordinator {
      * @param names the members' names
      * @return the format, named {@code Decision}
      */
-    public static ResponseFormat.JsonSchema format(List<String> names) {
+    static ResponseFormat.JsonSchema format(List<String> names) {
         ObjectNode schema = (ObjectNode) JSON.readTree(OUTPUT.format().schema());
         ArrayNode allowed = ((ObjectNode) schema.path("properties").path("members").path("items")).putArray("enum");
         names.forEach(allowed::add);
@@ -176,7 +145,7 @@ public final class LlmCoordinator implements Coordinator {
      * @param members the team's members
      * @return the prompt
      */
-    public static String systemPrompt(List<Team.Member> members) {
+    static String systemPrompt(List<Team.Member> members) {
         StringBuilder sb = new StringBuilder("You are a team coordinator. Based on the conversation, decide which team "
                 + "member(s) should act next.\n\nTeam members:\n");
         for (Team.Member m : members) {
@@ -215,7 +184,7 @@ public final class LlmCoordinator implements Coordinator {
      * @param shared the shared chat
      * @return the message's text
      */
-    public String conversation(Chat shared) {
+    String conversation(Chat shared) {
         List<Message> all = shared.messages();
         List<Message> recent = all.subList(Math.max(0, all.size() - window), all.size());
         StringBuilder sb = new StringBuilder("Recent conversation:\n");
@@ -244,7 +213,7 @@ public final class LlmCoordinator implements Coordinator {
      * @param member the member the example names
      * @return the message's text
      */
-    public static String correction(String problem, String member) {
+    static String correction(String problem, String member) {
         return "Your answer was not valid: " + problem + ". Respond with ONLY a JSON object such as "
                 + example(member) + " or {\"members\": [], \"done\": true}.";
     }
@@ -302,7 +271,7 @@ public final class LlmCoordinator implements Coordinator {
      *
      * @return the limit; 0 means none
      */
-    public int maxRounds() {
+    int maxRounds() {
         return maxRounds;
     }
 
@@ -311,65 +280,12 @@ public final class LlmCoordinator implements Coordinator {
      *
      * @return the window
      */
-    public int window() {
+    int window() {
         return window;
     }
 
     @Override
     public String toString() {
         return "LlmCoordinator[maxRounds " + maxRounds + ", window " + window + "]";
-    }
-
-    /** Collects an LLM coordinator's settings. */
-    public static final class Builder {
-        private final Completer completer;
-        private int maxRounds = DEFAULT_MAX_ROUNDS;
-        private int window = DEFAULT_WINDOW;
-
-        private Builder(Completer completer) {
-            if (completer == null) {
-                throw new IllegalArgumentException("LlmCoordinator completer must not be null");
-            }
-            this.completer = completer;
-        }
-
-        /**
-         * The most steps in which members run; after them the model must say done. Default
-         * {@link LlmCoordinator#DEFAULT_MAX_ROUNDS}.
-         *
-         * @param value the limit; 0 means none
-         * @return this builder
-         */
-        public Builder maxRounds(int value) {
-            if (value < 0) {
-                throw new IllegalArgumentException("LlmCoordinator maxRounds must not be negative, was " + value);
-            }
-            this.maxRounds = value;
-            return this;
-        }
-
-        /**
-         * How many of the shared chat's last messages the model sees. Default
-         * {@link LlmCoordinator#DEFAULT_WINDOW}.
-         *
-         * @param value the window, at least 1
-         * @return this builder
-         */
-        public Builder window(int value) {
-            if (value < 1) {
-                throw new IllegalArgumentException("LlmCoordinator window must be at least 1, was " + value);
-            }
-            this.window = value;
-            return this;
-        }
-
-        /**
-         * Builds the coordinator.
-         *
-         * @return the coordinator
-         */
-        public LlmCoordinator build() {
-            return new LlmCoordinator(this);
-        }
     }
 }

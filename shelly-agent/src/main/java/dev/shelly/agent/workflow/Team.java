@@ -2,23 +2,17 @@ package dev.shelly.agent.workflow;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.RunContext;
-import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.Runner;
-import dev.shelly.agent.internal.FanOut;
-import dev.shelly.agent.internal.Observers;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Members with roles working over a shared chat, a {@link Coordinator} deciding who acts next:
@@ -28,7 +22,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Team pipeline = Team.builder("pipeline")
  *         .member(researcher, "research")
  *         .member(writer, "write")
- *         .coordinator(Coordinators.sequence())
+ *         .coordinator(Coordinator.sequence())
  *         .build();
  * Message article = pipeline.run("Write a summary of recent AI developments");
  * }</pre>
@@ -72,7 +66,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * member of another team (input it receives lands in its shared chat), a member of a hand-off
  * group, or a tool ({@link AgentTool}).
  */
-public final class Team implements Runner {
+public final class Team extends Workflow {
     /** How long cancelled members may take to stop, unless the builder or the run's context says otherwise. */
     public static final Duration DEFAULT_CANCEL_GRACE = Agent.DEFAULT_CANCEL_GRACE;
 
@@ -82,28 +76,13 @@ public final class Team implements Runner {
      */
     public static final String CONTINUE = "Continue.";
 
-    private final String name;
-    private final Chat shared;
-    private final List<Member> members;
-    private final Map<String, Integer> indexes;
+    private final Roster roster;
     private final Coordinator coordinator;
-    private final Duration cancelGrace;
-    private final AtomicBoolean running = new AtomicBoolean();
-    // Touched only by the running thread (one run at a time; the flag's atomics order the runs).
-    private final int[] cursors;
 
     private Team(Builder b) {
-        this.name = b.name;
-        this.shared = b.chat == null ? new Chat() : b.chat;
-        this.members = List.copyOf(b.members);
-        Map<String, Integer> idx = new LinkedHashMap<>();
-        for (int i = 0; i < members.size(); i++) {
-            idx.put(members.get(i).name(), i);
-        }
-        this.indexes = Collections.unmodifiableMap(idx);
+        super("Team", b.name, b.chat == null ? new Chat() : b.chat);
+        this.roster = new Roster(b.name, shared, b.members, b.cancelGrace);
         this.coordinator = b.coordinator;
-        this.cancelGrace = b.cancelGrace;
-        this.cursors = new int[members.size()];
     }
 
     /**
@@ -150,107 +129,35 @@ public final class Team implements Runner {
 
     // ------------------------------------------------------------------ running
 
-    /**
-     * Runs the team on its shared chat as it is, until the coordinator says done.
-     *
-     * @return the last reply appended to the shared chat in this run
-     * @throws TeamException when a member or the coordinator fails, or no member replied
-     * @throws MaxRoundsException when the coordinator's round limit is reached
-     * @throws CancellationException when the calling thread is interrupted
-     * @throws IllegalStateException when the team is already running
-     */
     @Override
-    public Message run(RunContext context) {
-        if (context == null) {
-            throw new IllegalArgumentException("Team.run context of '" + name + "' must not be null; use RunContext.root()");
+    Message steps(RunContext context) {
+        Message last = null;
+        for (int step = 0; ; step++) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new CancellationException("team '" + name + "' was cancelled");
+            }
+            Selection selection = decide(step);
+            if (selection.done()) {
+                break;
+            }
+            last = roster.step(roster.resolve(selection, step), context).getLast();
         }
-        return execute(List.of(), context);
-    }
-
-    /**
-     * Appends a user message (sender {@code user}) to the shared chat and runs.
-     *
-     * @param userMessage what the user says
-     * @return the last reply appended to the shared chat in this run
-     */
-    public Message run(String userMessage) {
-        if (userMessage == null) {
-            throw new IllegalArgumentException("Team.run userMessage of '" + name + "' must not be null");
+        if (last == null) {
+            throw new TeamException(name, null, "team '" + name
+                    + "' ended without any member replying: its coordinator said done at step 0", null);
         }
-        return execute(List.of(Message.user(userMessage)), RunContext.root());
-    }
-
-    /**
-     * Appends a user message (sender {@code user}) to the shared chat and runs inside a caller's
-     * scope; the members run in that scope too.
-     *
-     * @param userMessage what the user says
-     * @param context the caller's scope
-     * @return the last reply appended to the shared chat in this run
-     */
-    public Message run(String userMessage, RunContext context) {
-        if (userMessage == null) {
-            throw new IllegalArgumentException("Team.run userMessage of '" + name + "' must not be null");
-        }
-        if (context == null) {
-            throw new IllegalArgumentException("Team.run context of '" + name + "' must not be null; use RunContext.root()");
-        }
-        return execute(List.of(Message.user(userMessage)), context);
-    }
-
-    private Message execute(List<Message> input, RunContext context) {
-        List<RunObserver> observers = context.observers();
-        if (observers.isEmpty()) {
-            return runSteps(input, context);
-        }
-        RunObserver.Observation<Message> observed = Observers.start(observers, o -> o.workflowStarted(this, context));
-        Message last;
-        try {
-            last = runSteps(input, context);
-        } catch (RuntimeException | Error e) {
-            observed.end(null, e);
-            throw e;
-        }
-        observed.end(last, null);
         return last;
     }
 
-    private Message runSteps(List<Message> input, RunContext context) {
-        if (!running.compareAndSet(false, true)) {
-            throw new IllegalStateException("team '" + name + "' is already running; a team runs one run() at a time");
-        }
-        try {
-            if (!input.isEmpty()) {
-                shared.append(input);
-            }
-            Message last = null;
-            for (int step = 0; ; step++) {
-                if (Thread.currentThread().isInterrupted()) {
-                    throw cancelled();
-                }
-                Selection selection = decide(step);
-                if (selection.done()) {
-                    break;
-                }
-                List<Integer> chosen = resolve(selection, step);
-                List<Message> replies = chosen.size() == 1 ? List.of(runAlone(chosen.getFirst(), context))
-                        : new ConcurrentStep(chosen, context).run();
-                last = replies.getLast();
-            }
-            if (last == null) {
-                throw new TeamException(name, null, "team '" + name
-                        + "' ended without any member replying: its coordinator said done at step 0", null);
-            }
-            return last;
-        } finally {
-            running.set(false);
-        }
+    @Override
+    String alreadyRunning() {
+        return "team '" + name + "' is already running; a team runs one run() at a time";
     }
 
     private Selection decide(int step) {
         Selection selection;
         try {
-            selection = coordinator.next(new Coordinator.Turn(name, step, shared, members));
+            selection = coordinator.next(new Coordinator.Turn(name, step, shared, roster.members()));
         } catch (TeamException | CancellationException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -264,168 +171,7 @@ public final class Team implements Runner {
         return selection;
     }
 
-    private List<Integer> resolve(Selection selection, int step) {
-        List<Integer> chosen = new ArrayList<>(selection.members().size());
-        for (String m : selection.members()) {
-            Integer i = indexes.get(m);
-            if (i == null) {
-                throw new TeamException(name, null, "the coordinator of team '" + name + "' selected unknown member '"
-                        + m + "' at step " + step + "; members: " + String.join(", ", indexes.keySet()), null);
-            }
-            chosen.add(i);
-        }
-        return chosen;
-    }
-
-    /** Gives a member the shared messages it has not seen, as user messages, and moves its cursor. */
-    private void sync(int i) {
-        Member member = members.get(i);
-        List<Message> fresh = shared.since(cursors[i]);
-        List<Message> input = new ArrayList<>(fresh.size());
-        for (Message m : fresh) {
-            if (!m.sender().equals(member.name())) {
-                input.add(m.role() == Role.USER ? m : new Message(m.sender(), Role.USER, m.parts(), m.metadata()));
-            }
-        }
-        if (input.isEmpty() && endsWithItsOwnReply(member)) {
-            input.add(Message.text(name, Role.USER, CONTINUE));
-        }
-        if (!input.isEmpty()) {
-            member.runner().receive(input);
-        }
-        cursors[i] += fresh.size();
-    }
-
-    private static boolean endsWithItsOwnReply(Member member) {
-        return member.runner().chat().last().map(m -> m.role() == Role.ASSISTANT).orElse(false);
-    }
-
-    private Message runAlone(int i, RunContext context) {
-        sync(i);
-        Member member = members.get(i);
-        Message reply;
-        try {
-            reply = invoke(member, context);
-        } catch (CancellationException e) {
-            if (Thread.currentThread().isInterrupted()) {
-                throw e;
-            }
-            throw new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name
-                    + "' was cancelled", e);
-        } catch (RuntimeException e) {
-            throw failed(member, e);
-        }
-        shared.append(reply);
-        return reply;
-    }
-
-    /** Runs a member; its reply with the member's name as sender. */
-    private Message invoke(Member member, RunContext context) {
-        Message reply = member.runner().run(context);
-        if (reply == null) {
-            throw new IllegalStateException("its run() returned null instead of a reply");
-        }
-        return reply.sender().equals(member.name()) ? reply : reply.withSender(member.name());
-    }
-
-    private TeamException failed(Member member, Throwable e) {
-        return new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name + "' failed: "
-                + Failures.describe(e), e);
-    }
-
-    private CancellationException cancelled() {
-        return new CancellationException("team '" + name + "' was cancelled");
-    }
-
-    /** The members of one step running concurrently, each on its own virtual thread. */
-    private final class ConcurrentStep {
-        private final List<Integer> chosen;
-        private final RunContext context;
-
-        ConcurrentStep(List<Integer> chosen, RunContext context) {
-            this.chosen = chosen;
-            this.context = context;
-        }
-
-        List<Message> run() {
-            for (int i : chosen) {
-                sync(i);
-            }
-            List<Callable<Message>> tasks = new ArrayList<>(chosen.size());
-            for (int slot = 0; slot < chosen.size(); slot++) {
-                Member member = member(slot);
-                tasks.add(() -> invoke(member, context));
-            }
-            FanOut.Joined<Message> joined = FanOut.of(tasks)
-                    .failFast(true)
-                    .inlineSingle(false)
-                    .grace(cancelGrace != null ? cancelGrace : context.cancelGrace())
-                    .names(slot -> "shelly-team-" + name + "-" + member(slot).name())
-                    .propagate(Observers.propagation(context.observers()))
-                    .join();
-            List<Message> done = new ArrayList<>(chosen.size());
-            for (FanOut.Outcome<Message> o : joined.outcomes()) {
-                if (o instanceof FanOut.Outcome.Success<Message> s) {
-                    done.add(s.value());
-                }
-            }
-            if (!done.isEmpty()) {
-                shared.append(done);
-            }
-            if (joined.interrupted()) {
-                throw cancelled();
-            }
-            if (joined.firstFailure() >= 0) {
-                throw failure(joined.firstFailure(), joined.outcomes());
-            }
-            return done;
-        }
-
-        private Member member(int slot) {
-            return members.get(chosen.get(slot));
-        }
-
-        private RuntimeException failure(int slot, List<FanOut.Outcome<Message>> outcomes) {
-            Throwable error = ((FanOut.Outcome.Failure<Message>) outcomes.get(slot)).error();
-            List<String> cancelledOthers = new ArrayList<>();
-            for (int other = 0; other < outcomes.size(); other++) {
-                if (other != slot && (outcomes.get(other) instanceof FanOut.Outcome.Cancelled<Message>
-                        || outcomes.get(other) instanceof FanOut.Outcome.Abandoned<Message>)) {
-                    cancelledOthers.add("'" + member(other).name() + "'");
-                }
-            }
-            if (error instanceof Error err) {
-                throw err;
-            }
-            Member member = member(slot);
-            String others = cancelledOthers.isEmpty() ? ""
-                    : "; cancelled " + (cancelledOthers.size() == 1 ? "member " : "members ")
-                            + String.join(", ", cancelledOthers) + " of the same step";
-            if (error instanceof CancellationException) {
-                return new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name
-                        + "' was cancelled" + others, error);
-            }
-            return new TeamException(name, member.name(), "member '" + member.name() + "' of team '" + name
-                    + "' failed: " + Failures.describe(error) + others, error);
-        }
-    }
-
     // ------------------------------------------------------------------ accessors
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    /**
-     * The shared chat.
-     *
-     * @return the shared chat
-     */
-    @Override
-    public Chat chat() {
-        return shared;
-    }
 
     /**
      * The members, in the order they were added.
@@ -433,7 +179,7 @@ public final class Team implements Runner {
      * @return the members
      */
     public List<Member> members() {
-        return members;
+        return roster.members();
     }
 
     /**
@@ -447,16 +193,12 @@ public final class Team implements Runner {
 
     /** How far a member has read the shared chat: for tests. */
     int cursor(String member) {
-        Integer i = indexes.get(member);
-        if (i == null) {
-            throw new IllegalArgumentException("team '" + name + "' has no member '" + member + "'");
-        }
-        return cursors[i];
+        return roster.cursor(member);
     }
 
     @Override
     public String toString() {
-        return "Team[" + name + ", members " + indexes.keySet() + "]";
+        return "Team[" + name + ", members " + roster.names() + "]";
     }
 
     // ------------------------------------------------------------------ builder
@@ -560,7 +302,7 @@ public final class Team implements Runner {
                 throw new IllegalArgumentException("Team '" + name + "' needs at least one member");
             }
             if (coordinator == null) {
-                throw new IllegalArgumentException("Team '" + name + "' needs a coordinator, e.g. Coordinators.sequence()");
+                throw new IllegalArgumentException("Team '" + name + "' needs a coordinator, e.g. Coordinator.sequence()");
             }
             Map<String, Member> byName = new LinkedHashMap<>();
             Map<Chat, String> chats = new IdentityHashMap<>();

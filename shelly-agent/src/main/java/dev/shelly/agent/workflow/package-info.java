@@ -6,9 +6,8 @@
  * <ul>
  *   <li>{@link dev.shelly.agent.workflow.Team}: members with roles over a shared chat, each with
  *       a private chat synced through a cursor, and a {@link dev.shelly.agent.workflow.Coordinator}
- *       that says who acts next ({@link dev.shelly.agent.workflow.Coordinators} holds sequence,
- *       loop, round-robin-until and role-round-robin; {@link dev.shelly.agent.workflow.LlmCoordinator}
- *       lets a model decide).
+ *       that says who acts next (built in: sequence, loop, round-robin-until, role-round-robin, and
+ *       one that lets a model decide).
  *   <li>{@link dev.shelly.agent.workflow.Handoff}: agents share one chat and pass control with
  *       {@code transfer_to_<name>} tools.
  *   <li>{@link dev.shelly.agent.workflow.AgentTool}: any runner as a tool, {@code {"task": ...}} in,

@@ -54,8 +54,7 @@ class ContextPolicyTest {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(400)).maxIterations(50)
                 .listener(events::add)
-                .contextPolicy(ContextPolicy.builder().window(600).strategies(new Compaction(0.6, 0.25, null,
-                        Compaction.DEFAULT_INSTRUCTIONS)).build())
+                .contextPolicy(ContextPolicy.builder().window(600).strategies(ContextStrategy.compaction(0.6, 0.25, null, null)).build())
                 .build();
 
         agent.run("go");
@@ -155,7 +154,7 @@ class ContextPolicyTest {
      * first request is the prompt, the latest summary and the chat from where it resumes.
      */
     private static void assertResumesFromTheCompactedView(boolean withPolicy) {
-        ContextPolicy policy = ContextPolicy.builder().window(600).strategies(Compaction.atFraction(0.6)).build();
+        ContextPolicy policy = ContextPolicy.builder().window(600).strategies(ContextStrategy.compaction(0.6)).build();
         Agent before = Agent.builder("worker").completer(fetching(8)).toolboxes(fetch(400)).contextPolicy(policy).build();
         before.run("go");
         List<Message> saved = before.chat().messages();
@@ -194,7 +193,7 @@ class ContextPolicyTest {
                 new ToolCall("c" + id.incrementAndGet(), "fetch", "{\"page\":" + n + "}"),
                 new ToolCall("c" + id.incrementAndGet(), "fetch", "{\"page\":" + (n * 7 % 13) + "}")));
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(300)).maxIterations(40)
-                .contextPolicy(ContextPolicy.builder().window(900).strategies(Compaction.atFraction(0.5)).build()).build();
+                .contextPolicy(ContextPolicy.builder().window(900).strategies(ContextStrategy.compaction(0.5)).build()).build();
 
         agent.run("go");
 
@@ -208,7 +207,7 @@ class ContextPolicyTest {
         Model model = fetching(6);
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(400))
                 .contextPolicy(ContextPolicy.builder().window(600)
-                        .strategies(Compaction.atFraction(0.6).withCompleter(summarizer)).build()).build();
+                        .strategies(ContextStrategy.compaction(0.6, 0.3, summarizer, null)).build()).build();
 
         agent.run("go");
 
@@ -222,7 +221,7 @@ class ContextPolicyTest {
     void aSlidingWindowWithoutSummariesKeepsTheLastTurnsExactly() {
         Model model = fetching(5);
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(20))
-                .contextPolicy(ContextPolicy.builder().strategies(SlidingWindow.ofTurns(2).withStride(1).withSummaries(false))
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.slidingWindow(2, 1, false, null, null))
                         .build()).build();
 
         agent.run("go");
@@ -245,7 +244,7 @@ class ContextPolicyTest {
         Model model = fetching(3);
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(300)).listener(events::add)
-                .contextPolicy(ContextPolicy.builder().strategies(new ToolResultTrimming(1, 10)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.trimToolResults(1, 10)).build()).build();
 
         agent.run("go");
 
@@ -271,7 +270,7 @@ class ContextPolicyTest {
                 : Model.call("call_" + n, "fetch", "{\"page\":" + (n % 9 == 0 ? 1 : n) + "}"));
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(120)).maxIterations(70)
                 .contextPolicy(ContextPolicy.builder().window(1_500)
-                        .strategies(new ToolResultTrimming(3, 10), Compaction.atFraction(0.5), new LoopDetection(2))
+                        .strategies(ContextStrategy.trimToolResults(3, 10), ContextStrategy.compaction(0.5), ContextStrategy.loopDetection(2))
                         .build())
                 .build();
 
@@ -324,7 +323,7 @@ class ContextPolicyTest {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(300)).listener(events::add)
                 .contextPolicy(ContextPolicy.builder().window(1_500)
-                        .strategies(Compaction.atFraction(0.6), new Carried(seen)).build())
+                        .strategies(ContextStrategy.compaction(0.6), new Carried(seen)).build())
                 .build();
 
         agent.run("go");
@@ -362,7 +361,7 @@ class ContextPolicyTest {
     void eachStrategyReadsTheChatsResultWhateverALaterStrategyRewroteInEarlierCalls() {
         Model model = fetching(4);
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(300))
-                .contextPolicy(ContextPolicy.builder().strategies(new Lengths(2), new ToolResultTrimming(1, 10)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(new Lengths(2), ContextStrategy.trimToolResults(1, 10)).build()).build();
 
         agent.run("go");
 
@@ -382,7 +381,7 @@ class ContextPolicyTest {
         Model model = new Model(n -> n <= 2 ? Message.of("model", Role.ASSISTANT, new Text("Let me look at page " + n + "."),
                 new ToolCall("call_" + n, "fetch", "{\"page\":" + n + "}")) : Model.answer("done"));
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(30))
-                .contextPolicy(ContextPolicy.builder().strategies(ObservationMasking.keeping(1)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.maskObservations(1)).build()).build();
 
         agent.run("go");
 
@@ -411,7 +410,7 @@ class ContextPolicyTest {
             }
         };
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(2_500))
-                .contextPolicy(ContextPolicy.builder().strategies(new Offload(1_000, 20, 800, dir)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.offload(1_000, 20, 800, dir)).build()).build();
 
         agent.run("go");
 
@@ -435,7 +434,7 @@ class ContextPolicyTest {
         Model model = new Model(n -> n <= 4 ? Model.call("call_" + n, "fetch", n % 2 == 0 ? "{\"page\": 7}" : "{\"page\":7}")
                 : Model.answer("done"));
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(10))
-                .contextPolicy(ContextPolicy.builder().strategies(new LoopDetection(3)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.loopDetection(3)).build()).build();
 
         agent.run("go");
 
@@ -457,7 +456,7 @@ class ContextPolicyTest {
             throw new IllegalStateException("disk full");
         }));
         Agent agent = Agent.builder("worker").completer(model).toolboxes(broken)
-                .contextPolicy(ContextPolicy.builder().strategies(new FailureReflection(3)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.failureReflection(3)).build()).build();
 
         agent.run("go");
 
@@ -476,7 +475,7 @@ class ContextPolicyTest {
         Model model = new Model(n -> Model.call("call_" + n, "fetch", "{\"page\":" + n + "}"), Usage.of(400, 10), null);
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(10)).listener(events::add)
-                .contextPolicy(ContextPolicy.builder().strategies(new Budget(1_000, null, 0.5)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.budget(1_000, null, 0.5)).build()).build();
 
         assertThatThrownBy(() -> agent.run("go")).isInstanceOfSatisfying(BudgetExceededException.class, e -> {
             assertThat(e.getMessage()).isEqualTo("agent 'worker' ran out of its tokens budget: used 1230 of 1000 tokens");
@@ -503,7 +502,7 @@ class ContextPolicyTest {
     void aTimeBudgetAlreadySpentStopsBeforeTheFirstCall() {
         Model model = new Model(n -> Model.answer("never"));
         Agent agent = Agent.builder("worker").completer(model)
-                .contextPolicy(ContextPolicy.builder().strategies(Budget.ofTime(Duration.ofNanos(1))).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.timeBudget(Duration.ofNanos(1))).build()).build();
 
         assertThatThrownBy(() -> agent.run("go")).isInstanceOf(BudgetExceededException.class)
                 .hasMessageStartingWith("agent 'worker' ran out of its time budget: used ");
@@ -523,7 +522,7 @@ class ContextPolicyTest {
                 }));
         Model model = new Model(n -> n == 1 ? Model.call("call_1", "delete_file", "{}") : Model.answer("done"));
         Agent agent = Agent.builder("worker").completer(model).toolboxes(tools)
-                .contextPolicy(ContextPolicy.builder().strategies(ToolScope.deny("delete_*")).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.denyTools("delete_*")).build()).build();
 
         agent.run("go");
 
@@ -540,7 +539,7 @@ class ContextPolicyTest {
                 Usage.of(1_000, 20), "gpt-4o-mini-2024-07-18");
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(100)).listener(events::add)
-                .contextPolicy(ContextPolicy.builder().strategies(new ToolResultTrimming(5, 1_000)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.trimToolResults(5, 1_000)).build()).build();
 
         agent.run("go");
 
@@ -562,7 +561,7 @@ class ContextPolicyTest {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         Agent agent = Agent.builder("worker").completer(model).toolboxes(fetch(400)).maxIterations(50)
                 .listener(events::add)
-                .contextPolicy(ContextPolicy.builder().window(600).strategies(Compaction.atFraction(0.6)).build()).build();
+                .contextPolicy(ContextPolicy.builder().window(600).strategies(ContextStrategy.compaction(0.6)).build()).build();
         List<LogCapture.Line> lines;
         try (LogCapture logs = LogCapture.start()) {
             agent.run("go");
@@ -592,24 +591,24 @@ class ContextPolicyTest {
 
     @Test
     void badSettingsAreRefusedNamingTheField() {
-        assertThatThrownBy(() -> new Compaction(1.5, 0.3, null, Compaction.DEFAULT_INSTRUCTIONS))
+        assertThatThrownBy(() -> ContextStrategy.compaction(1.5, 0.3, null, null))
                 .hasMessage("Compaction threshold must be above 0 and at most 1, was 1.5");
-        assertThatThrownBy(() -> new Compaction(0.5, 0.6, null, Compaction.DEFAULT_INSTRUCTIONS))
+        assertThatThrownBy(() -> ContextStrategy.compaction(0.5, 0.6, null, null))
                 .hasMessage("Compaction keep_recent must be above 0 and below threshold (0.5), was 0.6");
-        assertThatThrownBy(() -> new SlidingWindow(0, 1, true, null, "x")).hasMessage("SlidingWindow keep_turns must be at least 1, was 0");
-        assertThatThrownBy(() -> new ToolResultTrimming(-1, 10)).hasMessage("ToolResultTrimming keep_recent must not be negative, was -1");
-        assertThatThrownBy(() -> new Offload(1_000, 10, 1_000, null))
+        assertThatThrownBy(() -> ContextStrategy.slidingWindow(0, 1, true, null, "x")).hasMessage("SlidingWindow keep_turns must be at least 1, was 0");
+        assertThatThrownBy(() -> ContextStrategy.trimToolResults(-1, 10)).hasMessage("ToolResultTrimming keep_recent must not be negative, was -1");
+        assertThatThrownBy(() -> ContextStrategy.offload(1_000, 10, 1_000, null))
                 .hasMessage("Offload page_chars must be at least 1 and below min_chars (1000), was 1000");
-        assertThatThrownBy(() -> new LoopDetection(1)).hasMessage("LoopDetection repeats must be at least 2, was 1");
-        assertThatThrownBy(() -> new FailureReflection(0)).hasMessage("FailureReflection failures must be at least 1, was 0");
-        assertThatThrownBy(() -> new Budget(0, null, 0.8)).hasMessage("Budget needs max_tokens or max_time");
-        assertThatThrownBy(() -> new Budget(10, null, 1)).hasMessage("Budget warn_at must be above 0 and below 1, was 1.0");
-        assertThatThrownBy(() -> ToolScope.deny("*")).hasMessage("ToolScope deny[0] must be a tool name or a prefix ending in "
+        assertThatThrownBy(() -> ContextStrategy.loopDetection(1)).hasMessage("LoopDetection repeats must be at least 2, was 1");
+        assertThatThrownBy(() -> ContextStrategy.failureReflection(0)).hasMessage("FailureReflection failures must be at least 1, was 0");
+        assertThatThrownBy(() -> ContextStrategy.budget(0, null, 0.8)).hasMessage("Budget needs max_tokens or max_time");
+        assertThatThrownBy(() -> ContextStrategy.budget(10, null, 1)).hasMessage("Budget warn_at must be above 0 and below 1, was 1.0");
+        assertThatThrownBy(() -> ContextStrategy.denyTools("*")).hasMessage("ToolScope deny[0] must be a tool name or a prefix ending in "
                 + "'*' (deny '*' would offer nothing), was '*'");
         assertThatThrownBy(() -> ContextPolicy.builder().window(0)).hasMessage("ContextPolicy window must be at least 1 token, was 0");
         ToolBox clash = ToolBox.of(Tool.of("recall", "Mine", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("")));
         assertThatThrownBy(() -> Agent.builder("a").completer(r -> null).toolboxes(clash)
-                .contextPolicy(ContextPolicy.builder().strategies(new Offload(1_000)).build()).build())
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.offload(1_000)).build()).build())
                 .hasMessage("toolbox 1 of agent 'a' holds a tool named 'recall', which the context strategy 'offload' offers; "
                         + "rename the tool");
     }

@@ -69,7 +69,7 @@ class FullContextTest {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         Agent agent = Agent.builder("reader").completer(server).toolboxes(fetch(400)).maxIterations(30)
                 .listener(events::add)
-                .contextPolicy(ContextPolicy.builder().strategies(Compaction.defaults()).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.compaction()).build()).build();
 
         Message reply = agent.run("read the pages");
 
@@ -100,7 +100,7 @@ class FullContextTest {
         Model model = fetching(1);
         Refusing server = new Refusing(model, 200);
         Agent agent = Agent.builder("reader").completer(server).toolboxes(fetch(1_000))
-                .contextPolicy(ContextPolicy.builder().strategies(new ToolResultTrimming(2, 200)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.trimToolResults(2, 200)).build()).build();
 
         assertThat(agent.run("read the pages").text()).isEqualTo("done");
 
@@ -127,7 +127,7 @@ class FullContextTest {
         assertThatThrownBy(() -> agent.run("read the pages")).isInstanceOfSatisfying(ModelException.class, e -> {
             assertThat(e.kind()).isEqualTo(Kind.CONTEXT_LENGTH_EXCEEDED);
             assertThat(e.getMessage()).isEqualTo(refusal(server) + "agent 'reader' has no context policy to make room; "
-                    + "give it one that compacts, ContextPolicy.builder().strategies(Compaction.defaults()).build() "
+                    + "give it one that compacts, ContextPolicy.builder().strategies(ContextStrategy.compaction()).build() "
                     + "(config: context: {compaction: {}}), and it compacts and tries again");
         });
         assertThat(server.refused()).hasSize(1);
@@ -137,12 +137,12 @@ class FullContextTest {
     void aPolicyThatMakesNoRoomSaysSoWithoutTryingAgain() {
         Refusing server = new Refusing(fetching(3), 100);
         Agent agent = Agent.builder("reader").completer(server).toolboxes(fetch(1_000))
-                .contextPolicy(ContextPolicy.builder().strategies(new LoopDetection(3)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.loopDetection(3)).build()).build();
 
         assertThatThrownBy(() -> agent.run("read the pages")).isInstanceOfSatisfying(ModelException.class,
                 e -> assertThat(e.getMessage()).isEqualTo(refusal(server) + "the context policy of agent 'reader' "
-                        + "(loop_detection) made no room for the request to fit; add Compaction (config: compaction) or "
-                        + "ToolResultTrimming (config: trim_tool_results) to its policy, or shorten the input"));
+                        + "(loop_detection) made no room for the request to fit; add ContextStrategy.compaction (config: compaction) "
+                        + "or ContextStrategy.trimToolResults (config: trim_tool_results) to its policy, or shorten the input"));
         assertThat(server.refused()).hasSize(1);
     }
 
@@ -150,7 +150,7 @@ class FullContextTest {
     void aRequestRefusedAgainAfterMakingRoomEndsTheRunSayingWhatToChange() {
         Refusing server = new Refusing(fetching(3), 100);
         Agent agent = Agent.builder("reader").completer(server).toolboxes(fetch(1_000))
-                .contextPolicy(ContextPolicy.builder().strategies(new ToolResultTrimming(2, 400)).build()).build();
+                .contextPolicy(ContextPolicy.builder().strategies(ContextStrategy.trimToolResults(2, 400)).build()).build();
 
         assertThatThrownBy(() -> agent.run("read the pages")).isInstanceOfSatisfying(ModelException.class, e -> {
             long second = server.refused().get(1);

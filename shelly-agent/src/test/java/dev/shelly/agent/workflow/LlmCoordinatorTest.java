@@ -56,7 +56,7 @@ class LlmCoordinatorTest {
                 Step.reply("{\"members\": [\"writer\"], \"done\": false}"),
                 Step.reply("{\"members\": [\"reviewer\"], \"done\": false}"),
                 Step.reply("{\"members\": [], \"done\": true}"));
-        Team team = team(LlmCoordinator.builder(brain).build());
+        Team team = team(Coordinator.llm(brain));
 
         Message result = team.run("Write about X");
 
@@ -84,7 +84,7 @@ class LlmCoordinatorTest {
         ScriptedCompleter brain = ScriptedCompleter.of(
                 Step.reply("{\"members\": [\"writer\", \"researcher\"], \"done\": false}"),
                 Step.reply("{\"members\": [], \"done\": true}"));
-        Team team = team(LlmCoordinator.builder(brain).build());
+        Team team = team(Coordinator.llm(brain));
 
         team.run("go");
 
@@ -98,14 +98,14 @@ class LlmCoordinatorTest {
             shared.append(Message.user("message " + i));
         }
         shared.append(Message.text("user", Role.USER, "  "));
-        LlmCoordinator coordinator = LlmCoordinator.builder(ScriptedCompleter.of()).window(3).build();
+        LlmCoordinator coordinator = new LlmCoordinator(ScriptedCompleter.of(), 10, 3);
 
         assertThat(coordinator.conversation(shared))
                 .isEqualTo("Recent conversation:\n[user] message 4\n[user] message 5\n\nWho should act next?");
         assertThat(coordinator.conversation(new Chat()))
                 .isEqualTo("Recent conversation:\n(no messages yet)\n\nWho should act next?");
         assertThat(coordinator.window()).isEqualTo(3);
-        assertThat(LlmCoordinator.builder(ScriptedCompleter.of()).build().window()).isEqualTo(20);
+        assertThat(((LlmCoordinator) Coordinator.llm(ScriptedCompleter.of())).window()).isEqualTo(20);
     }
 
     @Test
@@ -114,7 +114,7 @@ class LlmCoordinatorTest {
                 Step.reply("The researcher should go first."),
                 Step.reply("{\"members\": [\"researcher\"], \"done\": false}"),
                 Step.reply("```json\n{\"members\": [], \"done\": true}\n```"));
-        Team team = team(LlmCoordinator.builder(brain).build());
+        Team team = team(Coordinator.llm(brain));
 
         team.run("go");
 
@@ -134,7 +134,7 @@ class LlmCoordinatorTest {
         ScriptedCompleter brain = ScriptedCompleter.of(
                 Step.reply("{\"members\": [\"editor\"], \"done\": false}"),
                 Step.reply("{\"members\": [\"editor\"], \"done\": false}"));
-        Team team = team(LlmCoordinator.builder(brain).build());
+        Team team = team(Coordinator.llm(brain));
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
                 .hasMessage("the LLM coordinator of team 'smart-team' gave no valid answer at step 0, after a retry: "
@@ -176,7 +176,7 @@ class LlmCoordinatorTest {
         ScriptedCompleter brain = ScriptedCompleter.of(
                 Step.reply("{\"members\": [\"researcher\"], \"done\": false}"),
                 Step.reply("{\"members\": [\"writer\"], \"done\": false}"));
-        Team team = team(LlmCoordinator.builder(brain).maxRounds(1).build());
+        Team team = team(Coordinator.llm(brain, 1, 20));
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(MaxRoundsException.class)
                 .hasMessage("team 'smart-team' reached its limit of 1 step without its coordinator saying done");
@@ -185,13 +185,13 @@ class LlmCoordinatorTest {
         ScriptedCompleter finishing = ScriptedCompleter.of(
                 Step.reply("{\"members\": [\"researcher\"], \"done\": false}"),
                 Step.reply("{\"members\": [], \"done\": true}"));
-        assertThat(team(LlmCoordinator.builder(finishing).maxRounds(1).build()).run("go").sender()).isEqualTo("researcher");
+        assertThat(team(Coordinator.llm(finishing, 1, 20)).run("go").sender()).isEqualTo("researcher");
     }
 
     @Test
     void aModelFailureFailsTheTeamNamingTheCoordinator() {
         ModelException down = ModelException.builder(ModelException.Kind.OVERLOADED).providerMessage("busy").build();
-        Team team = team(LlmCoordinator.builder(ScriptedCompleter.of(Step.fail(down))).build());
+        Team team = team(Coordinator.llm(ScriptedCompleter.of(Step.fail(down))));
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
                 .hasMessage("the coordinator of team 'smart-team' failed at step 0: " + down.getMessage()).hasCause(down);
@@ -203,7 +203,7 @@ class LlmCoordinatorTest {
                 Step.reply("{\"members\": [\"researcher\"]}"),
                 Step.reply("{\"members\": [\"researcher\"], \"done\": false}"),
                 Step.reply("{\"members\": [], \"done\": true}"));
-        Team team = team(LlmCoordinator.builder(brain).build());
+        Team team = team(Coordinator.llm(brain));
 
         team.run("go");
 
@@ -223,7 +223,7 @@ class LlmCoordinatorTest {
         ScriptedCompleter brain = ScriptedCompleter.of(Step.respond(request -> new ModelResponse(
                 Message.text("model", Role.ASSISTANT, "I won't decide that."), Usage.ZERO, StopReason.REFUSAL, null,
                 null, null, null)));
-        Team team = team(LlmCoordinator.builder(brain).build());
+        Team team = team(Coordinator.llm(brain));
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
                 .hasMessage("the LLM coordinator of team 'smart-team' gave no valid answer at step 0: the model "

@@ -65,13 +65,13 @@ class NestingTest {
                     .member(agent("synthesizer", () -> ScriptedCompleter.of(Step.reply(chat ->
                             "Synthesis of " + chat.messages().get(2).text() + " and " + chat.messages().get(3).text()))),
                             "synthesize")
-                    .coordinator(Coordinators.roleRoundRobin(1, "research", "synthesize"))
+                    .coordinator(Coordinator.roleRoundRobin(1, "research", "synthesize"))
                     .build();
             Team outer = Team.builder("department")
                     .member(inner, "research", "Researches with several specialists")
                     .member(agent("writer", () -> ScriptedCompleter.of(Step.reply(chat ->
                             "Report: " + chat.last().orElseThrow().text()))), "write")
-                    .coordinator(Coordinators.sequence())
+                    .coordinator(Coordinator.sequence())
                     .build();
             researchers.set(inner);
             department.set(outer);
@@ -156,7 +156,7 @@ class NestingTest {
                 .middleware(RunInterceptor.recovery()).build();
         Runner guarded = Runner.around(reporter, reporter::run);
         Team org = Team.builder("org").member(support, "support", "The support desk").member(guarded, "report")
-                .coordinator(Coordinators.sequence()).build();
+                .coordinator(Coordinator.sequence()).build();
 
         Message result = org.run("I was charged twice");
 
@@ -175,9 +175,9 @@ class NestingTest {
     @Test
     void aTeamAsAMemberReceivesTheOuterConversationInItsSharedChat() {
         Team inner = Team.builder("inner").member(agent("a", () -> ScriptedCompleter.of(Step.reply("a says hi"))), "x")
-                .coordinator(Coordinators.sequence()).build();
+                .coordinator(Coordinator.sequence()).build();
         Chat outerShared = Chat.of(Message.user("hello"));
-        Team outer = Team.builder("outer").chat(outerShared).member(inner, "x").coordinator(Coordinators.sequence()).build();
+        Team outer = Team.builder("outer").chat(outerShared).member(inner, "x").coordinator(Coordinator.sequence()).build();
 
         outer.run();
 

@@ -69,7 +69,7 @@ class TeamTest {
         Agent researcher = agent("researcher", researcherModel);
         Agent writer = agent("writer", writerModel);
         Team team = Team.builder("pipeline").member(researcher, "research").member(writer, "write")
-                .coordinator(Coordinators.sequence()).build();
+                .coordinator(Coordinator.sequence()).build();
 
         Message result = team.run("Write about AI");
 
@@ -99,7 +99,7 @@ class TeamTest {
         Agent b = agent("b", ScriptedCompleter.of(Step.reply("b1"), Step.reply("b2")));
         Chat shared = Chat.of(Message.system("Team rules"));
         Team team = Team.builder("t").chat(shared).member(a, "x").member(b, "y")
-                .coordinator(Coordinators.sequence()).build();
+                .coordinator(Coordinator.sequence()).build();
 
         team.run("q1");
         team.run("q2");
@@ -166,7 +166,7 @@ class TeamTest {
                 return Message.text("someone-else", Role.ASSISTANT, "echo: " + own.last().orElseThrow().text());
             }
         };
-        Team team = Team.builder("t").member(echo, "echo", "Repeats").coordinator(Coordinators.sequence()).build();
+        Team team = Team.builder("t").member(echo, "echo", "Repeats").coordinator(Coordinator.sequence()).build();
 
         Message reply = team.run("hi");
 
@@ -210,7 +210,7 @@ class TeamTest {
         Team team = Team.builder("parallel-research")
                 .member(r1, "research").member(r2, "research").member(r3, "research")
                 .member(agent("writer", writerModel), "write")
-                .coordinator(Coordinators.roleRoundRobin(1, "research", "write")).build();
+                .coordinator(Coordinator.roleRoundRobin(1, "research", "write")).build();
 
         Message result = team.run("Compare AI in the US, the EU and Asia");
 
@@ -243,7 +243,7 @@ class TeamTest {
         Agent b = blocked("b", bStarted, interrupted, events);
         Agent c = Agent.builder("c").completer(cModel).listener(events::add).build();
         Team team = Team.builder("t").member(a, "r").member(b, "r").member(c, "r")
-                .coordinator(Coordinators.roleRoundRobin(1, "r")).build();
+                .coordinator(Coordinator.roleRoundRobin(1, "r")).build();
 
         assertThatThrownBy(() -> team.run("go"))
                 .isInstanceOfSatisfying(TeamException.class, e -> {
@@ -278,7 +278,7 @@ class TeamTest {
             throw boom;
         })));
         Agent b = agent("b", bModel);
-        Team team = Team.builder("t").member(a, "r").member(b, "r").coordinator(Coordinators.roleRoundRobin(1, "r"))
+        Team team = Team.builder("t").member(a, "r").member(b, "r").coordinator(Coordinator.roleRoundRobin(1, "r"))
                 .cancelGrace(Duration.ofSeconds(Long.MAX_VALUE)).build();
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
@@ -301,7 +301,7 @@ class TeamTest {
         Agent b = blocked("b", started, interrupted, events);
         Agent c = blocked("c", started, interrupted, events);
         Team team = Team.builder("t").member(quick, "r").member(a, "r").member(b, "r").member(c, "r")
-                .coordinator(Coordinators.roleRoundRobin(1, "r")).build();
+                .coordinator(Coordinator.roleRoundRobin(1, "r")).build();
 
         Fixtures.Background run = new Fixtures.Background(() -> team.run("go"));
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
@@ -329,7 +329,7 @@ class TeamTest {
         Team team = Team.builder("pipeline")
                 .member(agent("researcher", ScriptedCompleter.of(Step.reply("facts"))), "research")
                 .member(agent("writer", ScriptedCompleter.of(Step.fail(boom))), "write")
-                .coordinator(Coordinators.sequence()).build();
+                .coordinator(Coordinator.sequence()).build();
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(TeamException.class)
                 .hasMessage("member 'writer' of team 'pipeline' failed: " + boom.getMessage()).hasCause(boom);
@@ -339,7 +339,7 @@ class TeamTest {
     @Test
     void interruptingASingleMemberCancelsTheTeam() throws Exception {
         ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
-        Team team = Team.builder("t").member(agent("a", model), "r").coordinator(Coordinators.sequence()).build();
+        Team team = Team.builder("t").member(agent("a", model), "r").coordinator(Coordinator.sequence()).build();
 
         Fixtures.Background run = new Fixtures.Background(() -> team.run("go"));
         assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
@@ -358,7 +358,7 @@ class TeamTest {
         Team team = Team.builder("debate")
                 .member(agent("a", ScriptedCompleter.of(Step.reply("a1"), Step.reply("a2"))), "x")
                 .member(agent("b", ScriptedCompleter.of(Step.reply("b1"), Step.reply("b2"))), "x")
-                .coordinator(Coordinators.loop(2)).build();
+                .coordinator(Coordinator.loop(2)).build();
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOfSatisfying(MaxRoundsException.class,
                         e -> assertThat(e.limit()).isEqualTo(2))
@@ -371,7 +371,7 @@ class TeamTest {
         Team team = Team.builder("review")
                 .member(agent("writer", ScriptedCompleter.of(Step.reply("draft 1"), Step.reply("draft 2"))), "write")
                 .member(agent("reviewer", ScriptedCompleter.of(Step.reply("needs work"), Step.reply("APPROVED"))), "review")
-                .coordinator(Coordinators.roundRobinUntil(
+                .coordinator(Coordinator.roundRobinUntil(
                         chat -> chat.last().orElseThrow().text().contains("APPROVED"), 3))
                 .build();
 
@@ -386,7 +386,7 @@ class TeamTest {
     void roundRobinUntilFailsAtItsLimit() {
         Team team = Team.builder("t")
                 .member(agent("a", ScriptedCompleter.of(Step.reply("1"), Step.reply("2"))), "x")
-                .coordinator(Coordinators.roundRobinUntil(chat -> false, 2)).build();
+                .coordinator(Coordinator.roundRobinUntil(chat -> false, 2)).build();
 
         assertThatThrownBy(() -> team.run("go")).isInstanceOf(MaxRoundsException.class)
                 .hasMessage("team 't' reached its limit of 2 rounds without its coordinator saying done");
@@ -403,17 +403,17 @@ class TeamTest {
         List<Selection> roles = new ArrayList<>();
         for (int step = 0; step < 5; step++) {
             Coordinator.Turn turn = new Coordinator.Turn("t", step, chat, members);
-            sequence.add(Coordinators.sequence().next(turn));
-            roles.add(Coordinators.roleRoundRobin(2, "research", "write").next(turn));
+            sequence.add(Coordinator.sequence().next(turn));
+            roles.add(Coordinator.roleRoundRobin(2, "research", "write").next(turn));
         }
 
         assertThat(sequence).containsExactly(Selection.of("r1"), Selection.of("w"), Selection.of("r2"),
                 Selection.DONE, Selection.DONE);
         assertThat(roles).containsExactly(Selection.of("r1", "r2"), Selection.of("w"), Selection.of("r1", "r2"),
                 Selection.of("w"), Selection.DONE);
-        assertThat(Coordinators.loop(0).next(new Coordinator.Turn("t", 1000, chat, members)))
+        assertThat(Coordinator.loop(0).next(new Coordinator.Turn("t", 1000, chat, members)))
                 .isEqualTo(Selection.of("w"));
-        assertThatThrownBy(() -> Coordinators.roleRoundRobin(1, "review").next(new Coordinator.Turn("t", 0, chat, members)))
+        assertThatThrownBy(() -> Coordinator.roleRoundRobin(1, "review").next(new Coordinator.Turn("t", 0, chat, members)))
                 .isInstanceOf(TeamException.class)
                 .hasMessage("no member of team 't' has role 'review', which the role round-robin coordinator selects "
                         + "at step 0; the members' roles are research, write");
@@ -460,25 +460,25 @@ class TeamTest {
         Chat shared = new Chat();
         Chat one = new Chat();
         ScriptedCompleter m = ScriptedCompleter.of();
-        assertThatThrownBy(() -> Team.builder("t").coordinator(Coordinators.sequence()).build())
+        assertThatThrownBy(() -> Team.builder("t").coordinator(Coordinator.sequence()).build())
                 .hasMessage("Team 't' needs at least one member");
         assertThatThrownBy(() -> Team.builder("t").member(agent("a", m), "r").build())
-                .hasMessage("Team 't' needs a coordinator, e.g. Coordinators.sequence()");
+                .hasMessage("Team 't' needs a coordinator, e.g. Coordinator.sequence()");
         assertThatThrownBy(() -> Team.builder("t").member(agent("a", m), "r").member(agent("a", m), "r")
-                .coordinator(Coordinators.sequence()).build())
+                .coordinator(Coordinator.sequence()).build())
                 .hasMessage("Team 't' has two members named 'a'");
         assertThatThrownBy(() -> Team.builder("t").chat(shared)
                 .member(Agent.builder("a").completer(m).chat(shared).build(), "r")
-                .coordinator(Coordinators.sequence()).build())
+                .coordinator(Coordinator.sequence()).build())
                 .hasMessage("member 'a' of team 't' works on the team's shared chat; each member needs a private chat "
                         + "of its own");
         assertThatThrownBy(() -> Team.builder("t")
                 .member(Agent.builder("a").completer(m).chat(one).build(), "r")
                 .member(Agent.builder("b").completer(m).chat(one).build(), "r")
-                .coordinator(Coordinators.sequence()).build())
+                .coordinator(Coordinator.sequence()).build())
                 .hasMessage("members 'a' and 'b' of team 't' share one chat; each member needs a private chat of its own");
         assertThatThrownBy(() -> Team.builder("t").member(agent("user", m), "r")
-                .coordinator(Coordinators.sequence()).build())
+                .coordinator(Coordinator.sequence()).build())
                 .hasMessage("Team 't' cannot have a member named 'user': a member never sees messages sent by its own "
                         + "name, and 'user' is the sender of the input");
         assertThatThrownBy(() -> Team.builder("t").member(agent("a", m), " ")).isInstanceOf(IllegalArgumentException.class)

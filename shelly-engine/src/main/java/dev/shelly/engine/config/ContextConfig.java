@@ -1,14 +1,6 @@
 package dev.shelly.engine.config;
 
-import dev.shelly.agent.context.Budget;
-import dev.shelly.agent.context.Compaction;
-import dev.shelly.agent.context.FailureReflection;
-import dev.shelly.agent.context.LoopDetection;
-import dev.shelly.agent.context.ObservationMasking;
-import dev.shelly.agent.context.Offload;
-import dev.shelly.agent.context.SlidingWindow;
-import dev.shelly.agent.context.ToolResultTrimming;
-import dev.shelly.agent.context.ToolScope;
+import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.time.Duration;
 import java.util.List;
@@ -79,8 +71,8 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             }
         }
 
-        ToolScope strategy() {
-            return new ToolScope(allow, deny);
+        ContextStrategy strategy() {
+            return ContextStrategy.toolScope(allow, deny);
         }
     }
 
@@ -106,8 +98,8 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             }
         }
 
-        Budget strategy() {
-            return new Budget(maxTokens == null ? 0 : maxTokens, maxTime, warnAt == null ? Budget.DEFAULT_WARN_AT : warnAt);
+        ContextStrategy strategy() {
+            return ContextStrategy.budget(maxTokens == null ? 0 : maxTokens, maxTime, warnAt == null ? 0.8 : warnAt);
         }
     }
 
@@ -124,8 +116,8 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             Fields.positive(maxChars, "max_chars");
         }
 
-        ToolResultTrimming strategy() {
-            return new ToolResultTrimming(keepRecent == null ? 2 : keepRecent, maxChars == null ? 1_000 : maxChars);
+        ContextStrategy strategy() {
+            return ContextStrategy.trimToolResults(keepRecent == null ? 2 : keepRecent, maxChars == null ? 1_000 : maxChars);
         }
     }
 
@@ -142,9 +134,8 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             Fields.notBlank(placeholder, "placeholder");
         }
 
-        ObservationMasking strategy() {
-            return new ObservationMasking(keepRecent == null ? 3 : keepRecent,
-                    placeholder == null ? ObservationMasking.DEFAULT_PLACEHOLDER : placeholder);
+        ContextStrategy strategy() {
+            return ContextStrategy.maskObservations(keepRecent == null ? 3 : keepRecent, placeholder);
         }
     }
 
@@ -176,10 +167,10 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             }
         }
 
-        Offload strategy(java.nio.file.Path folder) {
+        ContextStrategy strategy(java.nio.file.Path folder) {
             int min = minChars == null ? 4_000 : minChars;
-            return new Offload(min, previewChars == null ? Math.min(Offload.DEFAULT_PREVIEW_CHARS, min / 2) : previewChars,
-                    pageChars == null ? Math.min(Offload.DEFAULT_PAGE_CHARS, min / 2) : pageChars, folder);
+            return ContextStrategy.offload(min, previewChars == null ? Math.min(500, min / 2) : previewChars,
+                    pageChars == null ? Math.min(2_000, min / 2) : pageChars, folder);
         }
     }
 
@@ -197,10 +188,10 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             Fields.positive(stride, "stride");
         }
 
-        SlidingWindow strategy() {
+        ContextStrategy strategy() {
             int keep = keepTurns == null ? 20 : keepTurns;
-            return new SlidingWindow(keep, stride == null ? Math.max(1, keep / 2) : stride, summarize == null || summarize,
-                    null, Compaction.DEFAULT_INSTRUCTIONS);
+            return ContextStrategy.slidingWindow(keep, stride == null ? Math.max(1, keep / 2) : stride,
+                    summarize == null || summarize, null, null);
         }
     }
 
@@ -218,7 +209,7 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             if (threshold != null && !(threshold > 0 && threshold <= 1)) {
                 throw new InvalidSettingException("threshold", "expected a number above 0 and at most 1, got " + threshold);
             }
-            double t = threshold == null ? Compaction.DEFAULT_THRESHOLD : threshold;
+            double t = threshold == null ? 0.8 : threshold;
             if (keepRecent != null && !(keepRecent > 0 && keepRecent < t)) {
                 throw new InvalidSettingException("keep_recent", "expected a number above 0 and below threshold (" + t
                         + "), got " + keepRecent);
@@ -226,10 +217,10 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             Fields.notBlank(instructions, "instructions");
         }
 
-        Compaction strategy() {
-            double t = threshold == null ? Compaction.DEFAULT_THRESHOLD : threshold;
-            double keep = keepRecent != null ? keepRecent : Math.min(Compaction.DEFAULT_KEEP_RECENT, t / 2);
-            return new Compaction(t, keep, null, instructions == null ? Compaction.DEFAULT_INSTRUCTIONS : instructions);
+        ContextStrategy strategy() {
+            double t = threshold == null ? 0.8 : threshold;
+            double keep = keepRecent != null ? keepRecent : Math.min(0.3, t / 2);
+            return ContextStrategy.compaction(t, keep, null, instructions);
         }
     }
 
@@ -246,8 +237,8 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             }
         }
 
-        LoopDetection strategy() {
-            return new LoopDetection(repeats == null ? 3 : repeats);
+        ContextStrategy strategy() {
+            return ContextStrategy.loopDetection(repeats == null ? 3 : repeats);
         }
     }
 
@@ -262,8 +253,8 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
             Fields.positive(failures, "failures");
         }
 
-        FailureReflection strategy() {
-            return new FailureReflection(failures == null ? 3 : failures);
+        ContextStrategy strategy() {
+            return ContextStrategy.failureReflection(failures == null ? 3 : failures);
         }
     }
 
@@ -276,9 +267,9 @@ public record ContextConfig(Integer window, String summarizer, Tools tools, Budg
      *     folder
      * @return the strategies
      */
-    public List<dev.shelly.agent.context.ContextStrategy> strategies(java.nio.file.Path offloadDir,
+    public List<ContextStrategy> strategies(java.nio.file.Path offloadDir,
             java.nio.file.Path projectDir) {
-        List<dev.shelly.agent.context.ContextStrategy> all = new java.util.ArrayList<>();
+        List<ContextStrategy> all = new java.util.ArrayList<>();
         if (tools != null) {
             all.add(tools.strategy());
         }

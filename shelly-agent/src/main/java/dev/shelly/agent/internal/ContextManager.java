@@ -1,0 +1,357 @@
+package dev.shelly.agent.internal;
+
+import dev.shelly.agent.Agent;
+import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.context.ContextStrategy;
+import dev.shelly.agent.context.ContextView;
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * An agent's context management: builds the model's view of its chat before every call (the
+ * prompt, the agent's latest summary, the conversation since), runs the policy's strategies on
+ * it, and keeps the token account (the provider's count for the last call plus an estimate of
+ * what changed since; the estimate alone when the provider's count is missing or below half the
+ * estimate).
+ *
+ * <p>It acts, like a model-call hook, before the agent's hooks see the request, and on the view
+ * only: what reaches the chat are the summaries and notes the strategies add, each marked in its
+ * metadata, so a saved session resumes from the same view. It is the state of one agent on one
+ * conversation, which one run at a time uses: not thread-safe.
+ */
+public final class ContextManager {
+    final Agent agent;
+    /** The conversation's chat this state belongs to. */
+    private final Chat chat;
+    final ContextPolicy policy;
+    final TokenAccount account;
+    /** How far the chat was searched for this agent's summary. */
+    private int scanned;
+    /** Whether the chat searched so far holds a summary, of any agent. */
+    private boolean anySummary;
+    /** The chat index of this agent's latest summary, or -1. */
+    private int summaryIndex = -1;
+    private Message summary;
+    private int resumeFrom;
+    private ContextRun stateRun;
+    /** What the strategies remember during the run; made when a strategy first asks. */
+    private Map<ContextStrategy, Object> state;
+    /**
+     * The previous call's view after its strategies, which the next call extends with what the
+     * chat gained since; null when there is none to extend (a new run, a compaction).
+     */
+    private CallView last;
+    /** The chat's size and last message when {@link #last} was shaped. */
+    private int lastChatSize;
+    private Message lastTail;
+    /** The summary {@link #last} was built on. */
+    private Message lastSummary;
+    /** The strategy being applied, and the one that replaced messages in this run, if any. */
+    private ContextStrategy applying;
+    private ContextStrategy replacer;
+    /**
+     * Whether more than one strategy replaced messages in this run: a strategy then rewrites
+     * another's rewrite, so each view is built from the chat again to keep the order.
+     */
+    private boolean manyReplacers;
+    /** Whether the view being shaped was compacted. */
+    private boolean compacted;
+    /** The first strategy in the policy that may replace messages ({@link ContextStrategy#replacesMessages}), or null. */
+    private final ContextStrategy firstReplacer;
+    /**
+     * The context overflow the previous request was refused with, while the view is shaped again
+     * to retry it; null otherwise.
+     */
+    ModelException overflow;
+    /** The size of the refused request, which the view shaped again must be below. */
+    private long overflowTokens;
+
+    /**
+     * The context management of an agent on a conversation, made at the agent's first run on it.
+     *
+     * @param agent the agent
+     * @param policy its context policy
+     * @param chat the conversation's chat
+     */
+    public ContextManager(Agent agent, ContextPolicy policy, Chat chat) {
+        this.agent = agent;
+        this.chat = chat;
+        this.policy = policy;
+        this.account = new TokenAccount(agent.name(), agent.completer(), policy);
+        ContextStrategy found = null;
+        for (ContextStrategy s : policy.strategies()) {
+            if (s.replacesMessages()) {
+                found = s;
+                break;
+            }
+        }
+        this.firstReplacer = found;
+    }
+
+    /**
+     * Whether the agent's policy manages anything.
+     *
+     * @return true when it has strategies
+     */
+    public boolean active() {
+        return policy.active();
+    }
+
+    /**
+     * The model's messages for one call when there is nothing to shape: no strategy, and no
+     * summary in the chat to resume from. They are then the chat as it is, after the prompt when
+     * the chat does not open with it, taken in one copy.
+     *
+     * @param prompt the system prompt when the chat does not open with it, else null
+     * @return the messages, or null when the call needs its {@link #view}
+     */
+    public List<Message> plain(Message prompt) {
+        if (policy.active() || anySummary) {
+            return null;
+        }
+        List<Message> all = chat.messages();
+        if (all.size() > scanned) {
+            findSummary(all.subList(scanned, all.size()));
+            if (anySummary) {
+                return null;
+            }
+        }
+        if (prompt == null) {
+            return all;
+        }
+        Message[] withPrompt = new Message[all.size() + 1];
+        withPrompt[0] = prompt;
+        for (int i = 0; i < all.size(); i++) {
+            withPrompt[i + 1] = all.get(i);
+        }
+        return List.of(withPrompt);
+    }
+
+    /**
+     * The model's view for one call, shaped by the strategies.
+     *
+     * @param run the run the call is of
+     * @param iteration the call's iteration in the run, from 1
+     * @param prompt the system prompt when the chat does not open with it, else null
+     * @param offered the tools offered
+     * @return the view
+     */
+    public CallView view(ContextRun run, int iteration, Message prompt, List<ToolDefinition> offered) {
+        if (stateRun != run) {
+            stateRun = run;
+            if (state != null) {
+                state.clear();
+            }
+            account.startRun();
+            last = null;
+            replacer = null;
+            manyReplacers = false;
+            overflow = null;
+        }
+        findSummary(chat.since(scanned));
+        Message head = prompt != null ? prompt : chat.get(0);
+        CallView view = extendable(head, chat) ? last.next(iteration, offered, lastChatSize)
+                : build(run, iteration, prompt, offered);
+        last = null;
+        List<Message> rest = chat.since(view.chatSize);
+        for (int i = 0; i < rest.size(); i++) {
+            Message m = rest.get(i);
+            if (!isSummary(m)) {
+                view.add(m, view.chatSize + i);
+            }
+        }
+        if (policy.active()) {
+            compacted = false;
+            try {
+                for (ContextStrategy s : policy.strategies()) {
+                    applying = s;
+                    s.apply(view);
+                }
+            } finally {
+                applying = null;
+            }
+            if (overflow != null && view.tokens() >= overflowTokens) {
+                throw advised(overflow, "the context policy of agent '" + agent.name() + "' " + strategyNames()
+                        + " made no room for the request to fit; add ContextStrategy.compaction (config: "
+                        + "compaction) or ContextStrategy.trimToolResults (config: trim_tool_results) to its policy, or shorten the input");
+            }
+            run.emit(new AgentEvent.ContextMeasured(run.source(), iteration, view.tokens(), view.window().orElse(0)));
+            keep(view, chat);
+        }
+        return view;
+    }
+
+    /**
+     * Takes the model's refusal of a request as longer than its context window. With a policy,
+     * the next view is shaped again once, with {@link ContextView#overflowed()} true and the
+     * window the refusal revealed, so the strategies make room and the call is tried again.
+     *
+     * @param e the context overflow
+     * @param sent the view the refused request was built from, or null when hooks rewrote it
+     * @throws ModelException the overflow, with advice, when nothing can be done: the agent has
+     *     no context policy, or its view was shaped again already
+     */
+    public void overflowed(ModelException e, CallView sent) {
+        if (!policy.active()) {
+            throw advised(e, "agent '" + agent.name() + "' has no context policy to make room; give it one that "
+                    + "compacts, ContextPolicy.builder().strategies(ContextStrategy.compaction()).build() (config: "
+                    + "context: {compaction: {}}), and it compacts and tries again");
+        }
+        if (overflow != null || sent == null) {
+            throw advised(e, overflow != null
+                    ? "agent '" + agent.name() + "' made room once with its context policy " + strategyNames()
+                            + " and the request still does not fit; lower the compaction's keep_recent or threshold, "
+                            + "trim tool results, or shorten the input"
+                    : "agent '" + agent.name() + "' did not retry: a model-call hook rewrote the request, so its "
+                            + "context policy cannot shape it");
+        }
+        overflowTokens = account.refused(e, sent);
+        overflow = e;
+        last = null;
+    }
+
+    /** The strategies' names, for messages: {@code (compaction, trim_tool_results)}. */
+    private String strategyNames() {
+        List<String> names = new ArrayList<>();
+        for (ContextStrategy s : policy.strategies()) {
+            names.add(s.name());
+        }
+        return "(" + String.join(", ", names) + ")";
+    }
+
+    /** The failure with advice ending its message; its cause, stack trace and other facts kept. */
+    static ModelException advised(ModelException e, String advice) {
+        ModelException copy = e.toBuilder().advice(advice).cause(e.getCause()).build();
+        copy.setStackTrace(e.getStackTrace());
+        for (Throwable s : e.getSuppressed()) {
+            copy.addSuppressed(s);
+        }
+        return copy;
+    }
+
+    /**
+     * Whether the previous call's view can be extended: the same prompt and summary, and a chat
+     * that only grew since (its last message then is still where it was); and no strategy that
+     * comes before the one that rewrote messages may rewrite one too, since it would then read
+     * the other's rewrite instead of the chat's message.
+     */
+    private boolean extendable(Message head, Chat chat) {
+        if (last == null || manyReplacers || (replacer != null && replacer != firstReplacer)
+                || last.messages.get(0) != head || lastSummary != summary) {
+            return false;
+        }
+        int size = chat.size();
+        return size >= lastChatSize && (lastChatSize == 0 || chat.get(lastChatSize - 1) == lastTail);
+    }
+
+    /** The view from the chat: the prompt, this agent's summary and the conversation since. */
+    private CallView build(ContextRun run, int iteration, Message prompt, List<ToolDefinition> offered) {
+        CallView view = new CallView(this, run, iteration, offered);
+        int base;
+        if (prompt == null) {
+            view.add(chat.get(0), 0);
+            base = 1;
+        } else {
+            view.add(prompt, -1);
+            base = 0;
+        }
+        int start = base;
+        if (summary != null) {
+            view.add(summary, summaryIndex);
+            start = Math.max(base, resumeFrom);
+        }
+        view.first = view.messages.size();
+        view.chatSize = start;
+        return view;
+    }
+
+    /** Keeps a shaped view for the next call to extend, unless it was compacted. */
+    private void keep(CallView view, Chat chat) {
+        if (compacted || manyReplacers) {
+            last = null;
+            return;
+        }
+        last = view;
+        lastChatSize = chat.size();
+        lastTail = lastChatSize == 0 ? null : chat.get(lastChatSize - 1);
+        lastSummary = summary;
+    }
+
+    /**
+     * Takes the provider's count for the request that was sent.
+     *
+     * @param sent the request as it reached the completer
+     * @param response the model's response
+     * @param view the view the request was built from, or null when hooks rewrote the request
+     */
+    public void measured(ModelRequest sent, ModelResponse response, CallView view) {
+        overflow = null;
+        account.measured(sent, response, view);
+    }
+
+    /** Notes that the strategy being applied replaced a message of the view. */
+    void replaced() {
+        if (applying != null && applying != replacer) {
+            manyReplacers |= replacer != null;
+            replacer = applying;
+        }
+    }
+
+    /** Notes that a strategy compacted the view: the summary it wrote and where the view now resumes. */
+    void compacted(Message written, int index, int resumeAt) {
+        summary = written;
+        summaryIndex = index;
+        resumeFrom = resumeAt;
+        compacted = true;
+    }
+
+    /** What a strategy remembers during the run, made on first use. */
+    @SuppressWarnings("unchecked")
+    <T> T state(ContextStrategy owner, Supplier<T> initial) {
+        if (state == null) {
+            state = new IdentityHashMap<>();
+        }
+        Object known = state.get(owner);
+        if (known == null) {
+            known = initial.get();
+            state.put(owner, known);
+        }
+        return (T) known;
+    }
+
+    /**
+     * Finds this agent's latest summary in what the chat gained since the last look.
+     *
+     * @param fresh the chat's messages from index {@link #scanned} on
+     */
+    private void findSummary(List<Message> fresh) {
+        for (int i = 0; i < fresh.size(); i++) {
+            Message m = fresh.get(i);
+            if (!isSummary(m)) {
+                continue;
+            }
+            anySummary = true;
+            if (agent.name().equals(m.metadata().get(ContextPolicy.AGENT))
+                    && m.metadata().get(ContextPolicy.FROM) instanceof Number from) {
+                summaryIndex = scanned + i;
+                summary = m;
+                resumeFrom = from.intValue();
+            }
+        }
+        scanned += fresh.size();
+    }
+
+    static boolean isSummary(Message m) {
+        return ContextPolicy.SUMMARY.equals(m.metadata().get(ContextPolicy.KIND));
+    }
+}
