@@ -1,6 +1,7 @@
 package dev.shelly.agent;
 
 import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.internal.AgentSpec;
 import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ToolDefinition;
@@ -19,21 +20,19 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The settings of an {@link Agent.Builder}, kept out of {@code Agent.java} so that the agent's
- * file holds the agent. Every setter is public on {@link Agent.Builder}, which is the only
- * subclass.
+ * The settings of an agent's builder, kept out of {@code Agent.java} so that the agent's file
+ * holds the agent. Every setter is public on the builder, which is the only subclass.
+ *
+ * @param <B> the builder
  */
-abstract sealed class AgentSettings permits Agent.Builder {
-    /** Agent names, as providers accept them in tool names and message sender names. */
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
-
+abstract class AgentSettings<B extends AgentSettings<B>> {
     final String name;
     String description = "";
     String instructions = "";
     String context = "";
     Completer completer;
-    int maxIterations = Agent.DEFAULT_MAX_ITERATIONS;
-    int maxDelegationDepth = Agent.DEFAULT_MAX_DELEGATION_DEPTH;
+    int maxIterations = AgentSpec.DEFAULT_MAX_ITERATIONS;
+    int maxDelegationDepth = AgentSpec.DEFAULT_MAX_DELEGATION_DEPTH;
     final List<Skill> skills = new ArrayList<>();
     final List<RunInterceptor> middleware = new ArrayList<>();
     final List<ToolBox> toolboxes = new ArrayList<>();
@@ -53,7 +52,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
     List<ToolBox> runToolboxes;
 
     AgentSettings(String name) {
-        String invalid = invalidName(name);
+        String invalid = Registry.invalidName(name);
         if (invalid != null) {
             throw new IllegalArgumentException(invalid);
         }
@@ -67,7 +66,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the description
      * @return this builder
      */
-    public Agent.Builder description(String value) {
+    public B description(String value) {
         this.description = requireText(value, "description");
         return self();
     }
@@ -78,7 +77,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the instructions
      * @return this builder
      */
-    public Agent.Builder instructions(String value) {
+    public B instructions(String value) {
         this.instructions = requireText(value, "instructions");
         return self();
     }
@@ -89,7 +88,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the context
      * @return this builder
      */
-    public Agent.Builder context(String value) {
+    public B context(String value) {
         this.context = requireText(value, "context");
         return self();
     }
@@ -100,7 +99,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the completer
      * @return this builder
      */
-    public Agent.Builder completer(Completer value) {
+    public B completer(Completer value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' completer must not be null");
         }
@@ -117,7 +116,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @return this builder
      * @throws IllegalArgumentException when the value is below 1
      */
-    public Agent.Builder maxIterations(int value) {
+    public B maxIterations(int value) {
         if (value < 1) {
             throw new IllegalArgumentException("Agent '" + name + "' maxIterations must be at least 1, was " + value
                     + "; use Agent.UNLIMITED for no limit");
@@ -135,7 +134,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the limit
      * @return this builder
      */
-    public Agent.Builder maxDelegationDepth(int value) {
+    public B maxDelegationDepth(int value) {
         if (value < 0) {
             throw new IllegalArgumentException(
                     "Agent '" + name + "' maxDelegationDepth must not be negative, was " + value);
@@ -151,7 +150,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @return this builder
      * @throws IllegalArgumentException when two skills share a name
      */
-    public Agent.Builder skills(List<Skill> more) {
+    public B skills(List<Skill> more) {
         if (more == null) {
             throw new IllegalArgumentException("Agent '" + name + "' skills must not be null");
         }
@@ -180,7 +179,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param more the links
      * @return this builder
      */
-    public Agent.Builder middleware(RunInterceptor... more) {
+    public B middleware(RunInterceptor... more) {
         middleware.addAll(List.of(requireAll(more, "middleware")));
         return self();
     }
@@ -197,7 +196,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param limit how long one run may take; positive
      * @return this builder
      */
-    public Agent.Builder timeout(Duration limit) {
+    public B timeout(Duration limit) {
         if (limit == null || limit.isNegative() || limit.isZero()) {
             throw new IllegalArgumentException("Agent '" + name + "' timeout must be positive, was " + limit);
         }
@@ -211,7 +210,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param more the toolboxes
      * @return this builder
      */
-    public Agent.Builder toolboxes(ToolBox... more) {
+    public B toolboxes(ToolBox... more) {
         for (ToolBox t : requireAll(more, "toolboxes")) {
             toolboxes.add(t);
         }
@@ -226,7 +225,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the registry
      * @return this builder
      */
-    public Agent.Builder registry(Registry value) {
+    public B registry(Registry value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' registry must not be null");
         }
@@ -240,7 +239,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the chat
      * @return this builder
      */
-    public Agent.Builder chat(Chat value) {
+    public B chat(Chat value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' chat must not be null");
         }
@@ -254,7 +253,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the listener
      * @return this builder
      */
-    public Agent.Builder listener(AgentListener value) {
+    public B listener(AgentListener value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' listener must not be null");
         }
@@ -271,7 +270,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the grace
      * @return this builder
      */
-    public Agent.Builder cancelGrace(Duration value) {
+    public B cancelGrace(Duration value) {
         if (value == null || value.isNegative()) {
             throw new IllegalArgumentException("Agent '" + name + "' cancelGrace must not be null or negative");
         }
@@ -288,7 +287,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the limit; at least 1
      * @return this builder
      */
-    public Agent.Builder maxToolResultChars(int value) {
+    public B maxToolResultChars(int value) {
         if (value < 1) {
             throw new IllegalArgumentException("Agent '" + name + "' maxToolResultChars must be at least 1, was " + value);
         }
@@ -305,7 +304,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param names the tool names; adds to those given before
      * @return this builder
      */
-    public Agent.Builder stopAtTools(String... names) {
+    public B stopAtTools(String... names) {
         for (String n : requireAll(names, "stopAtTools")) {
             if (n.isBlank()) {
                 throw new IllegalArgumentException("Agent '" + name + "' stopAtTools must not hold a blank name");
@@ -325,7 +324,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value whether the prompt goes into the chat
      * @return this builder
      */
-    public Agent.Builder systemPromptInChat(boolean value) {
+    public B systemPromptInChat(boolean value) {
         this.systemPromptInChat = value;
         return self();
     }
@@ -339,7 +338,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param more the links
      * @return this builder
      */
-    public Agent.Builder interceptors(RunInterceptor... more) {
+    public B interceptors(RunInterceptor... more) {
         interceptors.addAll(List.of(requireAll(more, "interceptors")));
         return self();
     }
@@ -352,7 +351,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the options
      * @return this builder
      */
-    public Agent.Builder options(ModelOptions value) {
+    public B options(ModelOptions value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' options must not be null; use ModelOptions.NONE");
         }
@@ -368,7 +367,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value false to send no cache hints
      * @return this builder
      */
-    public Agent.Builder promptCaching(boolean value) {
+    public B promptCaching(boolean value) {
         this.promptCaching = value;
         return self();
     }
@@ -380,7 +379,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the price table
      * @return this builder
      */
-    public Agent.Builder prices(PriceTable value) {
+    public B prices(PriceTable value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' prices must not be null; use PriceTable.empty()");
         }
@@ -399,7 +398,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the policy
      * @return this builder
      */
-    public Agent.Builder contextPolicy(ContextPolicy value) {
+    public B contextPolicy(ContextPolicy value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' contextPolicy must not be null; use ContextPolicy.NONE");
         }
@@ -434,7 +433,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
         if (completer == null) {
             throw new IllegalArgumentException("Agent '" + name + "' needs a completer");
         }
-        String clash = AgentTools.builtinClash(name, toolboxes);
+        String clash = AgentSpec.builtinClash(name, toolboxes);
         if (clash != null) {
             throw new IllegalArgumentException(clash);
         }
@@ -461,16 +460,6 @@ abstract sealed class AgentSettings permits Agent.Builder {
         runToolboxes = List.copyOf(runToolboxes);
     }
 
-    /** Says what is wrong with an agent name, or returns null when providers accept it. */
-    static String invalidName(String name) {
-        if (name != null && NAME.matcher(name).matches()) {
-            return null;
-        }
-        return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "
-                + "digits, '_' or '-' (providers accept only these in the tool and sender names an agent's name "
-                + "appears in)";
-    }
-
     /** The agent's settings as it keeps them: copies, prompt caching folded into the options. */
     AgentSpec spec() {
         ModelOptions opts = options;
@@ -480,11 +469,12 @@ abstract sealed class AgentSettings permits Agent.Builder {
         List<Skill> skillList = List.copyOf(skills);
         return new AgentSpec(name, description, instructions, context, completer, maxIterations, maxDelegationDepth,
                 skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars, Set.copyOf(stopTools),
-                systemPromptInChat, skillList.isEmpty() ? null : SkillTool.definition(skillList), registry, listener,
+                systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList), registry, listener,
                 List.copyOf(interceptors), List.copyOf(middleware), opts, prices, contextPolicy, runToolboxes);
     }
 
-    private Agent.Builder self() {
-        return (Agent.Builder) this;
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
     }
 }

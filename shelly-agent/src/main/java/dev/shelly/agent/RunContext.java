@@ -1,6 +1,5 @@
 package dev.shelly.agent;
 
-import dev.shelly.agent.internal.FanOut;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;
@@ -51,8 +50,10 @@ public final class RunContext {
     private final Registry registry;
     private final AgentListener listener;
     private final RunValues values;
-    /** The chain's links, outermost first: the scope's, then (for a run) its agent's. */
+    /** The links delegated children inherit, outermost first: the scope's, then (for a run) its agent's. */
     private final List<RunInterceptor> interceptors;
+    /** The chain's links: those above, then (for a run) its agent's middleware, which children do not inherit. */
+    private final List<RunInterceptor> links;
     private final List<RunObserver> observers;
     private final Duration cancelGrace;
     private final RunContext totalsParent;
@@ -66,7 +67,7 @@ public final class RunContext {
 
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
-            List<RunInterceptor> interceptors, List<RunObserver> observers,
+            List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
             Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path) {
         this.runId = runId;
         this.parentRunId = parentRunId;
@@ -79,6 +80,7 @@ public final class RunContext {
         this.listener = listener;
         this.values = values;
         this.interceptors = interceptors;
+        this.links = concat(interceptors, middleware);
         this.observers = observers;
         this.cancelGrace = cancelGrace;
         this.totalsParent = totalsParent;
@@ -234,14 +236,14 @@ public final class RunContext {
 
     /**
      * The links of the run's interception chain that the scope holds: the scope's, then (for a
-     * run) its agent's; delegated children inherit them. A run adds its
-     * agent's middleware and the {@linkplain #observers() observers} inside them (see
+     * run) its agent's interceptors and middleware. Delegated children inherit all but the
+     * middleware. A run adds the {@linkplain #observers() observers} inside them (see
      * {@link RunInterceptor} for the whole order).
      *
      * @return the links, outermost first
      */
     public List<RunInterceptor> interceptors() {
-        return interceptors;
+        return links;
     }
 
     /**
@@ -305,6 +307,23 @@ public final class RunContext {
         return totals.get().cost();
     }
 
+    /**
+     * Adds usage and cost to this context and every context it was entered from: what each
+     * model call of a run adds, and what a tool that asks a model itself may add so that its
+     * run's totals count it.
+     *
+     * @param usage the tokens
+     * @param cost what they cost
+     */
+    public void record(Usage usage, Cost cost) {
+        if (usage == null || cost == null) {
+            throw new IllegalArgumentException("RunContext.record needs a usage and a cost");
+        }
+        for (RunContext c = this; c != null; c = c.totalsParent) {
+            c.totals.updateAndGet(t -> new Totals(t.usage().plus(usage), t.cost().plus(cost)));
+        }
+    }
+
     @Override
     public String toString() {
         return "RunContext[" + (runId == null ? "scope" : runId) + (agent == null ? "" : ", agent " + agent)
@@ -313,17 +332,30 @@ public final class RunContext {
 
     // ------------------------------------------------------------------ package-private
 
-    /** The context of a run of {@code runner} entered from this one. */
-    RunContext enter(Agent runner) {
+    /**
+     * What an agent brings to the context of each of its runs, made once when it is built.
+     *
+     * @param agent its name
+     * @param registry its own registry, or null to use the context's
+     * @param cancelGrace its own grace, or null to use the context's
+     * @param maxDelegationDepth its delegation limit
+     * @param listener its listener
+     * @param interceptors its links, which its delegated children inherit
+     * @param middleware its links around its own runs only
+     */
+    record Defaults(String agent, Registry registry, Duration cancelGrace, int maxDelegationDepth,
+            AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware) {}
+
+    /** The context of a run of an agent entered from this one: the agent's defaults after the scope's. */
+    RunContext enter(Defaults runner) {
         String parentRun = runId != null ? runId : parentRunId;
-        Registry reg = runner.registryOrNull() != null ? runner.registryOrNull() : registry;
-        Duration grace = runner.ownCancelGrace() != null ? runner.ownCancelGrace() : cancelGrace;
+        Registry reg = runner.registry() != null ? runner.registry() : registry;
+        Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
         List<RunInterceptor> own = runner.interceptors();
         return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
-                runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
-                events(runner.listener().andThen(listener), own), values,
-                concat(interceptors, own), observers, grace, this,
-                approvals, path);
+                runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
+                events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
+                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path);
     }
 
     /**
@@ -336,19 +368,7 @@ public final class RunContext {
 
     private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, interceptors, observers, cancelGrace, this, approvals, childPath);
-    }
-
-    /** Adds one model call's usage and cost to this context and every context it was entered from. */
-    void record(Usage usage, Cost cost) {
-        for (RunContext c = this; c != null; c = c.totalsParent) {
-            c.totals.updateAndGet(t -> new Totals(t.usage().plus(usage), t.cost().plus(cost)));
-        }
-    }
-
-    /** The tool context of this run: the application's values plus this context under {@link #KEY}. */
-    ToolContext toolContext() {
-        return new ToolContext(agent, parentAgent, depth, runId, parentRunId, sessionId, values.with(KEY, this));
+                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath);
     }
 
     /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
@@ -378,8 +398,38 @@ public final class RunContext {
     // ------------------------------------------------------------------ builder
 
     /** Collects a scope's settings; everything is optional. */
-    public static final class Builder extends RunContextSettings {
+    public static final class Builder extends RunContextSettings<Builder> {
+        private final List<RunInterceptor> interceptors = new ArrayList<>();
+        private final List<RunObserver> observers = new ArrayList<>();
+
         private Builder() {}
+
+        /**
+         * Adds links to the interception chain of every run under the scope, after those added
+         * before and before every agent's own; delegated children inherit them. See
+         * {@link RunInterceptor} for the order, and for its static methods that make hooks before
+         * and after model and tool calls.
+         *
+         * @param more the links
+         * @return this builder
+         */
+        public Builder interceptors(RunInterceptor... more) {
+            addAll(interceptors, more, "interceptors");
+            return this;
+        }
+
+        /**
+         * Adds observers that watch every run under the scope, delegated children, team members
+         * and agents used as tools included; see {@link RunObserver} for the order. Those that
+         * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
+         *
+         * @param more the observers
+         * @return this builder
+         */
+        public Builder observers(RunObserver... more) {
+            addAll(observers, more, "observers");
+            return this;
+        }
 
         /**
          * Builds the scope.
@@ -388,9 +438,27 @@ public final class RunContext {
          */
         public RunContext build() {
             List<RunInterceptor> links = List.copyOf(interceptors);
+            List<RunObserver> active = new ArrayList<>(observers.size());
+            for (RunObserver o : observers) {
+                if (o.active()) {
+                    active.add(o);
+                }
+            }
             return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry,
-                    events(listener, links), values, links, active(observers), cancelGrace, null,
+                    events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
                     approvals, "");
+        }
+
+        private static <T> void addAll(List<T> list, T[] more, String field) {
+            if (more == null) {
+                throw new IllegalArgumentException("RunContext " + field + " must not be null");
+            }
+            for (int i = 0; i < more.length; i++) {
+                if (more[i] == null) {
+                    throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
+                }
+            }
+            list.addAll(List.of(more));
         }
     }
 }

@@ -240,31 +240,29 @@ class DelegationTest {
     }
 
     /**
-     * Malformed input is checked by the handler itself (a toolbox may also check it against the
-     * schema first, with its own message), so it is called directly here.
+     * Malformed input is checked by the delegate tool itself (a toolbox may also check it against
+     * the schema first, with its own message), before any child starts.
      */
     @Test
-    void theDelegateHandlerExplainsMalformedInputAndStartsNothing() throws Exception {
+    void theDelegateToolExplainsMalformedInputAndStartsNothing() {
         Registry r = registry();
         register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
-        Agent lead = lead(r, ScriptedCompleter.of(), 1);
-        dev.shelly.tools.ToolHandler delegate = Orchestration.toolbox(new Run(lead, lead.conversation(), RunContext.root().enter(lead), null), "call_1",
-                new Orchestration.Waiting())
-                .get("delegate").orElseThrow().handler();
-        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
-        ToolContext ctx = ToolContext.of("lead");
+        Agent lead = lead(r, ScriptedCompleter.of(Step.toolCalls(
+                new Step.Call("delegate", "{\"tasks\":[]}"),
+                new Step.Call("delegate", "{}"),
+                new Step.Call("delegate", "{\"tasks\":[{\"agent\":\"worker\"}]}"),
+                new Step.Call("delegate", "{\"tasks\":[{\"agent\":\"worker\",\"task\":\"a\"},{\"agent\":\" \",\"task\":\"x\"}]}"),
+                new Step.Call("delegate", "{\"tasks\":[\"worker\"]}")), Step.reply("ok")), 1);
         String none = "; nothing was delegated";
 
-        assertThat(delegate.call(json.readTree("{\"tasks\":[]}"), ctx))
-                .isEqualTo(ToolOutput.error("delegate needs at least one task in 'tasks'" + none));
-        assertThat(delegate.call(json.readTree("{}"), ctx))
-                .isEqualTo(ToolOutput.error("delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects" + none));
-        assertThat(delegate.call(json.readTree("{\"tasks\":[{\"agent\":\"worker\"}]}"), ctx))
-                .isEqualTo(ToolOutput.error("tasks[0].task is missing; say what agent 'worker' should do" + none));
-        assertThat(delegate.call(json.readTree("{\"tasks\":[{\"agent\":\"worker\",\"task\":\"a\"},{\"agent\":\" \",\"task\":\"x\"}]}"), ctx))
-                .isEqualTo(ToolOutput.error("tasks[1].agent is missing; name one of: worker" + none));
-        assertThat(delegate.call(json.readTree("{\"tasks\":[\"worker\"]}"), ctx))
-                .isEqualTo(ToolOutput.error("tasks[0] must be an object {\"agent\", \"task\", \"context\"}" + none));
+        lead.run("go");
+
+        assertThat(lead.chat().get(3).toolResults()).containsExactly(
+                ToolResult.error("call_1", "delegate needs at least one task in 'tasks'" + none),
+                ToolResult.error("call_2", "delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects" + none),
+                ToolResult.error("call_3", "tasks[0].task is missing; say what agent 'worker' should do" + none),
+                ToolResult.error("call_4", "tasks[1].agent is missing; name one of: worker" + none),
+                ToolResult.error("call_5", "tasks[0] must be an object {\"agent\", \"task\", \"context\"}" + none));
         assertThat(spawned).isEmpty();
     }
 

@@ -1,21 +1,23 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
+import dev.shelly.agent.AgentException;
+import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.RunInterceptor.ModelCall;
 import dev.shelly.agent.RunInterceptor.ToolInvocation;
-import dev.shelly.chats.Chat;
-import dev.shelly.chats.Message;
+import dev.shelly.agent.ToolDecision;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
- * The chains a run passes its work down: one link per {@link RunInterceptor}, the work itself at
- * the end. A link object is made per step down, so that a link that proceeds twice (say, to
- * retry) starts the rest of the chain afresh.
+ * The chains a run passes its model calls, decisions and tool calls down: one link per
+ * {@link RunInterceptor}, the work itself at the end. A link object is made per step down, so
+ * that a link that proceeds twice (say, to retry) starts the rest of the chain afresh. (The
+ * walk down the run chain starts at the agent, which its {@code RunChain} names.)
  */
 final class Chains {
     private Chains() {}
@@ -27,42 +29,6 @@ final class Chains {
 
     private static String agentOf(RunContext context) {
         return context.agent().orElse("?");
-    }
-
-    /** Around a run: the loop last. */
-    record Run(RunInterceptor[] links, int index, dev.shelly.agent.Run run, Supplier<Message> loop)
-            implements RunInterceptor.RunChain {
-        @Override
-        public Agent agent() {
-            return run.agent;
-        }
-
-        @Override
-        public RunContext context() {
-            return run.context;
-        }
-
-        @Override
-        public Chat chat() {
-            return run.chat();
-        }
-
-        @Override
-        public boolean paused() {
-            return run.paused != null;
-        }
-
-        @Override
-        public Message proceed() {
-            if (index == links.length) {
-                return loop.get();
-            }
-            Message reply = links[index].interceptRun(new Run(links, index + 1, run, loop));
-            if (reply == null) {
-                throw nullFrom(links, index, run.agent.name(), "a message");
-            }
-            return reply;
-        }
     }
 
     /**

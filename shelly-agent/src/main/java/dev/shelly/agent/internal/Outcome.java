@@ -1,16 +1,18 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
+import dev.shelly.agent.PendingCall;
+import dev.shelly.agent.RunPausedException;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolCall;
 import java.util.List;
 import java.util.Map;
 
 /**
- * How a run, or one turn of its tool calls, ended: answered, or paused with some calls waiting.
- * A pause is a value the loop returns; only the public run methods turn it into a
- * {@link RunPausedException}.
+ * Internal, not API. How a run, or one turn of its tool calls, ended: answered, or paused with
+ * some calls waiting. A pause is a value the loop returns; only the agent's public run methods
+ * turn it into a {@link RunPausedException}.
  */
-sealed interface Outcome {
+public sealed interface Outcome {
 
     /**
      * The message the run or the turn ended with.
@@ -43,18 +45,24 @@ sealed interface Outcome {
             reasons = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(reasons));
         }
 
-        /** The calls of the turn, in order. */
-        List<ToolCall> calls() {
+        /**
+         * {@return the calls of the turn, in order}
+         */
+        public List<ToolCall> calls() {
             return reply.toolCalls();
         }
 
-        /** What the pause says, as {@link RunPausedException#getMessage()} says it. */
-        String message() {
+        /**
+         * {@return what the pause says} As {@link RunPausedException#getMessage()} says it.
+         */
+        public String message() {
             return describe(agent, reasons, decisions != null);
         }
 
-        /** The public signal of this pause. */
-        RunPausedException signal() {
+        /**
+         * {@return a new public signal of this pause}
+         */
+        public RunPausedException signal() {
             return decisions == null ? new RunPausedException(agent, runId, calls(), reasons)
                     : new RunPausedException(agent, runId, calls(), reasons, decisions);
         }

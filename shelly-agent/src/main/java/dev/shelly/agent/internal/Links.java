@@ -1,7 +1,10 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.RunInterceptor.ToolInvocation;
-import dev.shelly.agent.internal.Observers;
+import dev.shelly.agent.RunObserver;
+import dev.shelly.agent.StructuredOutput;
+import dev.shelly.agent.StructuredOutputException;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolResult;
@@ -21,9 +24,10 @@ final class Links {
      * The context's {@link RunObserver}s, as one link: each starts an observation on the way
      * down (in the order added) and ends it on the way back (in reverse), on the same thread.
      *
+     * @param run the run, whose pause ends its observation
      * @param observers the active observers
      */
-    record Observed(List<RunObserver> observers) implements RunInterceptor {
+    record Observed(Run run, List<RunObserver> observers) implements RunInterceptor {
         @Override
         public Message interceptRun(RunChain chain) {
             RunObserver.Observation<Message> observed = Observers.start(observers,
@@ -36,7 +40,7 @@ final class Links {
                 throw e;
             }
             if (chain.paused()) {
-                observed.end(null, ((Chains.Run) chain).run().pauseSignal());
+                observed.end(null, run.pauseSignal());
             } else {
                 observed.end(reply, null);
             }
@@ -75,12 +79,12 @@ final class Links {
      * answer, binds the response to the record; an answer that does not fit gets one corrective
      * user turn (sender {@value StructuredOutput#SENDER}), and the run proceeds again.
      *
-     * @param run the run, which keeps the bound record and its latest response
-     * @param out the record's structured output
+     * @param run the run, which keeps its structured output, the bound record and its latest response
      */
-    record Structured(Run run, StructuredOutput<?> out) implements RunInterceptor {
+    record Structured(Run run) implements RunInterceptor {
         @Override
         public Message interceptRun(RunChain chain) {
+            StructuredOutput<?> out = run.out;
             boolean corrected = false;
             while (true) {
                 Message reply = chain.proceed();

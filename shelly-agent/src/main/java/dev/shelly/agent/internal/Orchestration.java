@@ -1,7 +1,9 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
-import dev.shelly.agent.internal.FanOut;
-import dev.shelly.agent.internal.Observers;
+import dev.shelly.agent.AgentException;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.Registry;
+import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
@@ -97,13 +99,13 @@ final class Orchestration {
                     + ctx.depth() + " and the delegation depth limit is " + ctx.delegationLimit()
                     + "; do the work yourself");
         }
-        Registry registry = parent.registryOrNull();
+        Registry registry = parent.context.registry().orElseThrow();
         List<Task> tasks = new ArrayList<>();
         String problem = parse(parent, registry, input, tasks);
         if (problem != null) {
             return ToolOutput.error(problem + "; nothing was delegated");
         }
-        return run(parent, registry, tasks, callId, waiting);
+        return run(parent, tasks, callId, waiting);
     }
 
     /** Checks the input; fills {@code tasks} and returns null, or returns what is wrong. */
@@ -169,40 +171,30 @@ final class Orchestration {
      * resumes the paused children on their kept chats. Without approvals, a child that pauses
      * fails its task.
      */
-    private static ToolOutput run(Run parent, Registry registry, List<Task> tasks, String callId, Waiting waiting)
+    private static ToolOutput run(Run parent, List<Task> tasks, String callId, Waiting waiting)
             throws InterruptedException {
         String from = parent.name();
-        Approvals desk = parent.context.approvals().orElse(null);
+        Approver desk = parent.approver;
         List<RunContext> scopes = new ArrayList<>(tasks.size());
         List<Callable<Child>> work = new ArrayList<>(tasks.size());
         for (int i = 0; i < tasks.size(); i++) {
             Task task = tasks.get(i);
-            RunContext scope = parent.context.delegation(callId, i);
+            RunContext scope = parent.children.scope(parent.context, callId, i);
             scopes.add(scope);
             work.add(() -> {
                 Approvals.Frame kept = desk == null ? null : desk.frame(scope.path());
                 if (kept != null && kept.finished() != null) {
                     return new Child(kept.finished(), null);
                 }
-                Agent child = registry.spawn(task.agent()).orElseThrow(() -> new AgentException(task.agent(),
-                        "agent '" + task.agent() + "' is not in the registry", null));
-                List<Message> input;
-                if (kept != null && !kept.chat().isEmpty()) {
-                    for (Message m : kept.chat()) {
-                        child.chat().append(m);
-                    }
-                    input = List.of();
-                } else {
-                    input = task.context() == null
-                            ? List.of(Message.text(from, Role.USER, task.task()))
-                            : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
-                }
-                Outcome outcome = child.delegated(input, scope);
+                List<Message> input = task.context() == null
+                        ? List.of(Message.text(from, Role.USER, task.task()))
+                        : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
+                Outcome outcome = parent.children.run(task.agent(), scope, kept == null ? List.of() : kept.chat(), input);
                 if (!(outcome instanceof Outcome.Paused p)) {
                     return new Child(outcome.reply().text(), null);
                 }
                 if (desk == null) {
-                    throw new AgentException(child.name(), p.message(), null);
+                    throw new AgentException(task.agent(), p.message(), null);
                 }
                 return new Child(null, p.message());
             });

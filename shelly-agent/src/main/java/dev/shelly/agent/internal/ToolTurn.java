@@ -1,8 +1,13 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
+import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.AgentException;
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.AskUser;
+import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunInterceptor.ToolInvocation;
-import dev.shelly.agent.internal.FanOut;
-import dev.shelly.agent.internal.Observers;
+import dev.shelly.agent.ToolDecision;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
 import dev.shelly.chats.Role;
@@ -89,7 +94,7 @@ final class ToolTurn {
     private final Message reply;
     /** One record per call of the reply, in call order. */
     private final Call[] calls;
-    private final Approvals desk;
+    private final Approver desk;
     private final String path;
 
     /**
@@ -110,7 +115,7 @@ final class ToolTurn {
         for (int i = 0; i < calls.length; i++) {
             calls[i] = new Call(made.get(i));
         }
-        this.desk = run.context.approvals().orElse(null);
+        this.desk = run.approver;
         this.path = run.context.path();
     }
 
@@ -273,7 +278,7 @@ final class ToolTurn {
                 held.add(c.result());
             }
             if (c.paused() != null) {
-                asks.add(new PendingCall(Approvals.id(path, c.call().id()), run.name(), c.effective(),
+                asks.add(new PendingCall(desk.id(path, c.call().id()), run.name(), c.effective(),
                         c.call().name().equals(AskUser.NAME) ? PendingCall.Kind.QUESTION : PendingCall.Kind.APPROVAL,
                         c.paused(), desk.now()));
                 reasons.put(c.call().id(), c.paused());
@@ -355,9 +360,9 @@ final class ToolTurn {
                 continue;
             }
             ToolDecision decision;
-            Answer answer = desk == null ? null : desk.take(Approvals.id(path, c.call().id()));
+            Answer answer = desk == null ? null : desk.take(desk.id(path, c.call().id()));
             if (answer != null) {
-                decision = Approvals.decision(answer, c.effective());
+                decision = desk.decision(answer, c.effective());
             } else if (run.chain.length == 0) {
                 decision = last.apply(c.effective());
             } else {

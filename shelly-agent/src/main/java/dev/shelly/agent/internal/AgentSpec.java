@@ -1,0 +1,149 @@
+package dev.shelly.agent.internal;
+
+import dev.shelly.agent.AgentListener;
+import dev.shelly.agent.Registry;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.PriceTable;
+import dev.shelly.skills.Skill;
+import dev.shelly.tools.ToolBox;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Internal, not API. What an agent is, as its builder left it: the agent keeps this and never
+ * changes it, and the loop runs from it. Lists and sets are unmodifiable copies. The public
+ * accessors of {@code dev.shelly.agent.Agent} document each field.
+ *
+ * @param name the agent's name
+ * @param description what it does, as other agents see it
+ * @param instructions its detailed instructions
+ * @param context its project context
+ * @param completer the model it asks
+ * @param maxIterations the most model calls in one run
+ * @param maxDelegationDepth how deep delegation may go below it
+ * @param skills its skills
+ * @param toolboxes the user's toolboxes
+ * @param cancelGrace the grace set on the builder, or null when the run's context decides
+ * @param timeout how long one run may take, or null
+ * @param maxToolResultChars the most characters of text a tool result keeps
+ * @param stopTools the tools whose call ends a run
+ * @param systemPromptInChat whether the prompt goes into an empty chat
+ * @param skillTool the definition of {@code load_skill}, or null without skills
+ * @param registry the registry set on the builder, or null
+ * @param listener the agent's listener
+ * @param interceptors the agent's links, which its delegated children inherit
+ * @param middleware the links around its own runs only
+ * @param options the options of every model call
+ * @param prices the prices that turn usage into cost
+ * @param contextPolicy how it keeps its model calls inside the window
+ * @param runToolboxes the toolboxes runs search: the user's, then those of the context strategies
+ */
+public record AgentSpec(
+        String name,
+        String description,
+        String instructions,
+        String context,
+        Completer completer,
+        int maxIterations,
+        int maxDelegationDepth,
+        List<Skill> skills,
+        List<ToolBox> toolboxes,
+        Duration cancelGrace,
+        Duration timeout,
+        int maxToolResultChars,
+        Set<String> stopTools,
+        boolean systemPromptInChat,
+        ToolDefinition skillTool,
+        Registry registry,
+        AgentListener listener,
+        List<RunInterceptor> interceptors,
+        List<RunInterceptor> middleware,
+        ModelOptions options,
+        PriceTable prices,
+        ContextPolicy contextPolicy,
+        List<ToolBox> runToolboxes) {
+
+    /** The most model calls in one run unless the builder says otherwise. */
+    public static final int DEFAULT_MAX_ITERATIONS = 25;
+
+    /** The iteration limit that means no limit. */
+    public static final int UNLIMITED = Integer.MAX_VALUE;
+
+    /** How deep delegation may go unless the builder says otherwise. */
+    public static final int DEFAULT_MAX_DELEGATION_DEPTH = 1;
+
+    /** The names of the built-in tools, which no toolbox may use. */
+    public static final Set<String> BUILTIN_TOOLS = Set.of(SkillTool.NAME, Orchestration.LIST_AGENTS,
+            Orchestration.DELEGATE);
+
+    /**
+     * What the model is told about {@code load_skill} for these skills.
+     *
+     * @param skills the skills, not empty
+     * @return the definition
+     */
+    public static ToolDefinition skillTool(List<Skill> skills) {
+        return SkillTool.definition(skills);
+    }
+
+    /**
+     * Says which toolbox holds a tool named like a built-in, or returns null when none does.
+     * Toolboxes may change after the agent is built, so a run checks again (three look-ups per
+     * toolbox).
+     *
+     * @param agent the agent's name, for the message
+     * @param boxes the toolboxes
+     * @return what is wrong, or null
+     */
+    public static String builtinClash(String agent, List<ToolBox> boxes) {
+        for (int i = 0; i < boxes.size(); i++) {
+            ToolBox box = boxes.get(i);
+            for (String tool : BUILTIN_TOOLS) {
+                if (box.contains(tool)) {
+                    return "toolbox " + (i + 1) + " of agent '" + agent + "' holds a tool named '" + tool
+                            + "', the name of a built-in tool (" + String.join(", ", new TreeSet<>(BUILTIN_TOOLS))
+                            + "); rename the tool";
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * {@return whether the agent may delegate at the top of a delegation tree} It has a registry
+     * holding other agents, and a delegation limit above 0.
+     */
+    public boolean canDelegate() {
+        return registry != null && maxDelegationDepth > 0 && !otherAgents(registry, name).isEmpty();
+    }
+
+    /**
+     * The system prompt the agent writes when it runs at the top of a delegation tree.
+     *
+     * @return the prompt's text
+     */
+    public String systemPrompt() {
+        return SystemPrompt.build(name, description, instructions, context, skills,
+                canDelegate() ? otherAgents(registry, name) : List.of());
+    }
+
+    /** The registry's agents other than {@code self}, sorted by name. */
+    static List<Registry.Entry> otherAgents(Registry registry, String self) {
+        List<Registry.Entry> all = registry.list();
+        List<Registry.Entry> others = new ArrayList<>(all.size());
+        for (Registry.Entry e : all) {
+            if (!e.name().equals(self)) {
+                others.add(e);
+            }
+        }
+        return Collections.unmodifiableList(others);
+    }
+}
