@@ -1,7 +1,7 @@
 package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.GuardrailException;
+import dev.shelly.agent.AgentException.GuardrailException;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.chats.Message;
 import dev.shelly.testing.Step;

@@ -1,5 +1,7 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.MaxIterationsException;
+import dev.shelly.agent.AgentException.StructuredOutputException;
 import dev.shelly.agent.internal.AgentSpec;
 import dev.shelly.agent.internal.Children;
 import dev.shelly.agent.internal.ContextManager;

@@ -1,8 +1,10 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.AgentTimeoutException;
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.context.ContextPolicy;
-import dev.shelly.agent.internal.AgentSpec;
 import dev.shelly.agent.context.ContextStrategy;
+import dev.shelly.agent.internal.AgentSpec;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.CacheHints;

@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.GuardrailException;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ShellyException;

@@ -33,7 +33,7 @@
  *       {@linkplain Agent.Builder#stopAtTools stop tools}: then that tool message ends the run.
  *   <li>After {@code maxIterations} replies ({@value Agent#DEFAULT_MAX_ITERATIONS} unless set;
  *       {@link Agent#UNLIMITED} for no limit) without a final answer the run fails with a
- *       {@link MaxIterationsException}.
+ *       {@link AgentException.MaxIterationsException}.
  * </ol>
  *
  * <h2>Delegation</h2>

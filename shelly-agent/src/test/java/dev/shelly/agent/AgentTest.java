@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,9 +14,9 @@ import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.skills.Skill;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
-import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import dev.shelly.tools.ToolOutput;

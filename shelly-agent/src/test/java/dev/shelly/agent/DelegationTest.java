@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.AgentTimeoutException;
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;

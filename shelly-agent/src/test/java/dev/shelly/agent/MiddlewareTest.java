@@ -1,5 +1,8 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.AgentTimeoutException;
+import dev.shelly.agent.AgentException.GuardrailException;
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,10 +1,10 @@
 package dev.shelly.agent.internal;
 
-import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.AgentException.StructuredOutputException;
 import dev.shelly.agent.RunInterceptor.ToolInvocation;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.StructuredOutput;
-import dev.shelly.agent.StructuredOutputException;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolResult;

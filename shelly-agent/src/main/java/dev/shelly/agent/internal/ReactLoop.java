@@ -1,8 +1,8 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.AgentException;
-import dev.shelly.agent.MaxIterationsException;
 import dev.shelly.agent.RunContext;
 import dev.shelly.agent.RunInterceptor.ModelCall;
 import dev.shelly.agent.StructuredOutput;

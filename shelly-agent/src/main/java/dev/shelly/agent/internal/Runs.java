@@ -1,8 +1,8 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.AgentException.AgentTimeoutException;
 import dev.shelly.agent.AgentListener;
-import dev.shelly.agent.AgentTimeoutException;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.RunContext;
 import dev.shelly.agent.StructuredOutput;
