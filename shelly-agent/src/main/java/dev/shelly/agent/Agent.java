@@ -13,6 +13,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.skills.Skill;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -56,13 +57,13 @@ public final class Agent extends AgentDefinition implements Runner {
      * How long cancelled tool calls and children may take to stop, unless the builder or the
      * run's context says otherwise.
      */
-    public static final Duration DEFAULT_CANCEL_GRACE = RunContextSettings.DEFAULT_CANCEL_GRACE;
+    public static final Duration DEFAULT_CANCEL_GRACE = RunContext.DEFAULT_CANCEL_GRACE;
 
     /**
      * The most model calls in one run unless the builder says otherwise: enough for a task with
      * a few rounds of tools, and a bound on a model that loops.
      */
-    public static final int DEFAULT_MAX_ITERATIONS = AgentSpec.DEFAULT_MAX_ITERATIONS;
+    public static final int DEFAULT_MAX_ITERATIONS = AgentSettings.DEFAULT_MAX_ITERATIONS;
 
     /** The iteration limit that means no limit: {@code maxIterations(Agent.UNLIMITED)}. */
     public static final int UNLIMITED = AgentSpec.UNLIMITED;
@@ -71,7 +72,7 @@ public final class Agent extends AgentDefinition implements Runner {
      * How deep delegation may go unless the builder says otherwise: an agent with a registry
      * delegates, and the agents it delegates to do the work themselves.
      */
-    public static final int DEFAULT_MAX_DELEGATION_DEPTH = AgentSpec.DEFAULT_MAX_DELEGATION_DEPTH;
+    public static final int DEFAULT_MAX_DELEGATION_DEPTH = AgentSettings.DEFAULT_MAX_DELEGATION_DEPTH;
 
     private final String name;
     /** What the agent brings to the context of each of its runs. */
@@ -79,12 +80,12 @@ public final class Agent extends AgentDefinition implements Runner {
     /** The agent's own conversation, which the convenience methods without one run on. */
     private final Conversation conversation;
 
-    private Agent(Builder b) {
-        super(b.spec());
+    private Agent(AgentSpec spec, Chat chat) {
+        super(spec);
         this.name = spec.name();
         this.defaults = new RunContext.Defaults(name, spec.registry(), spec.cancelGrace(), spec.maxDelegationDepth(),
                 spec.listener(), spec.interceptors(), spec.middleware());
-        this.conversation = new Conversation(b.chat == null ? new Chat() : b.chat);
+        this.conversation = new Conversation(chat == null ? new Chat() : chat);
     }
     /**
      * Starts building an agent.
@@ -472,7 +473,16 @@ public final class Agent extends AgentDefinition implements Runner {
          */
         public Agent build() {
             validate();
-            return new Agent(this);
+            String clash = AgentSpec.builtinClash(name, toolboxes);
+            if (clash != null) {
+                throw new IllegalArgumentException(clash);
+            }
+            List<Skill> skillList = List.copyOf(skills);
+            return new Agent(new AgentSpec(name, description, instructions, context, completer, maxIterations,
+                    maxDelegationDepth, skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars,
+                    Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList),
+                    registry, listener, List.copyOf(interceptors), List.copyOf(middleware), callOptions(), prices,
+                    contextPolicy, runToolboxes), chat);
         }
     }
 }

@@ -4,7 +4,6 @@ import dev.shelly.agent.AgentException.AgentTimeoutException;
 import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
-import dev.shelly.agent.internal.AgentSpec;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.CacheHints;
@@ -28,13 +27,18 @@ import java.util.Set;
  * @param <B> the builder
  */
 abstract class AgentSettings<B extends AgentSettings<B>> {
+    /** The most model calls in one run unless set. */
+    static final int DEFAULT_MAX_ITERATIONS = 25;
+    /** How deep delegation may go unless set. */
+    static final int DEFAULT_MAX_DELEGATION_DEPTH = 1;
+
     final String name;
     String description = "";
     String instructions = "";
     String context = "";
     Completer completer;
-    int maxIterations = AgentSpec.DEFAULT_MAX_ITERATIONS;
-    int maxDelegationDepth = AgentSpec.DEFAULT_MAX_DELEGATION_DEPTH;
+    int maxIterations = DEFAULT_MAX_ITERATIONS;
+    int maxDelegationDepth = DEFAULT_MAX_DELEGATION_DEPTH;
     final List<Skill> skills = new ArrayList<>();
     final List<RunInterceptor> middleware = new ArrayList<>();
     final List<ToolBox> toolboxes = new ArrayList<>();
@@ -429,15 +433,12 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
 
     /**
      * Checks the settings before a build and works out the toolboxes runs search: the user's,
-     * then those of the context strategies.
+     * then those of the context strategies. The agent checks the toolboxes against its
+     * built-in tools.
      */
     void validate() {
         if (completer == null) {
             throw new IllegalArgumentException("Agent '" + name + "' needs a completer");
-        }
-        String clash = AgentSpec.builtinClash(name, toolboxes);
-        if (clash != null) {
-            throw new IllegalArgumentException(clash);
         }
         if (prices == null) {
             prices = PriceTable.defaults();
@@ -462,17 +463,9 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
         runToolboxes = List.copyOf(runToolboxes);
     }
 
-    /** The agent's settings as it keeps them: copies, prompt caching folded into the options. */
-    AgentSpec spec() {
-        ModelOptions opts = options;
-        if (promptCaching && opts.cache() == null) {
-            opts = opts.withCache(CacheHints.ON);
-        }
-        List<Skill> skillList = List.copyOf(skills);
-        return new AgentSpec(name, description, instructions, context, completer, maxIterations, maxDelegationDepth,
-                skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars, Set.copyOf(stopTools),
-                systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList), registry, listener,
-                List.copyOf(interceptors), List.copyOf(middleware), opts, prices, contextPolicy, runToolboxes);
+    /** The options every model call of the agent carries: prompt caching folded into those set. */
+    ModelOptions callOptions() {
+        return promptCaching && options.cache() == null ? options.withCache(CacheHints.ON) : options;
     }
 
     @SuppressWarnings("unchecked")

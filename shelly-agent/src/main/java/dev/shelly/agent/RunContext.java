@@ -34,6 +34,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * totals, which are safe for concurrent runs.
  */
 public final class RunContext {
+    /**
+     * How long interrupted tool calls, children and members may take to stop, unless a context
+     * or an agent says otherwise.
+     */
+    public static final Duration DEFAULT_CANCEL_GRACE = RunContextSettings.DEFAULT_CANCEL_GRACE;
+
     /** The key under which a tool's {@link ToolContext#values()} carry the run's context. */
     public static final RunValues.Key<RunContext> KEY = RunValues.Key.of("shelly.run", RunContext.class);
 

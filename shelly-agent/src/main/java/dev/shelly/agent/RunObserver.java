@@ -61,11 +61,12 @@ public interface RunObserver {
      * An agent's run starts, on its thread, once it has entered its context (so the run id, the
      * agent, the parent run and the session are known).
      *
-     * @param agent the running agent (its name, description and {@linkplain Agent#completer() completer})
-     * @param run the run's context
+     * @param run the run as the chain's links see it: its agent (name, description and
+     *     {@linkplain Agent#completer() completer}) and its context; an observer reads it and
+     *     never proceeds with it
      * @return what to do when the run ends, with its final message or its failure
      */
-    default Observation<Message> runStarted(Agent agent, RunContext run) {
+    default Observation<Message> runStarted(RunInterceptor.RunChain run) {
         return Observation.none();
     }
 

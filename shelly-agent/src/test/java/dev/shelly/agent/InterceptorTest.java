@@ -78,7 +78,7 @@ class InterceptorTest {
     void theChainRunsInTheDocumentedOrderAndUnwindsInReverse() {
         RunObserver observer = new RunObserver() {
             @Override
-            public Observation<Message> runStarted(Agent agent, RunContext run) {
+            public Observation<Message> runStarted(RunInterceptor.RunChain run) {
                 trace.add("observer>run");
                 return (r, f) -> trace.add("observer<run");
             }

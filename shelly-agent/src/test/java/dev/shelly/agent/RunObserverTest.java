@@ -50,8 +50,8 @@ class RunObserverTest {
         }
 
         @Override
-        public Observation<Message> runStarted(Agent agent, RunContext run) {
-            return enter("run " + run.agent().orElseThrow() + "@" + run.depth(), Message::text);
+        public Observation<Message> runStarted(RunInterceptor.RunChain run) {
+            return enter("run " + run.context().agent().orElseThrow() + "@" + run.context().depth(), Message::text);
         }
 
         @Override
@@ -205,7 +205,7 @@ class RunObserverTest {
         Recorder recorder = new Recorder();
         RunObserver broken = new RunObserver() {
             @Override
-            public Observation<Message> runStarted(Agent agent, RunContext run) {
+            public Observation<Message> runStarted(RunInterceptor.RunChain run) {
                 throw new IllegalStateException("broken start");
             }
 
@@ -236,7 +236,7 @@ class RunObserverTest {
             }
 
             @Override
-            public Observation<Message> runStarted(Agent agent, RunContext run) {
+            public Observation<Message> runStarted(RunInterceptor.RunChain run) {
                 calls.add("runStarted");
                 return Observation.none();
             }

@@ -71,14 +71,8 @@ public record AgentSpec(
         ContextPolicy contextPolicy,
         List<ToolBox> runToolboxes) {
 
-    /** The most model calls in one run unless the builder says otherwise. */
-    public static final int DEFAULT_MAX_ITERATIONS = 25;
-
     /** The iteration limit that means no limit. */
     public static final int UNLIMITED = Integer.MAX_VALUE;
-
-    /** How deep delegation may go unless the builder says otherwise. */
-    public static final int DEFAULT_MAX_DELEGATION_DEPTH = 1;
 
     /** The names of the built-in tools, which no toolbox may use. */
     public static final Set<String> BUILTIN_TOOLS = Set.of(SkillTool.NAME, Orchestration.LIST_AGENTS,

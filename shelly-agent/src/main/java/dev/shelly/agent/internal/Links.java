@@ -31,7 +31,7 @@ final class Links {
         @Override
         public Message interceptRun(RunChain chain) {
             RunObserver.Observation<Message> observed = Observers.start(observers,
-                    o -> o.runStarted(chain.agent(), chain.context()));
+                    o -> o.runStarted(chain));
             Message reply;
             try {
                 reply = chain.proceed();
