@@ -11,6 +11,7 @@ import dev.shelly.agent.internal.Runs;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.skills.Skill;
+import dev.shelly.tools.ToolBox;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -53,25 +54,16 @@ import java.util.concurrent.CancellationException;
  * spawns a fresh agent for each delegation.
  */
 public final class Agent extends AgentDefinition implements Runner {
-    /**
-     * How long cancelled tool calls and children may take to stop, unless the builder or the
-     * run's context says otherwise.
-     */
+    /** How long cancelled tool calls and children may take to stop, unless the builder or the run's context says. */
     public static final Duration DEFAULT_CANCEL_GRACE = RunContext.DEFAULT_CANCEL_GRACE;
 
-    /**
-     * The most model calls in one run unless the builder says otherwise: enough for a task with
-     * a few rounds of tools, and a bound on a model that loops.
-     */
+    /** The most model calls in one run unless the builder says: a few rounds of tools, a bound on a loop. */
     public static final int DEFAULT_MAX_ITERATIONS = AgentSettings.DEFAULT_MAX_ITERATIONS;
 
     /** The iteration limit that means no limit: {@code maxIterations(Agent.UNLIMITED)}. */
     public static final int UNLIMITED = AgentSpec.UNLIMITED;
 
-    /**
-     * How deep delegation may go unless the builder says otherwise: an agent with a registry
-     * delegates, and the agents it delegates to do the work themselves.
-     */
+    /** How deep delegation may go unless the builder says: the agents an agent delegates to work alone. */
     public static final int DEFAULT_MAX_DELEGATION_DEPTH = AgentSettings.DEFAULT_MAX_DELEGATION_DEPTH;
 
     private final String name;
@@ -98,14 +90,10 @@ public final class Agent extends AgentDefinition implements Runner {
     }
 
     /**
-     * Runs the agent on its chat, as it is, in a fresh scope: {@code run(RunContext.root())}.
+     * Runs the agent on its chat, as it is, in a fresh scope: {@code run(RunContext.root())}; see
+     * {@link #run(RunContext)}.
      *
      * @return the final message, as appended to the chat
-     * @throws MaxIterationsException when the iteration limit is reached
-     * @throws dev.shelly.modeladapter.ModelException when the model fails
-     * @throws CancellationException when the run is interrupted
-     * @throws RunPausedException when a tool-call hook paused the run
-     * @throws IllegalStateException when the agent is already running
      */
     @Override
     public Message run() {
@@ -122,7 +110,8 @@ public final class Agent extends AgentDefinition implements Runner {
      * @throws MaxIterationsException when the iteration limit is reached
      * @throws dev.shelly.modeladapter.ModelException when the model fails
      * @throws CancellationException when the run is interrupted
-     * @throws RunPausedException when a tool-call hook paused the run
+     * @throws RunPausedException when tool calls of the last turn wait for a decision (the chat
+     *     ends with the reply whose calls wait; the next run takes them up)
      * @throws IllegalStateException when the agent is already running
      */
     @Override
@@ -136,7 +125,6 @@ public final class Agent extends AgentDefinition implements Runner {
      *
      * @param userMessage what the user says; not blank
      * @return the final message
-     * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage) {
         return run(userMessage, RunContext.root());
@@ -148,7 +136,6 @@ public final class Agent extends AgentDefinition implements Runner {
      * @param userMessage what the user says; not blank
      * @param context the caller's scope
      * @return the final message
-     * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage, RunContext context) {
         return execute(conversation, List.of(userInput(userMessage)), require(context, "context"), null).reply();
@@ -286,28 +273,27 @@ public final class Agent extends AgentDefinition implements Runner {
 
     /** Runs on a conversation the caller gave; a pause is signalled, as the public methods do. */
     private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
-        if (!on.begin()) {
-            throw new IllegalStateException(on == conversation
-                    ? "agent '" + name + "' is already running; an agent runs one run() at a time"
-                    : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
-        }
-        Run run;
-        try {
-            run = start(on, caller.enter(defaults), input, out);
-        } finally {
-            on.end();
-        }
+        Run run = hold(on, caller.enter(defaults), input, out);
         if (run.paused() != null) {
             throw run.pauseSignal();
         }
         return run;
     }
 
-    /** Hands a run over to the loop, in a context already entered. */
-    private Run start(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
-        ContextManager contextManager = on.state(spec, () -> new ContextManager(spec, spec.contextPolicy(), on.chat()));
-        return Runs.execute(new Runs.Start(spec, on.chat(), contextManager, context, input, out,
-                RunApprover.of(context), CHILDREN, run -> new RunLinks(this, run, 0).proceed()));
+    /** Hands a run over to the loop, in a context already entered, holding the conversation for it. */
+    private Run hold(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
+        if (!on.begin()) {
+            throw new IllegalStateException(on == conversation
+                    ? "agent '" + name + "' is already running; an agent runs one run() at a time"
+                    : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
+        }
+        try {
+            ContextManager contextManager = on.state(spec, () -> new ContextManager(spec, spec.contextPolicy(), on.chat()));
+            return Runs.execute(new Runs.Start(spec, on.chat(), contextManager, context, input, out,
+                    RunApprover.of(context), CHILDREN, run -> new RunLinks(this, run, 0).proceed()));
+        } finally {
+            on.end();
+        }
     }
 
     /**
@@ -359,19 +345,10 @@ public final class Agent extends AgentDefinition implements Runner {
         public Outcome run(String agent, RunContext scope, List<Message> kept, List<Message> input) {
             Agent child = scope.registry().flatMap(r -> r.spawn(agent)).orElseThrow(() -> new AgentException(agent,
                     "agent '" + agent + "' is not in the registry", null));
-            Conversation on = child.conversation;
             if (!kept.isEmpty()) {
-                on.chat().append(kept);
+                child.chat().append(kept);
             }
-            if (!on.begin()) {
-                throw new IllegalStateException("agent '" + agent + "' is already running; an agent runs one run() at a time");
-            }
-            Run run;
-            try {
-                run = child.start(on, scope.enter(child.defaults), kept.isEmpty() ? input : List.of(), null);
-            } finally {
-                on.end();
-            }
+            Run run = child.hold(child.conversation, scope.enter(child.defaults), kept.isEmpty() ? input : List.of(), null);
             return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
         }
     };
@@ -473,10 +450,7 @@ public final class Agent extends AgentDefinition implements Runner {
          */
         public Agent build() {
             validate();
-            String clash = AgentSpec.builtinClash(name, toolboxes);
-            if (clash != null) {
-                throw new IllegalArgumentException(clash);
-            }
+            List<ToolBox> runToolboxes = AgentSpec.runToolboxes(name, toolboxes, contextPolicy);
             List<Skill> skillList = List.copyOf(skills);
             return new Agent(new AgentSpec(name, description, instructions, context, completer, maxIterations,
                     maxDelegationDepth, skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars,

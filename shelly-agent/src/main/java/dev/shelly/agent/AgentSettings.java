@@ -3,9 +3,7 @@ package dev.shelly.agent;
 import dev.shelly.agent.AgentException.AgentTimeoutException;
 import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.context.ContextPolicy;
-import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.Chat;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.CacheHints;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
@@ -17,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -55,7 +52,6 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
     Registry registry;
     AgentListener listener = AgentListener.NONE;
     ContextPolicy contextPolicy = ContextPolicy.NONE;
-    List<ToolBox> runToolboxes;
 
     AgentSettings(String name) {
         String invalid = Registry.invalidName(name);
@@ -431,11 +427,7 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
         return values;
     }
 
-    /**
-     * Checks the settings before a build and works out the toolboxes runs search: the user's,
-     * then those of the context strategies. The agent checks the toolboxes against its
-     * built-in tools.
-     */
+    /** Checks the settings before a build; the agent checks its tools. */
     void validate() {
         if (completer == null) {
             throw new IllegalArgumentException("Agent '" + name + "' needs a completer");
@@ -443,24 +435,6 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
         if (prices == null) {
             prices = PriceTable.defaults();
         }
-        runToolboxes = new ArrayList<>(toolboxes);
-        for (ContextStrategy strategy : contextPolicy.strategies()) {
-            Optional<ToolBox> box = strategy.tools();
-            if (box.isEmpty()) {
-                continue;
-            }
-            for (ToolDefinition d : box.get().definitions()) {
-                for (int i = 0; i < runToolboxes.size(); i++) {
-                    if (runToolboxes.get(i).contains(d.name())) {
-                        throw new IllegalArgumentException("toolbox " + (i + 1) + " of agent '" + name + "' holds a tool "
-                                + "named '" + d.name() + "', which the context strategy '" + strategy.name()
-                                + "' offers; rename the tool");
-                    }
-                }
-            }
-            runToolboxes.add(box.get());
-        }
-        runToolboxes = List.copyOf(runToolboxes);
     }
 
     /** The options every model call of the agent carries: prompt caching folded into those set. */

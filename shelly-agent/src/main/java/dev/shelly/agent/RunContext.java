@@ -113,11 +113,7 @@ public final class RunContext {
         return new Builder().build();
     }
 
-    /**
-     * Starts building a scope.
-     *
-     * @return a builder
-     */
+    /** {@return a builder} Starts building a scope. */
     public static Builder builder() {
         return new Builder();
     }
@@ -137,11 +133,7 @@ public final class RunContext {
 
     // ------------------------------------------------------------------ what a run knows
 
-    /**
-     * The run's id, as events and tools see it.
-     *
-     * @return the id, or empty for a scope the application built
-     */
+    /** {@return the id, or empty for a scope the application built} The run's id, as events and tools see it. */
     public Optional<String> runId() {
         return Optional.ofNullable(runId);
     }
@@ -156,38 +148,22 @@ public final class RunContext {
         return Optional.ofNullable(parentRunId);
     }
 
-    /**
-     * The session the run belongs to.
-     *
-     * @return the id, or empty when there is none
-     */
+    /** {@return the id, or empty when there is none} The session the run belongs to. */
     public Optional<String> sessionId() {
         return Optional.ofNullable(sessionId);
     }
 
-    /**
-     * The running agent.
-     *
-     * @return its name, or empty for a scope the application built
-     */
+    /** {@return its name, or empty for a scope the application built} The running agent. */
     public Optional<String> agent() {
         return Optional.ofNullable(agent);
     }
 
-    /**
-     * The agent that delegated to the running one.
-     *
-     * @return its name, or empty at the top of a delegation tree
-     */
+    /** {@return its name, or empty at the top of a delegation tree} The agent that delegated to the running one. */
     public Optional<String> parentAgent() {
         return Optional.ofNullable(parentAgent);
     }
 
-    /**
-     * The delegation depth: 0 at the top, 1 for a delegated child, ...
-     *
-     * @return the depth
-     */
+    /** {@return the depth} The delegation depth: 0 at the top, 1 for a delegated child, ... */
     public int depth() {
         return depth;
     }
@@ -201,11 +177,7 @@ public final class RunContext {
         return delegationLimit;
     }
 
-    /**
-     * The registry the run delegates through.
-     *
-     * @return the registry, or empty when there is none
-     */
+    /** {@return the registry, or empty when there is none} The registry the run delegates through. */
     public Optional<Registry> registry() {
         return Optional.ofNullable(registry);
     }
@@ -220,11 +192,7 @@ public final class RunContext {
         return listener;
     }
 
-    /**
-     * The application's values.
-     *
-     * @return the values, {@link RunValues#EMPTY} when none
-     */
+    /** {@return the values, {@link RunValues#EMPTY} when none} The application's values. */
     public RunValues values() {
         return values;
     }
@@ -304,11 +272,7 @@ public final class RunContext {
         return totals.get().usage();
     }
 
-    /**
-     * The cost of every model call made under this context so far, delegated children included.
-     *
-     * @return the total
-     */
+    /** {@return the total} The cost of every model call made under this context so far, delegated children included. */
     public Cost cost() {
         return totals.get().cost();
     }

@@ -162,18 +162,10 @@ public interface RunInterceptor {
 
     /** The rest of a run. */
     interface RunChain {
-        /**
-         * The agent that runs.
-         *
-         * @return the agent
-         */
+        /** {@return the agent that runs} */
         Agent agent();
 
-        /**
-         * The run's context.
-         *
-         * @return the context
-         */
+        /** {@return the run's context} */
         RunContext context();
 
         /**
@@ -205,18 +197,10 @@ public interface RunInterceptor {
 
     /** One model call and the rest of its chain. */
     interface ModelChain {
-        /**
-         * The call, with the request as the links before this one left it.
-         *
-         * @return the call
-         */
+        /** {@return the call, with the request as the links before this one left it} */
         ModelCall call();
 
-        /**
-         * The provider and model the agent's completer asks.
-         *
-         * @return the target
-         */
+        /** {@return the provider and model the agent's completer asks} */
         ModelTarget target();
 
         /**
@@ -230,11 +214,7 @@ public interface RunInterceptor {
 
     /** The decision about one tool call and the rest of it. */
     interface DecisionChain {
-        /**
-         * The call, with the arguments as the links before this one left them.
-         *
-         * @return the invocation
-         */
+        /** {@return the call, with the arguments as the links before this one left them} */
         ToolInvocation invocation();
 
         /**
@@ -249,11 +229,7 @@ public interface RunInterceptor {
 
     /** One tool call's execution and the rest of its chain. */
     interface ToolChain {
-        /**
-         * The call as it runs.
-         *
-         * @return the invocation
-         */
+        /** {@return the call as it runs} */
         ToolInvocation invocation();
 
         /**
@@ -403,11 +379,6 @@ public interface RunInterceptor {
                 }
                 return reply;
             }
-
-            @Override
-            public String toString() {
-                return "outputGuardrail";
-            }
         };
     }
 
@@ -433,11 +404,6 @@ public interface RunInterceptor {
                     throw new AgentException(agent, "agent '" + agent + "' failed unexpectedly: " + e, e);
                 }
             }
-
-            @Override
-            public String toString() {
-                return "recovery";
-            }
         };
     }
 
@@ -459,13 +425,9 @@ public interface RunInterceptor {
                 log.info("agent '{}' started", agent);
                 try {
                     Message reply = chain.proceed();
-                    long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                    if (chain.paused()) {
-                        log.info("agent '{}' paused for a decision after {} ms", agent, ms);
-                        return reply;
-                    }
-                    log.info("agent '{}' finished in {} ms", agent, ms);
-                    if (log.isDebugEnabled()) {
+                    log.info(chain.paused() ? "agent '{}' paused for a decision after {} ms" : "agent '{}' finished in {} ms",
+                            agent, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+                    if (!chain.paused() && log.isDebugEnabled()) {
                         log.debug("agent '{}' replied: {}", agent, reply.text());
                     }
                     return reply;
@@ -478,11 +440,6 @@ public interface RunInterceptor {
                             TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), e.getMessage(), e);
                     throw e;
                 }
-            }
-
-            @Override
-            public String toString() {
-                return "logging";
             }
         };
     }

@@ -4,6 +4,7 @@ import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.Registry;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -109,6 +111,42 @@ public record AgentSpec(
             }
         }
         return null;
+    }
+
+    /**
+     * The toolboxes an agent's runs search: its own, then those of its context strategies; checks
+     * that none holds a tool named like a built-in, and that no strategy offers a tool of the
+     * same name as one of them.
+     *
+     * @param agent the agent's name, for the messages
+     * @param toolboxes its own toolboxes
+     * @param policy its context policy
+     * @return the toolboxes, in the order searched
+     * @throws IllegalArgumentException naming the clash
+     */
+    public static List<ToolBox> runToolboxes(String agent, List<ToolBox> toolboxes, ContextPolicy policy) {
+        String clash = builtinClash(agent, toolboxes);
+        if (clash != null) {
+            throw new IllegalArgumentException(clash);
+        }
+        List<ToolBox> all = new ArrayList<>(toolboxes);
+        for (ContextStrategy strategy : policy.strategies()) {
+            Optional<ToolBox> box = strategy.tools();
+            if (box.isEmpty()) {
+                continue;
+            }
+            for (ToolDefinition d : box.get().definitions()) {
+                for (int i = 0; i < all.size(); i++) {
+                    if (all.get(i).contains(d.name())) {
+                        throw new IllegalArgumentException("toolbox " + (i + 1) + " of agent '" + agent + "' holds a tool "
+                                + "named '" + d.name() + "', which the context strategy '" + strategy.name()
+                                + "' offers; rename the tool");
+                    }
+                }
+            }
+            all.add(box.get());
+        }
+        return List.copyOf(all);
     }
 
     /**
