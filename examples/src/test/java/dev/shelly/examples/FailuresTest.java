@@ -3,8 +3,8 @@ package dev.shelly.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.agent.AgentException.MaxIterationsException;
-import dev.shelly.modeladapter.ModelException.Kind;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelException.Kind;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;

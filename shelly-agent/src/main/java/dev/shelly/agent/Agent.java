@@ -324,7 +324,7 @@ public final class Agent extends AgentDefinition implements Runner {
             }
             Message reply = links.get(index).interceptRun(new RunLinks(agent, run, index + 1));
             if (reply == null) {
-                throw new AgentException(agent.name, "interceptor " + (index + 1) + " (" + links.get(index)
+                throw new AgentException(agent.name, "interceptor " + run.place(index) + " (" + links.get(index)
                         + ") of agent '" + agent.name + "' returned null instead of a message", null);
             }
             return reply;

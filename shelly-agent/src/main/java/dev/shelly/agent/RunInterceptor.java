@@ -47,6 +47,10 @@ import org.slf4j.Logger;
  * <ol>
  *   <li>the agent's {@linkplain Agent.Builder#timeout time limit}, when it has one: the rest of
  *       the run works on a thread of its own that is interrupted at the deadline;
+ *   <li>the run's own first links: context management, which gives each model call its
+ *       messages (the model's view of the chat, see {@link Agent.Builder#contextPolicy}) and tries
+ *       a call the model refused as too long once more; and the context's {@link Approvals}, where
+ *       an answer a person gave to a waiting call decides it alone;
  *   <li>the context's links, in the order registered;
  *   <li>the agent's interceptors, in the order given;
  *   <li>the agent's middleware, in the order given (this agent's runs only);
@@ -57,13 +61,11 @@ import org.slf4j.Logger;
  * </ol>
  * A call goes down the chain in that order and its result comes back up in reverse. Inside the
  * innermost link: for a run, the loop; for a model call, the completer; for a decision, the
- * context's {@link Approvals} policy (or {@link ToolDecision#ALLOW}); for a tool call, the tool.
- * Before the first link sees a model call, context management has shaped its request (see
- * {@link Agent.Builder#contextPolicy}); before the first link sees a decision, an answer the
- * context's approvals hold for a waiting call decides it alone. All calls of a turn are decided,
- * in call order, before any of them runs. Events go to the agent's listener, the context's
- * listener, then to every link that {@linkplain #observesEvents() observes events}, in the order
- * of the chain.
+ * approvals' policy (or {@link ToolDecision#ALLOW}); for a tool call, the tool. All calls of a
+ * turn are decided, in call order, before any of them runs. Events go to the agent's listener,
+ * the context's listener, then to every link that {@linkplain #observesEvents() observes events},
+ * in the order of the chain. Messages about a link number it among the context's and the
+ * agent's links ({@code interceptor 2 (x) of agent 'a' ...}).
  *
  * <h2>Contract</h2>
  * A link must not return null (the run fails with an {@link AgentException} naming it). An

@@ -23,8 +23,19 @@ final class Chains {
     private Chains() {}
 
     private static AgentException nullFrom(RunInterceptor[] links, int index, String agent, String what) {
-        return new AgentException(agent, "interceptor " + (index + 1) + " (" + links[index] + ") of agent '" + agent
-                + "' returned null instead of " + what, null);
+        return new AgentException(agent, "interceptor " + place(links, index) + " (" + links[index] + ") of agent '"
+                + agent + "' returned null instead of " + what, null);
+    }
+
+    /** The place of a link among the context's links, from 1, the run's own links not counted. */
+    static int place(RunInterceptor[] links, int index) {
+        int place = 1;
+        for (int i = 0; i < index; i++) {
+            if (!(links[i] instanceof Links.Own)) {
+                place++;
+            }
+        }
+        return place;
     }
 
     private static String agentOf(RunContext context) {
@@ -32,9 +43,9 @@ final class Chains {
     }
 
     /**
-     * Around a model call: the completer last. {@link #sent} is the call as it reached the
-     * completer, shared by every link of the call, for context management, which needs the
-     * request that was really sent.
+     * Around a model call: the completer last. {@link #sent} is the call as it went furthest
+     * down the chain (to the completer, unless a link answered itself), shared by every link of
+     * the call, for context management, which measures the request that was really sent.
      */
     record Model(RunInterceptor[] links, int index, ModelCall call, ModelTarget target,
             Function<ModelCall, ModelResponse> completer, ModelCall[] sent) implements RunInterceptor.ModelChain {
@@ -45,8 +56,8 @@ final class Chains {
                         + "' proceeded with a null request", null);
             }
             ModelCall next = request == call.request() ? call : new ModelCall(call.run(), call.iteration(), request);
+            sent[0] = next;
             if (index == links.length) {
-                sent[0] = next;
                 return completer.apply(next);
             }
             ModelResponse response = links[index].interceptModelCall(new Model(links, index + 1, next, target, completer, sent));

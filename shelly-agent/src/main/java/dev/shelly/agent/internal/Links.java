@@ -1,24 +1,35 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.AgentException.StructuredOutputException;
-import dev.shelly.agent.RunInterceptor.ToolInvocation;
+import dev.shelly.agent.Answer;
 import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.StructuredOutput;
+import dev.shelly.agent.ToolDecision;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import java.util.List;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The links a run adds to its chain ({@link RunInterceptor}) for what the context and the run
- * ask for: the context's observers, and a structured run's check of its answer. The loop knows
- * only the chain.
+ * The links a run adds to its chain ({@link RunInterceptor}) for what the agent, the context and
+ * the run ask for: context management and the approvals' answers first, the context's observers
+ * and a structured run's check of its answer innermost. The loop knows only the chain.
  */
 final class Links {
     private Links() {}
+
+    /** A link the run adds itself, not one of its context's: messages number only the context's. */
+    interface Own extends RunInterceptor {}
 
     /**
      * The context's {@link RunObserver}s, as one link: each starts an observation on the way
@@ -27,7 +38,7 @@ final class Links {
      * @param run the run, whose pause ends its observation
      * @param observers the active observers
      */
-    record Observed(Run run, List<RunObserver> observers) implements RunInterceptor {
+    record Observed(Run run, List<RunObserver> observers) implements Own {
         @Override
         public Message interceptRun(RunChain chain) {
             RunObserver.Observation<Message> observed = Observers.start(observers,
@@ -81,7 +92,7 @@ final class Links {
      *
      * @param run the run, which keeps its structured output, the bound record and its latest response
      */
-    record Structured(Run run) implements RunInterceptor {
+    record Structured(Run run) implements Own {
         @Override
         public Message interceptRun(RunChain chain) {
             StructuredOutput<?> out = run.out;
@@ -105,6 +116,70 @@ final class Links {
                 corrected = true;
                 run.append(Message.text(StructuredOutput.SENDER, Role.USER, out.correction(mismatch.problems())));
             }
+        }
+    }
+
+    /**
+     * Context management, the first link, for model calls: gives the call its messages (the
+     * model's view of the chat, as the agent's context policy shapes it) and, when the model
+     * refuses the request as longer than its window, shapes the view again once and sends the
+     * call again; then measures what was sent.
+     *
+     * @param run the run, whose conversation holds the context state
+     */
+    record Shaping(Run run) implements Own {
+        private static final Logger LOG = LoggerFactory.getLogger(Shaping.class);
+
+        @Override
+        public ModelResponse interceptModelCall(ModelChain chain) {
+            ContextManager manager = run.contextManager;
+            ModelCall call = chain.call();
+            ModelRequest base = call.request();
+            while (true) {
+                List<Message> plain = manager.plain(run.prompt);
+                CallView view = plain != null ? null : manager.view(run, call.iteration(), run.prompt, base.tools());
+                ModelRequest shaped = view == null ? base.withMessages(plain)
+                        : new ModelRequest(view.list(), view.toolList(), base.options(), base.conversationId());
+                run.shaped = shaped;
+                run.scoped = view != null && view.scoped() ? shaped.tools() : null;
+                run.callStart = System.nanoTime();
+                try {
+                    ModelResponse response = chain.proceed(shaped);
+                    if (manager.active()) {
+                        ModelRequest sent = sent(chain);
+                        manager.measured(sent, response, sent == shaped ? view : null);
+                    }
+                    return response;
+                } catch (ModelException e) {
+                    if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
+                        throw e;
+                    }
+                    LOG.debug("agent '{}': the model refused the request as too long: {}", run.name(), e.getMessage());
+                    manager.overflowed(e, sent(chain) == shaped ? view : null);
+                }
+            }
+        }
+
+        /** The request as it went furthest down the chain. */
+        private static ModelRequest sent(ModelChain chain) {
+            return ((Chains.Model) chain).sent()[0].request();
+        }
+    }
+
+    /**
+     * The approvals' answers, the first link for decisions: an answer a person gave to a call
+     * that waited decides it alone; any other call goes down the chain, to the approvals' policy
+     * at its end.
+     *
+     * @param run the run, whose context holds the approvals
+     */
+    record Answers(Run run) implements Own {
+        @Override
+        public ToolDecision decideToolCall(DecisionChain chain) {
+            ToolCall call = chain.invocation().call();
+            Approver approver = run.approver;
+            Answer answer = approver.take(approver.id(run.context.path(), call.id()));
+            return answer != null ? approver.decision(answer, call) : chain.proceed(call);
         }
     }
 }

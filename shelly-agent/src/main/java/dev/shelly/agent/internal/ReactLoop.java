@@ -1,8 +1,8 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.AgentEvent;
-import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.AgentException;
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.RunContext;
 import dev.shelly.agent.RunInterceptor.ModelCall;
 import dev.shelly.agent.StructuredOutput;
@@ -12,7 +12,6 @@ import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Cost;
-import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
@@ -21,8 +20,6 @@ import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import java.util.List;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One run of an agent on a conversation, inside the innermost link of its run chain: the turn a
@@ -30,12 +27,9 @@ import org.slf4j.LoggerFactory;
  * reply, run its tool calls through the chain, until an answer, a stop tool or the limit).
  */
 final class ReactLoop {
-    private static final Logger LOG = LoggerFactory.getLogger(ReactLoop.class);
-
     private final AgentSpec agent;
     private final Run run;
     private final Chat chat;
-    private final ContextManager contextManager;
     private final AgentTools tools;
     private final StructuredOutput<?> out;
     private final List<Message> input;
@@ -48,7 +42,6 @@ final class ReactLoop {
         this.agent = run.agent;
         this.run = run;
         this.chat = run.chat();
-        this.contextManager = run.contextManager;
         this.tools = tools;
         this.out = run.out;
         this.input = input;
@@ -105,44 +98,17 @@ final class ReactLoop {
             if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt());
             }
-            CallView view;
-            ModelRequest request;
-            List<ToolDefinition> built;
-            List<ToolDefinition> scope;
-            ModelRequest fromView;
-            ModelResponse response;
-            long start;
-            // A request the model refuses as longer than its window is shaped again by the
-            // context policy, once, and sent again (ContextManager#overflowed).
-            while (true) {
-                List<Message> plain = contextManager.plain(promptInChat ? null : prompt);
-                view = plain != null ? null : contextManager.view(run, iteration, promptInChat ? null : prompt, offered);
-                request = view == null ? new ModelRequest(plain, offered, runOptions, chat.id())
-                        : new ModelRequest(view.list(), view.toolList(), runOptions, chat.id());
-                built = request.tools();
-                scope = view != null && view.scoped() ? built : null;
-                fromView = request;
-                ModelCall first = new ModelCall(ctx, iteration, request);
-                // The call as it reached the completer: a link may have rewritten the request.
-                ModelCall[] sent = {first};
-                start = System.nanoTime();
-                try {
-                    response = run.chain.length == 0 ? complete(first, deltas)
-                            : new Chains.Model(run.chain, 0, first, agent.completer().target(), c -> complete(c, deltas), sent)
-                                    .proceed(request);
-                    request = sent[0].request();
-                    break;
-                } catch (ModelException e) {
-                    if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
-                        throw e;
-                    }
-                    LOG.debug("agent '{}': the model refused the request as too long: {}", name, e.getMessage());
-                    contextManager.overflowed(e, sent[0].request() == fromView ? view : null);
-                }
-            }
-            if (contextManager.active()) {
-                contextManager.measured(request, response, request == fromView ? view : null);
-            }
+            // The call carries the tools offered and the run's options; context management, the
+            // first link, gives it the messages (Links.Shaping).
+            run.prompt = promptInChat ? null : prompt;
+            ModelRequest base = new ModelRequest(List.of(), offered, runOptions, chat.id());
+            ModelCall first = new ModelCall(ctx, iteration, base);
+            // The call as it went furthest down the chain: a link may have rewritten the request.
+            ModelCall[] sent = {first};
+            ModelResponse response = new Chains.Model(run.chain, 0, first, agent.completer().target(),
+                    c -> complete(c, deltas), sent).proceed(base);
+            ModelRequest request = sent[0].request();
+            long start = run.callStart;
             Message reply = response.message();
             if (!reply.sender().equals(name)) {
                 reply = reply.withSender(name);
@@ -159,7 +125,7 @@ final class ReactLoop {
                 return reply;
             }
             Outcome end = new ToolTurn(run, tools, iteration, reply)
-                    .take(request.tools() == built ? scope : request.tools(), cutOff(response, request));
+                    .take(request.tools() == run.shaped.tools() ? run.scoped : request.tools(), cutOff(response, request));
             if (end instanceof Outcome.Paused p) {
                 run.paused = p;
                 return reply;

@@ -10,7 +10,9 @@ import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.StructuredOutput;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.ToolContext;
@@ -27,7 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Run implements ContextRun {
     private static final Logger LOG = LoggerFactory.getLogger(Run.class);
-    private static final RunInterceptor[] NO_LINKS = new RunInterceptor[0];
 
     final AgentSpec agent;
     private final Chat chat;
@@ -38,12 +39,17 @@ public final class Run implements ContextRun {
     final boolean observed;
     final boolean canDelegate;
     /**
-     * The run's interception chain, outermost first: its context's links (the context's, the
-     * agent's interceptors and middleware), the observers, then a structured run's check of its
-     * answer. Empty when nothing intercepts, and the loop then calls the model and the tools
-     * straight.
+     * The run's interception chain, outermost first: context management (model calls) and the
+     * approvals' answers (decisions), its context's links (the context's, the agent's
+     * interceptors and middleware), the observers, then a structured run's check of its answer.
      */
     final RunInterceptor[] chain;
+    /**
+     * Whether decisions and tool calls pass the chain: false when only context management is on
+     * it (no link, observer, approvals or check), and the turn decides and calls the tools
+     * straight.
+     */
+    final boolean intercepts;
     /** The run's approvals, or null when its context has none. */
     final Approver approver;
     final Children children;
@@ -61,6 +67,14 @@ public final class Run implements ContextRun {
     Object structured;
     /** The response to the run's latest model call, as the links left it. */
     ModelResponse lastResponse;
+    /** The system prompt the loop puts in front of the chat for the next call, or null when the chat opens with it. */
+    Message prompt;
+    /** The request context management shaped for the latest model call, before the other links. */
+    ModelRequest shaped;
+    /** The tools the latest call's view offers when a strategy changed them, else null. */
+    List<ToolDefinition> scoped;
+    /** When the latest model call was sent (its last attempt, after an overflow). */
+    long callStart;
     /** When the run started, for time budgets. */
     final long startNanos = System.nanoTime();
 
@@ -77,18 +91,20 @@ public final class Run implements ContextRun {
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
         this.chain = chain(context.interceptors(), context.observers());
+        this.intercepts = chain.length > 1;
         Registry registry = context.registry().orElse(null);
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
                 && !AgentSpec.otherAgents(registry, agent.name()).isEmpty();
     }
 
     private RunInterceptor[] chain(List<RunInterceptor> links, List<RunObserver> observers) {
-        int size = links.size() + (observers.isEmpty() ? 0 : 1) + (out == null ? 0 : 1);
-        if (size == 0) {
-            return NO_LINKS;
-        }
+        int size = 1 + (approver == null ? 0 : 1) + links.size() + (observers.isEmpty() ? 0 : 1) + (out == null ? 0 : 1);
         RunInterceptor[] all = new RunInterceptor[size];
         int at = 0;
+        all[at++] = new Links.Shaping(this);
+        if (approver != null) {
+            all[at++] = new Links.Answers(this);
+        }
         for (RunInterceptor i : links) {
             all[at++] = i;
         }
@@ -122,6 +138,17 @@ public final class Run implements ContextRun {
      */
     public List<RunInterceptor> links() {
         return List.of(chain);
+    }
+
+    /**
+     * The place of a link of the run's chain among its context's links, from 1, for messages
+     * (the links the run adds itself are not counted).
+     *
+     * @param index the link's index in {@link #links()}
+     * @return its place
+     */
+    public int place(int index) {
+        return Chains.place(chain, index);
     }
 
     /**

@@ -60,7 +60,7 @@ public final class Runs {
             run.emit(new AgentEvent.AgentStarted(run.source));
             run.loop = new ReactLoop(run, new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool()),
                     start.input());
-            Supplier<Message> chain = run.chain.length == 0 ? run::proceed : () -> start.chain().apply(run);
+            Supplier<Message> chain = !run.intercepts ? run::proceed : () -> start.chain().apply(run);
             Duration limit = start.spec().timeout();
             run.reply = limit == null ? chain.get() : within(run, chain, limit);
             if (run.paused != null) {

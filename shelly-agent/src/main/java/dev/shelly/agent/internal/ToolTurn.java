@@ -2,7 +2,6 @@ package dev.shelly.agent.internal;
 
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentException;
-import dev.shelly.agent.Answer;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.AskUser;
 import dev.shelly.agent.PendingCall;
@@ -144,7 +143,7 @@ final class ToolTurn {
             refuseCutOff(cutOff);
         }
         boolean anyPaused = false;
-        if (run.chain.length > 0 || desk != null) {
+        if (run.intercepts) {
             ToolResult[] before = new ToolResult[calls.length];
             for (int i = 0; i < calls.length; i++) {
                 before[i] = calls[i].result();
@@ -218,7 +217,7 @@ final class ToolTurn {
     /** Runs one allowed call through the chain's tool links, the tool innermost. */
     private Ran run(ToolCall call) {
         Orchestration.Waiting waiting = new Orchestration.Waiting();
-        ToolResult result = run.chain.length == 0 ? tools.call(call, run.toolContext(), waiting)
+        ToolResult result = !run.intercepts ? tools.call(call, run.toolContext(), waiting)
                 : new Chains.Tool(run.chain, 0, new ToolInvocation(run.context, iteration, call),
                         c -> tools.call(c, run.toolContext(), waiting)).proceed(call);
         return new Ran(result, waiting.reason);
@@ -347,8 +346,8 @@ final class ToolTurn {
     }
 
     /**
-     * Decides about every call not answered yet, in call order: an answer the approvals hold for
-     * a waiting call, else the chain's decision links, the approvals' policy innermost.
+     * Decides about every call not answered yet, in call order, down the chain's decision links:
+     * the approvals' answers first (Links.Answers), their policy innermost.
      *
      * @return the failure of a link, else null
      */
@@ -360,24 +359,17 @@ final class ToolTurn {
                 continue;
             }
             ToolDecision decision;
-            Answer answer = desk == null ? null : desk.take(desk.id(path, c.call().id()));
-            if (answer != null) {
-                decision = desk.decision(answer, c.effective());
-            } else if (run.chain.length == 0) {
-                decision = last.apply(c.effective());
-            } else {
-                ToolCall[] effective = {c.effective()};
-                try {
-                    decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, c.effective()),
-                            last, effective).proceed(c.effective());
-                } catch (AgentException e) {
-                    return e;
-                } catch (RuntimeException e) {
-                    return new AgentException(run.name(), "a tool-call interceptor of agent '" + run.name()
-                            + "' failed on tool '" + c.call().name() + "': " + e, e);
-                }
-                calls[i] = c.rewritten(effective[0]);
+            ToolCall[] effective = {c.effective()};
+            try {
+                decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, c.effective()),
+                        last, effective).proceed(c.effective());
+            } catch (AgentException e) {
+                return e;
+            } catch (RuntimeException e) {
+                return new AgentException(run.name(), "a tool-call interceptor of agent '" + run.name()
+                        + "' failed on tool '" + c.call().name() + "': " + e, e);
             }
+            calls[i] = c.rewritten(effective[0]);
             ToolCall model = c.call();
             switch (decision) {
                 case ToolDecision.Deny deny -> refuse(i, "tool '" + model.name() + "' was not run: " + deny.reason());
