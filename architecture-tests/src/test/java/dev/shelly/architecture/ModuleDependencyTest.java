@@ -31,13 +31,16 @@ class ModuleDependencyTest {
             Map.entry("shelly-modeladapter", Set.of("shelly-chats")),
             // Test utilities: a scripted Completer; used by other libraries in test scope only.
             Map.entry("shelly-testing", Set.of("shelly-modeladapter", "shelly-chats")),
+            // The libraries below that list shelly-testing use it in test scope only (see
+            // librariesUseShellyTestingInTestScopeOnly): the scripted model, or LogCapture as the
+            // tests' logging back end.
             // The HTTP base providers build on (OkHttp lives here and above, never below).
-            Map.entry("shelly-provider-spi", Set.of("shelly-modeladapter", "shelly-chats")),
+            Map.entry("shelly-provider-spi", Set.of("shelly-modeladapter", "shelly-chats", "shelly-testing")),
             Map.entry("shelly-providers", Set.of("shelly-provider-spi", "shelly-modeladapter", "shelly-chats",
                     "shelly-testing")),
             // The tool model: no MCP, Reactor or validator.
             Map.entry("shelly-tools", Set.of("shelly-chats")),
-            Map.entry("shelly-mcp", Set.of("shelly-tools", "shelly-chats")),
+            Map.entry("shelly-mcp", Set.of("shelly-tools", "shelly-chats", "shelly-testing")),
             Map.entry("shelly-skills", Set.of("shelly-chats")),
             Map.entry("shelly-agent", Set.of("shelly-chats", "shelly-modeladapter", "shelly-tools", "shelly-skills",
                     "shelly-testing")),
@@ -46,7 +49,8 @@ class ModuleDependencyTest {
             Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
             // Below the engine: the session store SPI, the session codec and the shared-backends SPI,
             // so that a storage backend (shelly-redis) implements them without seeing the engine.
-            Map.entry("shelly-storage", Set.of("shelly-agent", "shelly-state", "shelly-modeladapter", "shelly-chats")),
+            Map.entry("shelly-storage", Set.of("shelly-agent", "shelly-state", "shelly-modeladapter", "shelly-chats",
+                    "shelly-testing")),
             // OpenTelemetry on the agent's RunObserver seam; MCP only to test trace propagation
             // (see otelUsesMcpInTestsOnly): the core carries no OpenTelemetry dependency.
             Map.entry("shelly-otel", Set.of("shelly-agent", "shelly-modeladapter", "shelly-tools", "shelly-chats",
@@ -60,9 +64,14 @@ class ModuleDependencyTest {
             // scope: the engine finds them with ServiceLoader (dev.shelly.storage.spi).
             Map.entry("shelly-redis", Set.of("shelly-storage", "shelly-state", "shelly-modeladapter", "shelly-testing")),
             Map.entry("examples", LIBRARIES),
+            // The shelly command: an application over the engine's public API (and the types it
+            // hands out: agents, chats, models), shipping what a config.yaml may ask for (provider
+            // kinds, MCP, coding, telemetry, Redis) for the engine to find; scripted models in tests.
+            Map.entry("shelly-cli", Set.of("shelly-engine", "shelly-agent", "shelly-chats", "shelly-modeladapter",
+                    "shelly-providers", "shelly-mcp", "shelly-coding", "shelly-otel", "shelly-redis", "shelly-testing")),
             Map.entry("benchmarks", LIBRARIES),
             Map.entry("shelly-bom", Set.of()),
-            Map.entry("shelly-architecture-tests", Set.of()));
+            Map.entry("shelly-architecture-tests", Set.of("shelly-testing")));
 
     @Test
     void everyModuleIsInTheArchitectureMap() {

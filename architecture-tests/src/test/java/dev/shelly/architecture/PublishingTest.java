@@ -22,7 +22,7 @@ import org.w3c.dom.NodeList;
  * released baseline.
  *
  * <p>Published are the parent pom, the BOM and every library the BOM lists; every other module
- * (examples, benchmarks, these tests) is marked {@code maven.deploy.skip}.
+ * (examples, benchmarks, the shelly command, these tests) is marked {@code maven.deploy.skip}.
  */
 class PublishingTest {
 

@@ -4,6 +4,7 @@ import dev.shelly.storage.spi.RedisConfig;
 import dev.shelly.storage.spi.SessionStore;
 import dev.shelly.storage.spi.SharedBackends;
 import dev.shelly.modeladapter.RateLimit;
+import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.state.StateBackend;
 import dev.shelly.state.tasks.TaskBackend;
@@ -54,8 +55,8 @@ public final class RedisBackends implements SharedBackends {
 
     private final RedisConnection redis;
     private final ReentrantLock lock = new ReentrantLock();
-    private RedisStateBackend engineState;
-    private RedisTaskBackend engineTasks;
+    private StateBackend engineState;
+    private TaskBackend engineTasks;
     private RedisSessionStore engineSessions;
     private final List<RedisSessionStore> sessionStores = new ArrayList<>();
     private final Duration sessionLease;
@@ -92,7 +93,7 @@ public final class RedisBackends implements SharedBackends {
      * @param name the store's name: letters, digits, '_', '-', '.' or ':'
      * @return the backend; close it to stop listening for its changes
      */
-    public RedisStateBackend stateBackend(String name) {
+    public StateBackend stateBackend(String name) {
         return new RedisStateBackend(redis, redis.prefix() + checkName(name, "stateBackend") + ":");
     }
 
@@ -102,7 +103,7 @@ public final class RedisBackends implements SharedBackends {
      * @param name the board's name: letters, digits, '_', '-', '.' or ':'
      * @return the backend; close it to stop listening for its changes
      */
-    public RedisTaskBackend taskBackend(String name) {
+    public TaskBackend taskBackend(String name) {
         return new RedisTaskBackend(redis, redis.prefix() + checkName(name, "taskBackend") + ":");
     }
 
@@ -135,7 +136,7 @@ public final class RedisBackends implements SharedBackends {
      * @return the limiter
      */
     @Override
-    public RedisRateLimiter rateLimiter(String name, RateLimit limit) {
+    public RateLimiter rateLimiter(String name, RateLimit limit) {
         if (limit == null) {
             throw new IllegalArgumentException("RedisBackends.rateLimiter limit must not be null");
         }

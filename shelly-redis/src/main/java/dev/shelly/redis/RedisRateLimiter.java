@@ -33,7 +33,7 @@ import java.util.List;
  * Both keys expire a window after they stop mattering, so an idle limiter leaves nothing behind.
  * A slot taken by a caller that is then interrupted is lost, never given twice.
  */
-public final class RedisRateLimiter implements RateLimiter {
+final class RedisRateLimiter implements RateLimiter {
     private static final long MINUTE_MICROS = 60_000_000L;
     /** How late after its slot a request may start and still count in the slot's place. */
     static final long GUARD_MILLIS = 200;

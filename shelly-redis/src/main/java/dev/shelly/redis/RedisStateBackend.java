@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Thread-safe. Errors: {@link RedisUnavailableException} after the timeout.
  */
-public final class RedisStateBackend extends CellsBackend implements StateBackend {
+final class RedisStateBackend extends CellsBackend implements StateBackend {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final RedisConnection redis;

@@ -32,7 +32,7 @@ import java.util.Optional;
  * when it reads it again; {@link dev.shelly.state.tasks.TaskBoard#releaseClaimsOf} gives back
  * what a stopped agent held.
  */
-public final class RedisTaskBackend extends CellsBackend implements TaskBackend {
+final class RedisTaskBackend extends CellsBackend implements TaskBackend {
     private static final int READ_CHUNK = 500;
 
     /** The tasks whose ids a sorted set holds, in its order: ZRANGE, then HMGET in chunks, atomically. */

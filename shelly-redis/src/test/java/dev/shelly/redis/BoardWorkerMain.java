@@ -55,7 +55,7 @@ public final class BoardWorkerMain {
                         Long.parseLong(args[5]) * 1000), Integer.parseInt(args[6]), Integer.parseInt(args[7]),
                         Integer.parseInt(args[8]), out);
             } else {
-                RedisRateLimiter limiter = redis.rateLimiter(args[3], RateLimit.requestsPerMinute(Integer.parseInt(args[4])));
+                RedisRateLimiter limiter = (RedisRateLimiter) redis.rateLimiter(args[3], RateLimit.requestsPerMinute(Integer.parseInt(args[4])));
                 int count = Integer.parseInt(args[5]);
                 ready(out);
                 for (int i = 0; i < count; i++) {

@@ -154,8 +154,8 @@ class RedisOutageTest {
     void aBackendClosedAndOpenedAgainUnderTheSameNameStillWakesItsWatchers() throws Exception {
         String name = SharedRedis.freshName();
         for (int round = 0; round < 20; round++) {
-            SharedRedis.backends().stateBackend(name).close();
-            RedisStateBackend reopened = SharedRedis.backends().stateBackend(name);
+            ((RedisStateBackend) SharedRedis.backends().stateBackend(name)).close();
+            RedisStateBackend reopened = (RedisStateBackend) SharedRedis.backends().stateBackend(name);
             try (RedisBackends writer = RedisBackends.builder(SharedRedis.server().url()).keyPrefix("test:").build()) {
                 Store store = new Store(reopened);
                 String key = "k" + round;

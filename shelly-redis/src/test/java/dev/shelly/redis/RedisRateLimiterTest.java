@@ -29,8 +29,8 @@ class RedisRateLimiterTest {
         String name = SharedRedis.freshName();
         RateLimit limit = RateLimit.requestsPerMinute(60_000); // one start per millisecond
         try (RedisBackends second = RedisBackends.builder(SharedRedis.server().url()).keyPrefix("test:").build()) {
-            List<RedisRateLimiter> limiters = List.of(SharedRedis.backends().rateLimiter(name, limit),
-                    second.rateLimiter(name, limit));
+            List<RedisRateLimiter> limiters = List.of((RedisRateLimiter) SharedRedis.backends().rateLimiter(name, limit),
+                    (RedisRateLimiter) second.rateLimiter(name, limit));
             List<Long> starts = Collections.synchronizedList(new ArrayList<>());
             try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
                 List<Future<?>> done = new ArrayList<>();
@@ -60,8 +60,8 @@ class RedisRateLimiterTest {
         String name = SharedRedis.freshName();
         RateLimit limit = new RateLimit(60_000, 6_000); // 10 ms per token
         try (RedisBackends second = RedisBackends.builder(SharedRedis.server().url()).keyPrefix("test:").build()) {
-            RedisRateLimiter one = SharedRedis.backends().rateLimiter(name, limit);
-            RedisRateLimiter two = second.rateLimiter(name, limit);
+            RedisRateLimiter one = (RedisRateLimiter) SharedRedis.backends().rateLimiter(name, limit);
+            RedisRateLimiter two = (RedisRateLimiter) second.rateLimiter(name, limit);
             Completer heavy = request -> ModelResponse.of(Message.text("m", Role.ASSISTANT, "ok"))
                     .withUsage(Usage.of(5_000, 1_000));
             RateLimitedCompleter.of(heavy, one).complete(ModelRequest.of(List.of(Message.user("hi"))));
@@ -75,7 +75,7 @@ class RedisRateLimiterTest {
 
     @Test
     void anInterruptedAcquireThrowsAndBadNamesAreRefused() {
-        RedisRateLimiter limiter = SharedRedis.backends().rateLimiter(SharedRedis.freshName(), RateLimit.requestsPerMinute(1));
+        RedisRateLimiter limiter = (RedisRateLimiter) SharedRedis.backends().rateLimiter(SharedRedis.freshName(), RateLimit.requestsPerMinute(1));
         Thread.currentThread().interrupt();
         try {
             assertThatThrownBy(limiter::acquire).isInstanceOf(InterruptedException.class);

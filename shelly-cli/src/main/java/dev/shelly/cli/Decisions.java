@@ -1,0 +1,92 @@
+package dev.shelly.cli;
+
+import dev.shelly.agent.Answer;
+import dev.shelly.agent.PendingCall;
+import dev.shelly.engine.Session;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Asks the person about the tool calls a turn paused for, one by one: an approval is answered
+ * {@code y} (run it), {@code a} (run it and every later call of that tool by that agent in this
+ * session), {@code n} (do not; words after the {@code n} are the reason the model reads) or
+ * {@code e} (run it with arguments typed next); a question with the line typed.
+ */
+final class Decisions {
+    static final String CHOICES = "allow? [y]es, [a]lways, [n]o, [e]dit: ";
+
+    private final Terminal terminal;
+
+    Decisions(Terminal terminal) {
+        this.terminal = terminal;
+    }
+
+    /**
+     * Asks about every call the session waits for, then answers them all.
+     *
+     * @return false when the input ended first: then no call is answered, and the session stays
+     *     paused, saved, for a later {@code shelly chat --session}
+     */
+    boolean answerAll(Session session) throws IOException {
+        Map<String, Answer> answers = new LinkedHashMap<>();
+        for (PendingCall pending : session.pending()) {
+            Answer answer = ask(pending);
+            if (answer == null) {
+                return false;
+            }
+            answers.put(pending.id(), answer);
+        }
+        answers.forEach(session::answer);
+        return true;
+    }
+
+    /** One call's answer; null at the end of input. */
+    private Answer ask(PendingCall pending) throws IOException {
+        if (pending.kind() == PendingCall.Kind.QUESTION) {
+            terminal.out().println(terminal.bold("? " + pending.agent() + " asks: ") + pending.reason());
+            String line = terminal.ask("answer: ");
+            return line == null ? null : Answer.reply(line.strip());
+        }
+        terminal.out().println(terminal.bold("? " + pending.agent() + " wants to run ")
+                + Shown.line(Shown.describe(pending.call())));
+        while (true) {
+            String line = terminal.ask(CHOICES);
+            if (line == null) {
+                return null;
+            }
+            String choice = line.strip();
+            String word = choice.split("\\s+", 2)[0].toLowerCase(Locale.ROOT);
+            switch (word) {
+                case "y", "yes" -> {
+                    return Answer.approve();
+                }
+                case "a", "always" -> {
+                    return Answer.approveAlways(Answer.Scope.SESSION);
+                }
+                case "n", "no" -> {
+                    String reason = choice.substring(word.length()).strip();
+                    return Answer.deny(reason.isEmpty() ? "the user said no" : reason);
+                }
+                case "e", "edit" -> {
+                    String json = terminal.ask("arguments (JSON): ");
+                    Answer edited = json == null ? null : edit(json);
+                    if (json == null || edited != null) {
+                        return edited;
+                    }
+                }
+                default -> terminal.out().println("  answer y, a, n or e");
+            }
+        }
+    }
+
+    /** Other arguments for the call; null (ask again) when they are not a JSON object. */
+    private Answer edit(String json) {
+        if (!Shown.tree(json).isObject()) {
+            terminal.out().println("  that is not a JSON object; answer again");
+            return null;
+        }
+        return Answer.edit(json.strip());
+    }
+}

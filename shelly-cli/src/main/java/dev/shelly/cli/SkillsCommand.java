@@ -1,0 +1,40 @@
+package dev.shelly.cli;
+
+import dev.shelly.engine.Engine;
+import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.skills.Skill;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code shelly skills}: the skills the agents can load, from {@code .shelly/skills}, with their
+ * description and the agents that have them.
+ */
+final class SkillsCommand extends Command {
+    SkillsCommand(Terminal terminal) {
+        super("skills", terminal);
+    }
+
+    @Override
+    int run(Args args, Project project) {
+        args.atMost(0);
+        try (Engine engine = project.engine(null, false, Duration.ZERO)) {
+            if (engine.skills().isEmpty()) {
+                terminal.out().println("no skills in " + project.shellyDir().skillsDir()
+                        + "; a skill is a folder there with a SKILL.md");
+                return 0;
+            }
+            List<List<String>> rows = new ArrayList<>();
+            for (Skill skill : engine.skills()) {
+                List<String> agents = engine.config().agents().stream()
+                        .filter(a -> a.skills() == null || a.skills().contains(skill.name()))
+                        .map(AgentConfig::name).toList();
+                rows.add(List.of(skill.name(), skill.description(),
+                        agents.isEmpty() ? "(no agent)" : "agents: " + String.join(", ", agents)));
+            }
+            Table.lines(rows).forEach(terminal.out()::println);
+        }
+        return 0;
+    }
+}
