@@ -5,6 +5,7 @@ import dev.shelly.state.ChangeSignal;
 import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.storage.internal.ChatJson;
+import dev.shelly.storage.internal.JournalLines;
 import dev.shelly.storage.internal.LeaseState;
 import dev.shelly.storage.internal.LeaseWait;
 import dev.shelly.storage.internal.SessionIds;
@@ -36,8 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>Layout, under {@code <prefix><name>:}: a hash {@code session:<id>} with the fields
  * {@code version} and {@code json} (the same JSON a {@link dev.shelly.storage.spi.FileSessionStore}
  * writes to {@code <id>.json}, through {@link ChatJson}), a string {@code lease:<id>} holding the
- * random token of the lease's holder, a set {@code ids} of the saved sessions, and the pub/sub
- * channel {@code released}.
+ * random token of the lease's holder, a list {@code journal:<id>} of the session's journal entries
+ * (each {@code <version>\t<crc32>\t<entry>}, as the file store's lines), a set {@code ids} of the
+ * saved sessions, and the pub/sub channel {@code released}.
  *
  * <ul>
  *   <li><b>Holding</b> is {@code SET lease:<id> <token> NX PX <ttl>}, with a token of 128 random
@@ -55,6 +57,11 @@ import tools.jackson.databind.json.JsonMapper;
  *       off from Redis longer than the time to live, and someone else may hold the session now),
  *       they fail with {@link SessionBusyException} and write nothing: a late holder never
  *       overwrites the next holder's turn.
+ *   <li><b>The journal</b>: each {@link Lease#append} is one script that checks the lease, tags
+ *       the entry with the version saved now and pushes it onto {@code journal:<id>}; a save that
+ *       writes deletes the list in the same script, so the record and its journal never
+ *       disagree. How durable an acknowledged entry is, is the server's persistence setting
+ *       ({@code appendonly}, {@code appendfsync}), as for saves.
  * </ul>
  *
  * <p>Thread-safe. Every call fails with {@link RedisUnavailableException} after the timeout of its
@@ -97,14 +104,28 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
             if cur and tonumber(cur) >= tonumber(ARGV[2]) then return 0 end
             redis.call('HSET', KEYS[2], 'version', ARGV[2], 'json', ARGV[3])
             redis.call('SADD', KEYS[3], ARGV[4])
+            redis.call('DEL', KEYS[4])
             redis.call('PEXPIRE', KEYS[1], ARGV[5])
             return 1
             """);
     private static final LuaScript DELETE = LuaScript.of("""
             if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
-            redis.call('DEL', KEYS[2])
+            redis.call('DEL', KEYS[2], KEYS[4])
             redis.call('SREM', KEYS[3], ARGV[2])
             return 1
+            """);
+    private static final LuaScript APPEND = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+            local cur = redis.call('HGET', KEYS[2], 'version') or '-1'
+            return redis.call('RPUSH', KEYS[4], cur .. '\t' .. ARGV[2])
+            """);
+    private static final LuaScript JOURNAL = LuaScript.of("""
+            if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {0} end
+            local cur = redis.call('HGET', KEYS[2], 'version') or '-1'
+            local lines = redis.call('LRANGE', KEYS[4], 0, -1)
+            table.insert(lines, 1, cur)
+            table.insert(lines, 1, 1)
+            return lines
             """);
 
     private final RedisConnection redis;
@@ -264,7 +285,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
             this.state = new LeaseState("RedisSessionStore", id);
             this.id = id;
             this.token = token;
-            this.keys = new String[] {leaseKey(id), sessionKey(id), base + "ids"};
+            this.keys = new String[] {leaseKey(id), sessionKey(id), base + "ids", base + "journal:" + id};
         }
 
         @Override
@@ -314,6 +335,39 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                     throw lost("deleted");
                 }
                 return null;
+            });
+        }
+
+        @Override
+        public void append(String entry) {
+            String sealed = JournalLines.sealed(JournalLines.check(id, entry));
+            state.whileOpen(() -> {
+                Long answer = redis.script(APPEND, "appending to the journal of session '" + id + "' of " + base,
+                        ScriptOutputType.INTEGER, keys, token, sealed);
+                if (answer == -1) {
+                    throw lost("appended to");
+                }
+                return null;
+            });
+        }
+
+        @Override
+        public List<String> journal() {
+            return state.whileOpen(() -> {
+                List<Object> answer = redis.script(JOURNAL, "reading the journal of session '" + id + "' of " + base,
+                        ScriptOutputType.MULTI, keys, token);
+                if (((Long) answer.get(0)) == 0) {
+                    throw lost("read");
+                }
+                long version = Long.parseLong((String) answer.get(1));
+                List<String> entries = new ArrayList<>(answer.size() - 2);
+                for (int i = 2; i < answer.size(); i++) {
+                    JournalLines.Line line = JournalLines.parse((String) answer.get(i));
+                    if (line != null && line.version() == version) {
+                        entries.add(line.entry());
+                    }
+                }
+                return entries;
             });
         }
 

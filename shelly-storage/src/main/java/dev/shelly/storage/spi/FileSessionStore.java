@@ -5,6 +5,8 @@ import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.storage.internal.ChatJson;
+import dev.shelly.storage.internal.JournalFile;
+import dev.shelly.storage.internal.JournalLines;
 import dev.shelly.storage.internal.LeaseState;
 import dev.shelly.storage.internal.LeaseWait;
 import dev.shelly.storage.internal.LockFile;
@@ -53,6 +55,11 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li><b>The id is the file name.</b> The {@code id} written inside a file is informational: a
  *       file copied to {@code b.json} is session {@code b}, and its next save writes {@code b}
  *       inside. Copying a file is how a conversation is forked.
+ *   <li><b>The journal</b> of a session is {@code <id>.journal} beside its file: one line per
+ *       entry, {@code <version>\t<crc32>\t<entry>}, written and synced to disk
+ *       ({@code fsync}) before {@link Lease#append} returns. A save deletes it after the atomic
+ *       move of the record; a crash between the two leaves lines of an older version, which are
+ *       never read again. A line a crash cut short is not read, and the next append cuts it off.
  *   <li>Files saved before versions were kept load as version 0, their usage the sum of the
  *       usage their replies carry. Files saved before costs were kept load with a zero cost.
  * </ul>
@@ -60,6 +67,7 @@ import tools.jackson.databind.node.ObjectNode;
 public final class FileSessionStore implements SessionStore {
     private static final Logger LOG = LoggerFactory.getLogger(FileSessionStore.class);
     private static final String SUFFIX = ".json";
+    private static final String JOURNAL_SUFFIX = ".journal";
     private static final String TMP_SUFFIX = ".tmp";
     private static final String LOCK_FILE = ".sessions.lock";
     private static final long MAX_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
@@ -327,6 +335,7 @@ public final class FileSessionStore implements SessionStore {
         private final LockFile file;
         private final LockFile.Permit permit;
         private final FileLock lock;
+        private final JournalFile journal;
         private long storedVersion; // guarded by state
         private boolean versionKnown; // guarded by state
 
@@ -335,6 +344,16 @@ public final class FileSessionStore implements SessionStore {
             this.file = file;
             this.permit = permit;
             this.lock = lock;
+            this.journal = new JournalFile(dir.resolve(id + JOURNAL_SUFFIX), id);
+        }
+
+        /** The version saved now, read once per lease. Called under the state's lock. */
+        private long storedVersion() {
+            if (!versionKnown) {
+                storedVersion = readFile(id()).map(SessionRecord::version).orElse(-1L);
+                versionKnown = true;
+            }
+            return storedVersion;
         }
 
         @Override
@@ -356,17 +375,33 @@ public final class FileSessionStore implements SessionStore {
         public boolean save(SessionRecord record) {
             state.savable(record);
             return state.whileOpen(() -> {
-                if (!versionKnown) {
-                    storedVersion = readFile(id()).map(SessionRecord::version).orElse(-1L);
-                    versionKnown = true;
-                }
-                if (record.version() <= storedVersion) {
+                if (record.version() <= storedVersion()) {
                     return false;
                 }
                 write(record);
                 storedVersion = record.version();
+                try {
+                    journal.delete();
+                } catch (ShellyException e) {
+                    // Its lines follow an older version now and are never read again.
+                    LOG.warn("{}; its entries are superseded by the record saved", e.getMessage());
+                }
                 return true;
             });
+        }
+
+        @Override
+        public void append(String entry) {
+            JournalLines.check(id(), entry);
+            state.whileOpen(() -> {
+                journal.append(storedVersion(), entry);
+                return null;
+            });
+        }
+
+        @Override
+        public List<String> journal() {
+            return state.whileOpen(() -> journal.read(storedVersion()));
         }
 
         @Override
@@ -377,6 +412,7 @@ public final class FileSessionStore implements SessionStore {
                 } catch (IOException e) {
                     throw new ShellyException("cannot delete session '" + id() + "' in " + dir + ": " + e.getMessage(), e);
                 }
+                journal.delete();
                 storedVersion = -1;
                 versionKnown = true;
                 return null;
@@ -388,6 +424,7 @@ public final class FileSessionStore implements SessionStore {
             // Queued on the lock file's keeper ahead of any later attempt, so the next holder
             // in this JVM (let in by the permit) and in other processes finds it free.
             state.close(() -> {
+                journal.close();
                 file.release(id(), lock);
                 permit.release();
                 file.leavePermit(id());

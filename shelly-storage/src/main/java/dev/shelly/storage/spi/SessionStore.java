@@ -34,6 +34,15 @@ import java.util.Optional;
  *       stored under.
  *   <li><b>Errors name one session.</b> A missing session is {@link SessionNotFoundException};
  *       no message of a store names a session other than the one asked for.
+ *   <li><b>A journal per session.</b> While a turn runs, the engine records its steps with
+ *       {@link Lease#append}: each entry is durable before {@code append} returns, so a step is
+ *       on record before its effect goes on. The store tags each entry with the version of the
+ *       record saved when it was appended, and {@link Lease#journal()} returns only the entries
+ *       that follow the record saved now, oldest first: after a {@link Lease#save save} the
+ *       journal is empty (the turn's steps are in the record), and entries a crash left behind
+ *       between a save and the journal's removal are never read again. A last entry cut short by
+ *       a crash (a torn line) is not returned. Stores written before journals may leave both
+ *       methods throwing {@link UnsupportedOperationException}; the engine then keeps no journal.
  * </ul>
  *
  * <p>Implementations are safe for use by many threads.
@@ -97,7 +106,8 @@ public interface SessionStore {
         Optional<SessionRecord> load();
 
         /**
-         * Saves a record when it is newer than the saved one.
+         * Saves a record when it is newer than the saved one; a save that writes also empties the
+         * journal (the record holds what its entries recorded).
          *
          * @param record the record; its id must be this lease's
          * @return true when it was written; false when a record of the same or a higher version
@@ -109,11 +119,42 @@ public interface SessionStore {
         boolean save(SessionRecord record);
 
         /**
-         * Removes the saved session; a no-op when nothing is saved.
+         * Removes the saved session and its journal; a no-op when nothing is saved.
          *
          * @throws IllegalStateException when the lease is closed
          */
         void delete();
+
+        /**
+         * Appends one entry to the session's journal, durable before it returns (a file store
+         * writes and syncs it; a shared store writes it in one atomic step that checks the lease).
+         * The entry follows the record saved now; the next {@link #save} compacts it away.
+         *
+         * @param entry one compact JSON object, without a line break
+         * @throws dev.shelly.chats.ShellyException naming the session when it cannot be written
+         * @throws SessionBusyException when the lease was lost (a store whose lease can lapse); nothing
+         *     was written
+         * @throws IllegalStateException when the lease is closed
+         * @throws IllegalArgumentException when the entry is null, blank or holds a line break
+         * @throws UnsupportedOperationException when the store keeps no journal
+         */
+        default void append(String entry) {
+            throw new UnsupportedOperationException(getClass().getName() + " keeps no journal");
+        }
+
+        /**
+         * The entries appended since the record saved now, oldest first; empty after a save.
+         * A torn last entry and entries that follow an older record are left out.
+         *
+         * @return the entries
+         * @throws dev.shelly.chats.ShellyException naming the session when the journal cannot be read
+         * @throws SessionBusyException when the lease was lost
+         * @throws IllegalStateException when the lease is closed
+         * @throws UnsupportedOperationException when the store keeps no journal
+         */
+        default List<String> journal() {
+            throw new UnsupportedOperationException(getClass().getName() + " keeps no journal");
+        }
 
         /** Lets the session go. */
         @Override

@@ -32,6 +32,32 @@ class FileSessionStoreTest extends SessionStoreContract {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    @Override
+    protected Runnable keepJournal(String place, String id) {
+        Path journal = places.resolve(place).resolve(id + ".journal");
+        try {
+            byte[] kept = Files.readAllBytes(journal);
+            return () -> {
+                try {
+                    Files.write(journal, kept);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            };
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    protected void tearJournal(String place, String id, String torn) {
+        try {
+            Files.writeString(places.resolve(place).resolve(id + ".journal"), torn, java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private static List<String> files(Path dir) throws Exception {
         try (Stream<Path> files = Files.list(dir)) {
             return files.map(p -> p.getFileName().toString()).sorted().toList();

@@ -3,6 +3,7 @@ package dev.shelly.storage.spi;
 import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.SessionRecord;
+import dev.shelly.storage.internal.JournalLines;
 import dev.shelly.storage.internal.OpaquePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,6 +36,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,6 +66,36 @@ public abstract class SessionStoreContract {
      * @return the store
      */
     protected abstract SessionStore openStore(String place);
+
+    /**
+     * What a crash between a save and the removal of the journal leaves behind: takes the journal
+     * of a session as it is stored now, and returns what puts it back, as it was, after a save.
+     *
+     * @param place the place of the test's stores
+     * @param id the session
+     * @return what puts the journal back
+     */
+    protected abstract Runnable keepJournal(String place, String id);
+
+    /**
+     * Adds the start of a journal line, as a crash in the middle of an append leaves it.
+     *
+     * @param place the place of the test's stores
+     * @param id the session
+     * @param torn the start of a line, without a line break
+     */
+    protected abstract void tearJournal(String place, String id, String torn);
+
+    /**
+     * Takes a lease away from its holder as its expiry would, when a store's leases can lapse.
+     *
+     * @param place the place of the test's stores
+     * @param id the session
+     * @return false when the store's leases cannot lapse (they end only with their holder)
+     */
+    protected boolean expireLease(String place, String id) {
+        return false;
+    }
 
     /** A new place for one test. */
     private static String newPlace() {
@@ -352,6 +384,160 @@ public abstract class SessionStoreContract {
                     .hasMessage("the lease of session 'fork' cannot save null");
         }
         assertThat(store.ids()).isEmpty();
+    }
+
+    @Test
+    void journalEntriesAreDurableInOrderUntilASaveCompactsThem() {
+        String place = newPlace();
+        SessionStore first = openStore(place);
+        try (SessionStore.Lease lease = first.open("s", Duration.ZERO)) {
+            assertThat(lease.journal()).isEmpty();
+            lease.append("{\"type\":\"turn\"}");
+            assertThat(lease.journal()).as("entries before the first save").containsExactly("{\"type\":\"turn\"}");
+            assertThat(lease.save(record("s", 1, "hi"))).isTrue();
+            assertThat(lease.journal()).as("compacted by the save").isEmpty();
+            for (int i = 1; i <= 3; i++) {
+                lease.append("{\"step\":" + i + ",\"text\":\"é\\u0000\"}");
+            }
+            assertThat(lease.journal()).containsExactly("{\"step\":1,\"text\":\"é\\u0000\"}",
+                    "{\"step\":2,\"text\":\"é\\u0000\"}", "{\"step\":3,\"text\":\"é\\u0000\"}");
+            // The holder stops here, as a killed process would: nothing more is saved.
+        }
+        SessionStore next = openStore(place);
+        try (SessionStore.Lease lease = next.open("s", Duration.ZERO)) {
+            assertThat(lease.journal()).as("acknowledged entries outlive their holder").hasSize(3);
+            assertThat(lease.load().orElseThrow().version()).isEqualTo(1);
+            lease.append("{\"step\":4}");
+            assertThat(lease.journal()).hasSize(4).last().isEqualTo("{\"step\":4}");
+            assertThat(lease.save(record("s", 1, "not newer"))).isFalse();
+            assertThat(lease.journal()).as("a save that writes nothing compacts nothing").hasSize(4);
+            assertThat(lease.save(record("s", 2, "hi", "there"))).isTrue();
+            assertThat(lease.journal()).isEmpty();
+            lease.append("{\"step\":5}");
+        }
+        try (SessionStore.Lease lease = first.open("s", Duration.ZERO)) {
+            assertThat(lease.journal()).containsExactly("{\"step\":5}");
+            assertThat(lease.load().orElseThrow().messages()).extracting(Message::text).containsExactly("hi", "there");
+        }
+    }
+
+    @Test
+    void entriesAppendedFromManyThreadsAreEachKeptOnce() throws Exception {
+        SessionStore store = openStore(newPlace());
+        try (SessionStore.Lease lease = store.open("s", Duration.ZERO);
+                ExecutorService pool = Executors.newFixedThreadPool(8)) {
+            lease.save(record("s", 1, "hi"));
+            List<Future<?>> appends = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int thread = t;
+                appends.add(pool.submit(() -> {
+                    for (int i = 0; i < 25; i++) {
+                        lease.append("{\"t\":" + thread + ",\"i\":" + i + "}");
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : appends) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+            List<String> journal = lease.journal();
+            assertThat(journal).hasSize(200).doesNotHaveDuplicates();
+            for (int t = 0; t < 8; t++) {
+                String prefix = "{\"t\":" + t + ",";
+                assertThat(journal.stream().filter(e -> e.startsWith(prefix)).toList()).as("thread %d in order", t)
+                        .isSortedAccordingTo((a, b) -> Integer.compare(number(a), number(b)));
+            }
+        }
+    }
+
+    private static int number(String entry) {
+        return Integer.parseInt(entry.substring(entry.lastIndexOf(':') + 1, entry.length() - 1));
+    }
+
+    @Test
+    void aJournalLeftBehindByACrashBetweenASaveAndItsRemovalIsNeverReadAgain() {
+        String place = newPlace();
+        SessionStore store = openStore(place);
+        try (SessionStore.Lease lease = store.open("s", Duration.ZERO)) {
+            lease.save(record("s", 1, "hi"));
+            lease.append("{\"old\":1}");
+            lease.append("{\"old\":2}");
+            Runnable putBack = keepJournal(place, "s");
+            assertThat(lease.save(record("s", 2, "hi", "done"))).isTrue();
+            putBack.run();
+            assertThat(lease.journal()).as("entries of the turn the record holds now").isEmpty();
+        }
+        try (SessionStore.Lease lease = openStore(place).open("s", Duration.ZERO)) {
+            assertThat(lease.journal()).isEmpty();
+            lease.append("{\"new\":1}");
+            assertThat(lease.journal()).containsExactly("{\"new\":1}");
+        }
+    }
+
+    @Test
+    void aTornLastEntryIsNotReadAndTheNextEntryIsWhole() {
+        String place = newPlace();
+        SessionStore store = openStore(place);
+        try (SessionStore.Lease lease = store.open("s", Duration.ZERO)) {
+            lease.save(record("s", 1, "hi"));
+            lease.append("{\"a\":1}");
+        }
+        String line = JournalLines.format(1, "{\"type\":\"model\",\"text\":\"cut off here\"}");
+        tearJournal(place, "s", line.substring(0, line.length() - 7));
+        try (SessionStore.Lease lease = openStore(place).open("s", Duration.ZERO)) {
+            assertThat(lease.journal()).containsExactly("{\"a\":1}");
+            lease.append("{\"b\":2}");
+            assertThat(lease.journal()).containsExactly("{\"a\":1}", "{\"b\":2}");
+        }
+        try (SessionStore.Lease lease = openStore(place).open("s", Duration.ZERO)) {
+            assertThat(lease.journal()).containsExactly("{\"a\":1}", "{\"b\":2}");
+        }
+    }
+
+    @Test
+    void entriesAreOneLineAndAClosedOrLostLeaseAppendsNothing() {
+        String place = newPlace();
+        SessionStore store = openStore(place);
+        SessionStore.Lease lease = store.open("s", Duration.ZERO);
+        lease.save(record("s", 1, "hi"));
+        for (String bad : new String[] {null, " ", "{\n}", "{\r}"}) {
+            assertThatThrownBy(() -> lease.append(bad)).as(String.valueOf(bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("a journal entry of session 's' must");
+        }
+        lease.append("{\"kept\":1}");
+        lease.close();
+        assertThatThrownBy(() -> lease.append("{}")).isInstanceOf(IllegalStateException.class)
+                .hasMessage("the lease of session 's' is closed");
+        assertThatThrownBy(lease::journal).isInstanceOf(IllegalStateException.class)
+                .hasMessage("the lease of session 's' is closed");
+        try (SessionStore.Lease next = store.open("s", Duration.ZERO)) {
+            assertThat(next.journal()).containsExactly("{\"kept\":1}");
+            next.delete();
+            assertThat(next.journal()).as("deleted with the session").isEmpty();
+        }
+        try (SessionStore.Lease next = store.open("s", Duration.ZERO)) {
+            assertThat(next.journal()).isEmpty();
+        }
+    }
+
+    @Test
+    void aLostLeaseAppendsNothingAndReadsNoJournal() {
+        String place = newPlace();
+        SessionStore store = openStore(place);
+        try (SessionStore.Lease held = store.open("s", Duration.ZERO)) {
+            held.save(record("s", 1, "hi"));
+            held.append("{\"kept\":1}");
+            Assumptions.assumeTrue(expireLease(place, "s"), "this store's leases end only with their holder");
+            assertThatThrownBy(() -> held.append("{\"late\":1}"))
+                    .isInstanceOfSatisfying(SessionBusyException.class, e -> assertThat(e.id()).isEqualTo("s"))
+                    .hasMessageStartingWith("session 's' was not appended to: its lease expired");
+            assertThatThrownBy(held::journal).isInstanceOf(SessionBusyException.class)
+                    .hasMessageStartingWith("session 's' was not read: its lease expired");
+        }
+        try (SessionStore.Lease next = store.open("s", Duration.ofSeconds(30))) {
+            assertThat(next.journal()).as("nothing written by the lost lease").containsExactly("{\"kept\":1}");
+        }
     }
 
     @Test
