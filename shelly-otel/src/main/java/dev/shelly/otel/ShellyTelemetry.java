@@ -1,12 +1,13 @@
 package dev.shelly.otel;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.ModelCall;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.Runner;
-import dev.shelly.agent.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.Cost;
@@ -246,7 +247,9 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     }
 
     @Override
-    public Observation<Message> runStarted(Agent agent, RunContext run) {
+    public Observation<Message> runStarted(RunInterceptor.RunChain chain) {
+        Agent agent = chain.agent();
+        RunContext run = chain.context();
         ModelTarget target = agent.completer().target();
         String name = agent.name();
         SpanBuilder builder = tracer.spanBuilder(GenAi.INVOKE_AGENT + " " + name)

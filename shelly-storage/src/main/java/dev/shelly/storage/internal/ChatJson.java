@@ -247,20 +247,83 @@ public final class ChatJson {
             }
         }
         ObjectNode answers = root.putObject("answers");
-        state.answers().forEach((id, a) -> {
-            ObjectNode n = answers.putObject(id);
-            switch (a) {
-                case Answer.Approve ap -> n.put("type", "approve").put("scope", ap.scope().name());
-                case Answer.Deny d -> n.put("type", "deny").put("reason", d.reason()).put("scope", d.scope().name());
-                case Answer.Edit e -> n.put("type", "edit").put("arguments", e.arguments());
-                case Answer.Reply r -> n.put("type", "reply").put("text", r.text());
-            }
-        });
+        state.answers().forEach((id, a) -> answers.set(id, encodeAnswer(a)));
         ArrayNode grants = root.putArray("session_grants");
         for (Approvals.Grant g : state.sessionGrants()) {
             grants.addObject().put("agent", g.agent()).put("tool", g.tool()).put("permission", g.permission().name());
         }
         return root;
+    }
+
+    /**
+     * Encodes an answer to a waiting call.
+     *
+     * @param a the answer
+     * @return a JSON object with its {@code type}
+     */
+    public ObjectNode encodeAnswer(Answer a) {
+        ObjectNode n = json.createObjectNode();
+        switch (a) {
+            case Answer.Approve ap -> n.put("type", "approve").put("scope", ap.scope().name());
+            case Answer.Deny d -> n.put("type", "deny").put("reason", d.reason()).put("scope", d.scope().name());
+            case Answer.Edit e -> n.put("type", "edit").put("arguments", e.arguments());
+            case Answer.Reply r -> n.put("type", "reply").put("text", r.text());
+        }
+        return n;
+    }
+
+    /**
+     * Decodes what {@link #encodeAnswer} wrote.
+     *
+     * @param a the JSON object
+     * @return the answer
+     * @throws IllegalArgumentException when it is not an answer
+     */
+    public Answer decodeAnswer(JsonNode a) {
+        String type = required(a, "type").asString();
+        return switch (type) {
+            case "approve" -> new Answer.Approve(Answer.Scope.valueOf(required(a, "scope").asString()));
+            case "deny" -> new Answer.Deny(required(a, "reason").asString(),
+                    Answer.Scope.valueOf(required(a, "scope").asString()));
+            case "edit" -> new Answer.Edit(required(a, "arguments").asString());
+            case "reply" -> new Answer.Reply(required(a, "text").asString());
+            default -> throw new IllegalArgumentException("unknown answer type '" + type + "'");
+        };
+    }
+
+    /**
+     * Encodes a tool call's result as a message's part holds it.
+     *
+     * @param result the result
+     * @return a JSON object
+     */
+    public ObjectNode encodeResult(ToolResult result) {
+        return encodePart(result);
+    }
+
+    /**
+     * Decodes what {@link #encodeResult} wrote.
+     *
+     * @param node the JSON object
+     * @return the result
+     * @throws IllegalArgumentException when it is not a tool result
+     */
+    public ToolResult decodeResult(JsonNode node) {
+        if (!(decodePart(node) instanceof ToolResult result)) {
+            throw new IllegalArgumentException("expected a tool_result part");
+        }
+        return result;
+    }
+
+    /**
+     * Decodes one message written by {@link #encode(Message)}.
+     *
+     * @param node the JSON object
+     * @return the message
+     * @throws IllegalArgumentException when it is not a message
+     */
+    public Message decode(JsonNode node) {
+        return decodeMessage(node);
     }
 
     /**
@@ -300,16 +363,11 @@ public final class ChatJson {
             Map<String, Answer> answers = new LinkedHashMap<>();
             JsonNode given = root.path("answers");
             for (String id : given.propertyNames()) {
-                JsonNode a = given.get(id);
-                String type = required(a, "type").asString();
-                answers.put(id, switch (type) {
-                    case "approve" -> new Answer.Approve(Answer.Scope.valueOf(required(a, "scope").asString()));
-                    case "deny" -> new Answer.Deny(required(a, "reason").asString(),
-                            Answer.Scope.valueOf(required(a, "scope").asString()));
-                    case "edit" -> new Answer.Edit(required(a, "arguments").asString());
-                    case "reply" -> new Answer.Reply(required(a, "text").asString());
-                    default -> throw new IllegalArgumentException("unknown answer type '" + type + "' for call '" + id + "'");
-                });
+                try {
+                    answers.put(id, decodeAnswer(given.get(id)));
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(e.getMessage() + " for call '" + id + "'", e);
+                }
             }
             List<Approvals.Grant> grants = new ArrayList<>();
             for (JsonNode g : root.path("session_grants")) {
