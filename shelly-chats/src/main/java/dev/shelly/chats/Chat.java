@@ -1,9 +1,12 @@
 package dev.shelly.chats;
 
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -18,25 +21,84 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * stay together and in order. Reads return copies, never live views. A thread may
  * {@linkplain #await wait} for the chat to grow; each append wakes every waiter. No lock is held
  * while a caller blocks, so virtual threads are never pinned.
+ *
+ * <p><b>Entries.</b> The chat stamps every message it is given with an {@linkplain Entry#id() id}
+ * and the {@linkplain Entry#created() time} it was appended, so that an application can sync a
+ * view or an audit log by id ({@link #entries()}). The stamps are the chat's, not the message's:
+ * a {@link Message} stays a value compared by its content, and models never see the stamps. An
+ * engine's session keeps them in its saved file; {@link #ofEntries} restores a chat with them.
  */
 public final class Chat {
     private static final AtomicLong IDS = new AtomicLong();
+    /** The random half of every message id this process stamps, so that ids of two processes differ. */
+    private static final String PROCESS = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
+    private static final AtomicLong MESSAGES = new AtomicLong();
 
     private final String id = "chat-" + Long.toString(IDS.incrementAndGet(), 36);
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     private final Condition grown = lock.writeLock().newCondition();
     private final List<Message> messages = new ArrayList<>();
+    private final List<Entry> entries = new ArrayList<>();
+
+    /**
+     * A message as a chat keeps it: stamped with an id and the time it was appended.
+     *
+     * @param id unique to this message among every chat of every process (a fresh stamp is 16
+     *     hex digits, {@code '-'} and a counter in base 36; a session saved before messages had
+     *     ids gives its messages the session id, {@code '#'} and their index)
+     * @param created when the message was appended
+     * @param message the message
+     */
+    public record Entry(String id, Instant created, Message message) {
+        /** Validates. */
+        public Entry {
+            Checks.requireText(id, "Chat.Entry.id");
+            Checks.requireNonNull(created, "Chat.Entry.created");
+            Checks.requireNonNull(message, "Chat.Entry.message");
+        }
+
+        /**
+         * A message stamped now with a fresh id.
+         *
+         * @param message the message
+         * @return the entry
+         */
+        public static Entry stamp(Message message) {
+            return new Entry(PROCESS + "-" + Long.toString(MESSAGES.incrementAndGet(), 36), Instant.now(), message);
+        }
+    }
 
     /** An empty chat. */
     public Chat() {}
 
     /**
-     * A chat holding the given messages, in order.
+     * A chat holding the given messages, in order, each stamped now.
      *
      * @param initial the first messages
      */
     public Chat(List<Message> initial) {
-        messages.addAll(Checks.copyOf(initial, "Chat initial"));
+        for (Message m : Checks.copyOf(initial, "Chat initial")) {
+            add(Entry.stamp(m));
+        }
+    }
+
+    /**
+     * A chat holding messages stamped before, with their ids and times: a saved conversation.
+     *
+     * @param initial the entries, in order
+     * @return the chat
+     */
+    public static Chat ofEntries(List<Entry> initial) {
+        Chat chat = new Chat();
+        for (Entry e : Checks.copyOf(initial, "Chat.ofEntries initial")) {
+            chat.add(e);
+        }
+        return chat;
+    }
+
+    private void add(Entry e) {
+        entries.add(e);
+        messages.add(e.message());
     }
 
     /**
@@ -77,9 +139,15 @@ public final class Chat {
      */
     public int append(List<Message> more) {
         List<Message> checked = Checks.copyOf(more, "Chat.append more");
+        List<Entry> stamped = new ArrayList<>(checked.size());
+        for (Message m : checked) {
+            stamped.add(Entry.stamp(m));
+        }
         lock.writeLock().lock();
         try {
-            messages.addAll(checked);
+            for (Entry e : stamped) {
+                add(e);
+            }
             grown.signalAll();
             return messages.size();
         } finally {
@@ -170,6 +238,38 @@ public final class Chat {
                 return List.of();
             }
             return List.copyOf(messages.subList(offset, messages.size()));
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /**
+     * A copy of every entry (each message with its id and the time it was appended), in order.
+     *
+     * @return an unmodifiable copy
+     */
+    public List<Entry> entries() {
+        return entriesSince(0);
+    }
+
+    /**
+     * A copy of the entries from an offset on: what a view that holds the first {@code offset}
+     * messages has not seen yet.
+     *
+     * @param offset the first index to include; at or past the end gives an empty list
+     * @return an unmodifiable copy
+     * @throws IllegalArgumentException when the offset is negative
+     */
+    public List<Entry> entriesSince(int offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("Chat.entriesSince offset must not be negative, was " + offset);
+        }
+        lock.readLock().lock();
+        try {
+            if (offset >= entries.size()) {
+                return List.of();
+            }
+            return List.copyOf(entries.subList(offset, entries.size()));
         } finally {
             lock.readLock().unlock();
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -51,6 +52,39 @@ class ChatTest {
         Chat fromList = new Chat(source);
         source.clear();
         assertThat(fromList.size()).isEqualTo(1);
+    }
+
+    @Test
+    void everyAppendedMessageIsStampedWithAnIdAndItsTimeWhileMessagesStayValues() {
+        Instant before = Instant.now();
+        Chat chat = new Chat(List.of(Message.system("sys")));
+        chat.append(msg("a", "1"), msg("a", "1"));
+        Instant after = Instant.now();
+        List<Chat.Entry> entries = chat.entries();
+        assertThat(entries).extracting(Chat.Entry::message).containsExactlyElementsOf(chat.messages());
+        assertThat(entries).extracting(Chat.Entry::id).doesNotHaveDuplicates().allMatch(id -> id.matches("[0-9a-f]{16}-[0-9a-z]+"));
+        assertThat(entries).extracting(Chat.Entry::created).allMatch(t -> !t.isBefore(before) && !t.isAfter(after));
+        assertThat(entries.get(1).message()).as("equal messages stay equal; their entries differ by id")
+                .isEqualTo(entries.get(2).message());
+        assertThat(entries.get(1)).isNotEqualTo(entries.get(2));
+        assertThat(chat.entriesSince(2)).containsExactly(entries.get(2));
+        assertThat(chat.entriesSince(3)).isEmpty();
+        assertThat(new Chat(List.of(Message.system("sys"))).entries().getFirst().id())
+                .as("another chat, the same message: another id").isNotEqualTo(entries.getFirst().id());
+    }
+
+    @Test
+    void aChatRestoredFromEntriesKeepsTheirIdsAndTimes() {
+        Chat.Entry first = new Chat.Entry("s1#0", Instant.parse("2026-01-02T03:04:05Z"), msg("a", "1"));
+        Chat chat = Chat.ofEntries(List.of(first));
+        chat.append(msg("a", "2"));
+        assertThat(chat.entries().getFirst()).isEqualTo(first);
+        assertThat(chat.messages()).extracting(Message::text).containsExactly("1", "2");
+        assertThat(chat.entries().get(1).id()).isNotEqualTo("s1#0");
+        assertThatThrownBy(() -> new Chat.Entry(" ", Instant.now(), msg("a", "1")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("Chat.Entry.id must not be null or blank");
+        assertThatThrownBy(() -> chat.entriesSince(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Chat.entriesSince offset must not be negative, was -1");
     }
 
     @Test

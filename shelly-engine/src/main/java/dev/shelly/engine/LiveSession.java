@@ -11,6 +11,7 @@ import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.RunContext;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.RunObserver;
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.storage.SessionRecord;
 import dev.shelly.storage.spi.SessionStore;
@@ -541,15 +542,15 @@ final class LiveSession {
         state.lock();
         try {
             version++;
-            List<Message> messages = conversation.chat().messages();
-            record = new SessionRecord(id, entryAgent, created, clock.instant(), messages, version, usage, cost,
+            List<Chat.Entry> entries = conversation.chat().entries();
+            record = new SessionRecord(id, entryAgent, created, clock.instant(), entries, version, usage, cost,
                     approvals.state());
         } finally {
             state.unlock();
         }
         if (lease.save(record)) {
             journal.saved();
-            LOG.debug("session {} saved: version {}, {} messages", id, record.version(), record.messages().size());
+            LOG.debug("session {} saved: version {}, {} messages", id, record.version(), record.entries().size());
         } else {
             LOG.debug("session {}: version {} not saved, a newer one is saved already", id, record.version());
         }

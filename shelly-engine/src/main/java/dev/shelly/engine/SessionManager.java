@@ -197,10 +197,10 @@ final class SessionManager {
             journal.resumeFrom(approvals, clock);
             LiveSession session = new LiveSession(new LiveSession.Saved(id, saved.entryAgent(), saved.created(),
                     saved.version(), saved.usage(), saved.cost()), agents.agent(saved.entryAgent()),
-                    new Conversation(new Chat(saved.messages())), lease, clock, events::publish, approvals,
+                    new Conversation(Chat.ofEntries(saved.entries())), lease, clock, events::publish, approvals,
                     human.timer(), links, journal);
             session.scheduleExpiry();
-            LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.messages().size());
+            LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.entries().size());
             return session;
         } catch (RuntimeException | Error e) {
             lease.close();

@@ -1,12 +1,14 @@
 package dev.shelly.storage;
 
 import dev.shelly.agent.Approvals;
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.storage.internal.ChatJson;
 import dev.shelly.storage.internal.SessionIds;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,7 +18,8 @@ import java.util.List;
  * @param entryAgent the agent that answers in this session
  * @param created when the session began
  * @param updated when it was last saved
- * @param messages the conversation, system prompt included
+ * @param entries the conversation, system prompt included: each message with the id and the time
+ *     its chat stamped it with ({@link Chat#entries()})
  * @param version how many times the session was saved: each save of a session carries a higher
  *     version than the one before, and a store never lets a lower version replace a higher one
  * @param usage the tokens every model call of the session used, delegated agents included
@@ -24,7 +27,7 @@ import java.util.List;
  * @param approvals what the session waits for when it is paused for a decision, the answers
  *     given and the decisions remembered for it ({@link Approvals.State#EMPTY} when none)
  */
-public record SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages,
+public record SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Chat.Entry> entries,
         long version, Usage usage, Cost cost, Approvals.State approvals) {
     /** Validates and copies. */
     public SessionRecord {
@@ -35,14 +38,14 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
         if (created == null || updated == null) {
             throw new IllegalArgumentException("SessionRecord timestamps of session '" + id + "' must not be null");
         }
-        if (messages == null) {
-            throw new IllegalArgumentException("SessionRecord.messages of session '" + id + "' must not be null");
+        if (entries == null) {
+            throw new IllegalArgumentException("SessionRecord.entries of session '" + id + "' must not be null");
         }
         if (version < 0) {
             throw new IllegalArgumentException("SessionRecord.version of session '" + id + "' must not be negative, was "
                     + version);
         }
-        messages = List.copyOf(messages);
+        entries = List.copyOf(entries);
         if (usage == null) {
             usage = Usage.ZERO;
         }
@@ -55,7 +58,37 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
     }
 
     /**
-     * A record of a session that waits for nothing.
+     * Plain messages stamped as those of a session saved before messages had ids: the id
+     * {@code <sessionId>#<index>} and the session's creation time. Null stays null, for the
+     * canonical constructor to report.
+     */
+    private static List<Chat.Entry> stamped(String sessionId, Instant created, List<Message> messages) {
+        if (messages == null || created == null) {
+            return null;
+        }
+        List<Chat.Entry> entries = new ArrayList<>(messages.size());
+        for (int i = 0; i < messages.size(); i++) {
+            entries.add(new Chat.Entry(sessionId + "#" + i, created, messages.get(i)));
+        }
+        return entries;
+    }
+
+    /**
+     * The conversation's messages, system prompt included, without their stamps.
+     *
+     * @return the messages, in order
+     */
+    public List<Message> messages() {
+        List<Message> messages = new ArrayList<>(entries.size());
+        for (Chat.Entry e : entries) {
+            messages.add(e.message());
+        }
+        return List.copyOf(messages);
+    }
+
+    /**
+     * A record of a session that waits for nothing, its messages stamped as those of a session
+     * saved before messages had ids: the id {@code <id>#<index>} and the session's {@code created} time.
      *
      * @param id the session's id
      * @param entryAgent the agent that answers in this session
@@ -68,7 +101,7 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      */
     public SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages,
             long version, Usage usage, Cost cost) {
-        this(id, entryAgent, created, updated, messages, version, usage, cost, Approvals.State.EMPTY);
+        this(id, entryAgent, created, updated, stamped(id, created, messages), version, usage, cost, Approvals.State.EMPTY);
     }
 
     /**
@@ -108,6 +141,6 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      * @return the record
      */
     public SessionRecord withId(String newId) {
-        return new SessionRecord(newId, entryAgent, created, updated, messages, version, usage, cost, approvals);
+        return new SessionRecord(newId, entryAgent, created, updated, entries, version, usage, cost, approvals);
     }
 }

@@ -4,6 +4,7 @@ import dev.shelly.agent.Answer;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.ToolPolicy;
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -37,7 +38,8 @@ import tools.jackson.databind.node.ObjectNode;
  * those plain values (replies carry no usage or stop reason since the typed model call, but
  * sessions saved before it still load, their {@code usage} and {@code stop_reason} keys as plain
  * values); any other value is stored as its text. Parts of an application's own kinds come back
- * as {@link OpaquePart}.
+ * as {@link OpaquePart}. A session's messages carry their chat's stamps ({@link Chat.Entry}): an
+ * {@code id} and a {@code created} time before the message's own fields.
  */
 public final class ChatJson {
     private final JsonMapper json;
@@ -84,6 +86,32 @@ public final class ChatJson {
             m.metadata().forEach((k, v) -> meta.set(k, encodeValue(v)));
         }
         return node;
+    }
+
+    /**
+     * Encodes one message with its stamps: {@code id}, {@code created}, then the message's fields.
+     *
+     * @param e the entry
+     * @return a JSON object
+     */
+    public ObjectNode encode(Chat.Entry e) {
+        ObjectNode node = json.createObjectNode();
+        node.put("id", e.id());
+        node.put("created", e.created().toString());
+        node.setAll(encode(e.message()));
+        return node;
+    }
+
+    /**
+     * Decodes one message written by {@link #encode(Chat.Entry)}.
+     *
+     * @param n the JSON object
+     * @return the entry
+     * @throws IllegalArgumentException when a field is missing or malformed
+     */
+    public Chat.Entry decodeEntry(JsonNode n) {
+        return new Chat.Entry(required(n, "id").asString(), Instant.parse(required(n, "created").asString()),
+                decodeMessage(n));
     }
 
     private ObjectNode encodePart(Part p) {
@@ -159,7 +187,8 @@ public final class ChatJson {
     /**
      * Encodes a whole session as its stores keep it: {@code id}, {@code entry_agent},
      * {@code created}, {@code updated}, {@code version}, {@code usage}, {@code cost}
-     * ({@code usd} as a decimal string, {@code unpriced_tokens}) and {@code messages}.
+     * ({@code usd} as a decimal string, {@code unpriced_tokens}) and {@code messages}, each with
+     * its id and creation time.
      *
      * @param session the session
      * @return a JSON object
@@ -179,7 +208,10 @@ public final class ChatJson {
         root.putObject("cost")
                 .put("usd", session.cost().usd().toPlainString())
                 .put("unpriced_tokens", session.cost().unpricedTokens());
-        root.set("messages", encode(session.messages()));
+        ArrayNode messages = root.putArray("messages");
+        for (Chat.Entry e : session.entries()) {
+            messages.add(encode(e));
+        }
         if (!session.approvals().isEmpty()) {
             root.set("approvals", encodeApprovals(session.approvals()));
         }
@@ -352,7 +384,8 @@ public final class ChatJson {
      * Decodes a session written by {@link #encodeRecord}. The {@code id} inside is not read: a
      * session is the one of the key it is stored under. A session saved before versions were
      * kept loads as version 0, its usage the sum of the usage its replies carry; one saved before
-     * costs were kept loads with a zero cost.
+     * costs were kept loads with a zero cost; a message saved before messages had ids gets the id
+     * {@code <id>#<index>} and the session's creation time.
      *
      * @param id the id it is stored under
      * @param root the JSON object
@@ -363,12 +396,15 @@ public final class ChatJson {
      * @throws java.time.format.DateTimeParseException when a timestamp is not an instant
      */
     public SessionRecord decodeRecord(String id, JsonNode root, String where) {
-        List<Message> messages = decode(root.get("messages"), where);
+        Instant created = Instant.parse(root.path("created").asString());
+        List<Chat.Entry> entries = decodeEntries(root.get("messages"), where, id, created);
+        List<Message> messages = new ArrayList<>(entries.size());
+        entries.forEach(e -> messages.add(e.message()));
         JsonNode usage = root.get("usage");
         JsonNode cost = root.get("cost");
         return new SessionRecord(id, root.path("entry_agent").asString(),
-                Instant.parse(root.path("created").asString()), Instant.parse(root.path("updated").asString()),
-                messages, root.path("version").asLong(0),
+                created, Instant.parse(root.path("updated").asString()),
+                entries, root.path("version").asLong(0),
                 usage == null || !usage.isObject() ? usageOf(messages)
                         : new Usage(usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(),
                                 usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()),
@@ -399,6 +435,22 @@ public final class ChatJson {
             }
         }
         return messages;
+    }
+
+    private List<Chat.Entry> decodeEntries(JsonNode array, String where, String sessionId, Instant created) {
+        if (array == null || !array.isArray()) {
+            throw new IllegalArgumentException(where + ": expected an array of messages");
+        }
+        List<Chat.Entry> entries = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            JsonNode n = array.get(i);
+            try {
+                entries.add(n.hasNonNull("id") ? decodeEntry(n) : new Chat.Entry(sessionId + "#" + i, created, decodeMessage(n)));
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException(where + ": messages[" + i + "]: " + e.getMessage(), e);
+            }
+        }
+        return entries;
     }
 
     private Message decodeMessage(JsonNode n) {

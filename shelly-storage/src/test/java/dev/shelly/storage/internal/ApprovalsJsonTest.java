@@ -7,6 +7,7 @@ import dev.shelly.agent.Answer;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.ToolPolicy;
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
@@ -45,7 +46,7 @@ class ApprovalsJsonTest {
                                 PendingCall.Kind.QUESTION, "Where?", since)),
                         List.of(new ToolCall("c2", "delegate", "{\"tasks\":[]}")), null)),
                 answers, List.of(new Approvals.Grant("lead", "fs_write", ToolPolicy.Permission.ALLOW)));
-        SessionRecord record = new SessionRecord("s", "lead", since, since, List.of(Message.user("hi")), 3, Usage.ZERO,
+        SessionRecord record = new SessionRecord("s", "lead", since, since, new Chat(List.of(Message.user("hi"))).entries(), 3, Usage.ZERO,
                 Cost.ZERO, state);
 
         SessionRecord back = codec.decodeRecord("s", JSON.readTree(JSON.writeValueAsString(codec.encodeRecord(record))), "f");

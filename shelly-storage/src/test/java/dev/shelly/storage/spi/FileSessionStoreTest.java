@@ -86,6 +86,10 @@ class FileSessionStoreTest extends SessionStoreContract {
         assertThat(old.usage()).isEqualTo(Usage.of(7, 3));
         assertThat(old.cost()).as("a file from before costs were kept").isEqualTo(Cost.ZERO);
         assertThat(old.messages()).extracting(Message::text).containsExactly("hi", "hello");
+        assertThat(old.entries()).as("messages saved before they had ids: the session id and the index, its creation time")
+                .extracting(e -> e.id() + " " + e.created()).containsExactly("old#0 2026-11-22T10:00:00Z",
+                        "old#1 2026-11-22T10:00:00Z");
+        assertThat(store.read("old").entries()).as("the same ids at every load").isEqualTo(old.entries());
         try (SessionStore.Lease lease = store.open("old", Duration.ZERO)) {
             assertThat(lease.save(old.withId("old"))).as("the same version again is not newer").isFalse();
             assertThat(lease.save(new SessionRecord("old", "echo", old.created(), T0, old.messages(), 1, old.usage())))

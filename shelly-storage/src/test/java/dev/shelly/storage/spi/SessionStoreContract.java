@@ -8,6 +8,7 @@ import dev.shelly.storage.internal.OpaquePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Part;
@@ -148,6 +149,23 @@ public abstract class SessionStoreContract {
                 Message.of("tools", Role.TOOL, ToolResult.of("call_1", "18C"),
                         new ToolResult("call_2", List.of(new Text("no clock"), Image.ofUrl("https://x/y.png")), true)),
                 Message.of("assistant", Role.ASSISTANT, new Text("See "), new Citation("book")));
+    }
+
+    @Test
+    void keepsEachMessagesIdAndCreationTime() {
+        SessionStore store = openStore(newPlace());
+        Chat chat = new Chat(List.of(Message.system("sys")));
+        chat.append(Message.user("hi"), Message.user("hi"));
+        List<Chat.Entry> entries = new ArrayList<>(chat.entries());
+        entries.add(new Chat.Entry("old#3", T0.plusNanos(123_456_789), Message.user("later")));
+        SessionRecord saved = new SessionRecord("s1", "lead", T0, T0.plusSeconds(1), entries, 1, Usage.ZERO, Cost.ZERO,
+                null);
+        try (SessionStore.Lease lease = store.open("s1", Duration.ZERO)) {
+            assertThat(lease.save(saved)).isTrue();
+        }
+        SessionRecord loaded = loaded(store, "s1");
+        assertThat(loaded.entries()).containsExactlyElementsOf(entries);
+        assertThat(loaded).isEqualTo(saved);
     }
 
     @Test
