@@ -254,10 +254,11 @@ public final class CodingTools {
 
     private List<Tool> tools() {
         PathLocks locks = new PathLocks();
-        FileOps files = new FileOps(workspace, settings, locks);
-        SearchOps search = new SearchOps(workspace, settings);
+        FileOpener opener = new FileOpener();
+        FileOps files = new FileOps(workspace, settings, locks, opener);
+        SearchOps search = new SearchOps(workspace, settings, opener);
         CommandRunner runner = new CommandRunner(workspace, settings);
-        GitOps git = new GitOps(workspace, settings, runner);
+        GitOps git = new GitOps(workspace, settings, runner, opener);
         String path = "\"path\":{\"type\":\"string\",\"description\":\"relative to the workspace root\"}";
         List<Tool> t = new ArrayList<>();
         t.add(tool(READ, "Read a text file of the workspace. Lines come numbered (number, tab, text); "

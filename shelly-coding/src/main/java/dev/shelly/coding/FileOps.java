@@ -30,18 +30,20 @@ final class FileOps {
     private final Workspace ws;
     private final CodingTools.Settings settings;
     private final PathLocks locks;
+    private final FileOpener opener;
     /** Held while a directory is moved into place, across calls. */
     private final Lock creating = new ReentrantLock();
 
-    FileOps(Workspace ws, CodingTools.Settings settings, PathLocks locks) {
+    FileOps(Workspace ws, CodingTools.Settings settings, PathLocks locks, FileOpener opener) {
         this.ws = ws;
         this.settings = settings;
         this.locks = locks;
+        this.opener = opener;
     }
 
     /** Opens the workspace's root for one call. */
     private Handles handles() throws IOException {
-        return Handles.open(ws, creating);
+        return Handles.open(ws, creating, opener);
     }
 
     ToolOutput read(Args a) throws IOException {
