@@ -76,7 +76,7 @@ final class Handles implements AutoCloseable {
     private final Dir root;
     private final Map<String, Dir> opened = new HashMap<>();
     private final List<DirectoryStream<Path>> toClose = new ArrayList<>();
-    private Map<Object, String> sensitiveIdentities;
+    private SensitiveTwins twins;
 
     private Handles(Workspace ws, Lock creating, FileOpener opener, SecureDirectoryStream<Path> root) {
         this.ws = ws;
@@ -283,62 +283,13 @@ final class Handles implements AutoCloseable {
 
     /**
      * Another name of the same regular file that is sensitive, or null. Only a file with more
-     * than one link can have one, so only then is the workspace searched.
+     * than one link can have one, so only then is the workspace searched, once a call.
      */
     String sensitiveTwin(Entry e, PosixFileAttributes attrs) throws IOException {
-        Object key = attrs.fileKey();
-        if (!attrs.isRegularFile() || key == null || links(e.rel(), key) <= 1) {
-            return null;
+        if (twins == null) {
+            twins = new SensitiveTwins(this, ws);
         }
-        if (sensitiveIdentities == null) {
-            sensitiveIdentities = new HashMap<>();
-            collectSensitive(root);
-        }
-        return sensitiveIdentities.get(key);
-    }
-
-    /**
-     * The link count of a file: the handles' view has none, so it is read by path; a path that
-     * reaches another file (a link swapped in) counts as many links, so the search is made.
-     */
-    private int links(String rel, Object key) {
-        try {
-            Map<String, Object> a = Files.readAttributes(ws.root().resolve(rel), "unix:nlink,fileKey", NOFOLLOW);
-            return key.equals(a.get("fileKey")) ? (Integer) a.get("nlink") : Integer.MAX_VALUE;
-        } catch (IOException | RuntimeException e) {
-            return Integer.MAX_VALUE;
-        }
-    }
-
-    private void collectSensitive(Dir dir) throws IOException {
-        List<String> names;
-        try {
-            names = names(dir);
-        } catch (RefusedException e) {
-            // Gone, or not readable: skipped, as the walks of list and search skip it.
-            return;
-        }
-        for (String name : names) {
-            String rel = dir.child(name);
-            PosixFileAttributes a;
-            try {
-                a = stat(dir, name);
-            } catch (RefusedException e) {
-                continue;
-            }
-            if (a == null) {
-                continue;
-            }
-            if (a.isDirectory()) {
-                try (Dir d = child(dir, name)) {
-                    if (d != null) {
-                        collectSensitive(d);
-                    }
-                }
-            } else if (a.isRegularFile() && a.fileKey() != null && ws.isSensitive(rel)) {
-                sensitiveIdentities.putIfAbsent(a.fileKey(), rel);
-            }
-        }
+        return twins.of(e, attrs);
     }
 
     /**
