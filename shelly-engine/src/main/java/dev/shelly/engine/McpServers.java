@@ -17,7 +17,6 @@ import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.mcp.McpBlock;
 import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
-import dev.shelly.mcp.McpProgress;
 import dev.shelly.mcp.McpPrompt;
 import dev.shelly.mcp.McpSampling;
 import dev.shelly.mcp.McpToolClient;
@@ -102,7 +101,7 @@ final class McpServers {
     }
 
     /** Progress of a tool call goes to the calling run's listener as an {@link AgentEvent.ToolProgress}. */
-    static void announce(McpProgress progress) {
+    static void announce(McpToolClient.Progress progress) {
         ToolContext caller = progress.caller();
         RunContext run = caller == null ? null : caller.values().get(RunContext.KEY).orElse(null);
         if (run != null) {

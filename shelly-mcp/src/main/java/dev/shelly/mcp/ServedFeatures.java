@@ -41,7 +41,7 @@ final class ServedFeatures {
 
     private Mono<McpSchema.ReadResourceResult> read(McpResource resource, String uri, Map<String, String> variables) {
         return Mono.fromCallable(() -> {
-            List<McpResourceContents> contents;
+            List<McpResource.Contents> contents;
             try {
                 contents = resource.reader().read(uri, variables);
             } catch (Exception e) {
@@ -51,7 +51,7 @@ final class ServedFeatures {
                 throw failure("the reader of resource " + uri + " returned nothing");
             }
             List<McpSchema.ResourceContents> wire = new ArrayList<>();
-            for (McpResourceContents c : contents) {
+            for (McpResource.Contents c : contents) {
                 wire.add(McpContent.toMcp(c));
             }
             return new McpSchema.ReadResourceResult(wire);
