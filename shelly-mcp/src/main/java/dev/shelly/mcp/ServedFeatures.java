@@ -1,5 +1,6 @@
 package dev.shelly.mcp;
 
+import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -22,6 +23,34 @@ final class ServedFeatures {
     ServedFeatures(String server, Scheduler threads) {
         this.server = server;
         this.threads = threads;
+    }
+
+    /**
+     * Adds the server's resources (fixed or templates), prompts and completions to the SDK's
+     * specification, with the capabilities they need.
+     */
+    void register(McpServer.AsyncSpecification<?> spec, McpSchema.ServerCapabilities.Builder capabilities,
+            McpToolServer.Builder settings) {
+        if (!settings.resources.isEmpty()) {
+            capabilities.resources(true, false);
+        }
+        if (!settings.prompts.isEmpty()) {
+            capabilities.prompts(false);
+        }
+        if (!settings.completions.isEmpty()) {
+            capabilities.completions();
+        }
+        for (McpResource resource : settings.resources.values()) {
+            if (resource.isTemplate()) {
+                spec.resourceTemplates(template(resource));
+            } else {
+                spec.resources(resource(resource));
+            }
+        }
+        for (McpPrompt prompt : settings.prompts.values()) {
+            spec.prompts(prompt(prompt));
+        }
+        settings.completions.forEach((reference, completer) -> spec.completions(completion(reference, completer)));
     }
 
     McpServerFeatures.AsyncResourceSpecification resource(McpResource resource) {
