@@ -330,10 +330,7 @@ public final class McpToolClient implements AutoCloseable {
         boolean promptTools;
 
         private Builder(McpEndpoint endpoint) {
-            if (endpoint == null) {
-                throw new IllegalArgumentException("McpToolClient.builder endpoint must not be null");
-            }
-            this.endpoint = endpoint;
+            this.endpoint = Require.notNull(endpoint, "McpToolClient.builder endpoint");
         }
 
         /**
@@ -343,10 +340,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder name(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("McpToolClient name must not be null or blank");
-            }
-            this.name = name;
+            this.name = Require.notBlank(name, "McpToolClient name");
             return this;
         }
 
@@ -373,7 +367,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
+            this.connectTimeout = Require.positive(timeout, "McpToolClient connectTimeout");
             return this;
         }
 
@@ -385,7 +379,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder callTimeout(Duration timeout) {
-            this.callTimeout = positive(timeout, "callTimeout");
+            this.callTimeout = Require.positive(timeout, "McpToolClient callTimeout");
             return this;
         }
 
@@ -399,10 +393,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder requestMeta(Supplier<Map<String, Object>> meta) {
-            if (meta == null) {
-                throw new IllegalArgumentException("McpToolClient requestMeta must not be null");
-            }
-            this.requestMeta = meta;
+            this.requestMeta = Require.notNull(meta, "McpToolClient requestMeta");
             return this;
         }
 
@@ -414,7 +405,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder shutdownGrace(Duration grace) {
-            this.shutdownGrace = positive(grace, "shutdownGrace");
+            this.shutdownGrace = Require.positive(grace, "McpToolClient shutdownGrace");
             return this;
         }
 
@@ -456,10 +447,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder elicitation(McpElicitation.Handler handler) {
-            if (handler == null) {
-                throw new IllegalArgumentException("McpToolClient elicitation handler must not be null");
-            }
-            this.elicitation = handler;
+            this.elicitation = Require.notNull(handler, "McpToolClient elicitation handler");
             return this;
         }
 
@@ -472,10 +460,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder sampling(McpSampling.Handler handler) {
-            if (handler == null) {
-                throw new IllegalArgumentException("McpToolClient sampling handler must not be null");
-            }
-            this.sampling = handler;
+            this.sampling = Require.notNull(handler, "McpToolClient sampling handler");
             return this;
         }
 
@@ -501,10 +486,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder onProgress(Consumer<Progress> listener) {
-            if (listener == null) {
-                throw new IllegalArgumentException("McpToolClient onProgress listener must not be null");
-            }
-            this.progress = listener;
+            this.progress = Require.notNull(listener, "McpToolClient onProgress listener");
             return this;
         }
 
@@ -541,9 +523,7 @@ public final class McpToolClient implements AutoCloseable {
          * @throws IllegalArgumentException for a stdio server, which is not authorized this way
          */
         public Builder oauth(McpOAuth oauth) {
-            if (oauth == null) {
-                throw new IllegalArgumentException("McpToolClient oauth must not be null");
-            }
+            Require.notNull(oauth, "McpToolClient oauth");
             if (!(endpoint instanceof McpEndpoint.Http)) {
                 throw new IllegalArgumentException("McpToolClient oauth is for HTTP servers; " + endpoint + " is not one");
             }
@@ -568,16 +548,6 @@ public final class McpToolClient implements AutoCloseable {
                 client.close();
                 throw e;
             }
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d == null) {
-                throw new IllegalArgumentException("McpToolClient " + what + " must not be null");
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("McpToolClient " + what + " must be positive, was " + d);
-            }
-            return d;
         }
 
         private static String defaultVersion() {

@@ -175,9 +175,7 @@ public final class McpToolServer implements AutoCloseable {
      * @throws java.io.UncheckedIOException when the address cannot be bound
      */
     public McpToolServer startHttp(InetSocketAddress address) {
-        if (address == null) {
-            throw new IllegalArgumentException("McpToolServer.startHttp address must not be null");
-        }
+        Require.notNull(address, "McpToolServer.startHttp address");
         HttpServing serving = new HttpServing(settings, mcpJson, address);
         try {
             start(McpServer.async(serving.handler()));
@@ -320,10 +318,7 @@ public final class McpToolServer implements AutoCloseable {
         final Map<String, String> outputSchemas = new LinkedHashMap<>();
 
         private Builder(ToolBox box) {
-            if (box == null) {
-                throw new IllegalArgumentException("McpToolServer.builder box must not be null");
-            }
-            this.box = box;
+            this.box = Require.notNull(box, "McpToolServer.builder box");
         }
 
         /**
@@ -349,10 +344,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder instructions(String text) {
-            if (text == null) {
-                throw new IllegalArgumentException("McpToolServer instructions text must not be null");
-            }
-            this.instructions = text;
+            this.instructions = Require.notNull(text, "McpToolServer instructions text");
             return this;
         }
 
@@ -378,9 +370,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder allowedOrigins(String... origins) {
-            if (origins == null) {
-                throw new IllegalArgumentException("McpToolServer allowedOrigins origins must not be null");
-            }
+            Require.notNull(origins, "McpToolServer allowedOrigins origins");
             for (String origin : origins) {
                 if (origin == null || origin.isBlank()) {
                     throw new IllegalArgumentException("McpToolServer allowedOrigins must not hold null or blank");
@@ -398,7 +388,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder sessionTimeout(Duration timeout) {
-            this.sessionTimeout = positive(timeout, "sessionTimeout");
+            this.sessionTimeout = Require.positive(timeout, "McpToolServer sessionTimeout");
             return this;
         }
 
@@ -410,7 +400,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder pingInterval(Duration interval) {
-            this.pingInterval = positive(interval, "pingInterval");
+            this.pingInterval = Require.positive(interval, "McpToolServer pingInterval");
             return this;
         }
 
@@ -423,10 +413,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder callWrapper(CallWrapper wrapper) {
-            if (wrapper == null) {
-                throw new IllegalArgumentException("McpToolServer callWrapper must not be null");
-            }
-            this.wrapper = wrapper;
+            this.wrapper = Require.notNull(wrapper, "McpToolServer callWrapper");
             return this;
         }
 
@@ -438,9 +425,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder resource(McpResource resource) {
-            if (resource == null) {
-                throw new IllegalArgumentException("McpToolServer resource must not be null");
-            }
+            Require.notNull(resource, "McpToolServer resource");
             return once(resources, resource.uri(), resource, "resource " + resource.uri());
         }
 
@@ -451,9 +436,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder prompt(McpPrompt prompt) {
-            if (prompt == null) {
-                throw new IllegalArgumentException("McpToolServer prompt must not be null");
-            }
+            Require.notNull(prompt, "McpToolServer prompt");
             return once(prompts, prompt.name(), prompt, "prompt '" + prompt.name() + "'");
         }
 
@@ -469,9 +452,7 @@ public final class McpToolServer implements AutoCloseable {
             if (reference == null || reference.isBlank()) {
                 throw new IllegalArgumentException("McpToolServer completion reference must be a prompt name or URI template");
             }
-            if (completer == null) {
-                throw new IllegalArgumentException("McpToolServer completion completer must not be null");
-            }
+            Require.notNull(completer, "McpToolServer completion completer");
             completions.put(reference, completer);
             return this;
         }
@@ -508,16 +489,6 @@ public final class McpToolServer implements AutoCloseable {
                 throw new IllegalArgumentException("McpToolServer offers " + what + " already");
             }
             return this;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d == null) {
-                throw new IllegalArgumentException("McpToolServer " + what + " must not be null");
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("McpToolServer " + what + " must be positive, was " + d);
-            }
-            return d;
         }
     }
 }
