@@ -252,6 +252,15 @@ final class ClientSession {
         return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
+    /** A client's name for a server it was given no name for: its command line, or its URL without credentials. */
+    static String defaultName(McpEndpoint endpoint) {
+        String text = switch (endpoint) {
+            case McpEndpoint.Stdio s -> String.join(" ", s.commandLine());
+            case McpEndpoint.Http h -> Redaction.maskUrl(h.url());
+        };
+        return text.length() <= 80 ? text : text.substring(0, 77) + "...";
+    }
+
     private static String rootName(URI root) {
         String path = root.getPath() == null ? "" : root.getPath().replaceAll("/+$", "");
         return path.isEmpty() ? root.toString() : path.substring(path.lastIndexOf('/') + 1);

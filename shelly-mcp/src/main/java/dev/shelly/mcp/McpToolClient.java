@@ -1,6 +1,5 @@
 package dev.shelly.mcp;
 
-import dev.shelly.chats.internal.Redaction;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
@@ -9,7 +8,6 @@ import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,11 +46,7 @@ public final class McpToolClient implements AutoCloseable {
 
     private final McpEndpoint endpoint;
     private final String label;
-    private final String prefix;
     private final Duration connectTimeout;
-    private final Duration callTimeout;
-    private final boolean resourceTools;
-    private final boolean promptTools;
     private final ServerTools tools;
     private final ClientSession session;
     private final ServerContext context;
@@ -72,17 +66,13 @@ public final class McpToolClient implements AutoCloseable {
 
     private McpToolClient(Builder b) {
         this.endpoint = b.endpoint;
-        this.label = b.name != null ? b.name : defaultName(b.endpoint);
-        this.prefix = b.toolNamePrefix;
+        this.label = b.name != null ? b.name : ClientSession.defaultName(b.endpoint);
         this.connectTimeout = b.connectTimeout;
-        this.callTimeout = b.callTimeout;
-        this.resourceTools = b.resourceTools;
-        this.promptTools = b.promptTools;
         JsonMapper json = WireJson.mapper();
         this.tools = new ServerTools(b, label, json);
         this.session = new ClientSession(b, label, new JacksonMcpJsonMapper(json), tools);
         tools.attach(session);
-        this.context = new ServerContext(session, b.callTimeout);
+        this.context = new ServerContext(session, b);
     }
 
     /**
@@ -112,7 +102,7 @@ public final class McpToolClient implements AutoCloseable {
         McpSchema.InitializeResult result = session.await(session.client.initialize().toFuture(), connectTimeout,
                 "complete the initialize handshake");
         initialized = result;
-        contextTools();
+        tools.contextTools(context.tools(result.capabilities()));
         log.debug("MCP server '{}' is {} {} (protocol {})", label, result.serverInfo().name(), result.serverInfo().version(),
                 result.protocolVersion());
         refreshTools();
@@ -125,31 +115,7 @@ public final class McpToolClient implements AutoCloseable {
      * @throws McpException when the server does not answer in the connect timeout
      */
     public void refreshTools() {
-        McpSchema.InitializeResult result = initialized;
-        long listing = tools.nextListing();
-        if (result == null || result.capabilities() == null || result.capabilities().tools() == null) {
-            tools.apply(List.of(), listing);
-            return;
-        }
-        McpSchema.ListToolsResult listed = session.await(session.client.listTools().toFuture(), connectTimeout,
-                "list its tools");
-        tools.apply(listed.tools() == null ? List.of() : listed.tools(), listing);
-    }
-
-    /** Makes the resource and prompt tools the builder asked for, once the server's capabilities are known. */
-    private void contextTools() {
-        McpSchema.ServerCapabilities capabilities = initialized.capabilities();
-        List<Tool> made = new ArrayList<>();
-        if (resourceTools && capabilities != null && capabilities.resources() != null) {
-            made.addAll(context.resourceTools(prefix));
-        }
-        if (promptTools && capabilities != null && capabilities.prompts() != null) {
-            List<McpPrompt> prompts = listPrompts();
-            if (!prompts.isEmpty()) {
-                made.add(context.promptTool(prefix, prompts));
-            }
-        }
-        tools.contextTools(made);
+        tools.refresh(initialized, connectTimeout);
     }
 
     /**
@@ -299,14 +265,6 @@ public final class McpToolClient implements AutoCloseable {
     @Override
     public String toString() {
         return "McpToolClient[" + label + ", " + endpoint + "]";
-    }
-
-    private static String defaultName(McpEndpoint endpoint) {
-        String text = switch (endpoint) {
-            case McpEndpoint.Stdio s -> String.join(" ", s.commandLine());
-            case McpEndpoint.Http h -> Redaction.maskUrl(h.url());
-        };
-        return text.length() <= 80 ? text : text.substring(0, 77) + "...";
     }
 
     /** Settings of a client; {@link #connect()} makes it. */

@@ -21,10 +21,16 @@ import tools.jackson.databind.JsonNode;
 final class ServerContext {
     private final ClientSession session;
     private final Duration callTimeout;
+    private final boolean resourceTools;
+    private final boolean promptTools;
+    private final String prefix;
 
-    ServerContext(ClientSession session, Duration callTimeout) {
+    ServerContext(ClientSession session, McpToolClient.Builder b) {
         this.session = session;
-        this.callTimeout = callTimeout;
+        this.callTimeout = b.callTimeout;
+        this.resourceTools = b.resourceTools;
+        this.promptTools = b.promptTools;
+        this.prefix = b.toolNamePrefix;
     }
 
     List<McpBlock.Link> listResources(McpSchema.ServerCapabilities capabilities) {
@@ -100,7 +106,22 @@ final class ServerContext {
         return messages;
     }
 
-    List<Tool> resourceTools(String prefix) {
+    /** The resource and prompt tools a client asked for, those the server's capabilities allow. */
+    List<Tool> tools(McpSchema.ServerCapabilities capabilities) {
+        List<Tool> made = new ArrayList<>();
+        if (resourceTools && capabilities != null && capabilities.resources() != null) {
+            made.addAll(resourceTools());
+        }
+        if (promptTools && capabilities != null && capabilities.prompts() != null) {
+            List<McpPrompt> offered = listPrompts(capabilities);
+            if (!offered.isEmpty()) {
+                made.add(promptTool(offered));
+            }
+        }
+        return made;
+    }
+
+    private List<Tool> resourceTools() {
         String server = session.label;
         Tool list = Tool.of(prefix + "list_resources", "List the resources (documents, data) MCP server '" + server
                 + "' offers: URI, name, type and description; a URI with {variables} is a template to fill in.",
@@ -126,7 +147,7 @@ final class ServerContext {
         return List.of(list, read);
     }
 
-    Tool promptTool(String prefix, List<McpPrompt> prompts) {
+    private Tool promptTool(List<McpPrompt> prompts) {
         String server = session.label;
         String catalog = prompts.stream().map(p -> "- " + p.name() + (p.description() == null ? "" : ": " + p.description())
                 + (p.arguments().isEmpty() ? "" : " (arguments: " + p.arguments().stream()

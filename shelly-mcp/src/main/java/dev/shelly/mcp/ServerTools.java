@@ -88,9 +88,16 @@ final class ServerTools implements ClientSession.Events {
         this.contextTools = List.copyOf(tools);
     }
 
-    /** A number for a listing about to be asked for: only the latest applies. */
-    long nextListing() {
-        return listings.incrementAndGet();
+    /** Lists the server's tools now (when it has any) and applies the listing. */
+    void refresh(McpSchema.InitializeResult initialized, Duration connectTimeout) {
+        long listing = listings.incrementAndGet();
+        if (initialized == null || initialized.capabilities() == null || initialized.capabilities().tools() == null) {
+            apply(List.of(), listing);
+            return;
+        }
+        McpSchema.ListToolsResult listed = session.await(session.client.listTools().toFuture(), connectTimeout,
+                "list its tools");
+        apply(listed.tools() == null ? List.of() : listed.tools(), listing);
     }
 
     @Override
