@@ -18,7 +18,6 @@ import dev.shelly.mcp.McpBlock;
 import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
 import dev.shelly.mcp.McpPrompt;
-import dev.shelly.mcp.McpSampling;
 import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
@@ -176,7 +175,7 @@ final class McpServers {
      * Answers a server's sampling requests with one provider's model: its system prompt and
      * messages (text; images as they are), at most its token limit.
      */
-    static McpSampling.Handler sampler(String provider, Completer completer) {
+    static McpToolClient.Sampling.Handler sampler(String provider, Completer completer) {
         return request -> {
             List<Message> messages = new ArrayList<>();
             if (request.systemPrompt() != null && !request.systemPrompt().isBlank()) {
@@ -196,7 +195,7 @@ final class McpServers {
                 call.maxTokens(request.maxTokens());
             }
             ModelResponse response = completer.complete(call.build());
-            return new McpSampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
+            return new McpToolClient.Sampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
                     switch (response.stopReason()) {
                         case MAX_TOKENS -> "maxTokens";
                         case STOP_SEQUENCE -> "stopSequence";

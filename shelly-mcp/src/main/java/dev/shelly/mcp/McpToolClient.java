@@ -64,6 +64,57 @@ public final class McpToolClient implements AutoCloseable {
      */
     public record Progress(String server, String tool, double progress, Double total, String message, ToolContext caller) {}
 
+    /**
+     * A server's request for a model's message ({@code sampling/createMessage}).
+     *
+     * @param server the name of the server that asks
+     * @param systemPrompt the system prompt it wants, or null
+     * @param messages the conversation, text and images
+     * @param maxTokens the most tokens to sample
+     */
+    public record Sampling(String server, String systemPrompt, List<McpPrompt.Message> messages, int maxTokens) {
+
+        /** Checks the fields and copies the messages. */
+        public Sampling {
+            if (server == null) {
+                throw new IllegalArgumentException("McpToolClient.Sampling.server must not be null");
+            }
+            if (messages == null) {
+                throw new IllegalArgumentException("McpToolClient.Sampling.messages must not be null");
+            }
+            messages = List.copyOf(messages);
+        }
+
+        /**
+         * A message the model gave.
+         *
+         * @param text its text (empty when it gave none)
+         * @param model the model's name, or null
+         * @param stopReason why it stopped ({@code endTurn}, {@code maxTokens}, ...), or null
+         */
+        public record Reply(String text, String model, String stopReason) {
+            /** Checks the text. */
+            public Reply {
+                if (text == null) {
+                    throw new IllegalArgumentException("McpToolClient.Sampling.Reply.text must not be null");
+                }
+            }
+        }
+
+        /** Answers sampling requests; the client calls it on a thread of its own, which it may block. */
+        @FunctionalInterface
+        public interface Handler {
+            /**
+             * Samples a message.
+             *
+             * @param request what the server asks for
+             * @return the model's message
+             * @throws Exception a refusal or failure, which the server gets as an error with its message
+             */
+            Reply sample(Sampling request) throws Exception;
+        }
+    }
+
     private McpToolClient(Builder b) {
         this.endpoint = b.endpoint;
         this.label = b.name != null ? b.name : ClientSession.defaultName(b.endpoint);
@@ -280,7 +331,7 @@ public final class McpToolClient implements AutoCloseable {
         Consumer<String> stderrListener;
         Supplier<Map<String, Object>> requestMeta;
         McpElicitation.Handler elicitation;
-        McpSampling.Handler sampling;
+        Sampling.Handler sampling;
         final List<URI> roots = new ArrayList<>();
         Consumer<Progress> progress;
         McpOAuth oauth;
@@ -417,7 +468,7 @@ public final class McpToolClient implements AutoCloseable {
          * @param handler samples, e.g. with an agent's completer under its budgets
          * @return this builder
          */
-        public Builder sampling(McpSampling.Handler handler) {
+        public Builder sampling(Sampling.Handler handler) {
             this.sampling = Require.notNull(handler, "McpToolClient sampling handler");
             return this;
         }

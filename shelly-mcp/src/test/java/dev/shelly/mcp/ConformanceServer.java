@@ -69,7 +69,7 @@ final class ConformanceServer {
                 Tool.of("test_sampling", "Tests server-initiated sampling (LLM completion request)",
                         "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\"}},\"required\":[\"prompt\"]}",
                         (in, ctx) -> {
-                            McpSampling.Reply sampled = McpServerCall.of(ctx).orElseThrow().sample(null,
+                            McpToolClient.Sampling.Reply sampled = McpServerCall.of(ctx).orElseThrow().sample(null,
                                     List.of(McpPrompt.Message.user(new McpBlock.Text(in.get("prompt").asString()))), 100, ASK);
                             return ToolOutput.text("LLM response: " + sampled.text());
                         }),

@@ -42,7 +42,7 @@ class NullInputTest {
             "McpPrompt.new.title", "McpPrompt.new.description", "Argument.new.description",
             "Contents.new.mimeType", "Contents.new.text", "Contents.new.blob",
             "Contents.text.mimeType", "Contents.blob.mimeType",
-            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpElicitation.new.caller", "McpSampling.new.systemPrompt",
+            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpElicitation.new.caller", "Sampling.new.systemPrompt",
             "Reply.new.model", "Reply.new.stopReason", "Builder.preRegistered.clientSecret",
             "Tokens.new.refreshToken", "Tokens.new.expiresAt", "Tokens.new.scope");
 
@@ -103,7 +103,7 @@ class NullInputTest {
             Map.entry(McpOAuth.Tokens.class, () -> new McpOAuth.Tokens("t", null, null, null)),
             Map.entry(McpElicitation.Action.class, () -> McpElicitation.Action.ACCEPT),
             Map.entry(McpElicitation.Handler.class, () -> (McpElicitation.Handler) r -> McpElicitation.Answer.decline()),
-            Map.entry(McpSampling.Handler.class, () -> (McpSampling.Handler) r -> new McpSampling.Reply("x", null, null)));
+            Map.entry(McpToolClient.Sampling.Handler.class, () -> (McpToolClient.Sampling.Handler) r -> new McpToolClient.Sampling.Reply("x", null, null)));
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of(
             "name", () -> "t", "inputSchema", () -> OBJECT, "url", () -> "http://127.0.0.1:1/mcp",
             "schema", () -> OBJECT, "uri", () -> "test://r", "arguments", () -> "{}", "prefix", () -> "p_");
@@ -132,7 +132,7 @@ class NullInputTest {
                 McpResource.class, McpResource.Contents.class, McpPrompt.class, McpPrompt.Argument.class,
                 McpPrompt.Message.class, McpBlock.Text.class, McpBlock.Image.class, McpBlock.Audio.class,
                 McpBlock.Embedded.class, McpBlock.Link.class, McpServerCall.class, McpElicitation.class,
-                McpElicitation.Answer.class, McpSampling.class, McpSampling.Reply.class, McpOAuth.Builder.class,
+                McpElicitation.Answer.class, McpToolClient.Sampling.class, McpToolClient.Sampling.Reply.class, McpOAuth.Builder.class,
                 McpOAuth.Tokens.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }

@@ -32,7 +32,7 @@ class ServedCallTest {
     @Test
     void elicitationSamplingAndProgressReachTheClientsHandlers() {
         List<McpElicitation> asked = new CopyOnWriteArrayList<>();
-        List<McpSampling> sampled = new CopyOnWriteArrayList<>();
+        List<McpToolClient.Sampling> sampled = new CopyOnWriteArrayList<>();
         List<McpToolClient.Progress> progress = new CopyOnWriteArrayList<>();
         try (McpToolServer server = ConformanceServer.build().startHttp(0);
                 McpToolClient client = McpToolClient.builder(McpEndpoint.http(server.url().orElseThrow().toString()))
@@ -43,7 +43,7 @@ class ServedCallTest {
                         })
                         .sampling(request -> {
                             sampled.add(request);
-                            return new McpSampling.Reply("four", "scripted", null);
+                            return new McpToolClient.Sampling.Reply("four", "scripted", null);
                         })
                         .onProgress(progress::add)
                         .connect()) {
