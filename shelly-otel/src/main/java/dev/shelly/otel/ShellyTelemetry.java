@@ -98,6 +98,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     private static final TextMapSetter<Map<String, Object>> META_SETTER = (carrier, key, value) -> carrier.put(key, value);
     private static final TextMapGetter<Map<String, Object>> META_GETTER = new TextMapGetter<>() {
         @Override
+        @SuppressWarnings("deprecation") // still abstract in the interface, so it must be there
         public Iterable<String> keys(Map<String, Object> carrier) {
             return carrier.keySet();
         }
@@ -229,6 +230,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     }
 
     @Override
+    @SuppressWarnings("try") // the scope is held while the task runs
     public Runnable propagate(Runnable task) {
         Context context = Context.current();
         Map<String, String> mdc = MDC.getCopyOfContextMap();
