@@ -144,7 +144,8 @@ final class ServerContext {
                     }
                     return parts.isEmpty() ? ToolOutput.text("resource " + uri + " is empty") : new ToolOutput(parts, false);
                 }).withInputCheck();
-        return List.of(list, read);
+        // Both only read: a call a crash cut short runs again.
+        return List.of(list.idempotent(true), read.idempotent(true));
     }
 
     private Tool promptTool(List<McpPrompt> prompts) {
@@ -165,6 +166,6 @@ final class ServerContext {
                         parts.add(McpContent.toPart(McpContent.toMcp(message.content())));
                     }
                     return new ToolOutput(parts, false);
-                }).withInputCheck();
+                }).withInputCheck().idempotent(true);
     }
 }

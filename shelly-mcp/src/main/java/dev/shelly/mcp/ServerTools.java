@@ -168,7 +168,20 @@ final class ServerTools implements ClientSession.Events {
             } finally {
                 callers.removeLastOccurrence(ctx);
             }
-        });
+        }).idempotent(idempotent(tool.annotations()));
+    }
+
+    /**
+     * Whether a server's tool says that calling it again with the same arguments does nothing
+     * more: its {@code idempotentHint}, or its {@code readOnlyHint} (a tool that changes nothing
+     * is idempotent too). An engine runs such a call again by itself after a crash cut it short;
+     * for any other tool it asks a person, or tells the model the outcome is unknown.
+     *
+     * @param hints the tool's annotations, or null
+     * @return true when either hint is true
+     */
+    static boolean idempotent(McpSchema.ToolAnnotations hints) {
+        return hints != null && (Boolean.TRUE.equals(hints.idempotentHint()) || Boolean.TRUE.equals(hints.readOnlyHint()));
     }
 
     private ToolOutput call(String name, String mcpName, JsonNode input, ToolContext caller) throws InterruptedException {
