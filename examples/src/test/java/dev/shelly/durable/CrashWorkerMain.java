@@ -1,7 +1,6 @@
 package dev.shelly.durable;
 
 import dev.shelly.agent.Answer;
-import dev.shelly.agent.ModelCall;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.ToolPolicy;
@@ -182,7 +181,7 @@ public final class CrashWorkerMain {
                 .interceptors(new RunInterceptor() {
                     @Override
                     public ModelResponse interceptModelCall(ModelChain chain) {
-                        ModelCall call = chain.call();
+                        RunInterceptor.ModelCall call = chain.call();
                         points.at(call.run().sessionId().orElse("-"), "model", step(call));
                         return chain.proceed(call.request());
                     }
@@ -191,7 +190,7 @@ public final class CrashWorkerMain {
     }
 
     /** {@code agent/turn/step} of a request, counted as the emulator counts them. */
-    private static String step(ModelCall call) {
+    private static String step(RunInterceptor.ModelCall call) {
         int turn = 0;
         int step = 0;
         for (Message m : call.request().messages()) {
