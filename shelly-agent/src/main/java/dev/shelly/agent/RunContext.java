@@ -65,6 +65,8 @@ public final class RunContext {
     private final RunContext totalsParent;
     private final Approvals approvals;
     private final String path;
+    /** Names the runs entered under the scope, or null for fresh ids. */
+    private final RunIds runIds;
     private final AtomicReference<Totals> totals = new AtomicReference<>(Totals.ZERO);
 
     private record Totals(Usage usage, Cost cost) {
@@ -74,7 +76,7 @@ public final class RunContext {
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
             List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
-            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path) {
+            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds) {
         this.runId = runId;
         this.parentRunId = parentRunId;
         this.sessionId = sessionId;
@@ -92,6 +94,7 @@ public final class RunContext {
         this.totalsParent = totalsParent;
         this.approvals = approvals;
         this.path = path;
+        this.runIds = runIds;
     }
 
     private static String randomPrefix() {
@@ -322,10 +325,11 @@ public final class RunContext {
         Registry reg = runner.registry() != null ? runner.registry() : registry;
         Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
         List<RunInterceptor> own = runner.interceptors();
-        return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
-                runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
-                events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
-                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path);
+        String id = runIds == null ? null : runIds.runId(parentRun, path, runner.agent());
+        return new RunContext(id != null ? id : RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun,
+                sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
+                reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
+                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path, runIds);
     }
 
     /**
@@ -338,7 +342,7 @@ public final class RunContext {
 
     private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath);
+                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath, runIds);
     }
 
     /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
@@ -367,10 +371,29 @@ public final class RunContext {
 
     // ------------------------------------------------------------------ builder
 
+    /**
+     * Names the runs entered under a scope: how the engine gives the runs of a turn it takes up
+     * after a crash the ids they had, so that every tool call's idempotency key is the one it
+     * had. Called once per run, when the run is entered, from the thread entering it.
+     */
+    @FunctionalInterface
+    public interface RunIds {
+        /**
+         * The id of a run about to start.
+         *
+         * @param parentRunId the run it starts under, or null at the top
+         * @param path where it stands in the delegation tree (see {@link RunContext#path()})
+         * @param agent its agent
+         * @return its id, or null for a fresh one
+         */
+        String runId(String parentRunId, String path, String agent);
+    }
+
     /** Collects a scope's settings; everything is optional. */
     public static final class Builder extends RunContextSettings<Builder> {
         private final List<RunInterceptor> interceptors = new ArrayList<>();
         private final List<RunObserver> observers = new ArrayList<>();
+        private RunIds runIds;
 
         private Builder() {}
 
@@ -402,6 +425,22 @@ public final class RunContext {
         }
 
         /**
+         * Names the runs entered under the scope, delegated children included, instead of giving
+         * each a fresh id. An id must be unique among the runs of the scope; a run the function
+         * names null gets a fresh one.
+         *
+         * @param value the naming
+         * @return this builder
+         */
+        public Builder runIds(RunIds value) {
+            if (value == null) {
+                throw new IllegalArgumentException("RunContext runIds must not be null");
+            }
+            this.runIds = value;
+            return this;
+        }
+
+        /**
          * Builds the scope.
          *
          * @return the scope
@@ -416,7 +455,7 @@ public final class RunContext {
             }
             return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry,
                     events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
-                    approvals, "");
+                    approvals, "", runIds);
         }
 
         private static <T> void addAll(List<T> list, T[] more, String field) {

@@ -159,8 +159,38 @@ public interface RunInterceptor {
      * @param iteration the iteration of the run, from 1
      * @param call the call as the model made it, with the arguments as the links before this one
      *     left them
+     * @param idempotencyKey the key the tool's handler reads as
+     *     {@link dev.shelly.tools.ToolContext#idempotencyKey()}: {@code SESSION_ID/RUN_ID/CALL_ID}
+     *     in a session, {@code RUN_ID/CALL_ID} outside one
+     * @param idempotent whether the tool of that name declares itself
+     *     {@linkplain dev.shelly.tools.Tool#idempotent() idempotent} (false for a tool the run
+     *     does not have)
      */
-    record ToolInvocation(RunContext run, int iteration, ToolCall call) {}
+    record ToolInvocation(RunContext run, int iteration, ToolCall call, String idempotencyKey, boolean idempotent) {
+        /**
+         * An invocation whose key is the run's for the call, of a tool not declared idempotent.
+         *
+         * @param run the run making the call
+         * @param iteration the iteration of the run
+         * @param call the call
+         */
+        public ToolInvocation(RunContext run, int iteration, ToolCall call) {
+            this(run, iteration, call, idempotencyKey(run, call), false);
+        }
+
+        /**
+         * The idempotency key of a call of a run: {@code SESSION_ID/RUN_ID/CALL_ID} when the run
+         * belongs to a session, else {@code RUN_ID/CALL_ID}.
+         *
+         * @param run the run
+         * @param call the call
+         * @return the key
+         */
+        public static String idempotencyKey(RunContext run, ToolCall call) {
+            String id = run.runId().orElse("scope") + "/" + call.id();
+            return run.sessionId().map(s -> s + "/" + id).orElse(id);
+        }
+    }
 
     /** The rest of a run. */
     interface RunChain {

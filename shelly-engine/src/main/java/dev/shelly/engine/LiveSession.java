@@ -85,6 +85,8 @@ final class LiveSession {
     private volatile ScheduledFuture<?> expiry;
     /** What every turn's run context carries besides the session's own. */
     private final Links links;
+    /** The session's journal: a turn's steps as they happen, and a turn a crash cut short. */
+    final SessionJournal journal;
 
     /**
      * What a session is when it is opened: new, or as it was saved.
@@ -108,7 +110,8 @@ final class LiveSession {
     record Links(List<RunInterceptor> interceptors, RunObserver observer) {}
 
     LiveSession(Saved saved, Agent agent, Conversation conversation, SessionStore.Lease lease, Clock clock,
-            AgentListener bus, Approvals approvals, ScheduledExecutorService timer, Links links) {
+            AgentListener bus, Approvals approvals, ScheduledExecutorService timer, Links links, SessionJournal journal) {
+        this.journal = journal;
         this.bus = bus;
         this.approvals = approvals;
         this.timer = timer;
@@ -144,8 +147,17 @@ final class LiveSession {
      * @param text what the user says, or null to go on with a paused turn
      */
     Turn runTurn(Session owner, String text, RunValues values) {
+        return runTurn(owner, text, values, null);
+    }
+
+    /**
+     * Runs one turn; see {@link #runTurn(Session, String, RunValues)}.
+     *
+     * @param stop for a turn a crash cut short, why it ends at its first step its journal does not
+     *     hold; null to go on
+     */
+    private Turn runTurn(Session owner, String text, RunValues values, String stop) {
         TurnState turn = new TurnState(newTurnId(), owner);
-        RunContext run = context(values);
         current = turn;
         MDC.put(Session.MDC_SESSION, id);
         MDC.put(Session.MDC_TURN, turn.id);
@@ -153,23 +165,38 @@ final class LiveSession {
         try {
             LOG.debug("session {} turn {} starts: {} for agent '{}'", id, turn.id,
                     text == null ? "going on after decisions" : text.length() + " characters", entryAgent);
-            if (text == null && !approvals.paused()) {
+            if (text == null && !paused()) {
                 throw new IllegalStateException("session " + id + " waits for no decision; send a message instead");
             }
-            if (text != null && approvals.paused()) {
-                throw new IllegalStateException("session " + id + " waits for decisions on " + ids(approvals.unanswered())
+            if (text != null && paused()) {
+                throw new IllegalStateException("session " + id + " waits for decisions on " + ids(pending())
                         + "; answer them and proceed, or cancel the session's paused turn, before sending a message");
             }
+            List<Message> input = text == null ? List.of() : List.of(Message.user(text));
+            TurnJournal link = null;
+            if (journal.enabled()) {
+                if (journal.interrupted()) {
+                    link = journal.replay(stop);
+                    input = journal.input();
+                } else {
+                    if (journal.dirty()) {
+                        save(); // a save that failed left the last turn's entries: compact them first
+                    }
+                    link = journal.begin(version(), turn.id, input);
+                }
+            }
+            RunContext run = context(values, link);
             Message reply;
             try {
-                reply = text == null ? agent.run(conversation, List.of(), run) : agent.run(conversation, text, run);
+                reply = agent.run(conversation, input, run);
             } catch (RunPausedException paused) {
                 Usage used = run.usage();
                 Cost spent = run.cost();
                 add(used, spent);
+                end(link);
                 save();
                 scheduleExpiry();
-                List<PendingCall> waiting = approvals.pending();
+                List<PendingCall> waiting = pending();
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 LOG.info("session {} turn {} paused after {} ms for decisions on {}; used {}", id, turn.id,
                         took.toMillis(), ids(waiting), describe(used, spent));
@@ -179,6 +206,7 @@ final class LiveSession {
                 Cost spent = run.cost();
                 add(used, spent);
                 try {
+                    end(link);
                     save();
                 } catch (RuntimeException e) {
                     failure.addSuppressed(e);
@@ -196,6 +224,7 @@ final class LiveSession {
             Usage used = run.usage();
             Cost spent = run.cost();
             add(used, spent);
+            end(link);
             save();
             Turn result = new Turn(turn.id, reply, used, spent, Duration.ofNanos(System.nanoTime() - start));
             LOG.info("session {} turn {} finished in {} ms; used {}", id, turn.id, result.took().toMillis(),
@@ -208,13 +237,88 @@ final class LiveSession {
         }
     }
 
-    private RunContext context(RunValues values) {
+    /** The context of a turn: its journal's link outermost, when the session keeps a journal, then the engine's links. */
+    private RunContext context(RunValues values, TurnJournal link) {
+        List<RunInterceptor> chain = new ArrayList<>(links.interceptors().size() + 1);
+        if (link != null) {
+            chain.add(link);
+        }
+        chain.addAll(links.interceptors());
         RunContext.Builder scope = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe))
-                .approvals(approvals).interceptors(links.interceptors().toArray(RunInterceptor[]::new));
+                .approvals(approvals).interceptors(chain.toArray(RunInterceptor[]::new));
         if (links.observer() != null) {
             scope.observers(links.observer());
         }
+        if (link != null && link.replay() != null) {
+            scope.runIds(link.replay()::runId);
+        }
         return scope.build();
+    }
+
+    /** Records the end of a journaled turn, before the save that compacts its journal. */
+    private void end(TurnJournal link) {
+        if (link != null) {
+            journal.end();
+        }
+    }
+
+    /**
+     * Whether the session waits: for decisions on calls, or to take up a turn a crash cut short.
+     *
+     * @return true when paused
+     */
+    boolean paused() {
+        return approvals.paused() || journal.interrupted();
+    }
+
+    /**
+     * What the session waits for; see {@link Session#pending()}.
+     *
+     * @return the calls
+     */
+    List<PendingCall> pending() {
+        return journal.pending(approvals);
+    }
+
+    /**
+     * Answers a waiting call, or an entry of a turn a crash cut short, and keeps the answer: in the
+     * journal while one is open (a save would compact it), else with a save.
+     */
+    void answer(String call, Answer answer) {
+        if (journal.answer(call, answer)) {
+            return;
+        }
+        approvals.answer(call, answer);
+        keep(call, answer);
+    }
+
+    private void keep(String call, Answer answer) {
+        if (journalOpen()) {
+            journal.decision(call, answer);
+        } else {
+            save();
+        }
+    }
+
+    /** Whether the journal holds a turn that no save has compacted yet: one running, or one a crash cut short. */
+    private boolean journalOpen() {
+        return journal.enabled() && (current != null || journal.interrupted());
+    }
+
+    /** A save asked for by the application: skipped while the journal holds the turn's steps. */
+    void saveNow() {
+        if (!journalOpen()) {
+            save();
+        }
+    }
+
+    /**
+     * The calls of a turn a crash cut short that a person must answer before it goes on.
+     *
+     * @return the calls, empty when none waits
+     */
+    List<PendingCall> asked() {
+        return journal.asked(approvals);
     }
 
     private static String ids(List<PendingCall> calls) {
@@ -249,11 +353,22 @@ final class LiveSession {
     }
 
     private boolean endPaused(String reason) {
+        if (journal.interrupted()) {
+            try {
+                runTurn(null, null, RunValues.EMPTY, reason);
+            } catch (CancellationException ended) {
+                // the turn ended where its journal ended, as asked
+            }
+            LOG.info("session {}: its interrupted turn was ended ({})", id, reason);
+            if (!approvals.paused()) {
+                return true;
+            }
+        }
         if (!approvals.paused()) {
             return false;
         }
         List<PendingCall> waiting = approvals.pending();
-        boolean ended = agent.cancelPaused(conversation, context(RunValues.EMPTY), reason);
+        boolean ended = agent.cancelPaused(conversation, context(RunValues.EMPTY, null), reason);
         approvals.clearPaused();
         save();
         LOG.info("session {}: its paused turn was ended ({}): {}", id, reason, ids(waiting));
@@ -299,15 +414,20 @@ final class LiveSession {
             for (PendingCall p : late) {
                 try {
                     approvals.answer(p.id(), Answer.deny(why));
+                    if (journalOpen()) {
+                        journal.decision(p.id(), Answer.deny(why));
+                    }
                 } catch (IllegalStateException answered) {
                     // answered meanwhile
                 }
             }
             LOG.info("session {}: {} for {}; denied", id, why, ids(late));
-            if (approvals.unanswered().isEmpty()) {
+            if (approvals.unanswered().isEmpty() && asked().isEmpty()) {
                 runTurn(null, null, RunValues.EMPTY);
             } else {
-                save();
+                if (!journalOpen()) {
+                    save();
+                }
                 scheduleExpiry();
             }
         } catch (RuntimeException e) {
@@ -382,6 +502,15 @@ final class LiveSession {
         }
     }
 
+    private long version() {
+        state.lock();
+        try {
+            return version;
+        } finally {
+            state.unlock();
+        }
+    }
+
     Usage usage() {
         state.lock();
         try {
@@ -420,6 +549,7 @@ final class LiveSession {
             state.unlock();
         }
         if (lease.save(record)) {
+            journal.saved();
             LOG.debug("session {} saved: version {}, {} messages", id, record.version(), record.entries().size());
         } else {
             LOG.debug("session {}: version {} not saved, a newer one is saved already", id, record.version());

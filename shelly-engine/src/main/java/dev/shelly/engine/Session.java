@@ -255,7 +255,7 @@ public final class Session implements AutoCloseable {
      */
     public void cancel() {
         cancelTurns();
-        if (!live.closed() && live.approvals.paused()) {
+        if (!live.closed() && live.paused()) {
             live.cancelPaused("the session was cancelled while the call waited for a decision");
         }
     }
@@ -267,12 +267,12 @@ public final class Session implements AutoCloseable {
     }
 
     /**
-     * Whether the session's turn is paused for a decision.
+     * Whether the session's turn is paused: for a decision, or because a crash cut it short.
      *
-     * @return true when tool calls wait for a decision
+     * @return true when tool calls wait for a decision, or a turn waits to be taken up
      */
     public boolean paused() {
-        return live.approvals.paused();
+        return live.paused();
     }
 
     /**
@@ -280,10 +280,18 @@ public final class Session implements AutoCloseable {
      * listed until {@link #proceed} runs them. After a restart, {@link Engine#resume} shows the
      * same calls.
      *
+     * <p><b>A turn a crash cut short.</b> When the process holding the session stopped in the
+     * middle of a turn, {@link Engine#resume} takes the turn up from the session's journal: it
+     * lists one {@link PendingCall.Kind#INTERRUPTED} entry per tool call that had started without
+     * a recorded result and whose tool is not idempotent (its outcome is unknown), or, when no
+     * call was running, one entry for the turn itself (id {@code "turn"}, no call). Calls that
+     * waited for a decision are listed until they are answered; answered entries are not listed.
+     * See {@link #proceed()}.
+     *
      * @return the calls, empty when the session is not paused
      */
     public List<PendingCall> pending() {
-        return live.approvals.pending();
+        return live.pending();
     }
 
     /**
@@ -301,8 +309,7 @@ public final class Session implements AutoCloseable {
         if (live.closed()) {
             throw new IllegalStateException("session " + live.id + " is closed");
         }
-        live.approvals.answer(id, answer);
-        live.save();
+        live.answer(id, answer);
     }
 
     /**
@@ -310,8 +317,19 @@ public final class Session implements AutoCloseable {
      * run (or are refused), every call of the turn gets its result in call order, and the agent
      * goes on to its answer, or pauses again for calls still unanswered or newly asked.
      *
+     * <p>For a turn a crash cut short, the turn goes on from its last recorded step: a model
+     * response the journal holds is not asked for again, a tool call with a recorded result does
+     * not run again, and a call that had started without a result runs again only when its tool
+     * is idempotent or its entry was answered approve; otherwise the model reads {@code the
+     * process stopped while tool 'x' was running (call c); whether it took effect is unknown}.
+     * A {@code delegate} call whose children ran goes on with them, each from its own recorded
+     * steps. The turn keeps its run ids, so a tool's {@code ToolContext.idempotencyKey()} is the
+     * one it had before the crash.
+     *
      * @return the turn: answered, or paused again
-     * @throws IllegalStateException when the session waits for no decision, or is closed
+     * @throws IllegalStateException when the session waits for no decision, or is closed, or a
+     *     call a crash cut short waits for a person's answer (its agent's tool policy asks about
+     *     its tool)
      * @throws CancellationException when the turn was cancelled
      */
     public Turn proceed() {
@@ -325,15 +343,23 @@ public final class Session implements AutoCloseable {
      * @throws IllegalStateException when the session waits for no decision, or is closed
      */
     public Future<Turn> submitProceed() {
-        if (!live.approvals.paused()) {
+        if (!live.paused()) {
             throw new IllegalStateException("session " + live.id + " waits for no decision; send a message instead");
+        }
+        List<PendingCall> asked = live.asked();
+        if (!asked.isEmpty()) {
+            throw new IllegalStateException("session " + live.id + " waits for a person's answer on "
+                    + String.join(", ", asked.stream().map(PendingCall::id).toList()) + ", which a crash cut short: "
+                    + "approve runs a call again, deny tells the model its outcome is unknown");
         }
         return queue(null, RunValues.EMPTY);
     }
 
     /**
-     * Saves the conversation now; a no-op when the engine saves no sessions. Saves from many
-     * threads are ordered: an older snapshot never replaces a newer one.
+     * Saves the conversation now; a no-op when the engine saves no sessions, and while the
+     * session's journal holds a turn that is running or that a crash cut short (the journal
+     * keeps its steps, and the turn saves when it ends). Saves from many threads are ordered: an
+     * older snapshot never replaces a newer one.
      *
      * @throws ShellyException naming the session when it cannot be written
      * @throws IllegalStateException when the session is closed
@@ -342,7 +368,7 @@ public final class Session implements AutoCloseable {
         if (live.closed()) {
             throw new IllegalStateException("session " + live.id + " is closed");
         }
-        live.save();
+        live.saveNow();
     }
 
     /**

@@ -157,17 +157,22 @@ final class SessionManager {
 
     private LiveSession start(String id) {
         SessionStore.Lease lease = store == null ? null : store.open(id, wait);
+        LiveSession session = null;
         try {
             if (lease != null && lease.load().isPresent()) {
                 throw new SessionExistsException(id);
             }
-            LiveSession session = new LiveSession(new LiveSession.Saved(id, entryAgent, clock.instant(), 0, Usage.ZERO,
+            session = new LiveSession(new LiveSession.Saved(id, entryAgent, clock.instant(), 0, Usage.ZERO,
                     Cost.ZERO), agents.agent(entryAgent), new Conversation(), lease, clock, events::publish,
-                    human.approvals(), human.timer(), links);
+                    human.approvals(), human.timer(), links, SessionJournal.of(id, lease));
+            // Saved at once, so that another engine can resume it before its first turn.
+            session.save();
             LOG.info("session {} opened with agent '{}'", id, entryAgent);
             return session;
         } catch (RuntimeException | Error e) {
-            if (lease != null) {
+            if (session != null) {
+                session.shutdown();
+            } else if (lease != null) {
                 lease.close();
             }
             throw e;
@@ -188,10 +193,12 @@ final class SessionManager {
             }
             Approvals approvals = human.approvals();
             approvals.restore(saved.approvals());
+            SessionJournal journal = SessionJournal.of(id, lease);
+            journal.resumeFrom(approvals, clock);
             LiveSession session = new LiveSession(new LiveSession.Saved(id, saved.entryAgent(), saved.created(),
                     saved.version(), saved.usage(), saved.cost()), agents.agent(saved.entryAgent()),
                     new Conversation(Chat.ofEntries(saved.entries())), lease, clock, events::publish, approvals,
-                    human.timer(), links);
+                    human.timer(), links, journal);
             session.scheduleExpiry();
             LOG.info("session {} resumed with agent '{}' ({} messages)", id, saved.entryAgent(), saved.entries().size());
             return session;

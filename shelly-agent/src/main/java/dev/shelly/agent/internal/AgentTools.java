@@ -82,6 +82,25 @@ final class AgentTools {
     }
 
     /**
+     * Whether the tool of that name declares itself idempotent: a toolbox's tool by its
+     * {@link dev.shelly.tools.Tool#idempotent()}, the built-ins that only read ({@code load_skill},
+     * {@code list_agents}) yes, {@code delegate} and an unknown name no.
+     */
+    boolean idempotent(String name) {
+        for (ToolBox box : boxes) {
+            if (box.contains(name)) {
+                return box.get(name).map(dev.shelly.tools.Tool::idempotent).orElse(false);
+            }
+        }
+        for (ToolDefinition d : builtins) {
+            if (d.name().equals(name)) {
+                return !name.equals(Orchestration.DELEGATE);
+            }
+        }
+        return false;
+    }
+
+    /**
      * Answers one call; never throws for a failing call. When the call is a {@code delegate}
      * whose children wait for a decision (with {@link Approvals}), says why in {@code waiting}.
      */

@@ -84,7 +84,8 @@ final class Chains {
             }
             effective[0] = call;
             ToolInvocation next = call == model ? invocation
-                    : new ToolInvocation(invocation.run(), invocation.iteration(), call);
+                    : new ToolInvocation(invocation.run(), invocation.iteration(), call, invocation.idempotencyKey(),
+                            invocation.idempotent());
             if (index == links.length) {
                 return last.apply(call);
             }
@@ -110,7 +111,8 @@ final class Chains {
                 return tool.apply(call);
             }
             ToolInvocation next = call == invocation.call() ? invocation
-                    : new ToolInvocation(invocation.run(), invocation.iteration(), call);
+                    : new ToolInvocation(invocation.run(), invocation.iteration(), call, invocation.idempotencyKey(),
+                            invocation.idempotent());
             ToolResult result = links[index].interceptToolCall(new Tool(links, index + 1, next, tool));
             if (result == null) {
                 throw nullFrom(links, index, agent, "a result");

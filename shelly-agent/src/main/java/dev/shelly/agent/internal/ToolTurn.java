@@ -214,12 +214,17 @@ final class ToolTurn {
         return failure[0];
     }
 
-    /** Runs one allowed call through the chain's tool links, the tool innermost. */
+    /**
+     * Runs one allowed call through the chain's tool links, the tool innermost, its handler given
+     * the call's idempotency key.
+     */
     private Ran run(ToolCall call) {
         Orchestration.Waiting waiting = new Orchestration.Waiting();
-        ToolResult result = !run.intercepts ? tools.call(call, run.toolContext(), waiting)
-                : new Chains.Tool(run.chain, 0, new ToolInvocation(run.context, iteration, call),
-                        c -> tools.call(c, run.toolContext(), waiting)).proceed(call);
+        String key = ToolInvocation.idempotencyKey(run.context, call);
+        ToolResult result = !run.intercepts ? tools.call(call, run.toolContext().forCall(key), waiting)
+                : new Chains.Tool(run.chain, 0, new ToolInvocation(run.context, iteration, call, key,
+                        tools.idempotent(call.name())), c -> tools.call(c, run.toolContext().forCall(key), waiting))
+                        .proceed(call);
         return new Ran(result, waiting.reason);
     }
 
@@ -361,8 +366,10 @@ final class ToolTurn {
             ToolDecision decision;
             ToolCall[] effective = {c.effective()};
             try {
-                decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, c.effective()),
-                        last, effective).proceed(c.effective());
+                ToolCall call = c.effective();
+                decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, call,
+                        ToolInvocation.idempotencyKey(run.context, call), tools.idempotent(call.name())), last, effective)
+                        .proceed(call);
             } catch (AgentException e) {
                 return e;
             } catch (RuntimeException e) {
