@@ -144,7 +144,7 @@ public final class CrashWorkerMain {
             while (session.paused()) {
                 for (PendingCall p : session.pending()) {
                     try {
-                        if (!p.kind().name().equals("INTERRUPTED")) {
+                        if (p.kind() != PendingCall.Kind.INTERRUPTED) {
                             session.answer(p.id(), Answer.approve());
                         } else if (p.call() != null) {
                             session.answer(p.id(), Answer.deny("the outcome is unknown"));
