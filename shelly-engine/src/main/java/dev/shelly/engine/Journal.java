@@ -29,7 +29,8 @@ final class Journal {
     record Model(String agent, ModelResponse response) {}
 
     /** A tool call that was started: its handler may have run. */
-    record Started(String run, String call, String tool, String key, boolean idempotent) {}
+    record Started(String run, String agent, String call, String tool, String key, boolean idempotent,
+            String arguments) {}
 
     /** A run started under another run. */
     record Child(String run, String parent, String call, String agent, String path) {}
@@ -44,6 +45,8 @@ final class Journal {
     /** The answers given while the journal was open, by pending id, in order. */
     final Map<String, Answer> decisions = new LinkedHashMap<>();
     final Set<String> cancelled = new LinkedHashSet<>();
+    /** The runs that asked a model or started a call, in the order they first did. */
+    private final Set<String> runs = new LinkedHashSet<>();
     final boolean ended;
     /** How many entries it was read from. */
     final int size;
@@ -105,12 +108,17 @@ final class Journal {
 
     private void add(JsonNode n, JournalEntries codec) {
         String run = JournalEntries.optional(n, "run");
-        switch (n.path("type").asString("")) {
+        String type = n.path("type").asString("");
+        if (run != null && (type.equals("model") || type.equals("started"))) {
+            runs.add(run);
+        }
+        switch (type) {
             case "model" -> models.computeIfAbsent(run, r -> new ArrayList<>())
                     .add(new Model(n.path("agent").asString(), codec.response(n)));
             case "started" -> started.putIfAbsent(key(run, n.path("call").asString()), new Started(run,
-                    n.path("call").asString(), n.path("tool").asString(), JournalEntries.optional(n, "key"),
-                    n.path("idempotent").asBoolean()));
+                    JournalEntries.optional(n, "agent"), n.path("call").asString(), n.path("tool").asString(),
+                    JournalEntries.optional(n, "key"), n.path("idempotent").asBoolean(),
+                    n.path("arguments").asString("{}")));
             case "finished" -> finished.putIfAbsent(key(run, n.path("call").asString()), codec.result(n.get("result")));
             case "child" -> children.add(new Child(run, JournalEntries.optional(n, "parent"),
                     JournalEntries.optional(n, "call"), n.path("agent").asString(), n.path("path").asString("")));
@@ -139,9 +147,13 @@ final class Journal {
         return started.get(key(run, call));
     }
 
-    /** The top run of the turn: the one with model responses that is no other run's child; null when none answered. */
+    /**
+     * The top run of the turn: the first run that asked a model or started a call and is no
+     * other run's child; null when none did (a turn that goes on after decisions may start
+     * calls before it asks its model).
+     */
     String topRun() {
-        for (String run : models.keySet()) {
+        for (String run : runs) {
             if (child(run) == null) {
                 return run;
             }
@@ -165,7 +177,15 @@ final class Journal {
             return c.agent();
         }
         List<Model> m = models(run);
-        return m.isEmpty() ? null : m.getFirst().agent();
+        if (!m.isEmpty()) {
+            return m.getFirst().agent();
+        }
+        for (Started s : started.values()) {
+            if (s.run().equals(run) && s.agent() != null) {
+                return s.agent();
+            }
+        }
+        return null;
     }
 
     /** Where a run stands in its delegation tree ({@code ""} at the top). */

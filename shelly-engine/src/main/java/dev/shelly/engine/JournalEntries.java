@@ -2,6 +2,7 @@ package dev.shelly.engine;
 
 import dev.shelly.agent.Answer;
 import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
@@ -20,8 +21,8 @@ import tools.jackson.databind.node.ObjectNode;
  *       call ({@code input} empty when the turn goes on after decisions);
  *   <li>{@code {"type":"model","run":RUN_ID,"agent":NAME,"message":MSG,"usage":{...},...}} once a
  *       response is received, before anything is done with it;
- *   <li>{@code {"type":"started","run":RUN_ID,"call":CALL_ID,"tool":NAME,"key":KEY,"idempotent":B}}
- *       before a tool's handler runs;
+ *   <li>{@code {"type":"started","run":RUN_ID,"call":CALL_ID,"tool":NAME,"key":KEY,"idempotent":B,
+ *       "agent":NAME,"arguments":TEXT}} before a tool's handler runs (the arguments it runs with);
  *   <li>{@code {"type":"finished","run":RUN_ID,"call":CALL_ID,"result":RESULT}} after it returned;
  *   <li>{@code {"type":"child","run":RUN_ID,"parent":RUN_ID,"call":CALL_ID,"agent":NAME,"path":P}}
  *       when a run starts under another;
@@ -78,9 +79,9 @@ final class JournalEntries {
         }
     }
 
-    String started(String run, String call, String tool, String key, boolean idempotent) {
-        return text(entry("started").put("run", run).put("call", call).put("tool", tool).put("key", key)
-                .put("idempotent", idempotent));
+    String started(String run, String agent, ToolCall call, String key, boolean idempotent) {
+        return text(entry("started").put("run", run).put("call", call.id()).put("tool", call.name()).put("key", key)
+                .put("idempotent", idempotent).put("agent", agent).put("arguments", call.arguments()));
     }
 
     String finished(String run, String call, ToolResult result) {

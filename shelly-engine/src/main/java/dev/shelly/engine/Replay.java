@@ -80,7 +80,8 @@ final class Replay {
             String id = null;
             if (parent == null && path.isEmpty()) {
                 String top = journal.topRun();
-                if (top != null && !given.contains(top) && agent.equals(journal.agent(top))) {
+                String recorded = top == null ? null : journal.agent(top);
+                if (top != null && !given.contains(top) && (recorded == null || agent.equals(recorded))) {
                     id = top;
                 }
             } else {
@@ -136,8 +137,15 @@ final class Replay {
         }
     }
 
-    /** What becomes of a call recorded as started without a result. */
+    /**
+     * What becomes of a call recorded as started without a result: a {@value Journal#DELEGATE}
+     * call runs again (its children go on from their own recorded steps), any other as decided.
+     */
     Verdict verdict(String run, String call) {
+        Journal.Started started = journal.started(run, call);
+        if (started != null && started.tool().equals(Journal.DELEGATE)) {
+            return Verdict.RERUN;
+        }
         return verdicts.getOrDefault(Journal.key(run, call), Verdict.UNKNOWN);
     }
 

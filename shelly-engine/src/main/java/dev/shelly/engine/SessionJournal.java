@@ -106,7 +106,8 @@ final class SessionJournal {
             String agent = journal.agent(s.run());
             ToolCall call = journal.call(s.run(), s.call());
             if (call == null) {
-                call = new ToolCall(s.call(), s.tool(), "{}");
+                // Made in the reply a pause ended with, which the record holds: as it ran.
+                call = new ToolCall(s.call(), s.tool(), s.arguments());
             }
             unknown.add(new PendingCall(path.isEmpty() ? s.call() : path + "/" + s.call(), agent == null ? "?" : agent,
                     call, PendingCall.Kind.INTERRUPTED, Replay.unknown(s.tool(), s.call()), clock.instant()));

@@ -121,7 +121,8 @@ final class TurnJournal implements RunInterceptor {
                 return ToolResult.error(call.id(), "tool '" + call.name() + "' was not run: " + stopped);
             }
         }
-        append(entries.started(run, call.id(), call.name(), invocation.idempotencyKey(), invocation.idempotent()));
+        append(entries.started(run, context.agent().orElse("?"), call, invocation.idempotencyKey(),
+                invocation.idempotent()));
         return finish(run, call.id(), chain.proceed(call));
     }
 

@@ -26,6 +26,10 @@ class FilesystemServerInteropTest {
             assertThat(client.serverName()).isEqualTo("secure-filesystem-server");
             assertThat(client.toolBox().names()).contains("fs_read_text_file", "fs_list_directory", "fs_write_file",
                     "fs_list_allowed_directories");
+            // The server's hints: read-only and idempotent tools may run again after a crash, edits may not.
+            assertThat(client.toolBox().get("fs_read_text_file").orElseThrow().idempotent()).as("readOnlyHint").isTrue();
+            assertThat(client.toolBox().get("fs_write_file").orElseThrow().idempotent()).as("idempotentHint").isTrue();
+            assertThat(client.toolBox().get("fs_edit_file").orElseThrow().idempotent()).as("idempotentHint false").isFalse();
             ToolResult allowed = client.toolBox().call(new ToolCall("c1", "fs_list_allowed_directories", "{}"), CTX);
             assertThat(allowed.isError()).isFalse();
             assertThat(allowed.text()).contains(root.toString());
