@@ -169,8 +169,8 @@ final class LiveSession {
                 throw new IllegalStateException("session " + id + " waits for no decision; send a message instead");
             }
             if (text != null && paused()) {
-                throw new IllegalStateException("session " + id + " waits for decisions on " + ids(pending())
-                        + "; answer them and proceed, or cancel the session's paused turn, before sending a message");
+                throw new IllegalStateException("session " + id + " waits for decisions on "
+                        + SessionLog.ids(pending()) + "; answer them and proceed, or cancel the session's paused turn, before sending a message");
             }
             List<Message> input = text == null ? List.of() : List.of(Message.user(text));
             TurnJournal link = null;
@@ -199,7 +199,7 @@ final class LiveSession {
                 List<PendingCall> waiting = pending();
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 LOG.info("session {} turn {} paused after {} ms for decisions on {}; used {}", id, turn.id,
-                        took.toMillis(), ids(waiting), describe(used, spent));
+                        took.toMillis(), SessionLog.ids(waiting), SessionLog.describe(used, spent));
                 return new Turn(turn.id, conversation.chat().last().orElseThrow(), used, spent, took, waiting);
             } catch (RuntimeException | Error failure) {
                 Usage used = run.usage();
@@ -214,10 +214,10 @@ final class LiveSession {
                 Duration took = Duration.ofNanos(System.nanoTime() - start);
                 if (failure instanceof CancellationException) {
                     LOG.info("session {} turn {} cancelled after {} ms; used {}", id, turn.id, took.toMillis(),
-                            describe(used, spent));
+                            SessionLog.describe(used, spent));
                 } else {
                     LOG.warn("session {} turn {} failed after {} ms: {}; used {}", id, turn.id, took.toMillis(),
-                            failure.toString(), describe(used, spent));
+                            failure.toString(), SessionLog.describe(used, spent));
                 }
                 throw failure;
             }
@@ -228,7 +228,7 @@ final class LiveSession {
             save();
             Turn result = new Turn(turn.id, reply, used, spent, Duration.ofNanos(System.nanoTime() - start));
             LOG.info("session {} turn {} finished in {} ms; used {}", id, turn.id, result.took().toMillis(),
-                    describe(used, spent));
+                    SessionLog.describe(used, spent));
             return result;
         } finally {
             current = null;
@@ -321,14 +321,6 @@ final class LiveSession {
         return journal.asked(approvals);
     }
 
-    private static String ids(List<PendingCall> calls) {
-        List<String> ids = new ArrayList<>(calls.size());
-        for (PendingCall p : calls) {
-            ids.add(p.id());
-        }
-        return ids.isEmpty() ? "none" : String.join(", ", ids);
-    }
-
     /**
      * Ends the paused turn on the turn thread: every call that did not run is answered
      * {@code tool 'x' was not run: <reason>}, and the session is saved.
@@ -371,7 +363,7 @@ final class LiveSession {
         boolean ended = agent.cancelPaused(conversation, context(RunValues.EMPTY, null), reason);
         approvals.clearPaused();
         save();
-        LOG.info("session {}: its paused turn was ended ({}): {}", id, reason, ids(waiting));
+        LOG.info("session {}: its paused turn was ended ({}): {}", id, reason, SessionLog.ids(waiting));
         return ended;
     }
 
@@ -405,7 +397,7 @@ final class LiveSession {
             scheduleExpiry();
             return;
         }
-        String why = "no decision within " + describe(approvals.timeout().orElseThrow());
+        String why = "no decision within " + SessionLog.describe(approvals.timeout().orElseThrow());
         try {
             if (approvals.onTimeout() == Approvals.OnTimeout.CANCEL) {
                 endPaused(why + "; the turn was cancelled");
@@ -421,7 +413,7 @@ final class LiveSession {
                     // answered meanwhile
                 }
             }
-            LOG.info("session {}: {} for {}; denied", id, why, ids(late));
+            LOG.info("session {}: {} for {}; denied", id, why, SessionLog.ids(late));
             if (approvals.unanswered().isEmpty() && asked().isEmpty()) {
                 runTurn(null, null, RunValues.EMPTY);
             } else {
@@ -435,11 +427,6 @@ final class LiveSession {
         }
     }
 
-    private static String describe(Duration d) {
-        return d.toMillis() % 1000 != 0 ? d.toMillis() + " ms" : d.toSeconds() % 60 != 0 ? d.toSeconds() + " s"
-                : d.toMinutes() + " min";
-    }
-
     private void add(Usage used, Cost spent) {
         state.lock();
         try {
@@ -450,54 +437,16 @@ final class LiveSession {
         }
     }
 
-    private static String describe(Usage u) {
-        return u.inputTokens() + " input, " + u.outputTokens() + " output, " + u.cacheReadTokens() + " cache-read, "
-                + u.cacheWriteTokens() + " cache-write tokens";
-    }
-
-    private static String describe(Usage u, Cost c) {
-        return describe(u) + ", $" + c.usd().toPlainString()
-                + (c.complete() ? "" : " (" + c.unpricedTokens() + " tokens unpriced)");
-    }
-
     /** Every agent event of the session's turns (delegated children included): the turn's listener, debug logs. */
     private void observe(AgentEvent event) {
         TurnState turn = current;
         if (LOG.isDebugEnabled()) {
-            debug(event, turn);
+            SessionLog.debug(LOG, event, id, turn == null ? null : turn.id);
         }
         if (turn != null && turn.owner != null) {
             AgentListener listener = turn.owner.listener();
             if (listener != AgentListener.NONE) {
                 listener.onEvent(event);
-            }
-        }
-    }
-
-    /** The model requests and tool calls at DEBUG: names and counts, never their content. */
-    private void debug(AgentEvent event, TurnState turn) {
-        String who = event.source().agent();
-        boolean foreign = turn != null && MDC.get(Session.MDC_SESSION) == null;
-        if (foreign) {
-            // A thread the agent started (a tool call, a delegation) whose MDC did not inherit the turn's.
-            MDC.put(Session.MDC_SESSION, id);
-            MDC.put(Session.MDC_TURN, turn.id);
-        }
-        try {
-            switch (event) {
-                case AgentEvent.CompletionStarted s -> LOG.debug("session {}: agent '{}' asks its model (iteration {})",
-                        id, who, s.iteration());
-                case AgentEvent.CompletionFinished f -> LOG.debug(
-                        "session {}: agent '{}' got its model's reply in {} ms ({} tool calls); used {}", id, who,
-                        f.took().toMillis(), f.reply().toolCalls().size(), describe(f.usage()));
-                case AgentEvent.ToolCallFinished t -> LOG.debug("session {}: agent '{}' tool '{}' {} in {} ms", id, who,
-                        t.call().name(), t.result().isError() ? "failed" : "done", t.took().toMillis());
-                default -> { }
-            }
-        } finally {
-            if (foreign) {
-                MDC.remove(Session.MDC_SESSION);
-                MDC.remove(Session.MDC_TURN);
             }
         }
     }
