@@ -199,7 +199,9 @@ final class Orchestration {
                 Outcome outcome;
                 try {
                     outcome = parent.children.run(task.agent(), scope, kept == null ? List.of() : kept.chat(), input);
-                } catch (CancellationException e) {
+                } catch (RuntimeException e) {
+                    // A child cancelled by itself ends with a cancellation, or with whatever its
+                    // interrupted step threw (an HTTP call's failure); either way it was cancelled.
                     if (!alone(scope, parent)) {
                         throw e;
                     }
