@@ -1,7 +1,6 @@
 package dev.shelly.durable;
 
 import dev.shelly.agent.Answer;
-import dev.shelly.agent.RunInterceptor.ModelCall;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.ToolPolicy;
@@ -145,7 +144,7 @@ public final class CrashWorkerMain {
             while (session.paused()) {
                 for (PendingCall p : session.pending()) {
                     try {
-                        if (!p.kind().name().equals("INTERRUPTED")) {
+                        if (p.kind() != PendingCall.Kind.INTERRUPTED) {
                             session.answer(p.id(), Answer.approve());
                         } else if (p.call() != null) {
                             session.answer(p.id(), Answer.deny("the outcome is unknown"));
@@ -182,7 +181,7 @@ public final class CrashWorkerMain {
                 .interceptors(new RunInterceptor() {
                     @Override
                     public ModelResponse interceptModelCall(ModelChain chain) {
-                        ModelCall call = chain.call();
+                        RunInterceptor.ModelCall call = chain.call();
                         points.at(call.run().sessionId().orElse("-"), "model", step(call));
                         return chain.proceed(call.request());
                     }
@@ -191,7 +190,7 @@ public final class CrashWorkerMain {
     }
 
     /** {@code agent/turn/step} of a request, counted as the emulator counts them. */
-    private static String step(ModelCall call) {
+    private static String step(RunInterceptor.ModelCall call) {
         int turn = 0;
         int step = 0;
         for (Message m : call.request().messages()) {

@@ -27,6 +27,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -90,8 +91,13 @@ class DurableRunsTest {
         for (String format : List.of("openai", "anthropic")) {
             references.put(format, CompletableFuture.supplyAsync(() -> reference(format), pool));
         }
+        // -Ddurable.pairs=files/openai,... runs only those pairs (the others are skipped), to look at one closely.
+        String only = System.getProperty("durable.pairs", "");
         for (String store : List.of("files", "redis")) {
             for (String format : List.of("openai", "anthropic")) {
+                if (!only.isBlank() && !List.of(only.split(",")).contains(store + "/" + format)) {
+                    continue;
+                }
                 RUNS.put(store + "/" + format,
                         references.get(format).thenApplyAsync(ref -> crashAndResume(store, format, ref), pool));
             }
@@ -280,6 +286,7 @@ class DurableRunsTest {
     // ---- the checks ----
 
     private static void check(String store, String format) {
+        Assumptions.assumeTrue(RUNS.containsKey(store + "/" + format), "not among -Ddurable.pairs");
         Outcome o = RUNS.get(store + "/" + format).join();
         List<String> failures = new ArrayList<>();
         List<String> rows = new ArrayList<>();
@@ -469,13 +476,32 @@ class DurableRunsTest {
                 }
                 if (!expected.equals(r.body())) {
                     problems++;
-                    failures.add("the request at " + e.getKey() + " differs from an uninterrupted run's:\n  expected "
-                            + expected + "\n  actual   " + r.body());
+                    failures.add("the request at " + e.getKey() + " differs from an uninterrupted run's: "
+                            + difference(expected, r.body()));
                 }
             }
         }
         return String.format("%-20s %-14s %-40s %-10s %-8s %-8s %-6s %s", c.name(), c.point() + ":" + c.n(), blockedIn,
                 pending.isEmpty() ? "-" : String.join(",", pending), effectCount, unknown, maxAsked, problems);
+    }
+
+    /** Where two request bodies differ: the first field, or the first message, that is not the same. */
+    private static String difference(JsonNode expected, JsonNode actual) {
+        for (String field : expected.propertyNames()) {
+            if (!expected.get(field).equals(actual.get(field))) {
+                if (field.equals("messages") && actual.path(field).isArray()) {
+                    JsonNode em = expected.get(field);
+                    JsonNode am = actual.get(field);
+                    for (int i = 0; i < Math.max(em.size(), am.size()); i++) {
+                        if (!em.path(i).equals(am.path(i))) {
+                            return "message " + i + ": expected " + em.path(i) + ", was " + am.path(i);
+                        }
+                    }
+                }
+                return field + ": expected " + expected.get(field) + ", was " + actual.get(field);
+            }
+        }
+        return "the fields " + actual.propertyNames() + " instead of " + expected.propertyNames();
     }
 
     /** Every scripted call of a session by id: the lead's long turn and the helper's. */

@@ -287,11 +287,13 @@ public final class Agent extends AgentDefinition implements Runner {
                     ? "agent '" + name + "' is already running; an agent runs one run() at a time"
                     : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
         }
+        context.bind();
         try {
             ContextManager contextManager = on.state(spec, () -> new ContextManager(spec, spec.contextPolicy(), on.chat()));
             return Runs.execute(new Runs.Start(spec, on.chat(), contextManager, context, input, out,
                     RunApprover.of(context), CHILDREN, run -> new RunLinks(this, run, 0).proceed()));
         } finally {
+            context.unbind();
             on.end();
         }
     }

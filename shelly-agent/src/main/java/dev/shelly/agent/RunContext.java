@@ -67,6 +67,8 @@ public final class RunContext {
     private final String path;
     /** Names the runs entered under the scope, or null for fresh ids. */
     private final RunIds runIds;
+    /** A run's cancellation (shared by a delegation scope and the child entered from it); null for a built scope. */
+    private final RunCancel cancel;
     private final AtomicReference<Totals> totals = new AtomicReference<>(Totals.ZERO);
 
     private record Totals(Usage usage, Cost cost) {
@@ -76,7 +78,8 @@ public final class RunContext {
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
             List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
-            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds) {
+            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds,
+            RunCancel cancel) {
         this.runId = runId;
         this.parentRunId = parentRunId;
         this.sessionId = sessionId;
@@ -95,6 +98,7 @@ public final class RunContext {
         this.approvals = approvals;
         this.path = path;
         this.runIds = runIds;
+        this.cancel = cancel;
     }
 
     private static String randomPrefix() {
@@ -297,6 +301,49 @@ public final class RunContext {
         }
     }
 
+    /**
+     * Cancels this run and the runs below it (its delegated children, theirs, and so on), and no
+     * other: the thread running it is interrupted, as a cancelled caller's would be, so the run
+     * stops at its next blocking point, answering every call it had open with an error result,
+     * and its children stop with it. A delegated child that is cancelled ends its task of the
+     * parent's {@code delegate} call with the error {@code agent 'x' was cancelled}, which the
+     * parent's model reads, while its sibling tasks go on; a run cancelled before it starts stops
+     * at once. Cancelling a run that ended, or a scope that is not a run, changes nothing.
+     *
+     * @return true when the run was running and is now cancelled
+     */
+    public boolean cancel() {
+        return cancel != null && cancel.cancel();
+    }
+
+    /**
+     * Whether this run, or a run it was entered under, was {@linkplain #cancel() cancelled}.
+     *
+     * @return true once cancelled
+     */
+    public boolean cancelled() {
+        for (RunContext c = this; c != null; c = c.totalsParent) {
+            if (c.cancel != null && c.cancel.requested()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The run starts on the current thread: {@link #cancel()} interrupts it until {@link #unbind()}. */
+    void bind() {
+        if (cancel != null) {
+            cancel.bind();
+        }
+    }
+
+    /** The run let the current thread go. */
+    void unbind() {
+        if (cancel != null) {
+            cancel.unbind();
+        }
+    }
+
     @Override
     public String toString() {
         return "RunContext[" + (runId == null ? "scope" : runId) + (agent == null ? "" : ", agent " + agent)
@@ -329,7 +376,8 @@ public final class RunContext {
         return new RunContext(id != null ? id : RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun,
                 sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
                 reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
-                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path, runIds);
+                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path, runIds,
+                runId == null && cancel != null ? cancel : new RunCancel());
     }
 
     /**
@@ -342,7 +390,8 @@ public final class RunContext {
 
     private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath, runIds);
+                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath, runIds,
+                new RunCancel());
     }
 
     /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
@@ -455,7 +504,7 @@ public final class RunContext {
             }
             return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry,
                     events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
-                    approvals, "", runIds);
+                    approvals, "", runIds, null);
         }
 
         private static <T> void addAll(List<T> list, T[] more, String field) {

@@ -421,6 +421,115 @@ class DelegationTest {
         assertThat(childEnds).hasSize(n).allMatch(AgentEvent.AgentFailed::cancelled);
     }
 
+    /**
+     * Workers whose one tool call names their task; the call of task {@code stuck} blocks until
+     * interrupted, the others until {@code release} opens. Each run's context is kept by task.
+     */
+    private Registry blockingWorkers(java.util.Map<String, RunContext> runs, CountDownLatch inTool,
+            CountDownLatch release) {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(
+                Step.answer(chat -> Message.of("x", Role.ASSISTANT, new dev.shelly.chats.ToolCall("call_1", "work",
+                        "{\"task\":\"" + chat.last().orElseThrow().text() + "\"}"))),
+                Step.reply(chat -> "done " + chat.messages().get(1).text())),
+                b -> b.toolboxes(ToolBox.of(tool("work", (input, ctx) -> {
+                    String task = input.path("task").asString();
+                    runs.put(task, RunContext.from(ctx).orElseThrow());
+                    inTool.countDown();
+                    if (task.equals("stuck")) {
+                        new CountDownLatch(1).await();
+                    }
+                    release.await();
+                    return ToolOutput.text("worked");
+                }))));
+        r.register("lead", "Leads the work", () -> null);
+        return r;
+    }
+
+    @RepeatedTest(3)
+    void cancellingOneChildsRunEndsItsTaskWithAnErrorWhileItsSiblingsFinish() throws Exception {
+        java.util.Map<String, RunContext> runs = new java.util.concurrent.ConcurrentHashMap<>();
+        CountDownLatch inTool = new CountDownLatch(3);
+        CountDownLatch release = new CountDownLatch(1);
+        Registry r = blockingWorkers(runs, inTool, release);
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate(new Step.Task("worker", "a", null),
+                new Step.Task("worker", "stuck", null), new Step.Task("worker", "b", null)), echoLastResult()), 1);
+        RunContext scope = RunContext.root();
+
+        Fixtures.Background run = new Fixtures.Background(() -> lead.run("go", scope));
+        assertThat(inTool.await(20, TimeUnit.SECONDS)).isTrue();
+        RunContext stuck = runs.get("stuck");
+        assertThat(stuck.cancel()).as("it was running").isTrue();
+        assertThat(stuck.cancelled()).isTrue();
+        assertThat(runs.get("a").cancelled()).as("a sibling").isFalse();
+        release.countDown();
+        run.thread.join(TimeUnit.SECONDS.toMillis(20));
+
+        assertThat(run.error.get()).isNull();
+        assertThat(run.interruptedAfter.get()).isFalse();
+        assertThat(firstResult(lead)).isEqualTo(ToolResult.error("call_1", "[{\"agent\":\"worker\",\"result\":\"done a\"},"
+                + "{\"agent\":\"worker\",\"error\":\"agent 'worker' was cancelled\"},"
+                + "{\"agent\":\"worker\",\"result\":\"done b\"}]"));
+        assertThat(run.reply.get().text()).startsWith("lead saw: ");
+        assertEveryCallAnsweredOnce(lead.chat());
+        for (Agent child : spawned) {
+            assertEveryCallAnsweredOnce(child.chat());
+        }
+        assertThat(spawned).filteredOn(a -> a.chat().messages().get(1).text().equals("stuck")).singleElement()
+                .satisfies(a -> assertThat(a.chat().last().orElseThrow().toolResults())
+                        .containsExactly(ToolResult.error("call_1", "tool 'work' was cancelled before it finished")));
+        assertThat(stuck.cancel()).as("it ended").isFalse();
+    }
+
+    @RepeatedTest(3)
+    void cancellingTheOnlyChildLetsTheParentGoOnOnItsOwnThread() throws Exception {
+        java.util.Map<String, RunContext> runs = new java.util.concurrent.ConcurrentHashMap<>();
+        CountDownLatch inTool = new CountDownLatch(1);
+        Registry r = blockingWorkers(runs, inTool, new CountDownLatch(0));
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "stuck"), echoLastResult()), 1);
+
+        Fixtures.Background run = new Fixtures.Background(() -> lead.run("go"));
+        assertThat(inTool.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(runs.get("stuck").cancel()).isTrue();
+        run.thread.join(TimeUnit.SECONDS.toMillis(20));
+
+        assertThat(run.error.get()).isNull();
+        assertThat(run.interruptedAfter.get()).as("the child ran on the lead's thread; its cancel is not the lead's").isFalse();
+        assertThat(run.reply.get().text())
+                .isEqualTo("lead saw: [{\"agent\":\"worker\",\"error\":\"agent 'worker' was cancelled\"}]");
+        assertEveryCallAnsweredOnce(lead.chat());
+    }
+
+    @Test
+    void cancellingTheTopRunCancelsItAndItsChildren() throws Exception {
+        java.util.Map<String, RunContext> runs = new java.util.concurrent.ConcurrentHashMap<>();
+        CountDownLatch inTool = new CountDownLatch(2);
+        Registry r = blockingWorkers(runs, inTool, new CountDownLatch(1));
+        List<RunContext> top = Collections.synchronizedList(new ArrayList<>());
+        Agent lead = Agent.builder("lead").description("Leads the work").completer(ScriptedCompleter.of(
+                        Step.delegate(new Step.Task("worker", "a", null), new Step.Task("worker", "b", null)),
+                        Step.reply("unreached")))
+                .registry(r).maxDelegationDepth(1).interceptors(new RunInterceptor() {
+                    @Override
+                    public Message interceptRun(RunChain chain) {
+                        top.add(chain.context());
+                        return chain.proceed();
+                    }
+                }).build();
+
+        Fixtures.Background run = new Fixtures.Background(() -> lead.run("go"));
+        assertThat(inTool.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(top.getFirst().cancel()).isTrue();
+        run.thread.join(TimeUnit.SECONDS.toMillis(20));
+
+        assertThat(run.error.get()).isInstanceOf(CancellationException.class).hasMessage("agent 'lead' was cancelled");
+        assertThat(runs.values()).allMatch(RunContext::cancelled);
+        assertEveryCallAnsweredOnce(lead.chat());
+        for (Agent child : spawned) {
+            assertEveryCallAnsweredOnce(child.chat());
+        }
+    }
+
     @RepeatedTest(3)
     void aTimeoutMidDelegationCancelsTheChildren() {
         Registry r = registry();

@@ -87,6 +87,8 @@ final class LiveSession {
     private final Links links;
     /** The session's journal: a turn's steps as they happen, and a turn a crash cut short. */
     final SessionJournal journal;
+    /** The runs of the turn running now, or of the last one. */
+    final SessionRuns runs;
 
     /**
      * What a session is when it is opened: new, or as it was saved.
@@ -112,6 +114,7 @@ final class LiveSession {
     LiveSession(Saved saved, Agent agent, Conversation conversation, SessionStore.Lease lease, Clock clock,
             AgentListener bus, Approvals approvals, ScheduledExecutorService timer, Links links, SessionJournal journal) {
         this.journal = journal;
+        this.runs = new SessionRuns(clock);
         this.bus = bus;
         this.approvals = approvals;
         this.timer = timer;
@@ -185,6 +188,7 @@ final class LiveSession {
                     link = journal.begin(version(), turn.id, input);
                 }
             }
+            runs.turn(link != null && link.replay() != null ? link.replay().journal.cancelled : Set.of());
             RunContext run = context(values, link);
             Message reply;
             try {
@@ -237,12 +241,16 @@ final class LiveSession {
         }
     }
 
-    /** The context of a turn: its journal's link outermost, when the session keeps a journal, then the engine's links. */
+    /**
+     * The context of a turn: its journal's link outermost, when the session keeps a journal, then
+     * the link that keeps its runs, then the engine's links.
+     */
     private RunContext context(RunValues values, TurnJournal link) {
-        List<RunInterceptor> chain = new ArrayList<>(links.interceptors().size() + 1);
+        List<RunInterceptor> chain = new ArrayList<>(links.interceptors().size() + 2);
         if (link != null) {
             chain.add(link);
         }
+        chain.add(runs);
         chain.addAll(links.interceptors());
         RunContext.Builder scope = RunContext.builder().sessionId(id).values(values).listener(bus.andThen(this::observe))
                 .approvals(approvals).interceptors(chain.toArray(RunInterceptor[]::new));
@@ -319,6 +327,18 @@ final class LiveSession {
      */
     List<PendingCall> asked() {
         return journal.asked(approvals);
+    }
+
+    /**
+     * Cancels one run of the turn and those below it; see {@link Session#cancel(String)}. The
+     * journal, while it holds the turn, records the cancel before it takes effect.
+     */
+    boolean cancelRun(String runId) {
+        return runs.cancel(id, runId, entry -> {
+            if (journalOpen()) {
+                lease.append(entry);
+            }
+        }, this::cancelPaused);
     }
 
     /**

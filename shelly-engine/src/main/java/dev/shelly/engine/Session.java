@@ -8,6 +8,7 @@ import dev.shelly.chats.ShellyException;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -263,6 +264,72 @@ public final class Session implements AutoCloseable {
     private void cancelTurns() {
         for (Future<?> f : pending.toArray(Future[]::new)) {
             f.cancel(true);
+        }
+    }
+
+    /**
+     * The runs of the turn running now, or of the last turn: the entry agent's run and every run
+     * started under it (delegated children, theirs, agents used as tools), in the order they
+     * started, each naming the run it started under, so that they form a tree. A service shows
+     * them, and {@linkplain #cancel(String) cancels} one, while the turn runs.
+     *
+     * @return the runs; empty before the first turn of this engine's hold on the session
+     */
+    public List<RunInfo> runs() {
+        return live.runs.list();
+    }
+
+    /**
+     * Cancels one run of the running turn and the runs below it, and no other. The run stops at
+     * its next blocking point (a model call in flight is abandoned, a tool call is interrupted),
+     * and every call it and its children had open is answered with an error result. When it is
+     * a delegated child, its parent's {@code delegate} call reads {@code agent 'x' was cancelled}
+     * for that task and goes on, its sibling tasks too; when it is the entry agent's run, the
+     * turn ends cancelled, as {@link #cancel()} ends it. The session's journal records the cancel
+     * before it takes effect, so a turn a crash cuts short and that is taken up again does not
+     * run that run on. A run of a paused turn cancels the paused turn, as {@link #cancel()} does.
+     *
+     * @param runId the {@linkplain RunInfo#runId() run}
+     * @return true when the run was running, or waiting for a decision, and is now cancelled;
+     *     false when it had ended
+     * @throws IllegalArgumentException naming the runs of the turn when none has that id
+     * @throws IllegalStateException when the session is closed
+     */
+    public boolean cancel(String runId) {
+        if (runId == null || runId.isBlank()) {
+            throw new IllegalArgumentException("Session.cancel runId must not be null or blank");
+        }
+        if (live.closed()) {
+            throw new IllegalStateException("session " + live.id + " is closed");
+        }
+        return live.cancelRun(runId);
+    }
+
+    /**
+     * One run of a session's turn.
+     *
+     * @param runId the run's id (the same in every process that takes the turn up again)
+     * @param agent the agent that runs
+     * @param parentRunId the run it started under, or null for the entry agent's run
+     * @param state where it is
+     * @param usage the tokens it used so far, its children's included
+     * @param startedAt when it started
+     */
+    public record RunInfo(String runId, String agent, String parentRunId, State state, Usage usage,
+            Instant startedAt) {
+
+        /** Where a run is. */
+        public enum State {
+            /** It runs. */
+            RUNNING,
+            /** Its turn waits for a decision about one of its calls, or one of its children's. */
+            PAUSED,
+            /** It answered. */
+            FINISHED,
+            /** It failed. */
+            FAILED,
+            /** It was cancelled: by itself, with its turn, or with a run above it. */
+            CANCELLED
         }
     }
 

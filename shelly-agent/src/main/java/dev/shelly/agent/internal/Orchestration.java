@@ -31,7 +31,9 @@ import tools.jackson.databind.json.JsonMapper;
  * the parent's run. It receives the context (when given) and the task as two user messages from
  * the parent. The result is a JSON array in task order:
  * {@code [{"agent":"a","result":"..."},{"agent":"b","error":"..."}]}. The first child to fail
- * cancels its siblings (they are interrupted); the result is then marked as an error.
+ * cancels its siblings (they are interrupted); the result is then marked as an error. A child
+ * whose own run is {@linkplain RunContext#cancel() cancelled} does not fail its siblings: its
+ * task's entry is the error {@code agent 'x' was cancelled}, the others go on.
  */
 final class Orchestration {
     static final String LIST_AGENTS = "list_agents";
@@ -160,8 +162,13 @@ final class Orchestration {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
-    /** What one child did: answered, or waits for a decision (with approvals), saying why. */
-    private record Child(String answer, String waiting) {}
+    /**
+     * What one child did: answered, waits for a decision (with approvals), saying why, or was
+     * cancelled by itself ({@link RunContext#cancel()} of its run) while the parent goes on.
+     */
+    private record Child(String answer, String waiting, boolean cancelled) {
+        static final Child CANCELLED = new Child(null, null, true);
+    }
 
     /**
      * Runs one child per task in the parent run's delegation scope, the first failure cancelling
@@ -184,19 +191,30 @@ final class Orchestration {
             work.add(() -> {
                 Approvals.Frame kept = desk == null ? null : desk.frame(scope.path());
                 if (kept != null && kept.finished() != null) {
-                    return new Child(kept.finished(), null);
+                    return new Child(kept.finished(), null, false);
                 }
                 List<Message> input = task.context() == null
                         ? List.of(Message.text(from, Role.USER, task.task()))
                         : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
-                Outcome outcome = parent.children.run(task.agent(), scope, kept == null ? List.of() : kept.chat(), input);
+                Outcome outcome;
+                try {
+                    outcome = parent.children.run(task.agent(), scope, kept == null ? List.of() : kept.chat(), input);
+                } catch (RuntimeException e) {
+                    // A child cancelled by itself ends with a cancellation, or with whatever its
+                    // interrupted step threw (an HTTP call's failure); either way it was cancelled.
+                    if (!alone(scope, parent)) {
+                        throw e;
+                    }
+                    return Child.CANCELLED;
+                }
+                alone(scope, parent); // a cancel that came as the child ended must not stop the parent
                 if (!(outcome instanceof Outcome.Paused p)) {
-                    return new Child(outcome.reply().text(), null);
+                    return new Child(outcome.reply().text(), null, false);
                 }
                 if (desk == null) {
                     throw new AgentException(task.agent(), p.message(), null);
                 }
-                return new Child(null, p.message());
+                return new Child(null, p.message(), false);
             });
         }
         FanOut.Joined<Child> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace())
@@ -211,11 +229,13 @@ final class Orchestration {
         }
         boolean failed = false;
         boolean paused = false;
-        for (FanOut.Outcome<Child> o : joined.outcomes()) {
-            if (o instanceof FanOut.Outcome.Success<Child> s) {
+        int firstFailure = -1;
+        for (int i = 0; i < tasks.size(); i++) {
+            if (joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child> s && !s.value().cancelled()) {
                 paused |= s.value().waiting() != null;
             } else {
                 failed = true;
+                firstFailure = firstFailure < 0 ? i : firstFailure;
             }
         }
         if (paused && !failed) {
@@ -237,12 +257,6 @@ final class Orchestration {
             }
         }
         StringWriter out = new StringWriter(64 * tasks.size());
-        int firstFailure = -1;
-        for (int i = 0; i < tasks.size() && firstFailure < 0; i++) {
-            if (!(joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child>)) {
-                firstFailure = i;
-            }
-        }
         try (JsonGenerator g = JSON.createGenerator(out)) {
             g.writeStartArray();
             for (int i = 0; i < tasks.size(); i++) {
@@ -250,6 +264,8 @@ final class Orchestration {
                 g.writeStartObject();
                 g.writeStringProperty("agent", agent);
                 switch (joined.outcomes().get(i)) {
+                    case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> g.writeStringProperty("error",
+                            "agent '" + agent + "' was cancelled");
                     case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> g.writeStringProperty("error",
                             "agent '" + agent + "' waited for a decision and was stopped because tasks[" + firstFailure
                                     + "] (agent '" + tasks.get(firstFailure).agent() + "') failed");
@@ -269,6 +285,18 @@ final class Orchestration {
         }
         String json = out.toString();
         return failed ? ToolOutput.error(json) : ToolOutput.text(json);
+    }
+
+    /**
+     * Whether the child of a scope was cancelled by itself while its parent goes on; if so, the
+     * interrupt its cancel left on this thread (the parent's own, for a lone task) is cleared.
+     */
+    private static boolean alone(RunContext scope, Run parent) {
+        if (!scope.cancelled() || parent.context.cancelled()) {
+            return false;
+        }
+        Thread.interrupted();
+        return true;
     }
 
     private static String describe(Throwable e) {
