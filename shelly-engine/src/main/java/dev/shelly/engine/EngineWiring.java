@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,8 @@ import java.util.function.UnaryOperator;
 final class EngineWiring {
     private final EngineSettings settings;
     private EngineConfig config;
+    /** The provider kinds on the class path, found when the first provider is built by its kind. */
+    private ProviderKinds kinds;
 
     private EngineWiring(EngineSettings settings) {
         this.settings = settings;
@@ -126,10 +129,12 @@ final class EngineWiring {
         TaskBoard tasks = s.tasks != null ? s.tasks
                 : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
         Map<String, Completer> models = providers(shared, traced);
-        Map<String, Completer> chained = ProviderChains.chain(config, models, event -> {
+        ProviderChains chains = new ProviderChains(config, models, event -> {
             traced.fallbacks.onFallback(event);
             s.fallbackListener.onFallback(event);
         });
+        Map<String, Completer> chained = chains.byProvider();
+        Map<String, Completer> ownModels = ownModels(chains, shared, traced);
         List<McpConnection> clients = new ArrayList<>();
         try {
             Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, models, traced, clients);
@@ -140,8 +145,8 @@ final class EngineWiring {
             EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
             ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
             ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
-            AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, boxes, coding, human,
-                    skills, projectContext, prices, windows, events));
+            AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, ownModels, boxes, coding,
+                    human, skills, projectContext, prices, windows, events));
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
                     s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
             return new Engine(new Engine.Parts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
@@ -171,21 +176,8 @@ final class EngineWiring {
     private Map<String, Completer> providers(SharedBackends shared, EngineTelemetry traced) {
         EngineSettings s = settings;
         Map<String, Completer> models = new LinkedHashMap<>();
-        ProviderKinds kinds = null;
         for (int i = 0; i < config.providers().size(); i++) {
-            ProviderConfig p = config.providers().get(i);
-            Completer override = s.completers.get(p.name());
-            if (override != null) {
-                // A completer given in code does not know the engine's tracker: count its replies here.
-                models.put(p.name(), new CountingCompleter(override, s.usage));
-                continue;
-            }
-            if (kinds == null) {
-                kinds = ProviderKinds.load();
-            }
-            models.put(p.name(), kinds.build(config, i, s.env, s.usage,
-                    shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit),
-                    traced.retries));
+            models.put(config.providers().get(i).name(), completer(i, null, shared, traced));
         }
         for (String name : s.completers.keySet()) {
             if (!models.containsKey(name)) {
@@ -195,6 +187,44 @@ final class EngineWiring {
             }
         }
         return models;
+    }
+
+    /**
+     * The completer of the provider at {@code index}, asking for {@code model} (null: its own):
+     * built by its kind, or the one given in code for the provider.
+     */
+    private Completer completer(int index, String model, SharedBackends shared, EngineTelemetry traced) {
+        EngineSettings s = settings;
+        ProviderConfig p = config.providers().get(index);
+        Completer override = s.completers.get(p.name());
+        if (override != null) {
+            // A completer given in code does not know the engine's tracker: count its replies here.
+            return new CountingCompleter(override, s.usage);
+        }
+        if (kinds == null) {
+            kinds = ProviderKinds.load();
+        }
+        return kinds.build(config, index, model, s.env, s.usage,
+                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit), traced.retries);
+    }
+
+    /**
+     * The completers of the agents that ask their provider for a model of their own, by agent
+     * name: one per provider and model, in front of the provider's fallbacks.
+     */
+    private Map<String, Completer> ownModels(ProviderChains chains, SharedBackends shared, EngineTelemetry traced) {
+        Map<String, Completer> byModel = new HashMap<>();
+        Map<String, Completer> byAgent = new LinkedHashMap<>();
+        for (AgentConfig agent : config.agents()) {
+            ProviderConfig p = config.providerOf(agent);
+            if (agent.model() == null || agent.model().equals(p.model())) {
+                continue;
+            }
+            int index = config.providers().indexOf(p);
+            byAgent.put(agent.name(), byModel.computeIfAbsent(p.name() + "\n" + agent.model(),
+                    key -> chains.withModel(p, completer(index, agent.model(), shared, traced))));
+        }
+        return byAgent;
     }
 
     /**

@@ -20,6 +20,7 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param description one line saying what it does (other agents see it)
  * @param instructions its instructions (the system prompt's Instructions section)
  * @param provider the name of a configured provider, or null when exactly one is configured
+ * @param model the model this agent asks its provider for, or null for the provider's {@code model}
  * @param toolboxes the toolboxes it uses, in lookup order
  * @param skills the names of the skills it knows, or null for every skill the engine loaded
  * @param options its limits; every one left out takes the agent default
@@ -31,7 +32,7 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  *     section), or null for the engine's default policy
  * @param coding its coding toolbox (the {@code coding:} section), or null for none
  */
-public record AgentConfig(String name, String description, String instructions, String provider,
+public record AgentConfig(String name, String description, String instructions, String provider, String model,
         List<Toolbox> toolboxes, List<String> skills, Options options, Boolean promptCaching, Context context,
         Approval approval, Coding coding) {
 
@@ -41,6 +42,7 @@ public record AgentConfig(String name, String description, String instructions, 
         description = description == null ? "" : description.strip();
         instructions = instructions == null ? "" : instructions.strip();
         Fields.notBlank(provider, "provider");
+        Fields.notBlank(model, "model");
         toolboxes = toolboxes == null ? List.of() : List.copyOf(toolboxes);
         skills = Fields.names(skills, "skills");
         options = options == null ? Options.DEFAULT : options;
@@ -62,7 +64,8 @@ public record AgentConfig(String name, String description, String instructions, 
     public AgentConfig(String name, String description, String instructions, String provider,
             List<Toolbox> toolboxes, List<String> skills, Options options, Boolean promptCaching,
             Approval approval) {
-        this(name, description, instructions, provider, toolboxes, skills, options, promptCaching, null, approval, null);
+        this(name, description, instructions, provider, null, toolboxes, skills, options, promptCaching, null, approval,
+                null);
     }
 
     /**
@@ -297,6 +300,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private String description = "";
         private String instructions = "";
         private String provider;
+        private String model;
         private final List<Toolbox> toolboxes = new ArrayList<>();
         private List<String> skills;
         private Options options = Options.DEFAULT;
@@ -339,6 +343,17 @@ public record AgentConfig(String name, String description, String instructions, 
          */
         public Builder provider(String value) {
             this.provider = value;
+            return this;
+        }
+
+        /**
+         * Sets the model the agent asks its provider for, instead of the provider's own.
+         *
+         * @param value a model of the provider's kind
+         * @return this builder
+         */
+        public Builder model(String value) {
+            this.model = value;
             return this;
         }
 
@@ -461,8 +476,8 @@ public record AgentConfig(String name, String description, String instructions, 
          * @return the configuration
          */
         public AgentConfig build() {
-            return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options, promptCaching,
-                    context, approval, coding);
+            return new AgentConfig(name, description, instructions, provider, model, toolboxes, skills, options,
+                    promptCaching, context, approval, coding);
         }
     }
 

@@ -522,7 +522,7 @@ class ConfigLoaderTest {
                 agents:
                   -
                 """)).hasMessage("config.yaml:3: agents[0]: expected a mapping of approval, coding, context, description, "
-                + "instructions, name, options, prompt_caching, provider, skills, toolboxes, got nothing");
+                + "instructions, model, name, options, prompt_caching, provider, skills, toolboxes, got nothing");
     }
 
     @Test
