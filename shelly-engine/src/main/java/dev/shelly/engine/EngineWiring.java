@@ -61,11 +61,15 @@ final class EngineWiring {
 
     private Engine build() {
         EngineSettings s = settings;
+        ShellyDir user = s.dir == null ? null : s.userDirSet ? s.userDir : ShellyDir.user(s.env).orElse(null);
+        if (user != null && user.equals(s.dir)) {
+            user = null; // the project's own folder is not read twice
+        }
         if (s.config == null) {
             if (s.dir == null) {
                 throw new ConfigException(null, 0, "", "the engine needs a configuration or a .shelly folder");
             }
-            s.config = ConfigLoader.load(s.dir.configFile(), s.env);
+            s.config = ConfigLoader.loadSettings(s.dir.root(), user == null ? null : user.root(), s.env);
         }
         config = s.config;
         List<Skill> skills = loadSkills();
