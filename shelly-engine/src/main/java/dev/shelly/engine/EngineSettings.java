@@ -129,8 +129,8 @@ abstract sealed class EngineSettings permits Engine.Builder {
 
     /**
      * Sets the configuration; without it, the settings of {@link #dir(ShellyDir)} are read: its
-     * {@code config.yaml}, over the {@linkplain #userDir user's}, under the
-     * environment's overrides ({@link dev.shelly.engine.config.ConfigLoader#loadSettings}).
+     * {@code config.yaml} and {@code agents/}, over the {@linkplain #userDir(ShellyDir) user's},
+     * under the environment's overrides ({@link dev.shelly.engine.config.ConfigLoader#loadSettings}).
      *
      * @param value the configuration
      * @return this builder
@@ -141,7 +141,7 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Sets the {@code .shelly/} folder: configuration (unless given), skills, context, sessions.
+     * Sets the {@code .shelly/} folder: configuration (unless given), agents, skills, context, sessions.
      *
      * @param value the folder
      * @return this builder
@@ -152,8 +152,8 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Sets the user's settings folder, whose {@code config.yaml} lies under the project's (the
-     * project wins on every name both define);
+     * Sets the user's settings folder, whose {@code config.yaml} and {@code agents/} lie under
+     * the project's (the project wins on every name both define);
      * without it, {@link ShellyDir#user} of the engine's {@linkplain #environment environment}.
      * Read only with a {@linkplain #dir(ShellyDir) .shelly folder}; its configuration only when
      * none is {@linkplain #config(EngineConfig) given}.

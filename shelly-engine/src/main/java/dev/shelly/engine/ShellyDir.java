@@ -13,9 +13,10 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * A project's {@code .shelly/} folder: {@code config.yaml}, {@code skills/}, curated context
- * ({@code *.md}) and {@code sessions/}. A user's settings folder ({@link #user},
- * {@code ~/.shelly}) has the same layout; its {@code config.yaml} lies under every project's.
+ * A project's {@code .shelly/} folder: {@code config.yaml}, {@code agents/}, {@code skills/},
+ * curated context ({@code *.md}) and {@code sessions/}. A user's settings folder
+ * ({@link #user}, {@code ~/.shelly}) has the same layout; its {@code config.yaml} and
+ * {@code agents/} lie under every project's.
  *
  * @param root the {@code .shelly} folder itself, absolute
  */
@@ -103,6 +104,15 @@ public record ShellyDir(Path root) {
      */
     public Path configFile() {
         return root.resolve(ConfigLoader.CONFIG_FILE);
+    }
+
+    /**
+     * The folder of agents written as markdown, one {@code NAME.md} each.
+     *
+     * @return {@code .shelly/agents}
+     */
+    public Path agentsDir() {
+        return root.resolve(ConfigLoader.AGENTS_DIR);
     }
 
     /**

@@ -7,8 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -85,6 +88,8 @@ public final class ConfigLoader {
     public static final int MAX_DEPTH = 50;
     /** The settings file of a settings folder ({@code .shelly}, {@code ~/.shelly}). */
     public static final String CONFIG_FILE = "config.yaml";
+    /** The folder of agent files ({@code NAME.md}) in a settings folder. */
+    public static final String AGENTS_DIR = "agents";
 
     private ConfigLoader() {}
 
@@ -122,8 +127,10 @@ public final class ConfigLoader {
      * project's folder over the user's folder over the defaults (the values the records take for
      * a field left out).
      *
-     * <p>A settings folder holds {@value #CONFIG_FILE}, optional in the user's folder. Between
-     * the folders, {@code providers}, {@code mcp_servers} and
+     * <p>A settings folder holds {@value #CONFIG_FILE} and {@value #AGENTS_DIR}{@code /NAME.md},
+     * agents written as markdown (see the engine's README); both are optional in the user's
+     * folder. Within a folder, an agent defined both in the file and as markdown is an error
+     * naming both files. Between the folders, {@code providers}, {@code mcp_servers} and
      * {@code agents} are merged by name (a project's entry replaces the user's entry of the same
      * name whole), {@code prices} and {@code context_windows} by model id, and every other
      * section is taken whole from the project when it has it. Then the environment variables
@@ -162,7 +169,7 @@ public final class ConfigLoader {
         return new EngineConfig(ConfigBinder.bind(settings.root(), Sections.class, at), at);
     }
 
-    /** The settings of one folder: its file. */
+    /** The settings of one folder: its file, and its agent files as further entries of {@code agents}. */
     private static Layer folder(Path dir, Function<String, String> env) {
         Path file = dir.resolve(CONFIG_FILE);
         Layer layer = Layer.empty();
@@ -175,6 +182,28 @@ public final class ConfigLoader {
                 }
                 layer = new Layer(root, new HashMap<>(parsed.locations().places()));
             }
+        }
+        List<AgentFiles.AgentFile> agents = AgentFiles.read(dir.resolve(AGENTS_DIR), env);
+        if (agents.isEmpty()) {
+            return layer;
+        }
+        JsonNode list = layer.root().get("agents");
+        if (list != null && !list.isArray()) {
+            return layer; // binding reports that agents: is not a list
+        }
+        ArrayNode entries = list == null ? layer.root().putArray("agents") : (ArrayNode) list;
+        for (AgentFiles.AgentFile agent : agents) {
+            for (int i = 0; i < entries.size(); i++) {
+                if (agent.name().equals(Layer.nameOf(entries.get(i)))) {
+                    Locations.Place place = layer.places().get("agents[" + i + "].name");
+                    throw new ConfigException(agent.file().toString(), 1, "", "agent '" + agent.name()
+                            + "' is defined twice: in this file and in " + file
+                            + (place == null ? "" : ":" + place.line()) + " (agents[" + i + "]); define it in one of them");
+                }
+            }
+            int index = entries.size();
+            entries.add(agent.entry());
+            Layer.copy(agent.places(), "", "agents[" + index + "]", layer.places());
         }
         return layer;
     }
