@@ -80,10 +80,11 @@ public final class Engine implements AutoCloseable {
      * @param human the policies, permission store and decision timer
      * @param agents builds the configured agents
      * @param sessions the open and saved sessions
+     * @param warnings what the build found wrong without failing
      */
     record Parts(EngineConfig config, ShellyDir dir, EventBus<AgentEvent> events, UsageTracker usage, Store store,
             TaskBoard tasks, SharedBackends shared, List<McpConnection> mcpClients, EngineTelemetry telemetry,
-            HumanInTheLoop human, AgentFactory agents, SessionManager sessions) {}
+            HumanInTheLoop human, AgentFactory agents, SessionManager sessions, List<String> warnings) {}
 
     private final Parts parts;
 
@@ -192,6 +193,16 @@ public final class Engine implements AutoCloseable {
      */
     public List<Skill> skills() {
         return parts.agents().skills();
+    }
+
+    /**
+     * What building the engine found wrong without failing, each also logged once as a WARN
+     * line: a user's skill ({@code ~/.shelly/skills}) hidden by a project's skill of the same name.
+     *
+     * @return the warnings, in the order found; empty when there were none
+     */
+    public List<String> warnings() {
+        return parts.warnings();
     }
 
     /**

@@ -152,8 +152,8 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Sets the user's settings folder, whose {@code config.yaml} and {@code agents/} lie under
-     * the project's (the project wins on every name both define);
+     * Sets the user's settings folder, whose {@code config.yaml}, {@code agents/} and
+     * {@code skills/} lie under the project's (the project wins on every name both define);
      * without it, {@link ShellyDir#user} of the engine's {@linkplain #environment environment}.
      * Read only with a {@linkplain #dir(ShellyDir) .shelly folder}; its configuration only when
      * none is {@linkplain #config(EngineConfig) given}.

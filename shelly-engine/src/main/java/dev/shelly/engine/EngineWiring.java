@@ -33,6 +33,8 @@ import java.util.ServiceLoader;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds an engine from its builder's settings: loads and checks the configuration, loads the
@@ -41,8 +43,11 @@ import java.util.function.UnaryOperator;
  * the {@link SessionManager}. On any failure, everything opened so far is closed.
  */
 final class EngineWiring {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineWiring.class);
+
     private final EngineSettings settings;
     private EngineConfig config;
+    private final List<String> warnings = new ArrayList<>();
     /** The provider kinds on the class path, found when the first provider is built by its kind. */
     private ProviderKinds kinds;
 
@@ -72,7 +77,7 @@ final class EngineWiring {
             s.config = ConfigLoader.loadSettings(s.dir.root(), user == null ? null : user.root(), s.env);
         }
         config = s.config;
-        List<Skill> skills = loadSkills();
+        List<Skill> skills = loadSkills(user);
         TreeSet<String> skillNames = new TreeSet<>();
         skills.forEach(skill -> skillNames.add(skill.name()));
         config.check(skillNames, s.toolboxes.keySet());
@@ -154,7 +159,7 @@ final class EngineWiring {
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
                     s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
             return new Engine(new Engine.Parts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
-                    human, agents, sessions));
+                    human, agents, sessions, List.copyOf(warnings)));
         } catch (RuntimeException e) {
             for (McpConnection c : clients) {
                 try {
@@ -259,7 +264,11 @@ final class EngineWiring {
         return settings.dir == null ? Path.of("").toAbsolutePath() : settings.dir.projectDir();
     }
 
-    private List<Skill> loadSkills() {
+    /**
+     * The project's skills and those given in code, then the user's skills of other names: a
+     * user's skill that a project's or a given one hides is reported once, as a warning.
+     */
+    private List<Skill> loadSkills(ShellyDir user) {
         List<Skill> all = new ArrayList<>();
         ShellyDir dir = settings.dir;
         if (dir != null && Files.isDirectory(dir.skillsDir())) {
@@ -272,7 +281,27 @@ final class EngineWiring {
                 throw new ConfigException(null, 0, "skills", "two skills are named '" + all.get(i).name() + "'");
             }
         }
+        if (user != null && Files.isDirectory(user.skillsDir())) {
+            Map<String, Skill> mine = new HashMap<>();
+            all.forEach(skill -> mine.put(skill.name(), skill));
+            for (Skill skill : Skill.loadDir(user.skillsDir())) {
+                Skill hiding = mine.get(skill.name());
+                if (hiding == null) {
+                    all.add(skill);
+                } else {
+                    warn("skill '" + skill.name() + "' of " + user.skillsDir() + " is hidden by the project's skill of "
+                            + "that name" + (hiding.dir() == null ? " (given in code)" : " in " + hiding.dir()));
+                }
+            }
+            all.sort(Comparator.comparing(Skill::name));
+        }
         return List.copyOf(all);
+    }
+
+    /** A problem that does not stop the engine: logged once, and kept for {@link Engine#warnings()}. */
+    private void warn(String warning) {
+        LOG.warn(warning);
+        warnings.add(warning);
     }
 
     private void checkToolSelections(Map<String, Supplier<ToolBox>> boxes) {

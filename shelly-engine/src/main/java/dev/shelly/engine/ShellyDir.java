@@ -15,8 +15,8 @@ import java.util.stream.Stream;
 /**
  * A project's {@code .shelly/} folder: {@code config.yaml}, {@code agents/}, {@code skills/},
  * curated context ({@code *.md}) and {@code sessions/}. A user's settings folder
- * ({@link #user}, {@code ~/.shelly}) has the same layout; its {@code config.yaml} and
- * {@code agents/} lie under every project's.
+ * ({@link #user}, {@code ~/.shelly}) has the same layout; its {@code config.yaml},
+ * {@code agents/} and {@code skills/} lie under every project's.
  *
  * @param root the {@code .shelly} folder itself, absolute
  */
