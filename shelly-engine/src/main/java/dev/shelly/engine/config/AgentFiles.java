@@ -38,12 +38,15 @@ import tools.jackson.databind.node.ObjectNode;
  * ({@code ${VAR}} included), with {@code max_iterations}, {@code max_delegation_depth} and
  * {@code max_tool_result_chars} also allowed at the top. The file's name is the agent's name: a
  * {@code name} field must say the same; {@code instructions} is refused, the body being them.
- * A file without frontmatter is an agent of instructions only.
+ * A file without frontmatter is an agent of instructions only. {@code README.md} is not an agent:
+ * it may say what the folder is for.
  */
 final class AgentFiles {
     /** The fields of an agent's {@code options:} that the frontmatter may also give at its top. */
     static final Set<String> OPTIONS = Set.of("max_iterations", "max_delegation_depth", "max_tool_result_chars");
     private static final String FENCE = "---";
+    /** The one markdown file of an agents folder that is not an agent: what the folder is for. */
+    private static final String README = "README.md";
 
     private AgentFiles() {}
 
@@ -58,7 +61,7 @@ final class AgentFiles {
     record AgentFile(String name, Path file, ObjectNode entry, Map<String, Place> places) {}
 
     /**
-     * Reads every {@code *.md} file of a folder, by name.
+     * Reads every {@code *.md} file of a folder but {@code README.md}, by name.
      *
      * @param dir the folder; a missing one holds no agents
      * @throws ConfigException naming the file, the line and the field of the first problem
@@ -71,7 +74,8 @@ final class AgentFiles {
         try (Stream<Path> all = Files.list(dir)) {
             files = all.filter(p -> {
                 String n = p.getFileName().toString();
-                return n.endsWith(".md") && !n.startsWith(".") && n.length() > 3 && Files.isRegularFile(p);
+                return n.endsWith(".md") && !n.startsWith(".") && n.length() > 3 && !n.equalsIgnoreCase(README)
+                        && Files.isRegularFile(p);
             }).sorted().toList();
         } catch (IOException e) {
             throw new ConfigException(dir.toString(), 0, "", "cannot list the agents folder: " + e.getMessage());

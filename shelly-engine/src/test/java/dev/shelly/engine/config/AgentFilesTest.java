@@ -76,6 +76,7 @@ class AgentFilesTest {
                 Say what is wrong, line by line.
                 """);
         agent("notes", "Keep notes.\n");
+        agent("README", "# Agents\n\nOne NAME.md per agent.\n");
         EngineConfig config = load();
 
         assertThat(config.agents()).extracting(AgentConfig::name).containsExactly("assistant", "notes", "reviewer");
