@@ -1,11 +1,12 @@
 package dev.shelly.otel;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.ModelCall;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.Runner;
-import dev.shelly.agent.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
@@ -210,8 +211,8 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     }
 
     @Override
-    public Observation<Message> runStarted(Agent agent, RunContext run) {
-        return spans.run(agent, run);
+    public Observation<Message> runStarted(RunInterceptor.RunChain chain) {
+        return spans.run(chain.agent(), chain.context());
     }
 
     @Override
