@@ -4,10 +4,7 @@ import dev.shelly.agent.ToolPolicy;
 import dev.shelly.agent.ToolPolicy.Permission;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.ToolOutput;
 import java.io.File;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,7 +96,14 @@ public final class CodingTools {
     record Settings(List<Allowlist.Entry> allow, Set<String> deny, boolean shellAllowed, boolean pushAllowed, Duration timeout,
             int maxOutputChars, int maxReadChars, long maxEditBytes, int maxMatches, int maxListEntries,
             List<Path> searchPath, Map<String, String> environment, String gitName, String gitEmail, Sandbox sandbox,
-            boolean network, List<Path> hidden) {}
+            boolean network, List<Path> hidden) {
+        /** The same settings with the allowlist resolved. */
+        Settings withAllow(List<Allowlist.Entry> resolved) {
+            return new Settings(resolved, deny, shellAllowed, pushAllowed, timeout, maxOutputChars, maxReadChars,
+                    maxEditBytes, maxMatches, maxListEntries, searchPath, environment, gitName, gitEmail, sandbox, network,
+                    hidden);
+        }
+    }
 
     private final Workspace workspace;
     private final Settings settings;
@@ -113,20 +117,18 @@ public final class CodingTools {
                 List.copyOf(b.searchPath), Map.copyOf(b.environment), b.gitName, b.gitEmail, b.sandbox, b.network,
                 List.copyOf(b.hidden));
         List<Allowlist.Entry> allowed = Allowlist.resolve(b.allow, workspace, new CommandRunner(workspace, draft));
-        this.settings = new Settings(allowed, draft.deny(), b.shellAllowed, b.pushAllowed, b.timeout, b.maxOutputChars,
-                b.maxReadChars, b.maxEditBytes, b.maxMatches, b.maxListEntries, draft.searchPath(), draft.environment(),
-                b.gitName, b.gitEmail, b.sandbox, b.network, draft.hidden());
+        this.settings = draft.withAllow(allowed);
         if (!b.sandbox.confines()) {
             LOG.warn("coding tools in {}: commands and git run WITHOUT a sandbox (sandbox: none); a model can read and "
                     + "change everything this JVM can", workspace.root().getFileName());
         }
-        Map<String, Permission> p = new LinkedHashMap<>(defaults(b.pushAllowed));
+        Map<String, Permission> p = new LinkedHashMap<>(ApprovalDefaults.of(b.pushAllowed));
         p.putAll(b.permissions);
         if (!b.pushAllowed) {
             p.remove(GIT_PUSH);
         }
         this.permissions = Map.copyOf(p);
-        this.toolBox = ToolBox.of(tools().toArray(Tool[]::new));
+        this.toolBox = ToolBox.of(new ToolCatalog(workspace, settings).tools().toArray(Tool[]::new));
     }
 
     /**
@@ -177,7 +179,7 @@ public final class CodingTools {
      */
     public ToolPolicy policyOver(ToolPolicy agentPolicy) {
         Checks.notNull(agentPolicy, "CodingTools.policyOver agentPolicy");
-        return over(agentPolicy, permissions);
+        return ApprovalDefaults.over(agentPolicy, permissions);
     }
 
     /**
@@ -189,201 +191,8 @@ public final class CodingTools {
         return permissions;
     }
 
-    /**
-     * Lays per-tool defaults beneath a policy.
-     *
-     * @param base the policy whose rules win
-     * @param defaults the permission of each tool no rule of {@code base} names
-     * @return the combined policy
-     */
-    static ToolPolicy over(ToolPolicy base, Map<String, Permission> defaults) {
-        ToolPolicy.Builder allowing = ToolPolicy.builder();
-        ToolPolicy.Builder denying = ToolPolicy.builder();
-        for (ToolPolicy.Rule r : base.rules()) {
-            allowing.rule(r.pattern(), r.permission());
-            denying.rule(r.pattern(), r.permission());
-        }
-        ToolPolicy a = allowing.otherwise(Permission.ALLOW).build();
-        ToolPolicy d = denying.otherwise(Permission.DENY).build();
-        ToolPolicy.Builder out = ToolPolicy.builder();
-        defaults.forEach((tool, dflt) -> {
-            Permission x = a.decide(tool);
-            // The same answer under both defaults: one of the agent's rules names the tool.
-            out.rule(tool, x == d.decide(tool) ? x : dflt);
-        });
-        for (ToolPolicy.Rule r : base.rules()) {
-            if (!(r.exact() && defaults.containsKey(r.pattern()))) {
-                out.rule(r.pattern(), r.permission());
-            }
-        }
-        return out.otherwise(base.otherwise()).build();
-    }
-
-    private static Map<String, Permission> defaults(boolean push) {
-        Map<String, Permission> m = new LinkedHashMap<>();
-        for (String t : List.of(READ, LIST, STAT, SEARCH, GIT_STATUS, GIT_DIFF, GIT_LOG)) {
-            m.put(t, Permission.ALLOW);
-        }
-        for (String t : List.of(WRITE, EDIT, PATCH, MOVE, COPY, DELETE, MKDIR, RUN, GIT_ADD, GIT_COMMIT)) {
-            m.put(t, Permission.ASK);
-        }
-        if (push) {
-            m.put(GIT_PUSH, Permission.ASK);
-        }
-        return m;
-    }
-
-    @FunctionalInterface
-    private interface Op {
-        ToolOutput run(Args args) throws Exception;
-    }
-
-    private Tool tool(String name, String description, String schema, Op op) {
-        return Tool.of(name, description, schema, (input, ctx) -> {
-            try {
-                return op.run(new Args(name, input));
-            } catch (RefusedException e) {
-                return ToolOutput.error(workspace.withoutRoot(e.getMessage()));
-            } catch (IOException | UncheckedIOException e) {
-                // An I/O error's message names the absolute path: the model sees paths relative to the workspace.
-                return ToolOutput.error("tool '" + name + "' failed: "
-                        + workspace.withoutRoot(String.valueOf(e.getMessage())));
-            }
-        });
-    }
-
-    private List<Tool> tools() {
-        PathLocks locks = new PathLocks();
-        FileOps files = new FileOps(workspace, settings, locks);
-        SearchOps search = new SearchOps(workspace, settings);
-        CommandRunner runner = new CommandRunner(workspace, settings);
-        GitOps git = new GitOps(workspace, settings, runner);
-        String path = "\"path\":{\"type\":\"string\",\"description\":\"relative to the workspace root\"}";
-        List<Tool> t = new ArrayList<>();
-        t.add(tool(READ, "Read a text file of the workspace. Lines come numbered (number, tab, text); "
-                + "read part of a long file with start_line and end_line (1-based, inclusive).",
-                "{\"type\":\"object\",\"properties\":{" + path + ",\"start_line\":{\"type\":\"integer\",\"minimum\":1},"
-                        + "\"end_line\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"path\"]}", files::read));
-        t.add(tool(WRITE, "Write a whole file (created with its directories, or replaced).",
-                "{\"type\":\"object\",\"properties\":{" + path + ",\"content\":{\"type\":\"string\"}},"
-                        + "\"required\":[\"path\",\"content\"]}", files::write));
-        t.add(tool(EDIT, "Replace an exact piece of a file's text (whitespace included, no line numbers). old_text "
-                + "must occur exactly once unless replace_all is true.",
-                "{\"type\":\"object\",\"properties\":{" + path + ",\"old_text\":{\"type\":\"string\"},"
-                        + "\"new_text\":{\"type\":\"string\"},\"replace_all\":{\"type\":\"boolean\"}},"
-                        + "\"required\":[\"path\",\"old_text\",\"new_text\"]}", files::edit));
-        t.add(tool(PATCH, "Apply a unified diff (as 'diff -u' or 'git diff' print it) to one or more files; "
-                + "nothing is written unless every hunk applies.",
-                "{\"type\":\"object\",\"properties\":{\"patch\":{\"type\":\"string\"}},\"required\":[\"patch\"]}",
-                files::patch));
-        t.add(tool(LIST, "List a directory (default: the workspace root), or with glob (e.g. '**/*.java') every file "
-                + "below it that matches; .git, sensitive and .gitignore'd files are left out.",
-                "{\"type\":\"object\",\"properties\":{" + path + ",\"glob\":{\"type\":\"string\"},"
-                        + "\"max_entries\":{\"type\":\"integer\",\"minimum\":1}}}", files::list));
-        t.add(tool(STAT, "Tell whether a path exists, its type, size and time of change.",
-                "{\"type\":\"object\",\"properties\":{" + path + "},\"required\":[\"path\"]}", files::stat));
-        t.add(tool(MOVE, "Move or rename a file or directory.", fromTo(), files::move));
-        t.add(tool(COPY, "Copy a file.", fromTo(), files::copy));
-        t.add(tool(DELETE, "Delete a file, or a directory (with recursive for a non-empty one).",
-                "{\"type\":\"object\",\"properties\":{" + path + ",\"recursive\":{\"type\":\"boolean\"}},"
-                        + "\"required\":[\"path\"]}", files::delete));
-        t.add(tool(MKDIR, "Make a directory and its missing parents.",
-                "{\"type\":\"object\",\"properties\":{" + path + "},\"required\":[\"path\"]}", files::mkdir));
-        t.add(tool(SEARCH, "Search the workspace's text files for a Java regular expression; prints path:line: text. "
-                + "Honours .gitignore; path and glob narrow the search.",
-                "{\"type\":\"object\",\"properties\":{\"pattern\":{\"type\":\"string\"}," + path
-                        + ",\"glob\":{\"type\":\"string\"},\"ignore_case\":{\"type\":\"boolean\"},"
-                        + "\"max_matches\":{\"type\":\"integer\",\"minimum\":1}},\"required\":[\"pattern\"]}",
-                search::search));
-        t.add(tool(RUN, runDescription(), runSchema(), args -> runCommand(runner, git, args)));
-        t.add(tool(GIT_STATUS, "git status of the workspace.", "{\"type\":\"object\",\"properties\":{}}", git::status));
-        t.add(tool(GIT_DIFF, "git diff of the working tree, or with staged the index; paths narrow it.",
-                "{\"type\":\"object\",\"properties\":{\"staged\":{\"type\":\"boolean\"},\"paths\":{\"type\":\"array\","
-                        + "\"items\":{\"type\":\"string\"}}}}", git::diff));
-        t.add(tool(GIT_LOG, "The latest commits, newest first.",
-                "{\"type\":\"object\",\"properties\":{\"max_count\":{\"type\":\"integer\",\"minimum\":1}}}", git::log));
-        t.add(tool(GIT_ADD, "Stage files for the next commit.",
-                "{\"type\":\"object\",\"properties\":{\"paths\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
-                        + "\"required\":[\"paths\"]}", git::add));
-        t.add(tool(GIT_COMMIT, "Commit the staged changes.",
-                "{\"type\":\"object\",\"properties\":{\"message\":{\"type\":\"string\"}},\"required\":[\"message\"]}",
-                git::commit));
-        if (settings.pushAllowed()) {
-            t.add(tool(GIT_PUSH, "Push the current branch to its upstream.", "{\"type\":\"object\",\"properties\":{}}",
-                    git::push));
-        }
-        return t;
-    }
-
-    private static String fromTo() {
-        return "{\"type\":\"object\",\"properties\":{\"from\":{\"type\":\"string\"},\"to\":{\"type\":\"string\"},"
-                + "\"overwrite\":{\"type\":\"boolean\"}},\"required\":[\"from\",\"to\"]}";
-    }
-
-    private String runDescription() {
-        StringBuilder b = new StringBuilder("Run a program in the workspace root and get its exit code and output "
-                + "(stdout and stderr together). ");
-        if (settings.shellAllowed()) {
-            b.append("Give either program and args, or command: a line run by sh -c. ");
-        } else {
-            b.append("There is no shell: give the program and each argument separately; pipes, redirections, ';', "
-                    + "'&', '$' and backticks are refused. ");
-        }
-        if (!settings.allow().isEmpty()) {
-            b.append("Allowed programs: ").append(String.join(", ", settings.allow().stream().map(Allowlist.Entry::entry).sorted()
-                    .toList())).append(". ");
-        }
-        if (settings.sandbox().confines()) {
-            b.append("Commands run in a sandbox: only the workspace can be changed, ")
-                    .append(settings.network() ? "" : "there is no network, ").append("and /tmp is private. ");
-        }
-        b.append("Paths in arguments are relative to the workspace. The command is killed after ")
-                .append(settings.timeout().toSeconds()).append(" s unless timeout_seconds says otherwise.");
-        return b.toString();
-    }
-
-    private String runSchema() {
-        return "{\"type\":\"object\",\"properties\":{\"program\":{\"type\":\"string\"},\"args\":{\"type\":\"array\","
-                + "\"items\":{\"type\":\"string\"}},"
-                + (settings.shellAllowed() ? "\"command\":{\"type\":\"string\"}," : "")
-                + "\"timeout_seconds\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":" + MAX_TIMEOUT.toSeconds()
-                + "}}" + (settings.shellAllowed() ? "}" : ",\"required\":[\"program\"]}");
-    }
-
     /** The longest timeout a model may ask for. */
     static final Duration MAX_TIMEOUT = Duration.ofMinutes(10);
-
-    private ToolOutput runCommand(CommandRunner runner, GitOps git, Args a) throws Exception {
-        String command = settings.shellAllowed() ? a.optString("command") : null;
-        String program = a.optString("program");
-        List<String> args = a.strings("args", false);
-        Duration timeout = Duration.ofSeconds(a.integer("timeout_seconds", (int) settings.timeout().toSeconds(), 1,
-                (int) MAX_TIMEOUT.toSeconds()));
-        List<String> cmd = new ArrayList<>();
-        String shown;
-        if (command != null) {
-            if (program != null) {
-                throw new RefusedException("give either command or program, not both");
-            }
-            if (command.indexOf(0) >= 0) {
-                throw new RefusedException("command holds a NUL character");
-            }
-            cmd.addAll(List.of(runner.locate("sh").toString(), "-c", command));
-            shown = command;
-        } else {
-            if (program == null) {
-                throw new RefusedException("tool '" + RUN + "' needs the string parameter 'program'");
-            }
-            CommandRunner.Checked checked = runner.check(program, args);
-            git.checkCommand(checked);
-            cmd.addAll(checked.argv());
-            shown = program + (args.isEmpty() ? "" : " " + String.join(" ", args));
-        }
-        boolean isGit = command == null && CommandRunner.baseName(cmd.getFirst()).equals("git");
-        CommandRunner.Outcome o = runner.run(cmd, Map.of(), timeout, isGit);
-        String text = o.render(Workspace.shown(shown), timeout);
-        return o.timedOut() || o.exitCode() != 0 ? ToolOutput.error(text) : ToolOutput.text(text);
-    }
 
     @Override
     public String toString() {
@@ -532,7 +341,7 @@ public final class CodingTools {
          */
         public Builder denyCommands(String... programs) {
             for (String p : Checks.notNull(programs, "CodingTools.Builder.denyCommands programs")) {
-                deny.add(name(p, "denyCommands programs"));
+                deny.add(Checks.programName(p, "denyCommands programs"));
             }
             return this;
         }
@@ -545,7 +354,7 @@ public final class CodingTools {
          */
         public Builder undenyCommands(String... programs) {
             for (String p : Checks.notNull(programs, "CodingTools.Builder.undenyCommands programs")) {
-                deny.remove(name(p, "undenyCommands programs"));
+                deny.remove(Checks.programName(p, "undenyCommands programs"));
             }
             return this;
         }
@@ -595,7 +404,7 @@ public final class CodingTools {
          * @return this builder
          */
         public Builder maxOutputChars(int value) {
-            this.maxOutputChars = atLeast(value, 100, "maxOutputChars");
+            this.maxOutputChars = Checks.atLeast(value, 100, "maxOutputChars");
             return this;
         }
 
@@ -606,7 +415,7 @@ public final class CodingTools {
          * @return this builder
          */
         public Builder maxReadChars(int value) {
-            this.maxReadChars = atLeast(value, 100, "maxReadChars");
+            this.maxReadChars = Checks.atLeast(value, 100, "maxReadChars");
             return this;
         }
 
@@ -617,7 +426,7 @@ public final class CodingTools {
          * @return this builder
          */
         public Builder maxMatches(int value) {
-            this.maxMatches = atLeast(value, 1, "maxMatches");
+            this.maxMatches = Checks.atLeast(value, 1, "maxMatches");
             return this;
         }
 
@@ -701,9 +510,9 @@ public final class CodingTools {
         public Builder permission(String tool, Permission permission) {
             Checks.notNull(tool, "CodingTools.Builder.permission tool");
             Checks.notNull(permission, "CodingTools.Builder.permission of '" + tool + "'");
-            if (!defaults(true).containsKey(tool)) {
+            if (!ApprovalDefaults.of(true).containsKey(tool)) {
                 throw new IllegalArgumentException("CodingTools.Builder.permission: '" + tool
-                        + "' is not a coding tool; the tools: " + String.join(", ", defaults(true).keySet()));
+                        + "' is not a coding tool; the tools: " + String.join(", ", ApprovalDefaults.of(true).keySet()));
             }
             permissions.put(tool, permission);
             return this;
@@ -718,22 +527,6 @@ public final class CodingTools {
          */
         public CodingTools build() {
             return new CodingTools(this);
-        }
-
-        private static String name(String program, String where) {
-            if (program == null || program.isBlank() || program.indexOf('/') >= 0 || program.indexOf('\\') >= 0) {
-                throw new IllegalArgumentException("CodingTools.Builder." + where + ": '" + program
-                        + "' must be a program name without a directory");
-            }
-            return program.strip();
-        }
-
-        private static int atLeast(int value, int min, String what) {
-            if (value < min) {
-                throw new IllegalArgumentException("CodingTools.Builder." + what + " must be at least " + min + ", got "
-                        + value);
-            }
-            return value;
         }
     }
 }

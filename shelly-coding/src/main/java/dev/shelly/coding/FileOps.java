@@ -26,22 +26,25 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /** The file tools: each method is one tool's handler. */
+@SuppressWarnings("try") // each path lock is held for its block, never used in it
 final class FileOps {
     private final Workspace ws;
     private final CodingTools.Settings settings;
     private final PathLocks locks;
+    private final FileOpener opener;
     /** Held while a directory is moved into place, across calls. */
     private final Lock creating = new ReentrantLock();
 
-    FileOps(Workspace ws, CodingTools.Settings settings, PathLocks locks) {
+    FileOps(Workspace ws, CodingTools.Settings settings, PathLocks locks, FileOpener opener) {
         this.ws = ws;
         this.settings = settings;
         this.locks = locks;
+        this.opener = opener;
     }
 
     /** Opens the workspace's root for one call. */
     private Handles handles() throws IOException {
-        return Handles.open(ws, creating);
+        return Handles.open(ws, creating, opener);
     }
 
     ToolOutput read(Args a) throws IOException {
@@ -314,40 +317,49 @@ final class FileOps {
         }
     }
 
-    ToolOutput move(Args a) throws Exception {
-        Path from = ws.entry(a.string("from"));
+    /**
+     * The two paths of a move or a copy, relative to the root as well.
+     *
+     * @param from the source: the name itself for a move (a link is moved, not followed)
+     */
+    private record FromTo(Path from, Path to, String fromRel, String toRel, boolean overwrite) {}
+
+    private FromTo fromTo(Args a, boolean followSource) {
+        Path from = followSource ? ws.resolve(a.string("from")) : ws.entry(a.string("from"));
         Path to = ws.entry(a.string("to"));
-        String fromRel = ws.relative(from);
-        String toRel = ws.relative(to);
-        boolean overwrite = a.bool("overwrite");
-        try (AutoCloseable l = locks.lock(List.of(from, to)); Handles h = handles()) {
+        return new FromTo(from, to, ws.relative(from), ws.relative(to), a.bool("overwrite"));
+    }
+
+    ToolOutput move(Args a) throws Exception {
+        FromTo p = fromTo(a, false);
+        String fromRel = p.fromRel();
+        String toRel = p.toRel();
+        try (AutoCloseable l = locks.lock(List.of(p.from(), p.to())); Handles h = handles()) {
             Handles.Entry source = h.entry(fromRel);
             if (source == null || h.stat(source) == null) {
                 throw new RefusedException("'" + fromRel + "' does not exist");
             }
-            if (to.startsWith(from)) {
+            if (p.to().startsWith(p.from())) {
                 throw new RefusedException("cannot move '" + fromRel + "' into itself");
             }
-            refuseOverwrite(h, toRel, overwrite);
+            refuseOverwrite(h, toRel, p.overwrite());
             h.move(source, h.create(toRel));
             return ToolOutput.text("moved " + fromRel + " to " + toRel);
         }
     }
 
     ToolOutput copy(Args a) throws Exception {
-        Path from = ws.resolve(a.string("from"));
-        Path to = ws.entry(a.string("to"));
-        String fromRel = ws.relative(from);
-        String toRel = ws.relative(to);
-        boolean overwrite = a.bool("overwrite");
-        try (AutoCloseable l = locks.lock(List.of(from, to)); Handles h = handles()) {
+        FromTo p = fromTo(a, true);
+        String fromRel = p.fromRel();
+        String toRel = p.toRel();
+        try (AutoCloseable l = locks.lock(List.of(p.from(), p.to())); Handles h = handles()) {
             Handles.Entry source = h.entry(fromRel);
             PosixFileAttributes at = source == null ? null : h.stat(source);
             if (at == null || at.isDirectory()) {
                 throw new RefusedException("'" + fromRel + "' is not a file; " + CodingTools.COPY + " copies one file");
             }
             h.checkReadable(source, at);
-            refuseOverwrite(h, toRel, overwrite);
+            refuseOverwrite(h, toRel, p.overwrite());
             Handles.Entry target = h.create(toRel);
             try (SeekableByteChannel in = h.openRead(source, at)) {
                 h.write(target, at.permissions(), out -> Channels.newInputStream(in).transferTo(Channels.newOutputStream(out)));

@@ -27,11 +27,13 @@ final class GitOps {
     private final Workspace ws;
     private final CodingTools.Settings settings;
     private final CommandRunner runner;
+    private final FileOpener opener;
 
-    GitOps(Workspace ws, CodingTools.Settings settings, CommandRunner runner) {
+    GitOps(Workspace ws, CodingTools.Settings settings, CommandRunner runner, FileOpener opener) {
         this.ws = ws;
         this.settings = settings;
         this.runner = runner;
+        this.opener = opener;
     }
 
     ToolOutput status(Args a) throws Exception {
@@ -248,7 +250,7 @@ final class GitOps {
 
     /** Whether a path of the workspace is a hard link to a sensitive file. */
     private boolean sensitiveTwin(String rel) {
-        try (Handles h = Handles.open(ws, new ReentrantLock())) {
+        try (Handles h = Handles.open(ws, new ReentrantLock(), opener)) {
             Handles.Entry e = h.entry(rel);
             PosixFileAttributes attrs = e == null ? null : h.stat(e);
             return attrs != null && h.sensitiveTwin(e, attrs) != null;

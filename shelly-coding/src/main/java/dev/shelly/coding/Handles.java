@@ -19,7 +19,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -27,9 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
 
@@ -40,22 +36,15 @@ import java.util.concurrent.locks.Lock;
  * check and use makes the call fail, never reach outside.
  *
  * <p>Only regular files are opened, each after a look that does not follow links; a file that
- * turns into a FIFO after that look cannot hang the call, because the open is given up after
- * {@link #OPEN_TIMEOUT}. A regular file with more than one name is refused when another of its
+ * turns into a FIFO after that look cannot hang the call, because the open is bounded (see
+ * {@link FileOpener}). A regular file with more than one name is refused when another of its
  * names is sensitive.
  *
  * <p>Paths are relative to the root, segments separated by {@code /}, {@code .} for the root, as
  * {@link Workspace#relative} gives them; close the handles when the call is over.
  */
 final class Handles implements AutoCloseable {
-    /** How long opening a regular file may take before it is given up as turned into a FIFO. */
-    static final Duration OPEN_TIMEOUT = Duration.ofSeconds(3);
-
-    private static final Set<StandardOpenOption> READ_ONLY = Set.of(StandardOpenOption.READ);
     private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
-    /** The file type bits of {@code unix:mode} and the type of a FIFO among them. */
-    private static final int TYPE_BITS = 0170000;
-    private static final int FIFO = 0010000;
 
     /**
      * An open directory inside the workspace and its path relative to the root. Those a walk
@@ -83,14 +72,16 @@ final class Handles implements AutoCloseable {
 
     private final Workspace ws;
     private final Lock creating;
+    private final FileOpener opener;
     private final Dir root;
     private final Map<String, Dir> opened = new HashMap<>();
     private final List<DirectoryStream<Path>> toClose = new ArrayList<>();
-    private Map<Object, String> sensitiveIdentities;
+    private SensitiveTwins twins;
 
-    private Handles(Workspace ws, Lock creating, SecureDirectoryStream<Path> root) {
+    private Handles(Workspace ws, Lock creating, FileOpener opener, SecureDirectoryStream<Path> root) {
         this.ws = ws;
         this.creating = creating;
+        this.opener = opener;
         this.root = new Dir(root, ".");
         toClose.add(root);
     }
@@ -100,15 +91,16 @@ final class Handles implements AutoCloseable {
      *
      * @param creating held while a directory is moved into place, so that two calls making the
      *     same directory do not replace each other's
+     * @param opener opens the files the call reads
      */
-    static Handles open(Workspace ws, Lock creating) throws IOException {
+    static Handles open(Workspace ws, Lock creating, FileOpener opener) throws IOException {
         DirectoryStream<Path> s = Files.newDirectoryStream(ws.root());
         if (!(s instanceof SecureDirectoryStream<Path> secure)) {
             s.close();
             throw new RefusedException("the file tools need a file system that opens files relative to a directory "
                     + "handle (SecureDirectoryStream), and the workspace's does not offer it");
         }
-        return new Handles(ws, creating, secure);
+        return new Handles(ws, creating, opener, secure);
     }
 
     Dir root() {
@@ -291,140 +283,53 @@ final class Handles implements AutoCloseable {
 
     /**
      * Another name of the same regular file that is sensitive, or null. Only a file with more
-     * than one link can have one, so only then is the workspace searched.
+     * than one link can have one, so only then is the workspace searched, once a call.
      */
     String sensitiveTwin(Entry e, PosixFileAttributes attrs) throws IOException {
-        Object key = attrs.fileKey();
-        if (!attrs.isRegularFile() || key == null || links(e.rel(), key) <= 1) {
-            return null;
+        if (twins == null) {
+            twins = new SensitiveTwins(this, ws);
         }
-        if (sensitiveIdentities == null) {
-            sensitiveIdentities = new HashMap<>();
-            collectSensitive(root);
-        }
-        return sensitiveIdentities.get(key);
+        return twins.of(e, attrs);
     }
 
     /**
-     * The link count of a file: the handles' view has none, so it is read by path; a path that
-     * reaches another file (a link swapped in) counts as many links, so the search is made.
-     */
-    private int links(String rel, Object key) {
-        try {
-            Map<String, Object> a = Files.readAttributes(ws.root().resolve(rel), "unix:nlink,fileKey", NOFOLLOW);
-            return key.equals(a.get("fileKey")) ? (Integer) a.get("nlink") : Integer.MAX_VALUE;
-        } catch (IOException | RuntimeException e) {
-            return Integer.MAX_VALUE;
-        }
-    }
-
-    private void collectSensitive(Dir dir) throws IOException {
-        List<String> names;
-        try {
-            names = names(dir);
-        } catch (RefusedException e) {
-            // Gone, or not readable: skipped, as the walks of list and search skip it.
-            return;
-        }
-        for (String name : names) {
-            String rel = dir.child(name);
-            PosixFileAttributes a;
-            try {
-                a = stat(dir, name);
-            } catch (RefusedException e) {
-                continue;
-            }
-            if (a == null) {
-                continue;
-            }
-            if (a.isDirectory()) {
-                try (Dir d = child(dir, name)) {
-                    if (d != null) {
-                        collectSensitive(d);
-                    }
-                }
-            } else if (a.isRegularFile() && a.fileKey() != null && ws.isSensitive(rel)) {
-                sensitiveIdentities.putIfAbsent(a.fileKey(), rel);
-            }
-        }
-    }
-
-    /**
-     * Opens a regular file for reading through its parent's handle, links not followed.
+     * Opens a regular file for reading through its parent's handle, links not followed; the
+     * open is bounded and cannot hold up the call or any other thread (see {@link FileOpener}).
      *
      * @param checked the attributes the caller checked: what is opened must still be that file
      */
     SeekableByteChannel openRead(Entry e, PosixFileAttributes checked) throws IOException {
         String rel = e.rel();
         SecureDirectoryStream<Path> parent = e.parent() == null ? root.stream() : e.parent().stream();
-        // The open runs through a handle of its own: a directory stream's close waits for the
-        // operations on it, so an open that hangs must not hold one this call closes.
         SecureDirectoryStream<Path> own;
         try {
             own = parent.newDirectoryStream(Path.of("."), NOFOLLOW);
         } catch (IOException x) {
             throw failure("open", rel, x);
         }
-        Path name = Path.of(e.name());
-        FutureTask<SeekableByteChannel> opening = new FutureTask<>(() -> {
-            try {
-                return own.newByteChannel(name, Set.of(StandardOpenOption.READ, NOFOLLOW));
-            } finally {
-                own.close();
-            }
-        });
-        Thread.ofVirtual().name("shelly-open").start(opening);
         SeekableByteChannel ch;
         try {
-            ch = opened(e, opening);
+            ch = opener.open(own, Path.of(e.name()), () -> stat(e));
         } catch (TimeoutException x) {
-            release(e, opening);
             throw new RefusedException("'" + Workspace.shown(rel) + "' did not open: it turned into a special file (a "
-                    + "FIFO or device) while the tool ran, or stayed unopened for " + OPEN_TIMEOUT.toSeconds()
-                    + " s; the file tools read only regular files");
-        } catch (ExecutionException x) {
-            throw x.getCause() instanceof IOException io ? failure("open", rel, io)
-                    : new IllegalStateException("opening '" + Workspace.shown(rel) + "' failed", x.getCause());
+                    + "FIFO or device) while the tool ran, or stayed unopened for "
+                    + FileOpener.OPEN_TIMEOUT.toSeconds() + " s; the file tools read only regular files");
         } catch (InterruptedException x) {
             Thread.currentThread().interrupt();
-            release(e, opening);
             throw new InterruptedIOException("interrupted while opening '" + Workspace.shown(rel) + "'");
+        } catch (IOException x) {
+            throw failure("open", rel, x);
         }
+        // A FIFO swapped in and out while the open waited, and let go by a writer, passes a look
+        // at the name: what was opened is asked too.
         PosixFileAttributes now = stat(e);
-        if (now == null || !now.isRegularFile() || !Objects.equals(now.fileKey(), checked.fileKey())) {
+        if (!FileOpener.seekable(ch) || now == null || !now.isRegularFile()
+                || !Objects.equals(now.fileKey(), checked.fileKey())) {
             ch.close();
             throw changed(rel);
         }
         return ch;
     }
-
-    /**
-     * Waits for an open, looking every {@value #LOOK_MILLIS} ms whether the name is still a
-     * regular file: a FIFO swapped in after the check is given up at once instead of after
-     * {@link #OPEN_TIMEOUT}, which only a slow file system ever needs.
-     */
-    private SeekableByteChannel opened(Entry e, FutureTask<SeekableByteChannel> opening)
-            throws TimeoutException, ExecutionException, InterruptedException {
-        long deadline = System.nanoTime() + OPEN_TIMEOUT.toNanos();
-        while (true) {
-            try {
-                return opening.get(LOOK_MILLIS, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException x) {
-                PosixFileAttributes now;
-                try {
-                    now = stat(e);
-                } catch (IOException | RuntimeException gone) {
-                    now = null;
-                }
-                if (now == null || !now.isRegularFile() || System.nanoTime() - deadline >= 0) {
-                    throw x;
-                }
-            }
-        }
-    }
-
-    /** How often a pending open looks at what it opens. */
-    static final long LOOK_MILLIS = 50;
 
     /**
      * The bytes of a regular file the caller has looked at, at most {@code limit} of them plus
@@ -438,51 +343,6 @@ final class Handles implements AutoCloseable {
         } catch (IOException x) {
             throw failure("read", e.rel(), x);
         }
-    }
-
-    /**
-     * Lets an open that hangs finish in the background and closes what it opened: a FIFO's
-     * reader waits for a writer, so when the name is a FIFO now it is opened for writing once.
-     */
-    private void release(Entry e, FutureTask<SeekableByteChannel> opening) {
-        Path abs = ws.root().resolve(e.rel());
-        SecureDirectoryStream<Path> parent = e.parent() == null ? root.stream() : e.parent().stream();
-        SecureDirectoryStream<Path> own;
-        try {
-            own = parent.newDirectoryStream(Path.of("."), NOFOLLOW);
-        } catch (IOException x) {
-            own = null;
-        }
-        SecureDirectoryStream<Path> dir = own;
-        Thread.ofVirtual().name("shelly-release").start(() -> {
-            // Opened for reading and writing, a FIFO never blocks and counts as its writer, which
-            // lets the hanging reader go. The name may be a FIFO only now and then (something
-            // swaps it): look for a while.
-            long until = System.nanoTime() + 10 * OPEN_TIMEOUT.toNanos();
-            try (SecureDirectoryStream<Path> d = dir) {
-                while (d != null && !opening.isDone() && System.nanoTime() - until < 0) {
-                    try {
-                        Map<String, Object> a = Files.readAttributes(abs, "unix:mode", NOFOLLOW);
-                        if ((((Integer) a.get("mode")) & TYPE_BITS) == FIFO) {
-                            d.newByteChannel(Path.of(e.name()), Set.of(StandardOpenOption.READ,
-                                    StandardOpenOption.WRITE, NOFOLLOW)).close();
-                        }
-                    } catch (IOException | RuntimeException x) {
-                        // Not a FIFO now, or gone: look again.
-                    }
-                    if (!opening.isDone()) {
-                        Thread.sleep(LOOK_MILLIS);
-                    }
-                }
-            } catch (IOException | InterruptedException x) {
-                // The open ends by itself or never.
-            }
-            try {
-                opening.get().close();
-            } catch (Exception x) {
-                // Nothing was opened.
-            }
-        });
     }
 
     /**

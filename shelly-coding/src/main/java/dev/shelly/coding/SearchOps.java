@@ -21,10 +21,12 @@ final class SearchOps {
 
     private final Workspace ws;
     private final CodingTools.Settings settings;
+    private final FileOpener opener;
 
-    SearchOps(Workspace ws, CodingTools.Settings settings) {
+    SearchOps(Workspace ws, CodingTools.Settings settings, FileOpener opener) {
         this.ws = ws;
         this.settings = settings;
+        this.opener = opener;
     }
 
     ToolOutput search(Args a) throws IOException {
@@ -53,7 +55,7 @@ final class SearchOps {
         boolean[] capped = {false};
         int cap = settings.maxOutputChars();
         // A search makes no directory, so the lock that orders making them is its own.
-        try (Handles h = Handles.open(ws, new ReentrantLock())) {
+        try (Handles h = Handles.open(ws, new ReentrantLock(), opener)) {
             Tree.Visitor visitor = (f, attrs) -> {
                 if (files != null && !files.matches(Path.of(f.rel())) && !files.matches(Path.of(f.name()))) {
                     return true;

@@ -116,7 +116,7 @@ class FileKindTest {
     void aFifoSwappedInAfterTheLookDoesNotHangTheOpen() throws Exception {
         Path file = h.ws.resolve("swapped.txt");
         Files.writeString(file, "regular");
-        try (Handles handles = Handles.open(Workspace.of(h.ws, List.of()), new ReentrantLock())) {
+        try (Handles handles = Handles.open(Workspace.of(h.ws, List.of()), new ReentrantLock(), new FileOpener())) {
             Handles.Entry e = handles.entry("swapped.txt");
             PosixFileAttributes looked = handles.stat(e);
             Path fifo = h.ws.resolve("swap.fifo");

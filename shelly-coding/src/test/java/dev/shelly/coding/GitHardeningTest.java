@@ -158,7 +158,7 @@ class GitHardeningTest {
         assertThat(call(CodingTools.GIT_DIFF, "staged", true)).doesNotContain("CANARY")
                 .contains("[the diff of the sensitive file 'notes.txt' is left out]");
         // What a pathspec cannot leave out (a diff of every path), the output filter does.
-        GitOps git = new GitOps(Workspace.of(ws, Workspace.DEFAULT_SENSITIVE), null, null);
+        GitOps git = new GitOps(Workspace.of(ws, Workspace.DEFAULT_SENSITIVE), null, null, new FileOpener());
         assertThat(git.withoutSensitive("""
                 diff --git a/.env b/.env
                 new file mode 100644

@@ -17,9 +17,7 @@ import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.mcp.McpBlock;
 import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
-import dev.shelly.mcp.McpProgress;
 import dev.shelly.mcp.McpPrompt;
-import dev.shelly.mcp.McpSampling;
 import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
@@ -102,7 +100,7 @@ final class McpServers {
     }
 
     /** Progress of a tool call goes to the calling run's listener as an {@link AgentEvent.ToolProgress}. */
-    static void announce(McpProgress progress) {
+    static void announce(McpToolClient.Progress progress) {
         ToolContext caller = progress.caller();
         RunContext run = caller == null ? null : caller.values().get(RunContext.KEY).orElse(null);
         if (run != null) {
@@ -177,7 +175,7 @@ final class McpServers {
      * Answers a server's sampling requests with one provider's model: its system prompt and
      * messages (text; images as they are), at most its token limit.
      */
-    static McpSampling.Handler sampler(String provider, Completer completer) {
+    static McpToolClient.Sampling.Handler sampler(String provider, Completer completer) {
         return request -> {
             List<Message> messages = new ArrayList<>();
             if (request.systemPrompt() != null && !request.systemPrompt().isBlank()) {
@@ -197,7 +195,7 @@ final class McpServers {
                 call.maxTokens(request.maxTokens());
             }
             ModelResponse response = completer.complete(call.build());
-            return new McpSampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
+            return new McpToolClient.Sampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
                     switch (response.stopReason()) {
                         case MAX_TOKENS -> "maxTokens";
                         case STOP_SEQUENCE -> "stopSequence";

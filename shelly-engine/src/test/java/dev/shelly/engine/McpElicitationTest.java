@@ -8,7 +8,7 @@ import dev.shelly.agent.Approvals;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunContext;
 import dev.shelly.mcp.McpElicitation;
-import dev.shelly.mcp.McpProgress;
+import dev.shelly.mcp.McpToolClient;
 import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolContext;
 import java.util.List;
@@ -82,8 +82,8 @@ class McpElicitationTest {
         List<AgentEvent> events = new CopyOnWriteArrayList<>();
         RunContext run = RunContext.builder().listener(events::add).build();
         ToolContext caller = new ToolContext("helper", "lead", 1, "run-2", "run-1", "s-1", RunValues.EMPTY.with(RunContext.KEY, run));
-        McpServers.announce(new McpProgress("weather", "forecast", 50, 100.0, "half way", caller));
-        McpServers.announce(new McpProgress("weather", "forecast", 60, null, null, null));
+        McpServers.announce(new McpToolClient.Progress("weather", "forecast", 50, 100.0, "half way", caller));
+        McpServers.announce(new McpToolClient.Progress("weather", "forecast", 60, null, null, null));
         assertThat(events).containsExactly(new AgentEvent.ToolProgress(
                 new AgentEvent.Source("helper", "lead", 1, "run-2", "run-1", "s-1"), "forecast", 50, 100.0, "half way"));
     }

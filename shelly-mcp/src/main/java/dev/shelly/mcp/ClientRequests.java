@@ -66,15 +66,15 @@ final class ClientRequests implements AutoCloseable {
         return complete;
     }
 
-    Mono<McpSchema.CreateMessageResult> sample(McpSampling.Handler handler, McpSchema.CreateMessageRequest request) {
+    Mono<McpSchema.CreateMessageResult> sample(McpToolClient.Sampling.Handler handler, McpSchema.CreateMessageRequest request) {
         return Mono.fromCallable(() -> {
             List<McpPrompt.Message> messages = new ArrayList<>();
             for (McpSchema.SamplingMessage m : request.messages()) {
                 messages.add(new McpPrompt.Message(m.role() == McpSchema.Role.ASSISTANT, block(m.content())));
             }
-            McpSampling.Reply reply;
+            McpToolClient.Sampling.Reply reply;
             try {
-                reply = handler.sample(new McpSampling(server, request.systemPrompt(), messages,
+                reply = handler.sample(new McpToolClient.Sampling(server, request.systemPrompt(), messages,
                         request.maxTokens() == null ? 0 : request.maxTokens()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -52,7 +52,7 @@ public sealed interface McpBlock {
      *
      * @param contents the resource's contents
      */
-    record Embedded(McpResourceContents contents) implements McpBlock {
+    record Embedded(McpResource.Contents contents) implements McpBlock {
         /** Checks the contents. */
         public Embedded {
             if (contents == null) {

@@ -142,7 +142,7 @@ final class McpContent {
      * @param contents the contents
      * @return text or blob contents
      */
-    static McpSchema.ResourceContents toMcp(McpResourceContents contents) {
+    static McpSchema.ResourceContents toMcp(McpResource.Contents contents) {
         return contents.text() != null
                 ? new McpSchema.TextResourceContents(contents.uri(), contents.mimeType(), contents.text())
                 : new McpSchema.BlobResourceContents(contents.uri(), contents.mimeType(), contents.blob());

@@ -176,10 +176,7 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder clientName(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("McpOAuth clientName must not be null or blank");
-            }
-            this.clientName = name;
+            this.clientName = Require.notBlank(name, "McpOAuth clientName");
             return this;
         }
 
@@ -190,10 +187,7 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder redirectUri(URI uri) {
-            if (uri == null) {
-                throw new IllegalArgumentException("McpOAuth redirectUri must not be null");
-            }
-            this.redirectUri = uri;
+            this.redirectUri = Require.notNull(uri, "McpOAuth redirectUri");
             return this;
         }
 
@@ -204,10 +198,7 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder consent(Consent consent) {
-            if (consent == null) {
-                throw new IllegalArgumentException("McpOAuth consent must not be null");
-            }
-            this.consent = consent;
+            this.consent = Require.notNull(consent, "McpOAuth consent");
             return this;
         }
 
@@ -218,10 +209,7 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder tokenStore(TokenStore store) {
-            if (store == null) {
-                throw new IllegalArgumentException("McpOAuth tokenStore must not be null");
-            }
-            this.tokenStore = store;
+            this.tokenStore = Require.notNull(store, "McpOAuth tokenStore");
             return this;
         }
 
@@ -234,10 +222,7 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder clientMetadataUrl(URI url) {
-            if (url == null) {
-                throw new IllegalArgumentException("McpOAuth clientMetadataUrl must not be null");
-            }
-            this.clientMetadataUrl = url;
+            this.clientMetadataUrl = Require.notNull(url, "McpOAuth clientMetadataUrl");
             return this;
         }
 
@@ -250,10 +235,7 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder preRegistered(String clientId, String clientSecret) {
-            if (clientId == null || clientId.isBlank()) {
-                throw new IllegalArgumentException("McpOAuth preRegistered clientId must not be null or blank");
-            }
-            this.clientId = clientId;
+            this.clientId = Require.notBlank(clientId, "McpOAuth preRegistered clientId");
             this.clientSecret = clientSecret;
             return this;
         }

@@ -46,6 +46,58 @@ public record McpResource(String uri, String name, String title, String descript
          * @return the contents, usually one
          * @throws Exception any failure, which the client gets as an error naming the URI
          */
-        List<McpResourceContents> read(String uri, Map<String, String> variables) throws Exception;
+        List<Contents> read(String uri, Map<String, String> variables) throws Exception;
+    }
+
+    /**
+     * What a resource holds: text or base64 binary data, with its URI and type; exactly one of
+     * {@code text} and {@code blob} is set.
+     *
+     * @param uri the resource's URI
+     * @param mimeType its type, or null
+     * @param text the text, or null for binary contents
+     * @param blob the bytes in base64, or null for text contents
+     */
+    public record Contents(String uri, String mimeType, String text, String blob) {
+
+        /** Checks that there is a URI and exactly one of text and blob. */
+        public Contents {
+            if (uri == null || uri.isBlank()) {
+                throw new IllegalArgumentException("McpResource.Contents.uri must not be null or blank");
+            }
+            if ((text == null) == (blob == null)) {
+                throw new IllegalArgumentException("McpResource.Contents of " + uri + " needs exactly one of text and blob");
+            }
+        }
+
+        /**
+         * Text contents.
+         *
+         * @param uri the resource's URI
+         * @param mimeType its type, or null
+         * @param text the text
+         * @return the contents
+         */
+        public static Contents text(String uri, String mimeType, String text) {
+            if (text == null) {
+                throw new IllegalArgumentException("McpResource.Contents.text text of " + uri + " must not be null");
+            }
+            return new Contents(uri, mimeType, text, null);
+        }
+
+        /**
+         * Binary contents.
+         *
+         * @param uri the resource's URI
+         * @param mimeType its type, or null
+         * @param base64 the bytes, base64
+         * @return the contents
+         */
+        public static Contents blob(String uri, String mimeType, String base64) {
+            if (base64 == null) {
+                throw new IllegalArgumentException("McpResource.Contents.blob base64 of " + uri + " must not be null");
+            }
+            return new Contents(uri, mimeType, null, base64);
+        }
     }
 }

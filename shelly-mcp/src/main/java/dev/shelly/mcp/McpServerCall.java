@@ -65,7 +65,7 @@ public interface McpServerCall {
      * @throws McpException when the client does not offer sampling, refuses, or does not answer in time
      * @throws InterruptedException when the call is cancelled while waiting
      */
-    McpSampling.Reply sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
+    McpToolClient.Sampling.Reply sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
             throws InterruptedException;
 
     /**

@@ -1,43 +1,20 @@
 package dev.shelly.mcp;
 
-import dev.shelly.chats.internal.Redaction;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
-import dev.shelly.tools.ToolOutput;
-import io.modelcontextprotocol.client.McpAsyncClient;
-import io.modelcontextprotocol.client.McpClient;
-import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
-import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
-import io.modelcontextprotocol.spec.McpClientTransport;
-import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -66,125 +43,87 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class McpToolClient implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpToolClient.class);
-    private static final TypeReference<Map<String, Object>> MAP = new TypeReference<>() {};
-    private static final Duration MARGIN = Duration.ofSeconds(5);
-    /** How long a call still waits for its answer once the server's end is reported. */
-    private static final Duration ANSWER_AFTER_EXIT = Duration.ofMillis(250);
 
     private final McpEndpoint endpoint;
     private final String label;
-    private final String prefix;
     private final Duration connectTimeout;
-    private final Duration callTimeout;
-    private final Supplier<Map<String, Object>> requestMeta;
-    private final JsonMapper json = WireJson.mapper();
-    private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
-    private final ToolBox toolBox = new ToolBox();
-    /** What ended the session; for a subprocess, the transport's own report, so no relay can lag behind it. */
-    private final CompletableFuture<String> ended;
-    private final AtomicBoolean closed = new AtomicBoolean();
-    private final AtomicLong listings = new AtomicLong();
-    private final ReentrantLock listingLock = new ReentrantLock();
-    private long appliedListing;
-    private final ProcessTransport process;
-    private final TrackingTransport transport;
-    private final McpAsyncClient client;
+    private final ServerTools tools;
+    private final ClientSession session;
+    private final ServerContext context;
     private volatile McpSchema.InitializeResult initialized;
-    /** The resource and prompt tools, made once after the handshake. */
-    private volatile List<Tool> contextTools = List.of();
-    private final boolean resourceTools;
-    private final boolean promptTools;
-    private final ClientRequests requests;
-    /** The contexts of the tool calls in flight, oldest first: an elicitation names the latest as its caller. */
-    private final java.util.concurrent.ConcurrentLinkedDeque<ToolContext> callers = new java.util.concurrent.ConcurrentLinkedDeque<>();
-    /** OAuth for an HTTP server, or null. */
-    private final OAuthFlow oauthFlow;
-    private final Consumer<McpProgress> progress;
-    private final AtomicLong progressTokens = new AtomicLong();
-    /** The tool of each call in flight that asked for progress, by progress token. */
-    private final Map<String, InFlight> progressTools = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** A call that asked for progress: its tool and its caller. */
-    private record InFlight(String tool, ToolContext caller) {}
+    /**
+     * Progress a server reported on a tool call ({@code notifications/progress}).
+     *
+     * @param server the server's name
+     * @param tool the tool's name, as the client's toolbox calls it
+     * @param progress how far, increasing
+     * @param total the total, or null when unknown
+     * @param message what is being done, or null
+     * @param caller the context of the tool call (its agent and run), or null when unknown
+     */
+    public record Progress(String server, String tool, double progress, Double total, String message, ToolContext caller) {}
+
+    /**
+     * A server's request for a model's message ({@code sampling/createMessage}).
+     *
+     * @param server the name of the server that asks
+     * @param systemPrompt the system prompt it wants, or null
+     * @param messages the conversation, text and images
+     * @param maxTokens the most tokens to sample
+     */
+    public record Sampling(String server, String systemPrompt, List<McpPrompt.Message> messages, int maxTokens) {
+
+        /** Checks the fields and copies the messages. */
+        public Sampling {
+            if (server == null) {
+                throw new IllegalArgumentException("McpToolClient.Sampling.server must not be null");
+            }
+            if (messages == null) {
+                throw new IllegalArgumentException("McpToolClient.Sampling.messages must not be null");
+            }
+            messages = List.copyOf(messages);
+        }
+
+        /**
+         * A message the model gave.
+         *
+         * @param text its text (empty when it gave none)
+         * @param model the model's name, or null
+         * @param stopReason why it stopped ({@code endTurn}, {@code maxTokens}, ...), or null
+         */
+        public record Reply(String text, String model, String stopReason) {
+            /** Checks the text. */
+            public Reply {
+                if (text == null) {
+                    throw new IllegalArgumentException("McpToolClient.Sampling.Reply.text must not be null");
+                }
+            }
+        }
+
+        /** Answers sampling requests; the client calls it on a thread of its own, which it may block. */
+        @FunctionalInterface
+        public interface Handler {
+            /**
+             * Samples a message.
+             *
+             * @param request what the server asks for
+             * @return the model's message
+             * @throws Exception a refusal or failure, which the server gets as an error with its message
+             */
+            Reply sample(Sampling request) throws Exception;
+        }
+    }
 
     private McpToolClient(Builder b) {
         this.endpoint = b.endpoint;
-        this.resourceTools = b.resourceTools;
-        this.promptTools = b.promptTools;
-        this.label = b.name != null ? b.name : defaultName(b.endpoint);
-        this.prefix = b.toolNamePrefix;
+        this.label = b.name != null ? b.name : ClientSession.defaultName(b.endpoint);
         this.connectTimeout = b.connectTimeout;
-        this.callTimeout = b.callTimeout;
-        this.requestMeta = b.requestMeta;
-        if (endpoint instanceof McpEndpoint.Stdio stdio) {
-            oauthFlow = null;
-            process = new ProcessTransport(stdio, mcpJson, label, b.shutdownGrace, b.stderrListener);
-            ended = process.ended();
-            transport = new TrackingTransport(process);
-        } else {
-            process = null;
-            ended = new CompletableFuture<>();
-            oauthFlow = b.oauth == null ? null : new OAuthFlow(b.oauth, label, ((McpEndpoint.Http) endpoint).url());
-            transport = new TrackingTransport(httpTransport((McpEndpoint.Http) endpoint));
-        }
-        Duration requestTimeout = (callTimeout.compareTo(connectTimeout) > 0 ? callTimeout : connectTimeout).plus(MARGIN);
-        this.progress = b.progress;
-        this.requests = new ClientRequests(label);
-        McpSchema.ClientCapabilities.Builder capabilities = McpSchema.ClientCapabilities.builder();
-        McpClient.AsyncSpec spec = McpClient.async(transport);
-        if (b.elicitation != null) {
-            capabilities.elicitation();
-            spec.elicitation(request -> requests.elicit(b.elicitation, request, callers.peekLast()));
-        }
-        if (b.sampling != null) {
-            capabilities.sampling();
-            spec.sampling(request -> requests.sample(b.sampling, request));
-        }
-        if (!b.roots.isEmpty()) {
-            capabilities.roots(false);
-            spec.roots(b.roots.stream().map(root -> new McpSchema.Root(root.toString(), rootName(root))).toList());
-        }
-        if (b.progress != null) {
-            spec.progressConsumer(note -> Mono.fromRunnable(() -> progress(note)));
-        }
-        client = spec
-                .clientInfo(new McpSchema.Implementation(b.clientName, b.clientVersion))
-                .capabilities(capabilities.build())
-                .requestTimeout(requestTimeout)
-                .initializationTimeout(connectTimeout.plus(MARGIN))
-                .toolsChangeConsumer(tools -> Mono.fromRunnable(() -> apply(tools, listings.incrementAndGet())))
-                .loggingConsumer(note -> Mono.fromRunnable(() -> log.debug("MCP server '{}' logs [{}] {}: {}", label,
-                        note.level(), note.logger(), note.data())))
-                .build();
-    }
-
-    private McpClientTransport httpTransport(McpEndpoint.Http http) {
-        URI url = http.url();
-        String base = url.getScheme() + "://" + url.getRawAuthority();
-        String path = url.getRawPath() == null || url.getRawPath().isEmpty() ? "/" : url.getRawPath();
-        if (url.getRawQuery() != null) {
-            path += "?" + url.getRawQuery();
-        }
-        Map<String, String> headers = http.headers();
-        return HttpClientStreamableHttpTransport.builder(base)
-                .endpoint(path)
-                .jsonMapper(mcpJson)
-                .connectTimeout(connectTimeout)
-                .authorizationErrorHandler((request, response, context) -> oauthFlow == null ? Mono.just(false)
-                        : Mono.fromCallable(() -> oauthFlow.recover(response.statusCode(),
-                                response.headers().allValues("WWW-Authenticate")))
-                                .subscribeOn(Schedulers.boundedElastic())
-                                .onErrorResume(e -> {
-                                    log.warn("MCP server '{}': authorizing again failed: {}", label, scrub(rootMessage(e)));
-                                    return Mono.just(false);
-                                }))
-                .httpRequestCustomizer((request, method, uri, body, context) -> {
-                    headers.forEach(request::header);
-                    if (oauthFlow != null) {
-                        oauthFlow.header().ifPresent(value -> request.setHeader("Authorization", value));
-                    }
-                })
-                .build();
+        JsonMapper json = WireJson.mapper();
+        this.tools = new ServerTools(b, label, json);
+        this.session = new ClientSession(b, label, new JacksonMcpJsonMapper(json), tools);
+        tools.attach(session);
+        this.context = new ServerContext(session, b);
     }
 
     /**
@@ -210,18 +149,11 @@ public final class McpToolClient implements AutoCloseable {
     }
 
     private void start() {
-        if (oauthFlow != null) {
-            try {
-                oauthFlow.authorize();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new McpException("connecting to MCP server '" + label + "' was interrupted while authorizing");
-            }
-        }
-        McpSchema.InitializeResult result = await(client.initialize().toFuture(), connectTimeout,
+        session.authorize();
+        McpSchema.InitializeResult result = session.await(session.client.initialize().toFuture(), connectTimeout,
                 "complete the initialize handshake");
         initialized = result;
-        contextTools();
+        tools.contextTools(context.tools(result.capabilities()));
         log.debug("MCP server '{}' is {} {} (protocol {})", label, result.serverInfo().name(), result.serverInfo().version(),
                 result.protocolVersion());
         refreshTools();
@@ -234,30 +166,7 @@ public final class McpToolClient implements AutoCloseable {
      * @throws McpException when the server does not answer in the connect timeout
      */
     public void refreshTools() {
-        McpSchema.InitializeResult result = initialized;
-        long listing = listings.incrementAndGet();
-        if (result == null || result.capabilities() == null || result.capabilities().tools() == null) {
-            apply(List.of(), listing);
-            return;
-        }
-        McpSchema.ListToolsResult tools = await(client.listTools().toFuture(), connectTimeout, "list its tools");
-        apply(tools.tools() == null ? List.of() : tools.tools(), listing);
-    }
-
-    /** Makes the resource and prompt tools the builder asked for, once the server's capabilities are known. */
-    private void contextTools() {
-        McpSchema.ServerCapabilities capabilities = initialized.capabilities();
-        List<Tool> tools = new ArrayList<>();
-        if (resourceTools && capabilities != null && capabilities.resources() != null) {
-            tools.addAll(ServerContextTools.resources(this, prefix));
-        }
-        if (promptTools && capabilities != null && capabilities.prompts() != null) {
-            List<McpPrompt> prompts = listPrompts();
-            if (!prompts.isEmpty()) {
-                tools.add(ServerContextTools.prompts(this, prefix, prompts));
-            }
-        }
-        contextTools = List.copyOf(tools);
+        tools.refresh(initialized, connectTimeout);
     }
 
     /**
@@ -268,21 +177,7 @@ public final class McpToolClient implements AutoCloseable {
      * @throws McpException when the server does not answer within the call timeout
      */
     public List<McpBlock.Link> listResources() {
-        if (initialized.capabilities() == null || initialized.capabilities().resources() == null) {
-            return List.of();
-        }
-        List<McpBlock.Link> links = new ArrayList<>();
-        McpSchema.ListResourcesResult listed = await(client.listResources().toFuture(), callTimeout, "list its resources");
-        for (McpSchema.Resource r : listed.resources() == null ? List.<McpSchema.Resource>of() : listed.resources()) {
-            links.add(new McpBlock.Link(r.uri(), r.name(), r.description(), r.mimeType()));
-        }
-        McpSchema.ListResourceTemplatesResult templates = await(client.listResourceTemplates().toFuture(), callTimeout,
-                "list its resource templates");
-        for (McpSchema.ResourceTemplate t : templates.resourceTemplates() == null
-                ? List.<McpSchema.ResourceTemplate>of() : templates.resourceTemplates()) {
-            links.add(new McpBlock.Link(t.uriTemplate(), t.name(), t.description(), t.mimeType()));
-        }
-        return links;
+        return context.listResources(initialized.capabilities());
     }
 
     /**
@@ -292,21 +187,8 @@ public final class McpToolClient implements AutoCloseable {
      * @return its contents
      * @throws McpException when the server refuses or does not answer within the call timeout
      */
-    public List<McpResourceContents> readResource(String uri) {
-        if (uri == null || uri.isBlank()) {
-            throw new IllegalArgumentException("McpToolClient.readResource uri must not be null or blank");
-        }
-        McpSchema.ReadResourceResult read = await(client.readResource(new McpSchema.ReadResourceRequest(uri)).toFuture(),
-                callTimeout, "read resource " + uri);
-        List<McpResourceContents> contents = new ArrayList<>();
-        for (McpSchema.ResourceContents c : read.contents() == null ? List.<McpSchema.ResourceContents>of() : read.contents()) {
-            if (c instanceof McpSchema.TextResourceContents t) {
-                contents.add(McpResourceContents.text(t.uri() == null ? uri : t.uri(), t.mimeType(), t.text() == null ? "" : t.text()));
-            } else if (c instanceof McpSchema.BlobResourceContents b) {
-                contents.add(McpResourceContents.blob(b.uri() == null ? uri : b.uri(), b.mimeType(), b.blob() == null ? "" : b.blob()));
-            }
-        }
-        return contents;
+    public List<McpResource.Contents> readResource(String uri) {
+        return context.readResource(uri);
     }
 
     /**
@@ -316,19 +198,7 @@ public final class McpToolClient implements AutoCloseable {
      * @throws McpException when the server does not answer within the call timeout
      */
     public List<McpPrompt> listPrompts() {
-        if (initialized.capabilities() == null || initialized.capabilities().prompts() == null) {
-            return List.of();
-        }
-        McpSchema.ListPromptsResult listed = await(client.listPrompts().toFuture(), callTimeout, "list its prompts");
-        List<McpPrompt> prompts = new ArrayList<>();
-        for (McpSchema.Prompt p : listed.prompts() == null ? List.<McpSchema.Prompt>of() : listed.prompts()) {
-            List<McpPrompt.Argument> arguments = new ArrayList<>();
-            for (McpSchema.PromptArgument a : p.arguments() == null ? List.<McpSchema.PromptArgument>of() : p.arguments()) {
-                arguments.add(new McpPrompt.Argument(a.name(), a.description(), Boolean.TRUE.equals(a.required())));
-            }
-            prompts.add(new McpPrompt(p.name(), p.title(), p.description(), arguments, given -> prompt(p.name(), given)));
-        }
-        return prompts;
+        return context.listPrompts(initialized.capabilities());
     }
 
     /**
@@ -340,212 +210,7 @@ public final class McpToolClient implements AutoCloseable {
      * @throws McpException when the server refuses or does not answer within the call timeout
      */
     public List<McpPrompt.Message> prompt(String name, Map<String, String> arguments) {
-        if (name == null || name.isBlank()) {
-            throw new IllegalArgumentException("McpToolClient.prompt name must not be null or blank");
-        }
-        if (arguments == null) {
-            throw new IllegalArgumentException("McpToolClient.prompt arguments must not be null");
-        }
-        McpSchema.GetPromptResult got = await(client.getPrompt(new McpSchema.GetPromptRequest(name, new LinkedHashMap<>(arguments)))
-                .toFuture(), callTimeout, "give prompt '" + name + "'");
-        List<McpPrompt.Message> messages = new ArrayList<>();
-        for (McpSchema.PromptMessage m : got.messages() == null ? List.<McpSchema.PromptMessage>of() : got.messages()) {
-            messages.add(new McpPrompt.Message(m.role() == McpSchema.Role.ASSISTANT, ClientRequests.block(m.content())));
-        }
-        return messages;
-    }
-
-
-
-    /** Applies a listing unless a newer one was applied already. */
-    private void apply(List<McpSchema.Tool> mcpTools, long listing) {
-        listingLock.lock();
-        try {
-            if (listing < appliedListing || closed.get()) {
-                return;
-            }
-            appliedListing = listing;
-            Map<String, McpSchema.Tool> byName = new LinkedHashMap<>();
-            for (McpSchema.Tool tool : mcpTools) {
-                byName.putIfAbsent(tool.name(), tool);
-            }
-            Map<String, String> names = ToolNames.map(prefix, new ArrayList<>(byName.keySet()));
-            List<Tool> tools = new ArrayList<>();
-            for (Map.Entry<String, String> name : names.entrySet()) {
-                tools.add(toTool(name.getKey(), byName.get(name.getValue())));
-            }
-            for (Tool extra : contextTools) {
-                if (names.containsKey(extra.name())) {
-                    log.warn("MCP server '{}' has a tool '{}' of its own; the client's tool of that name is left out", label,
-                            extra.name());
-                } else {
-                    tools.add(extra);
-                }
-            }
-            if (names.size() < byName.size()) {
-                log.warn("MCP server '{}': {} tool name(s) could not be mapped to a valid, unique tool name and are left out",
-                        label, byName.size() - names.size());
-            }
-            toolBox.replaceAll(tools);
-            log.debug("MCP server '{}' has {} tools: {}", label, tools.size(), names.keySet());
-        } finally {
-            listingLock.unlock();
-        }
-    }
-
-    private Tool toTool(String name, McpSchema.Tool tool) {
-        String description = tool.description() != null ? tool.description() : tool.title() != null ? tool.title() : "";
-        Map<String, Object> schema = tool.inputSchema() == null ? Map.of("type", "object") : tool.inputSchema();
-        String mcpName = tool.name();
-        return Tool.of(name, description, json.writeValueAsString(schema), (input, ctx) -> {
-            callers.addLast(ctx);
-            try {
-                return call(name, mcpName, input, ctx);
-            } finally {
-                callers.removeLastOccurrence(ctx);
-            }
-        });
-    }
-
-    private ToolOutput call(String name, String mcpName, JsonNode input, ToolContext caller) throws InterruptedException {
-        if (ended.isDone()) {
-            return ToolOutput.error("MCP server '" + label + "' " + ended.join() + ", so tool '" + name + "' cannot run" + stderr());
-        }
-        Map<String, Object> arguments = json.convertValue(input, MAP);
-        AtomicReference<Object> requestId = new AtomicReference<>();
-        String progressToken = progress == null ? null : label + "/" + name + "/" + progressTokens.incrementAndGet();
-        if (progressToken != null) {
-            progressTools.put(progressToken, new InFlight(name, caller));
-        }
-        CompletableFuture<McpSchema.CallToolResult> answer = client.callTool(new McpSchema.CallToolRequest(mcpName, arguments,
-                        meta(name, progressToken)))
-                .contextWrite(TrackingTransport.context(requestId)).toFuture();
-        if (progressToken != null) {
-            answer.whenComplete((r, e) -> progressTools.remove(progressToken));
-        }
-        try {
-            CompletableFuture.anyOf(answer, ended).get(TimeUnit.NANOSECONDS.convert(callTimeout), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            answer.cancel(true);
-            cancelOnServer(requestId.get(), name, "the client stopped waiting for tool '" + mcpName + "' after "
-                    + describe(callTimeout));
-            return ToolOutput.error("MCP server '" + label + "' did not answer tool '" + name + "' within "
-                    + describe(callTimeout) + "; the call was abandoned");
-        } catch (InterruptedException e) {
-            answer.cancel(true);
-            cancelOnServer(requestId.get(), name, "the caller of tool '" + mcpName + "' was interrupted");
-            throw e;
-        } catch (ExecutionException e) {
-            log.trace("call of {} on {} failed: {}", mcpName, label, scrub(String.valueOf(e.getCause())));
-        }
-        if (!answer.isDone() && ended.isDone() && !closed.get()) {
-            // The server's last answer may still be on its way through the SDK when its exit is reported.
-            try {
-                answer.get(TimeUnit.NANOSECONDS.convert(ANSWER_AFTER_EXIT), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException | ExecutionException | CancellationException e) {
-                log.trace("no answer of {} from {} after its end", mcpName, label);
-            } catch (InterruptedException e) {
-                answer.cancel(true);
-                throw e;
-            }
-        }
-        if (answer.isDone() && !answer.isCompletedExceptionally()) {
-            return McpContent.toOutput(answer.join(), json);
-        }
-        Throwable cause = answer.isCompletedExceptionally() ? failure(answer) : null;
-        McpError refusal = cause == null ? null : find(cause, McpError.class);
-        if (refusal != null) {
-            return ToolOutput.error("MCP server '" + label + "' refused tool '" + name + "': " + scrub(refusal.getMessage()));
-        }
-        if (cause != null && !ended.isDone()) {
-            return ToolOutput.error("calling tool '" + name + "' on MCP server '" + label + "' failed: " + scrub(rootMessage(cause)));
-        }
-        answer.cancel(true);
-        return ToolOutput.error("MCP server '" + label + "' " + ended.join() + " while running tool '" + name + "'" + stderr());
-    }
-
-    /** The {@code _meta} of one tools/call: the request metadata's entries, or null for none. */
-    private Map<String, Object> meta(String name, String progressToken) {
-        Map<String, Object> meta = new LinkedHashMap<>();
-        if (requestMeta != null) {
-            try {
-                Map<String, Object> given = requestMeta.get();
-                if (given != null) {
-                    meta.putAll(given);
-                }
-            } catch (RuntimeException e) {
-                log.warn("the request metadata of MCP server '{}' failed for tool '{}'; the call goes without it", label, name, e);
-            }
-        }
-        if (progressToken != null) {
-            meta.put("progressToken", progressToken);
-        }
-        return meta.isEmpty() ? null : meta;
-    }
-
-    private void progress(McpSchema.ProgressNotification note) {
-        InFlight call = note.progressToken() == null ? null : progressTools.get(note.progressToken().toString());
-        if (call == null) {
-            log.debug("MCP server '{}' reports progress on no call of ours: {}", label, note.progressToken());
-            return;
-        }
-        try {
-            progress.accept(new McpProgress(label, call.tool(), note.progress() == null ? 0 : note.progress(), note.total(),
-                    note.message(), call.caller()));
-        } catch (RuntimeException e) {
-            log.warn("the progress listener of MCP server '{}' failed", label, e);
-        }
-    }
-
-    private static String rootName(URI root) {
-        String path = root.getPath() == null ? "" : root.getPath().replaceAll("/+$", "");
-        return path.isEmpty() ? root.toString() : path.substring(path.lastIndexOf('/') + 1);
-    }
-
-    /**
-     * Tells the server to stop working on an abandoned call ({@code notifications/cancelled}),
-     * without waiting for the message to be sent.
-     */
-    private void cancelOnServer(Object requestId, String name, String reason) {
-        if (requestId == null || ended.isDone()) {
-            return;
-        }
-        transport.cancel(requestId, reason).subscribe(ignored -> { },
-                e -> log.debug("telling MCP server '{}' that tool '{}' was cancelled failed: {}", label, name, scrub(e.toString())));
-    }
-
-    /** Waits for a step of connecting, or for the server's end, within the timeout. */
-    private <T> T await(CompletableFuture<T> step, Duration timeout, String what) {
-        try {
-            CompletableFuture.anyOf(step, ended).get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            step.cancel(true);
-            throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + " within "
-                    + describe(timeout) + stderr());
-        } catch (InterruptedException e) {
-            step.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted while waiting for MCP server '" + label + "' to " + what);
-        } catch (ExecutionException e) {
-            log.trace("waiting for {} failed: {}", label, scrub(String.valueOf(e.getCause())));
-        }
-        if (step.isDone() && !step.isCompletedExceptionally()) {
-            return step.join();
-        }
-        if (ended.isDone()) {
-            step.cancel(true);
-            boolean neverStarted = process != null && process.process() == null;
-            throw new McpException("MCP server '" + label + "' " + ended.join()
-                    + (neverStarted ? "" : " before it could " + what + stderr()));
-        }
-        Throwable cause = failure(step);
-        // The cause is not attached: the HTTP client's exceptions may quote the URL with its credentials.
-        throw new McpException("MCP server '" + label + "' (" + endpoint + ") did not " + what + ": "
-                + scrub(rootMessage(cause)) + stderr());
-    }
-
-    private String stderr() {
-        return process == null || closed.get() ? "" : process.stderrSummary();
+        return context.prompt(name, arguments);
     }
 
     /**
@@ -556,7 +221,7 @@ public final class McpToolClient implements AutoCloseable {
      * @return the live toolbox
      */
     public ToolBox toolBox() {
-        return toolBox;
+        return tools.toolBox();
     }
 
     /**
@@ -565,7 +230,7 @@ public final class McpToolClient implements AutoCloseable {
      * @return the tools
      */
     public List<Tool> tools() {
-        return toolBox.tools();
+        return tools.toolBox().tools();
     }
 
     /**
@@ -620,7 +285,7 @@ public final class McpToolClient implements AutoCloseable {
      * @return true while usable
      */
     public boolean isOpen() {
-        return !ended.isDone();
+        return !session.ended.isDone();
     }
 
     /**
@@ -629,7 +294,7 @@ public final class McpToolClient implements AutoCloseable {
      * @return its handle, or empty for an HTTP server
      */
     public Optional<ProcessHandle> process() {
-        Process p = process == null ? null : process.process();
+        Process p = session.process();
         return p == null ? Optional.empty() : Optional.of(p.toHandle());
     }
 
@@ -640,25 +305,12 @@ public final class McpToolClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
+        if (!session.closed.compareAndSet(false, true)) {
             return;
         }
-        ended.complete(ProcessTransport.CLOSED);
-        listingLock.lock();
-        try {
-            toolBox.replaceAll(List.of());
-        } finally {
-            listingLock.unlock();
-        }
-        if (process != null) {
-            process.terminate();
-        }
-        try {
-            client.closeGracefully().block(Duration.ofSeconds(5));
-        } catch (RuntimeException e) {
-            log.debug("closing the MCP session with '{}': {}", label, scrub(e.toString()));
-        }
-        requests.close();
+        session.ended.complete(ProcessTransport.CLOSED);
+        tools.empty();
+        session.close();
     }
 
     @Override
@@ -666,80 +318,28 @@ public final class McpToolClient implements AutoCloseable {
         return "McpToolClient[" + label + ", " + endpoint + "]";
     }
 
-    private static Throwable failure(CompletableFuture<?> future) {
-        try {
-            future.join();
-            return new IllegalStateException("no failure");
-        } catch (CompletionException | CancellationException e) {
-            return e.getCause() == null ? e : e.getCause();
-        }
-    }
-
-    private static <T extends Throwable> T find(Throwable t, Class<T> type) {
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            if (type.isInstance(c)) {
-                return type.cast(c);
-            }
-        }
-        return null;
-    }
-
-    /** The innermost message of a failure, without the wrappers Reactor and the SDK add. */
-    private static String rootMessage(Throwable t) {
-        McpError error = find(t, McpError.class);
-        if (error != null) {
-            return error.getMessage();
-        }
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String message = root.getMessage();
-        return message == null || message.isBlank() ? root.getClass().getSimpleName() : message;
-    }
-
-    /** Removes the credentials of an HTTP endpoint's URL from text a library produced. */
-    private String scrub(String text) {
-        return endpoint instanceof McpEndpoint.Http http ? Redaction.scrub(text, http.url()) : text;
-    }
-
-    private static String describe(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
-    }
-
-    private static String defaultName(McpEndpoint endpoint) {
-        String text = switch (endpoint) {
-            case McpEndpoint.Stdio s -> String.join(" ", s.commandLine());
-            case McpEndpoint.Http h -> Redaction.maskUrl(h.url());
-        };
-        return text.length() <= 80 ? text : text.substring(0, 77) + "...";
-    }
-
     /** Settings of a client; {@link #connect()} makes it. */
     public static final class Builder {
-        private final McpEndpoint endpoint;
-        private String name;
-        private String toolNamePrefix = "";
-        private Duration connectTimeout = Duration.ofSeconds(30);
-        private Duration callTimeout = Duration.ofSeconds(60);
-        private Duration shutdownGrace = Duration.ofSeconds(2);
-        private String clientName = "shelly";
-        private String clientVersion = defaultVersion();
-        private Consumer<String> stderrListener;
-        private Supplier<Map<String, Object>> requestMeta;
-        private McpElicitation.Handler elicitation;
-        private McpSampling.Handler sampling;
-        private final List<URI> roots = new ArrayList<>();
-        private Consumer<McpProgress> progress;
-        private McpOAuth oauth;
-        private boolean resourceTools;
-        private boolean promptTools;
+        final McpEndpoint endpoint;
+        String name;
+        String toolNamePrefix = "";
+        Duration connectTimeout = Duration.ofSeconds(30);
+        Duration callTimeout = Duration.ofSeconds(60);
+        Duration shutdownGrace = Duration.ofSeconds(2);
+        String clientName = "shelly";
+        String clientVersion = defaultVersion();
+        Consumer<String> stderrListener;
+        Supplier<Map<String, Object>> requestMeta;
+        McpElicitation.Handler elicitation;
+        Sampling.Handler sampling;
+        final List<URI> roots = new ArrayList<>();
+        Consumer<Progress> progress;
+        McpOAuth oauth;
+        boolean resourceTools;
+        boolean promptTools;
 
         private Builder(McpEndpoint endpoint) {
-            if (endpoint == null) {
-                throw new IllegalArgumentException("McpToolClient.builder endpoint must not be null");
-            }
-            this.endpoint = endpoint;
+            this.endpoint = Require.notNull(endpoint, "McpToolClient.builder endpoint");
         }
 
         /**
@@ -749,10 +349,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder name(String name) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("McpToolClient name must not be null or blank");
-            }
-            this.name = name;
+            this.name = Require.notBlank(name, "McpToolClient name");
             return this;
         }
 
@@ -779,7 +376,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
+            this.connectTimeout = Require.positive(timeout, "McpToolClient connectTimeout");
             return this;
         }
 
@@ -791,7 +388,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder callTimeout(Duration timeout) {
-            this.callTimeout = positive(timeout, "callTimeout");
+            this.callTimeout = Require.positive(timeout, "McpToolClient callTimeout");
             return this;
         }
 
@@ -805,10 +402,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder requestMeta(Supplier<Map<String, Object>> meta) {
-            if (meta == null) {
-                throw new IllegalArgumentException("McpToolClient requestMeta must not be null");
-            }
-            this.requestMeta = meta;
+            this.requestMeta = Require.notNull(meta, "McpToolClient requestMeta");
             return this;
         }
 
@@ -820,7 +414,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder shutdownGrace(Duration grace) {
-            this.shutdownGrace = positive(grace, "shutdownGrace");
+            this.shutdownGrace = Require.positive(grace, "McpToolClient shutdownGrace");
             return this;
         }
 
@@ -862,10 +456,7 @@ public final class McpToolClient implements AutoCloseable {
          * @return this builder
          */
         public Builder elicitation(McpElicitation.Handler handler) {
-            if (handler == null) {
-                throw new IllegalArgumentException("McpToolClient elicitation handler must not be null");
-            }
-            this.elicitation = handler;
+            this.elicitation = Require.notNull(handler, "McpToolClient elicitation handler");
             return this;
         }
 
@@ -877,11 +468,8 @@ public final class McpToolClient implements AutoCloseable {
          * @param handler samples, e.g. with an agent's completer under its budgets
          * @return this builder
          */
-        public Builder sampling(McpSampling.Handler handler) {
-            if (handler == null) {
-                throw new IllegalArgumentException("McpToolClient sampling handler must not be null");
-            }
-            this.sampling = handler;
+        public Builder sampling(Sampling.Handler handler) {
+            this.sampling = Require.notNull(handler, "McpToolClient sampling handler");
             return this;
         }
 
@@ -906,11 +494,8 @@ public final class McpToolClient implements AutoCloseable {
          * @param listener called on a thread of the client's; must not block
          * @return this builder
          */
-        public Builder onProgress(Consumer<McpProgress> listener) {
-            if (listener == null) {
-                throw new IllegalArgumentException("McpToolClient onProgress listener must not be null");
-            }
-            this.progress = listener;
+        public Builder onProgress(Consumer<Progress> listener) {
+            this.progress = Require.notNull(listener, "McpToolClient onProgress listener");
             return this;
         }
 
@@ -947,9 +532,7 @@ public final class McpToolClient implements AutoCloseable {
          * @throws IllegalArgumentException for a stdio server, which is not authorized this way
          */
         public Builder oauth(McpOAuth oauth) {
-            if (oauth == null) {
-                throw new IllegalArgumentException("McpToolClient oauth must not be null");
-            }
+            Require.notNull(oauth, "McpToolClient oauth");
             if (!(endpoint instanceof McpEndpoint.Http)) {
                 throw new IllegalArgumentException("McpToolClient oauth is for HTTP servers; " + endpoint + " is not one");
             }
@@ -974,16 +557,6 @@ public final class McpToolClient implements AutoCloseable {
                 client.close();
                 throw e;
             }
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d == null) {
-                throw new IllegalArgumentException("McpToolClient " + what + " must not be null");
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("McpToolClient " + what + " must be positive, was " + d);
-            }
-            return d;
         }
 
         private static String defaultVersion() {

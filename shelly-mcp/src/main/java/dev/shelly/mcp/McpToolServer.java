@@ -1,29 +1,20 @@
 package dev.shelly.mcp;
 
-import com.sun.net.httpserver.HttpServer;
-import dev.shelly.chats.ToolCall;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.jackson3.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpAsyncServer;
-import io.modelcontextprotocol.server.McpAsyncServerExchange;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.server.transport.StdioServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
-import java.io.FilterInputStream;
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,21 +24,11 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Scheduler;
-import reactor.core.scheduler.Schedulers;
-import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -73,32 +54,22 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class McpToolServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(McpToolServer.class);
-    /** Schemas are read into ordered maps, so clients see their keys in the toolbox's order. */
-    private static final TypeReference<LinkedHashMap<String, Object>> SCHEMA = new TypeReference<>() {};
 
-    private final ToolBox box;
     private final Builder settings;
-    private final JsonMapper json = WireJson.mapper();
-    private final McpJsonMapper mcpJson = new JacksonMcpJsonMapper(json);
-    private final ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
-    private final Scheduler handlerScheduler = Schedulers.fromExecutor(handlers);
-    private final AtomicLong calls = new AtomicLong();
+    private final McpJsonMapper mcpJson;
+    private final ServedTools tools;
     private final ReentrantLock sync = new ReentrantLock();
-    private final Map<String, ToolDefinition> offered = new LinkedHashMap<>();
     private final CompletableFuture<Void> terminated = new CompletableFuture<>();
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** Brings toolbox changes to the SDK server one at a time, off the thread that changed the toolbox. */
-    private final ExecutorService offering = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("mcp-offer").factory());
-    private final ToolBox.Listener listener = changed -> offerLater();
     private McpAsyncServer server;
-    private HttpServer http;
-    private ExecutorService httpThreads;
-    private ScheduledExecutorService sweeper;
+    private HttpServing http;
     private URI url;
 
     private McpToolServer(Builder settings) {
         this.settings = settings;
-        this.box = settings.box;
+        JsonMapper json = WireJson.mapper();
+        this.mcpJson = new JacksonMcpJsonMapper(json);
+        this.tools = new ServedTools(settings, json);
     }
 
     /**
@@ -177,24 +148,7 @@ public final class McpToolServer implements AutoCloseable {
         if (in == null || out == null) {
             throw new IllegalArgumentException("McpToolServer.startStdio needs an input and an output stream");
         }
-        InputStream watched = new FilterInputStream(in) {
-            @Override
-            public int read() throws IOException {
-                return ended(super.read());
-            }
-
-            @Override
-            public int read(byte[] b, int off, int len) throws IOException {
-                return ended(super.read(b, off, len));
-            }
-
-            private int ended(int n) {
-                if (n < 0) {
-                    terminated.complete(null);
-                }
-                return n;
-            }
-        };
+        InputStream watched = new WatchedInput(in, () -> terminated.complete(null));
         start(McpServer.async(new StdioServerTransportProvider(mcpJson, watched, out)));
         return this;
     }
@@ -221,162 +175,40 @@ public final class McpToolServer implements AutoCloseable {
      * @throws java.io.UncheckedIOException when the address cannot be bound
      */
     public McpToolServer startHttp(InetSocketAddress address) {
-        if (address == null) {
-            throw new IllegalArgumentException("McpToolServer.startHttp address must not be null");
-        }
-        boolean loopback = address.getAddress() != null && address.getAddress().isLoopbackAddress();
-        StreamableHttpHandler handler = new StreamableHttpHandler(mcpJson, settings.path, loopback,
-                settings.allowedOrigins, settings.sessionTimeout);
+        Require.notNull(address, "McpToolServer.startHttp address");
+        HttpServing serving = new HttpServing(settings, mcpJson, address);
         try {
-            http = HttpServer.create(address, 0);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException("MCP server '" + settings.name + "' cannot listen on " + address, e);
+            start(McpServer.async(serving.handler()));
+        } catch (RuntimeException e) {
+            serving.stop();
+            throw e;
         }
-        httpThreads = Executors.newVirtualThreadPerTaskExecutor();
-        http.setExecutor(httpThreads);
-        http.createContext(settings.path, handler);
-        start(McpServer.async(handler));
-        http.start();
-        sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("mcp-http-sweeper").factory());
-        long ping = settings.pingInterval.toMillis();
-        sweeper.scheduleWithFixedDelay(() -> {
-            try {
-                handler.sweep();
-            } catch (RuntimeException e) {
-                log.warn("MCP server '{}': sweeping HTTP sessions failed", settings.name, e);
-            }
-        }, ping, ping, TimeUnit.MILLISECONDS);
-        InetSocketAddress bound = http.getAddress();
-        String host = bound.getAddress().getHostAddress();
-        if (host.contains(":")) {
-            host = "[" + host + "]";
-        }
-        url = URI.create("http://" + host + ":" + bound.getPort() + settings.path);
-        log.debug("MCP server '{}' serves {}", settings.name, url);
+        http = serving;
+        url = serving.start();
         return this;
     }
 
     private void start(McpServer.AsyncSpecification<?> spec) {
+        McpAsyncServer started;
         sync.lock();
         try {
             if (server != null || closed.get()) {
                 throw new IllegalStateException("MCP server '" + settings.name + "' was started already");
             }
-            box.addListener(listener);
-            List<McpServerFeatures.AsyncToolSpecification> tools = new ArrayList<>();
-            for (ToolDefinition definition : box.definitions()) {
-                tools.add(spec(definition));
-                offered.put(definition.name(), definition);
-            }
-            ServedFeatures features = new ServedFeatures(settings.name, handlerScheduler);
             McpSchema.ServerCapabilities.Builder capabilities = McpSchema.ServerCapabilities.builder().tools(true).logging();
-            if (!settings.resources.isEmpty()) {
-                capabilities.resources(true, false);
-            }
-            if (!settings.prompts.isEmpty()) {
-                capabilities.prompts(false);
-            }
-            if (!settings.completions.isEmpty()) {
-                capabilities.completions();
-            }
-            for (McpResource resource : settings.resources.values()) {
-                if (resource.isTemplate()) {
-                    spec.resourceTemplates(features.template(resource));
-                } else {
-                    spec.resources(features.resource(resource));
-                }
-            }
-            for (McpPrompt prompt : settings.prompts.values()) {
-                spec.prompts(features.prompt(prompt));
-            }
-            settings.completions.forEach((reference, completer) -> spec.completions(features.completion(reference, completer)));
+            new ServedFeatures(settings.name, tools.threads()).register(spec, capabilities, settings);
             server = spec.serverInfo(settings.name, settings.version)
                     .instructions(settings.instructions)
                     .capabilities(capabilities.build())
                     .validateToolInputs(false)
                     .jsonMapper(mcpJson)
-                    .tools(tools)
+                    .tools(tools.follow())
                     .build();
+            started = server;
         } finally {
             sync.unlock();
         }
-        offerTools();
-    }
-
-    private void offerLater() {
-        try {
-            offering.execute(this::offerTools);
-        } catch (RejectedExecutionException e) {
-            log.debug("MCP server '{}' is closed; a toolbox change is not offered", settings.name);
-        }
-    }
-
-    /** Brings the offered tools in line with the toolbox; each change sends tools/list_changed. */
-    private void offerTools() {
-        sync.lock();
-        try {
-            if (server == null || closed.get()) {
-                return;
-            }
-            Map<String, ToolDefinition> wanted = new LinkedHashMap<>();
-            for (ToolDefinition definition : box.definitions()) {
-                wanted.put(definition.name(), definition);
-            }
-            for (String name : new ArrayList<>(offered.keySet())) {
-                if (!offered.get(name).equals(wanted.get(name))) {
-                    change(server.removeTool(name), "remove", name);
-                    offered.remove(name);
-                }
-            }
-            for (ToolDefinition definition : wanted.values()) {
-                if (!offered.containsKey(definition.name())) {
-                    change(server.addTool(spec(definition)), "add", definition.name());
-                    offered.put(definition.name(), definition);
-                }
-            }
-        } finally {
-            sync.unlock();
-        }
-    }
-
-    private void change(Mono<Void> step, String what, String name) {
-        try {
-            step.block(Duration.ofSeconds(10));
-        } catch (RuntimeException e) {
-            log.debug("MCP server '{}': {} tool '{}': {}", settings.name, what, name, e.toString());
-        }
-    }
-
-    private McpServerFeatures.AsyncToolSpecification spec(ToolDefinition definition) {
-        McpSchema.Tool.Builder tool = McpSchema.Tool.builder(definition.name(), json.readValue(definition.inputSchema(), SCHEMA))
-                .description(definition.description());
-        String outputSchema = settings.outputSchemas.get(definition.name());
-        if (outputSchema != null) {
-            tool.outputSchema(json.readValue(outputSchema, SCHEMA));
-        }
-        return McpServerFeatures.AsyncToolSpecification.builder()
-                .tool(tool.build())
-                .callHandler((exchange, request) -> Mono.fromCallable(() -> call(exchange, request)).subscribeOn(handlerScheduler))
-                .build();
-    }
-
-    private McpSchema.CallToolResult call(McpAsyncServerExchange exchange, McpSchema.CallToolRequest request) {
-        McpSchema.Implementation client = exchange.getClientInfo();
-        String caller = client == null || client.name() == null || client.name().isBlank() ? "mcp-client" : client.name();
-        String arguments = json.writeValueAsString(request.arguments() == null ? Map.of() : request.arguments());
-        ToolCall call = new ToolCall("mcp-" + calls.incrementAndGet(), request.name(), arguments);
-        Map<String, Object> meta = request.meta() == null ? Map.of() : request.meta();
-        ServedCall served = new ServedCall(settings.name, request.name(), exchange, meta.get("progressToken"));
-        ToolContext context = new ToolContext(caller, null, 0, null, null, exchange.sessionId(),
-                RunValues.EMPTY.with(McpServerCall.KEY, served));
-        ToolResult result = settings.wrapper.call(request.name(), meta, () -> box.call(call, context));
-        if (result == null) {
-            result = ToolResult.error(call.id(), "the call wrapper of MCP server '" + settings.name
-                    + "' returned no result for tool '" + request.name() + "'");
-        }
-        Thread.interrupted();
-        McpSchema.CallToolResult reply = served.reply(result.isError());
-        return reply != null ? reply : McpContent.toMcp(result);
+        tools.started(started);
     }
 
     /**
@@ -395,7 +227,8 @@ public final class McpToolServer implements AutoCloseable {
             throw new IllegalStateException("MCP server '" + settings.name + "' is not running; resource " + uri
                     + " cannot be announced");
         }
-        change(running.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri)), "announce resource", uri);
+        ServedTools.change(running.notifyResourcesUpdated(new McpSchema.ResourcesUpdatedNotification(uri)), settings.name,
+                "announce resource", uri);
     }
 
     /**
@@ -406,7 +239,7 @@ public final class McpToolServer implements AutoCloseable {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        box.removeListener(listener);
+        tools.unfollow();
         McpAsyncServer running = running();
         if (running != null) {
             try {
@@ -415,15 +248,10 @@ public final class McpToolServer implements AutoCloseable {
                 log.debug("closing MCP server '{}': {}", settings.name, e.toString());
             }
         }
-        if (sweeper != null) {
-            sweeper.shutdownNow();
-        }
         if (http != null) {
-            http.stop(0);
-            httpThreads.shutdownNow();
+            http.stop();
         }
-        offering.shutdownNow();
-        handlers.shutdownNow();
+        tools.close();
         terminated.complete(null);
     }
 
@@ -475,25 +303,22 @@ public final class McpToolServer implements AutoCloseable {
 
     /** Settings of a server; {@link #build()} makes it, ready to start. */
     public static final class Builder {
-        private final ToolBox box;
-        private String name = "shelly";
-        private String version = "0";
-        private String instructions;
-        private String path = "/mcp";
-        private final Set<String> allowedOrigins = new LinkedHashSet<>();
-        private Duration sessionTimeout = Duration.ofMinutes(30);
-        private Duration pingInterval = Duration.ofSeconds(15);
-        private CallWrapper wrapper = (tool, meta, call) -> call.get();
-        private final Map<String, McpResource> resources = new LinkedHashMap<>();
-        private final Map<String, McpPrompt> prompts = new LinkedHashMap<>();
-        private final Map<String, ArgumentCompleter> completions = new LinkedHashMap<>();
-        private final Map<String, String> outputSchemas = new LinkedHashMap<>();
+        final ToolBox box;
+        String name = "shelly";
+        String version = "0";
+        String instructions;
+        String path = "/mcp";
+        final Set<String> allowedOrigins = new LinkedHashSet<>();
+        Duration sessionTimeout = Duration.ofMinutes(30);
+        Duration pingInterval = Duration.ofSeconds(15);
+        CallWrapper wrapper = (tool, meta, call) -> call.get();
+        final Map<String, McpResource> resources = new LinkedHashMap<>();
+        final Map<String, McpPrompt> prompts = new LinkedHashMap<>();
+        final Map<String, ArgumentCompleter> completions = new LinkedHashMap<>();
+        final Map<String, String> outputSchemas = new LinkedHashMap<>();
 
         private Builder(ToolBox box) {
-            if (box == null) {
-                throw new IllegalArgumentException("McpToolServer.builder box must not be null");
-            }
-            this.box = box;
+            this.box = Require.notNull(box, "McpToolServer.builder box");
         }
 
         /**
@@ -519,10 +344,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder instructions(String text) {
-            if (text == null) {
-                throw new IllegalArgumentException("McpToolServer instructions text must not be null");
-            }
-            this.instructions = text;
+            this.instructions = Require.notNull(text, "McpToolServer instructions text");
             return this;
         }
 
@@ -548,9 +370,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder allowedOrigins(String... origins) {
-            if (origins == null) {
-                throw new IllegalArgumentException("McpToolServer allowedOrigins origins must not be null");
-            }
+            Require.notNull(origins, "McpToolServer allowedOrigins origins");
             for (String origin : origins) {
                 if (origin == null || origin.isBlank()) {
                     throw new IllegalArgumentException("McpToolServer allowedOrigins must not hold null or blank");
@@ -568,7 +388,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder sessionTimeout(Duration timeout) {
-            this.sessionTimeout = positive(timeout, "sessionTimeout");
+            this.sessionTimeout = Require.positive(timeout, "McpToolServer sessionTimeout");
             return this;
         }
 
@@ -580,7 +400,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder pingInterval(Duration interval) {
-            this.pingInterval = positive(interval, "pingInterval");
+            this.pingInterval = Require.positive(interval, "McpToolServer pingInterval");
             return this;
         }
 
@@ -593,10 +413,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder callWrapper(CallWrapper wrapper) {
-            if (wrapper == null) {
-                throw new IllegalArgumentException("McpToolServer callWrapper must not be null");
-            }
-            this.wrapper = wrapper;
+            this.wrapper = Require.notNull(wrapper, "McpToolServer callWrapper");
             return this;
         }
 
@@ -608,9 +425,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder resource(McpResource resource) {
-            if (resource == null) {
-                throw new IllegalArgumentException("McpToolServer resource must not be null");
-            }
+            Require.notNull(resource, "McpToolServer resource");
             return once(resources, resource.uri(), resource, "resource " + resource.uri());
         }
 
@@ -621,9 +436,7 @@ public final class McpToolServer implements AutoCloseable {
          * @return this builder
          */
         public Builder prompt(McpPrompt prompt) {
-            if (prompt == null) {
-                throw new IllegalArgumentException("McpToolServer prompt must not be null");
-            }
+            Require.notNull(prompt, "McpToolServer prompt");
             return once(prompts, prompt.name(), prompt, "prompt '" + prompt.name() + "'");
         }
 
@@ -639,9 +452,7 @@ public final class McpToolServer implements AutoCloseable {
             if (reference == null || reference.isBlank()) {
                 throw new IllegalArgumentException("McpToolServer completion reference must be a prompt name or URI template");
             }
-            if (completer == null) {
-                throw new IllegalArgumentException("McpToolServer completion completer must not be null");
-            }
+            Require.notNull(completer, "McpToolServer completion completer");
             completions.put(reference, completer);
             return this;
         }
@@ -678,16 +489,6 @@ public final class McpToolServer implements AutoCloseable {
                 throw new IllegalArgumentException("McpToolServer offers " + what + " already");
             }
             return this;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            if (d == null) {
-                throw new IllegalArgumentException("McpToolServer " + what + " must not be null");
-            }
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("McpToolServer " + what + " must be positive, was " + d);
-            }
-            return d;
         }
     }
 }

@@ -60,7 +60,7 @@ final class ServedCall implements McpServerCall {
     }
 
     @Override
-    public McpSampling.Reply sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
+    public McpToolClient.Sampling.Reply sample(String systemPrompt, List<McpPrompt.Message> messages, int maxTokens, Duration timeout)
             throws InterruptedException {
         if (messages == null || messages.isEmpty() || maxTokens < 1 || timeout == null) {
             throw new IllegalArgumentException("McpServerCall.sample needs messages, a positive maxTokens and a timeout");
@@ -79,7 +79,7 @@ final class ServedCall implements McpServerCall {
         }
         McpSchema.CreateMessageResult result = await(exchange.createMessage(request.build()), timeout, "sampling");
         String text = result.content() instanceof McpSchema.TextContent t && t.text() != null ? t.text() : "";
-        return new McpSampling.Reply(text, result.model(), result.stopReason() == null ? null : switch (result.stopReason()) {
+        return new McpToolClient.Sampling.Reply(text, result.model(), result.stopReason() == null ? null : switch (result.stopReason()) {
             case END_TURN -> "endTurn";
             case STOP_SEQUENCE -> "stopSequence";
             case MAX_TOKENS -> "maxTokens";

@@ -1,5 +1,6 @@
 package dev.shelly.mcp;
 
+import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpServerFeatures;
 import io.modelcontextprotocol.spec.McpError;
 import io.modelcontextprotocol.spec.McpSchema;
@@ -24,6 +25,34 @@ final class ServedFeatures {
         this.threads = threads;
     }
 
+    /**
+     * Adds the server's resources (fixed or templates), prompts and completions to the SDK's
+     * specification, with the capabilities they need.
+     */
+    void register(McpServer.AsyncSpecification<?> spec, McpSchema.ServerCapabilities.Builder capabilities,
+            McpToolServer.Builder settings) {
+        if (!settings.resources.isEmpty()) {
+            capabilities.resources(true, false);
+        }
+        if (!settings.prompts.isEmpty()) {
+            capabilities.prompts(false);
+        }
+        if (!settings.completions.isEmpty()) {
+            capabilities.completions();
+        }
+        for (McpResource resource : settings.resources.values()) {
+            if (resource.isTemplate()) {
+                spec.resourceTemplates(template(resource));
+            } else {
+                spec.resources(resource(resource));
+            }
+        }
+        for (McpPrompt prompt : settings.prompts.values()) {
+            spec.prompts(prompt(prompt));
+        }
+        settings.completions.forEach((reference, completer) -> spec.completions(completion(reference, completer)));
+    }
+
     McpServerFeatures.AsyncResourceSpecification resource(McpResource resource) {
         McpSchema.Resource wire = McpSchema.Resource.builder(resource.uri(), resource.name()).title(resource.title())
                 .description(resource.description()).mimeType(resource.mimeType()).build();
@@ -41,7 +70,7 @@ final class ServedFeatures {
 
     private Mono<McpSchema.ReadResourceResult> read(McpResource resource, String uri, Map<String, String> variables) {
         return Mono.fromCallable(() -> {
-            List<McpResourceContents> contents;
+            List<McpResource.Contents> contents;
             try {
                 contents = resource.reader().read(uri, variables);
             } catch (Exception e) {
@@ -51,7 +80,7 @@ final class ServedFeatures {
                 throw failure("the reader of resource " + uri + " returned nothing");
             }
             List<McpSchema.ResourceContents> wire = new ArrayList<>();
-            for (McpResourceContents c : contents) {
+            for (McpResource.Contents c : contents) {
                 wire.add(McpContent.toMcp(c));
             }
             return new McpSchema.ReadResourceResult(wire);

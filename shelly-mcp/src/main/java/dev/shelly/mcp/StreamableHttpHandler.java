@@ -1,6 +1,5 @@
 package dev.shelly.mcp;
 
-import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
 import io.modelcontextprotocol.common.McpTransportContext;
@@ -8,13 +7,9 @@ import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpSchema;
 import io.modelcontextprotocol.spec.McpStreamableServerSession;
-import io.modelcontextprotocol.spec.McpStreamableServerTransport;
 import io.modelcontextprotocol.spec.McpStreamableServerTransportProvider;
-import io.modelcontextprotocol.spec.McpTransportException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,11 +18,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Flux;
@@ -50,9 +42,6 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
     private static final Logger log = LoggerFactory.getLogger(StreamableHttpHandler.class);
     private static final String SESSION = "Mcp-Session-Id";
     private static final int MAX_BODY = 16 * 1024 * 1024;
-    private static final Set<String> LOOPBACK_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
-    /** How long a client waits before it reconnects to a closed stream (the SSE {@code retry} field). */
-    static final long RETRY_MILLIS = 1000;
     /** How long a finished stream's events stay for a client that reconnects late. */
     private static final Duration REPLAYABLE = Duration.ofMinutes(5);
     /** Where a served call finds the stream it is answered on, in the request's transport context. */
@@ -60,8 +49,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
 
     private final McpJsonMapper json;
     private final String path;
-    private final boolean loopback;
-    private final Set<String> allowedOrigins;
+    private final OriginGuard guard;
     private final Duration sessionTimeout;
     private final Map<String, McpStreamableServerSession> sessions = new ConcurrentHashMap<>();
     private final Map<String, Long> lastUse = new ConcurrentHashMap<>();
@@ -77,8 +65,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             Duration sessionTimeout) {
         this.json = json;
         this.path = path;
-        this.loopback = loopback;
-        this.allowedOrigins = allowedOrigins;
+        this.guard = new OriginGuard(loopback, allowedOrigins);
         this.sessionTimeout = sessionTimeout;
     }
 
@@ -145,13 +132,13 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
 
     @Override
     public void handle(HttpExchange exchange) {
-        Exchange ex = new Exchange(exchange);
+        Exchange ex = new Exchange(json, exchange);
         try {
             if (!path.equals(exchange.getRequestURI().getPath())) {
                 ex.status(404);
             } else if (closing) {
                 ex.status(503);
-            } else if (refused(ex) || unsupportedVersion(ex)) {
+            } else if (guard.refused(ex) || unsupportedVersion(ex)) {
                 return;
             } else {
                 switch (exchange.getRequestMethod()) {
@@ -172,23 +159,6 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         }
     }
 
-    /** Refuses browsers of other origins and, on loopback, other host names (DNS rebinding). */
-    private boolean refused(Exchange ex) {
-        String origin = ex.header("Origin");
-        if (origin != null && !originAllowed(origin)) {
-            ex.error(403, McpSchema.ErrorCodes.INVALID_REQUEST, "origin " + origin + " is not allowed");
-            return true;
-        }
-        if (loopback) {
-            String host = hostName(ex.header("Host"));
-            if (host == null || !LOOPBACK_HOSTS.contains(host)) {
-                ex.error(421, McpSchema.ErrorCodes.INVALID_REQUEST, "host " + ex.header("Host") + " is not served here");
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * Refuses (400) a request whose {@code MCP-Protocol-Version} header names a revision this
      * server does not speak; a request without it is taken as 2025-03-26, as the spec says.
@@ -201,35 +171,6 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         ex.error(400, McpSchema.ErrorCodes.INVALID_REQUEST, "MCP-Protocol-Version " + version
                 + " is not supported; supported: " + String.join(", ", protocolVersions()));
         return true;
-    }
-
-    private boolean originAllowed(String origin) {
-        String lower = origin.toLowerCase(Locale.ROOT);
-        if (allowedOrigins.contains(lower)) {
-            return true;
-        }
-        if (!loopback) {
-            return false;
-        }
-        try {
-            URI uri = URI.create(lower);
-            return uri.getHost() != null && LOOPBACK_HOSTS.contains(uri.getHost());
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
-    private static String hostName(String hostHeader) {
-        if (hostHeader == null || hostHeader.isBlank()) {
-            return null;
-        }
-        String host = hostHeader.strip().toLowerCase(Locale.ROOT);
-        if (host.startsWith("[")) {
-            int end = host.indexOf(']');
-            return end < 0 ? host : host.substring(0, end + 1);
-        }
-        int colon = host.indexOf(':');
-        return colon < 0 ? host : host.substring(0, colon);
     }
 
     private void post(Exchange ex) throws IOException {
@@ -281,7 +222,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
                     ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
                     return;
                 }
-                ResumableStream stream = new ResumableStream(session.getId(), ex.startSse());
+                ResumableStream stream = new ResumableStream(json, session.getId(), ex.startSse());
                 streams.put(stream.id, stream);
                 McpTransportContext withStream = context(ex, stream);
                 try {
@@ -353,7 +294,7 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             ex.error(406, McpSchema.ErrorCodes.INVALID_REQUEST, "Accept must include text/event-stream");
             return;
         }
-        ResumableStream stream = new ResumableStream(session.getId(), ex.startSse());
+        ResumableStream stream = new ResumableStream(json, session.getId(), ex.startSse());
         streams.put(stream.id, stream);
         try {
             Flux.fromIterable(requests)
@@ -450,14 +391,6 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
         return session;
     }
 
-    private String encode(McpSchema.JSONRPCMessage message) {
-        try {
-            return json.writeValueAsString(message);
-        } catch (IOException e) {
-            throw new McpTransportException("cannot encode an MCP message: " + e.getMessage(), e);
-        }
-    }
-
     /** The request's headers, lower-cased, for tools that look at the transport context. */
     private static McpTransportContext context(Exchange ex) {
         return context(ex, null);
@@ -475,296 +408,5 @@ final class StreamableHttpHandler implements McpStreamableServerTransportProvide
             }
         });
         return McpTransportContext.create(headers);
-    }
-
-    /** One HTTP exchange and whether its response has started. */
-    private final class Exchange {
-        final HttpExchange exchange;
-        private boolean responded;
-        private SseStream sse;
-
-        Exchange(HttpExchange exchange) {
-            this.exchange = exchange;
-        }
-
-        String header(String name) {
-            Headers headers = exchange.getRequestHeaders();
-            return headers.getFirst(name);
-        }
-
-        boolean accepts(String type) {
-            String accept = header("Accept");
-            return accept == null || accept.contains(type) || accept.contains("*/*");
-        }
-
-        void status(int code) throws IOException {
-            responded = true;
-            exchange.sendResponseHeaders(code, -1);
-        }
-
-        void json(int code, Object body) throws IOException {
-            byte[] bytes = json.writeValueAsBytes(body);
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            responded = true;
-            exchange.sendResponseHeaders(code, bytes.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
-
-        /** Answers with a JSON-RPC error object, unless the response has started already. */
-        void error(int status, int code, String message) {
-            if (responded) {
-                return;
-            }
-            Map<String, Object> error = new LinkedHashMap<>();
-            error.put("code", code);
-            error.put("message", message);
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("jsonrpc", McpSchema.JSONRPC_VERSION);
-            body.put("id", null);
-            body.put("error", error);
-            try {
-                json(status, body);
-            } catch (IOException e) {
-                log.debug("could not send an HTTP {} answer: {}", status, e.toString());
-            }
-        }
-
-        SseStream startSse() throws IOException {
-            exchange.getResponseHeaders().set("Content-Type", "text/event-stream; charset=utf-8");
-            exchange.getResponseHeaders().set("Cache-Control", "no-cache");
-            responded = true;
-            exchange.sendResponseHeaders(200, 0);
-            sse = new SseStream(exchange);
-            return sse;
-        }
-
-        void close() {
-            if (sse != null) {
-                sse.close();
-            }
-            exchange.close();
-        }
-    }
-
-    /**
-     * The answer to one POSTed request, resumable (SEP-1699): it starts with a priming event (an
-     * id, no data, and the {@code retry} interval); every message gets the id
-     * {@code <stream>/<n>} and is kept; when the connection closes early (the client's or
-     * {@link McpServerCall#closeStream()}), the client reconnects with a GET carrying
-     * {@code Last-Event-ID} and gets what it missed, then the rest.
-     */
-    final class ResumableStream implements McpStreamableServerTransport, Runnable {
-        final String id = UUID.randomUUID().toString();
-        final String session;
-        private final List<String> events = new ArrayList<>();
-        private final ReentrantLock lock = new ReentrantLock();
-        private SseStream connection;
-        private long finishedAt;
-        private boolean finished;
-
-        ResumableStream(String session, SseStream connection) {
-            this.session = session;
-            this.connection = connection;
-            connection.write("id: " + id + "/0\nretry: " + RETRY_MILLIS + "\ndata: \n\n");
-        }
-
-        static String streamOf(String eventId) {
-            int slash = eventId.lastIndexOf('/');
-            return slash < 0 ? eventId : eventId.substring(0, slash);
-        }
-
-        static int indexOf(String eventId) {
-            try {
-                return Integer.parseInt(eventId.substring(eventId.lastIndexOf('/') + 1));
-            } catch (NumberFormatException e) {
-                return 0;
-            }
-        }
-
-        @Override
-        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-            return sendMessage(message, null);
-        }
-
-        @Override
-        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
-            return Mono.fromRunnable(() -> {
-                String data = encode(message);
-                lock.lock();
-                try {
-                    String event = "id: " + id + "/" + (events.size() + 1) + "\nevent: message\ndata: " + data + "\n\n";
-                    events.add(event);
-                    if (connection != null && !connection.write(event)) {
-                        connection = null;
-                    }
-                } finally {
-                    lock.unlock();
-                }
-            });
-        }
-
-        /** Continues on a new connection after the event with the given index. */
-        void attach(SseStream next, int after) {
-            lock.lock();
-            try {
-                if (connection != null) {
-                    connection.close();
-                }
-                for (int i = Math.max(after, 0); i < events.size(); i++) {
-                    next.write(events.get(i));
-                }
-                if (finished) {
-                    next.close();
-                } else {
-                    connection = next;
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** Closes the current connection; the client reconnects to get the rest. */
-        @Override
-        public void run() {
-            lock.lock();
-            try {
-                if (connection != null) {
-                    connection.close();
-                    connection = null;
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        /** The request is answered: no more events; the connection, if any, closes. */
-        void finish() {
-            lock.lock();
-            try {
-                finished = true;
-                finishedAt = System.nanoTime();
-                run();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        boolean finishedBefore(long nanos) {
-            lock.lock();
-            try {
-                return finished && finishedAt - nanos < 0;
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-            return json.convertValue(data, typeRef);
-        }
-
-        @Override
-        public Mono<Void> closeGracefully() {
-            return Mono.empty();
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    /** One open SSE response: a POSTed request's answer or a session's listening stream. */
-    private final class SseStream implements McpStreamableServerTransport {
-        private final HttpExchange exchange;
-        private final OutputStream out;
-        private final ReentrantLock lock = new ReentrantLock();
-        private final CountDownLatch closed = new CountDownLatch(1);
-
-        SseStream(HttpExchange exchange) {
-            this.exchange = exchange;
-            this.out = exchange.getResponseBody();
-        }
-
-        @Override
-        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message) {
-            return sendMessage(message, null);
-        }
-
-        @Override
-        public Mono<Void> sendMessage(McpSchema.JSONRPCMessage message, String eventId) {
-            return Mono.fromRunnable(() -> {
-                String data = encode(message);
-                String event = (eventId == null ? "" : "id: " + eventId + "\n") + "event: message\ndata: " + data + "\n\n";
-                if (!write(event)) {
-                    throw new McpTransportException("the HTTP client of this MCP stream has gone");
-                }
-            });
-        }
-
-        void ping() {
-            write(": ping\n\n");
-        }
-
-        /**
-         * Writes and flushes; false when the stream is closed or the client has gone. The
-         * thread's interrupt flag is cleared around the write (a write on an interrupted thread
-         * would close the connection) and restored after it.
-         */
-        boolean write(String text) {
-            boolean interrupted = Thread.interrupted();
-            lock.lock();
-            try {
-                if (closed.getCount() == 0) {
-                    return false;
-                }
-                out.write(text.getBytes(StandardCharsets.UTF_8));
-                out.flush();
-                return true;
-            } catch (IOException e) {
-                log.debug("MCP SSE stream closed: {}", e.toString());
-                close();
-                return false;
-            } finally {
-                lock.unlock();
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-
-        void awaitClosed() throws InterruptedException {
-            closed.await();
-        }
-
-        @Override
-        public <T> T unmarshalFrom(Object data, TypeRef<T> typeRef) {
-            return json.convertValue(data, typeRef);
-        }
-
-        @Override
-        public Mono<Void> closeGracefully() {
-            return Mono.fromRunnable(this::close);
-        }
-
-        @Override
-        public void close() {
-            lock.lock();
-            try {
-                if (closed.getCount() == 0) {
-                    return;
-                }
-                closed.countDown();
-                try {
-                    out.close();
-                } catch (IOException e) {
-                    log.debug("closing an MCP SSE stream: {}", e.toString());
-                }
-                exchange.close();
-            } finally {
-                lock.unlock();
-            }
-        }
     }
 }

@@ -35,12 +35,12 @@ final class ConformanceServer {
                 Tool.of("test_audio_content", "Tests audio content response", EMPTY,
                         (in, ctx) -> reply(ctx, List.of(new McpBlock.Audio(AUDIO, "audio/wav")))),
                 Tool.of("test_embedded_resource", "Tests embedded resource content response", EMPTY,
-                        (in, ctx) -> reply(ctx, List.of(new McpBlock.Embedded(McpResourceContents.text(
+                        (in, ctx) -> reply(ctx, List.of(new McpBlock.Embedded(McpResource.Contents.text(
                                 "test://embedded-resource", "text/plain", "This is an embedded resource content."))))),
                 Tool.of("test_multiple_content_types", "Tests response with multiple content types (text, image, resource)",
                         EMPTY, (in, ctx) -> reply(ctx, List.of(new McpBlock.Text("Multiple content types test:"),
                                 new McpBlock.Image(IMAGE, "image/png"),
-                                new McpBlock.Embedded(McpResourceContents.text("test://mixed-content-resource",
+                                new McpBlock.Embedded(McpResource.Contents.text("test://mixed-content-resource",
                                         "application/json", "{\"test\":\"data\",\"value\":123}"))))),
                 Tool.of("test_tool_with_logging", "Tests tool that emits log messages during execution", EMPTY, (in, ctx) -> {
                     McpServerCall call = McpServerCall.of(ctx).orElseThrow();
@@ -69,7 +69,7 @@ final class ConformanceServer {
                 Tool.of("test_sampling", "Tests server-initiated sampling (LLM completion request)",
                         "{\"type\":\"object\",\"properties\":{\"prompt\":{\"type\":\"string\"}},\"required\":[\"prompt\"]}",
                         (in, ctx) -> {
-                            McpSampling.Reply sampled = McpServerCall.of(ctx).orElseThrow().sample(null,
+                            McpToolClient.Sampling.Reply sampled = McpServerCall.of(ctx).orElseThrow().sample(null,
                                     List.of(McpPrompt.Message.user(new McpBlock.Text(in.get("prompt").asString()))), 100, ASK);
                             return ToolOutput.text("LLM response: " + sampled.text());
                         }),
@@ -112,19 +112,19 @@ final class ConformanceServer {
                         (in, ctx) -> ToolOutput.text("JSON Schema 2020-12 tool called with: " + in)));
         return McpToolServer.builder(box).serverInfo("shelly-conformance-server", "1.0.0")
                 .resource(new McpResource("test://static-text", "static-text", "Static Text Resource",
-                        "A static text resource for testing", "text/plain", (uri, vars) -> List.of(McpResourceContents.text(
+                        "A static text resource for testing", "text/plain", (uri, vars) -> List.of(McpResource.Contents.text(
                                 uri, "text/plain", "This is the content of the static text resource."))))
                 .resource(new McpResource("test://static-binary", "static-binary", "Static Binary Resource",
                         "A static binary resource (image) for testing", "image/png",
-                        (uri, vars) -> List.of(McpResourceContents.blob(uri, "image/png", IMAGE))))
+                        (uri, vars) -> List.of(McpResource.Contents.blob(uri, "image/png", IMAGE))))
                 .resource(new McpResource("test://template/{id}/data", "template", "Resource Template",
                         "A resource template with parameter substitution", "application/json",
-                        (uri, vars) -> List.of(McpResourceContents.text(uri, "application/json",
+                        (uri, vars) -> List.of(McpResource.Contents.text(uri, "application/json",
                                 "{\"id\":\"" + vars.get("id") + "\",\"templateTest\":true,\"data\":\"Data for ID: "
                                         + vars.get("id") + "\"}"))))
                 .resource(new McpResource("test://watched-resource", "watched-resource", "Watched Resource",
                         "A resource that changes", "text/plain",
-                        (uri, vars) -> List.of(McpResourceContents.text(uri, "text/plain", "Watched resource content"))))
+                        (uri, vars) -> List.of(McpResource.Contents.text(uri, "text/plain", "Watched resource content"))))
                 .prompt(new McpPrompt("test_simple_prompt", "Simple Test Prompt", "A simple prompt without arguments",
                         List.of(), args -> List.of(McpPrompt.Message.user(
                                 new McpBlock.Text("This is a simple prompt for testing.")))))
@@ -137,7 +137,7 @@ final class ConformanceServer {
                         "A prompt that includes an embedded resource",
                         List.of(new McpPrompt.Argument("resourceUri", "URI of the resource to embed", true)),
                         args -> List.of(
-                                McpPrompt.Message.user(new McpBlock.Embedded(McpResourceContents.text(args.get("resourceUri"),
+                                McpPrompt.Message.user(new McpBlock.Embedded(McpResource.Contents.text(args.get("resourceUri"),
                                         "text/plain", "Embedded resource content for testing."))),
                                 McpPrompt.Message.user(new McpBlock.Text("Please process the embedded resource above.")))))
                 .prompt(new McpPrompt("test_prompt_with_image", "Prompt With Image", "A prompt that includes image content",

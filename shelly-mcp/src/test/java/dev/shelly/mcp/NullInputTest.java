@@ -40,9 +40,9 @@ class NullInputTest {
             "Builder.onStderr.listener", "McpException.new.cause",
             "McpResource.new.title", "McpResource.new.description", "McpResource.new.mimeType",
             "McpPrompt.new.title", "McpPrompt.new.description", "Argument.new.description",
-            "McpResourceContents.new.mimeType", "McpResourceContents.new.text", "McpResourceContents.new.blob",
-            "McpResourceContents.text.mimeType", "McpResourceContents.blob.mimeType",
-            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpElicitation.new.caller", "McpSampling.new.systemPrompt",
+            "Contents.new.mimeType", "Contents.new.text", "Contents.new.blob",
+            "Contents.text.mimeType", "Contents.blob.mimeType",
+            "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpElicitation.new.caller", "Sampling.new.systemPrompt",
             "Reply.new.model", "Reply.new.stopReason", "Builder.preRegistered.clientSecret",
             "Tokens.new.refreshToken", "Tokens.new.expiresAt", "Tokens.new.scope");
 
@@ -90,7 +90,7 @@ class NullInputTest {
             Map.entry(McpToolServer.ArgumentCompleter.class, () -> (McpToolServer.ArgumentCompleter) (a, v) -> List.of()),
             Map.entry(McpResource.class, () -> new McpResource("test://r", "r", null, null, null, (u, v) -> List.of())),
             Map.entry(McpResource.Reader.class, () -> (McpResource.Reader) (u, v) -> List.of()),
-            Map.entry(McpResourceContents.class, () -> McpResourceContents.text("test://r", null, "x")),
+            Map.entry(McpResource.Contents.class, () -> McpResource.Contents.text("test://r", null, "x")),
             Map.entry(McpPrompt.class, () -> new McpPrompt("p", null, null, List.of(), args -> List.of())),
             Map.entry(McpPrompt.Renderer.class, () -> (McpPrompt.Renderer) args -> List.of()),
             Map.entry(McpBlock.class, () -> new McpBlock.Text("x")),
@@ -103,7 +103,7 @@ class NullInputTest {
             Map.entry(McpOAuth.Tokens.class, () -> new McpOAuth.Tokens("t", null, null, null)),
             Map.entry(McpElicitation.Action.class, () -> McpElicitation.Action.ACCEPT),
             Map.entry(McpElicitation.Handler.class, () -> (McpElicitation.Handler) r -> McpElicitation.Answer.decline()),
-            Map.entry(McpSampling.Handler.class, () -> (McpSampling.Handler) r -> new McpSampling.Reply("x", null, null)));
+            Map.entry(McpToolClient.Sampling.Handler.class, () -> (McpToolClient.Sampling.Handler) r -> new McpToolClient.Sampling.Reply("x", null, null)));
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of(
             "name", () -> "t", "inputSchema", () -> OBJECT, "url", () -> "http://127.0.0.1:1/mcp",
             "schema", () -> OBJECT, "uri", () -> "test://r", "arguments", () -> "{}", "prefix", () -> "p_");
@@ -129,10 +129,10 @@ class NullInputTest {
     static Stream<Arguments> publicEntryPoints() {
         return NullProbe.cases(List.of(McpEndpoint.class, McpEndpoint.Stdio.class, McpEndpoint.Http.class,
                 McpToolClient.class, McpToolClient.Builder.class, McpToolServer.class, McpToolServer.Builder.class,
-                McpResource.class, McpResourceContents.class, McpPrompt.class, McpPrompt.Argument.class,
+                McpResource.class, McpResource.Contents.class, McpPrompt.class, McpPrompt.Argument.class,
                 McpPrompt.Message.class, McpBlock.Text.class, McpBlock.Image.class, McpBlock.Audio.class,
                 McpBlock.Embedded.class, McpBlock.Link.class, McpServerCall.class, McpElicitation.class,
-                McpElicitation.Answer.class, McpSampling.class, McpSampling.Reply.class, McpOAuth.Builder.class,
+                McpElicitation.Answer.class, McpToolClient.Sampling.class, McpToolClient.Sampling.Reply.class, McpOAuth.Builder.class,
                 McpOAuth.Tokens.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }

@@ -32,8 +32,8 @@ class ServedCallTest {
     @Test
     void elicitationSamplingAndProgressReachTheClientsHandlers() {
         List<McpElicitation> asked = new CopyOnWriteArrayList<>();
-        List<McpSampling> sampled = new CopyOnWriteArrayList<>();
-        List<McpProgress> progress = new CopyOnWriteArrayList<>();
+        List<McpToolClient.Sampling> sampled = new CopyOnWriteArrayList<>();
+        List<McpToolClient.Progress> progress = new CopyOnWriteArrayList<>();
         try (McpToolServer server = ConformanceServer.build().startHttp(0);
                 McpToolClient client = McpToolClient.builder(McpEndpoint.http(server.url().orElseThrow().toString()))
                         .name("conf")
@@ -43,7 +43,7 @@ class ServedCallTest {
                         })
                         .sampling(request -> {
                             sampled.add(request);
-                            return new McpSampling.Reply("four", "scripted", null);
+                            return new McpToolClient.Sampling.Reply("four", "scripted", null);
                         })
                         .onProgress(progress::add)
                         .connect()) {
@@ -65,11 +65,11 @@ class ServedCallTest {
             });
             assertThat(call(client, "test_tool_with_progress", "{}")).isEqualTo("progress reported");
             assertThat(progress).containsExactly(
-                    new McpProgress("conf", "test_tool_with_progress", 0, 100.0, "Completed step 0 of 100",
+                    new McpToolClient.Progress("conf", "test_tool_with_progress", 0, 100.0, "Completed step 0 of 100",
                             ToolContext.of("t")),
-                    new McpProgress("conf", "test_tool_with_progress", 50, 100.0, "Completed step 50 of 100",
+                    new McpToolClient.Progress("conf", "test_tool_with_progress", 50, 100.0, "Completed step 50 of 100",
                             ToolContext.of("t")),
-                    new McpProgress("conf", "test_tool_with_progress", 100, 100.0, "Completed step 100 of 100",
+                    new McpToolClient.Progress("conf", "test_tool_with_progress", 100, 100.0, "Completed step 100 of 100",
                             ToolContext.of("t")));
         }
     }

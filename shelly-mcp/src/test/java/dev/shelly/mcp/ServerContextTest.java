@@ -25,7 +25,7 @@ class ServerContextTest {
                         .name("conf").toolNamePrefix("c_").resourceTools().promptTools().connect()) {
             assertThat(client.listResources()).extracting(McpBlock.Link::uri).containsExactlyInAnyOrder("test://static-text",
                     "test://static-binary", "test://watched-resource", "test://template/{id}/data");
-            assertThat(client.readResource("test://template/42/data")).containsExactly(McpResourceContents.text(
+            assertThat(client.readResource("test://template/42/data")).containsExactly(McpResource.Contents.text(
                     "test://template/42/data", "application/json",
                     "{\"id\":\"42\",\"templateTest\":true,\"data\":\"Data for ID: 42\"}"));
             assertThat(client.prompt("test_prompt_with_arguments", Map.of("arg1", "a", "arg2", "b")))

@@ -1,35 +1,21 @@
 package dev.shelly.otel;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.ModelCall;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.RunObserver;
-import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.Runner;
-import dev.shelly.agent.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
-import dev.shelly.modeladapter.ModelException;
-import dev.shelly.modeladapter.ModelOptions;
-import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
-import dev.shelly.modeladapter.Usage;
 import io.opentelemetry.api.OpenTelemetry;
-import io.opentelemetry.api.common.Attributes;
-import io.opentelemetry.api.common.AttributesBuilder;
-import io.opentelemetry.api.metrics.DoubleCounter;
-import io.opentelemetry.api.metrics.DoubleHistogram;
-import io.opentelemetry.api.metrics.LongCounter;
-import io.opentelemetry.api.metrics.LongHistogram;
-import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.api.trace.Span;
-import io.opentelemetry.api.trace.SpanBuilder;
-import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
 import io.opentelemetry.api.trace.Tracer;
@@ -41,10 +27,7 @@ import io.opentelemetry.context.propagation.TextMapSetter;
 import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.autoconfigure.AutoConfiguredOpenTelemetrySdk;
 import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.MDC;
@@ -116,6 +99,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     private static final TextMapSetter<Map<String, Object>> META_SETTER = (carrier, key, value) -> carrier.put(key, value);
     private static final TextMapGetter<Map<String, Object>> META_GETTER = new TextMapGetter<>() {
         @Override
+        @SuppressWarnings("deprecation") // still abstract in the interface, so it must be there
         public Iterable<String> keys(Map<String, Object> carrier) {
             return carrier.keySet();
         }
@@ -131,16 +115,10 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     private final OpenTelemetrySdk owned;
     private final Tracer tracer;
     private final boolean captureContent;
-    private final LongHistogram tokenUsage;
-    private final DoubleHistogram duration;
-    private final LongCounter retries;
-    private final LongCounter fallbacks;
-    private final LongCounter toolErrors;
-    private final DoubleCounter cost;
     /** Whether there is anything to record: false when tracing and metrics are both no-ops. */
     private final boolean active;
-    /** The attributes of the model-call metrics, by what they are made of; bounded. */
-    private final Map<CallKey, CallAttributes> callAttributes = new ConcurrentHashMap<>();
+    private final Metrics metrics;
+    private final Spans spans;
 
     private ShellyTelemetry(Builder b) {
         this.otel = b.otel;
@@ -148,21 +126,8 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
         this.captureContent = b.captureContent;
         this.active = otel.getTracerProvider() != TracerProvider.noop() || otel.getMeterProvider() != MeterProvider.noop();
         this.tracer = otel.getTracer(SCOPE);
-        Meter meter = otel.getMeter(SCOPE);
-        this.tokenUsage = meter.histogramBuilder(GenAi.TOKEN_USAGE).ofLongs().setUnit("{token}")
-                .setDescription("Number of input and output tokens used.")
-                .setExplicitBucketBoundariesAdvice(GenAi.TOKEN_BUCKETS).build();
-        this.duration = meter.histogramBuilder(GenAi.OPERATION_DURATION).setUnit("s")
-                .setDescription("GenAI operation duration.")
-                .setExplicitBucketBoundariesAdvice(GenAi.DURATION_BUCKETS).build();
-        this.retries = meter.counterBuilder(GenAi.RETRIES).setUnit("{retry}")
-                .setDescription("Model calls retried after a transient failure.").build();
-        this.fallbacks = meter.counterBuilder(GenAi.FALLBACKS).setUnit("{fallback}")
-                .setDescription("Model calls moved to another provider.").build();
-        this.toolErrors = meter.counterBuilder(GenAi.TOOL_ERRORS).setUnit("{error}")
-                .setDescription("Tool calls that ended with an error result.").build();
-        this.cost = meter.counterBuilder(GenAi.COST).ofDoubles().setUnit("USD")
-                .setDescription("What top-level runs cost, their delegated children included.").build();
+        this.metrics = new Metrics(otel.getMeter(SCOPE));
+        this.spans = new Spans(tracer, metrics, captureContent);
     }
 
     /**
@@ -246,183 +211,27 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     }
 
     @Override
-    public Observation<Message> runStarted(Agent agent, RunContext run) {
-        ModelTarget target = agent.completer().target();
-        String name = agent.name();
-        SpanBuilder builder = tracer.spanBuilder(GenAi.INVOKE_AGENT + " " + name)
-                .setSpanKind(SpanKind.INTERNAL)
-                .setAttribute(GenAi.OPERATION_NAME, GenAi.INVOKE_AGENT);
-        if (target.provider() != null) {
-            builder.setAttribute(GenAi.PROVIDER_NAME, GenAi.provider(target.provider()));
-        }
-        builder.setAttribute(GenAi.AGENT_NAME, name);
-        if (!agent.description().isBlank()) {
-            builder.setAttribute(GenAi.AGENT_DESCRIPTION, agent.description());
-        }
-        if (target.model() != null) {
-            builder.setAttribute(GenAi.REQUEST_MODEL, target.model());
-        }
-        String session = run.sessionId().orElse(null);
-        if (session != null) {
-            builder.setAttribute(GenAi.CONVERSATION_ID, session);
-        }
-        String runId = run.runId().orElse(null);
-        if (runId != null) {
-            builder.setAttribute(GenAi.SHELLY_RUN_ID, runId);
-        }
-        String parentRun = run.parentRunId().orElse(null);
-        if (parentRun != null) {
-            builder.setAttribute(GenAi.SHELLY_PARENT_RUN_ID, parentRun);
-        }
-        builder.setAttribute(GenAi.SHELLY_DEPTH, (long) run.depth());
-        Current current = enter(builder.startSpan());
-        String outerRun = MDC.get(MDC_RUN);
-        if (runId != null) {
-            MDC.put(MDC_RUN, runId);
-        }
-        return (reply, failure) -> {
-            Current.restore(MDC_RUN, outerRun);
-            Span span = current.span;
-            Usage used = run.usage();
-            if (!used.equals(Usage.ZERO)) {
-                usage(span, used);
-            }
-            if (failure instanceof RunPausedException) {
-                span.setAttribute(GenAi.SHELLY_PAUSED, true); // waiting for a decision is not a failure
-            } else if (failure != null) {
-                failed(span, failure);
-            }
-            if (run.parentRunId().isEmpty()) {
-                Cost spent = run.cost();
-                if (spent.usd().signum() > 0) {
-                    cost.add(spent.usd().doubleValue(), Attributes.of(GenAi.AGENT_NAME, name));
-                }
-            }
-            current.exit();
-        };
+    public Observation<Message> runStarted(RunInterceptor.RunChain chain) {
+        return spans.run(chain.agent(), chain.context());
     }
 
     @Override
     public Observation<Message> workflowStarted(Runner workflow, RunContext context) {
-        SpanBuilder builder = tracer.spanBuilder(GenAi.INVOKE_WORKFLOW + " " + workflow.name())
-                .setSpanKind(SpanKind.INTERNAL)
-                .setAttribute(GenAi.OPERATION_NAME, GenAi.INVOKE_WORKFLOW)
-                .setAttribute(GenAi.WORKFLOW_NAME, workflow.name());
-        String session = context.sessionId().orElse(null);
-        if (session != null) {
-            builder.setAttribute(GenAi.CONVERSATION_ID, session);
-        }
-        Current current = enter(builder.startSpan());
-        return (reply, failure) -> {
-            if (failure != null) {
-                failed(current.span, failure);
-            }
-            current.exit();
-        };
+        return spans.workflow(workflow, context);
     }
 
     @Override
     public Observation<ModelResponse> modelCallStarted(ModelCall call, ModelTarget target) {
-        ModelRequest request = call.request();
-        String provider = GenAi.provider(target.provider());
-        String model = target.model();
-        SpanBuilder builder = tracer.spanBuilder(model == null ? GenAi.CHAT : GenAi.CHAT + " " + model)
-                .setSpanKind(SpanKind.CLIENT)
-                .setAttribute(GenAi.OPERATION_NAME, GenAi.CHAT);
-        if (provider != null) {
-            builder.setAttribute(GenAi.PROVIDER_NAME, provider);
-        }
-        if (model != null) {
-            builder.setAttribute(GenAi.REQUEST_MODEL, model);
-        }
-        String session = call.run().sessionId().orElse(null);
-        if (session != null) {
-            builder.setAttribute(GenAi.CONVERSATION_ID, session);
-        }
-        options(builder, request.options());
-        if (captureContent) {
-            String system = Content.systemInstructions(request.messages());
-            if (system != null) {
-                builder.setAttribute(GenAi.SYSTEM_INSTRUCTIONS, system);
-            }
-            builder.setAttribute(GenAi.INPUT_MESSAGES, Content.inputMessages(request.messages()));
-        }
-        long start = System.nanoTime();
-        Current current = enter(builder.startSpan());
-        return (response, failure) -> {
-            Span span = current.span;
-            String answeredBy = provider;
-            String responseModel = null;
-            String errorType = null;
-            if (response != null) {
-                if (answeredBy == null && response.provider() != null) {
-                    answeredBy = GenAi.provider(response.provider());
-                    span.setAttribute(GenAi.PROVIDER_NAME, answeredBy);
-                }
-                if (response.model() != null) {
-                    responseModel = response.model();
-                    span.setAttribute(GenAi.RESPONSE_MODEL, responseModel);
-                }
-                if (response.responseId() != null) {
-                    span.setAttribute(GenAi.RESPONSE_ID, response.responseId());
-                }
-                String finish = finishReason(response);
-                span.setAttribute(GenAi.RESPONSE_FINISH_REASONS, List.of(finish));
-                if (!response.usage().equals(Usage.ZERO)) {
-                    usage(span, response.usage());
-                }
-                if (captureContent) {
-                    span.setAttribute(GenAi.OUTPUT_MESSAGES, Content.outputMessages(response.message(), finish));
-                }
-            }
-            if (failure != null) {
-                errorType = errorType(failure);
-                failed(span, failure);
-            }
-            CallAttributes attributes = callAttributes(new CallKey(answeredBy, model, responseModel, errorType));
-            duration.record((System.nanoTime() - start) / 1e9, attributes.call);
-            if (response != null && !response.usage().equals(Usage.ZERO)) {
-                tokenUsage.record(response.usage().totalInputTokens(), attributes.input);
-                tokenUsage.record(response.usage().outputTokens(), attributes.output);
-            }
-            current.exit();
-        };
+        return spans.modelCall(call, target);
     }
 
     @Override
     public Observation<ToolResult> toolCallStarted(ToolInvocation call) {
-        String tool = call.call().name();
-        SpanBuilder builder = tracer.spanBuilder(GenAi.EXECUTE_TOOL + " " + tool)
-                .setSpanKind(SpanKind.INTERNAL)
-                .setAttribute(GenAi.OPERATION_NAME, GenAi.EXECUTE_TOOL)
-                .setAttribute(GenAi.TOOL_NAME, tool)
-                .setAttribute(GenAi.TOOL_CALL_ID, call.call().id())
-                .setAttribute(GenAi.TOOL_TYPE, "function");
-        if (captureContent) {
-            builder.setAttribute(GenAi.TOOL_CALL_ARGUMENTS, call.call().arguments());
-        }
-        Current current = enter(builder.startSpan());
-        return (result, failure) -> {
-            Span span = current.span;
-            if (result != null) {
-                if (captureContent) {
-                    span.setAttribute(GenAi.TOOL_CALL_RESULT, Content.toolResult(result));
-                }
-                if (result.isError()) {
-                    span.setAttribute(GenAi.ERROR_TYPE, GenAi.TOOL_ERROR);
-                    span.setStatus(StatusCode.ERROR);
-                    toolErrors.add(1, Attributes.of(GenAi.TOOL_NAME, tool, GenAi.ERROR_TYPE, GenAi.TOOL_ERROR));
-                }
-            }
-            if (failure != null) {
-                failed(span, failure);
-                toolErrors.add(1, Attributes.of(GenAi.TOOL_NAME, tool, GenAi.ERROR_TYPE, errorType(failure)));
-            }
-            current.exit();
-        };
+        return spans.toolCall(call);
     }
 
     @Override
+    @SuppressWarnings("try") // the scope is held while the task runs
     public Runnable propagate(Runnable task) {
         Context context = Context.current();
         Map<String, String> mdc = MDC.getCopyOfContextMap();
@@ -453,18 +262,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
      * @return the listener
      */
     public RetryListener retryListener() {
-        return event -> {
-            ModelException failure = event.failure();
-            String type = errorType(failure);
-            AttributesBuilder attributes = Attributes.builder().put(GenAi.ERROR_TYPE, type);
-            failure.provider().ifPresent(p -> attributes.put(GenAi.PROVIDER_NAME, GenAi.provider(p)));
-            retries.add(1, attributes.build());
-            Span.current().addEvent("retry", Attributes.builder()
-                    .put("shelly.retry.attempt", (long) event.attempt())
-                    .put(GenAi.ERROR_TYPE, type)
-                    .put("shelly.retry.delay_ms", event.delay().toMillis())
-                    .build());
-        };
+        return metrics.retryListener();
     }
 
     /**
@@ -477,17 +275,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
      * @return the listener
      */
     public FallbackListener fallbackListener() {
-        return event -> {
-            Attributes attributes = Attributes.builder()
-                    .put(GenAi.FALLBACK_FROM, event.from())
-                    .put(GenAi.FALLBACK_TO, event.to())
-                    .put(GenAi.ERROR_TYPE, event.reason())
-                    .build();
-            fallbacks.add(1, attributes);
-            Span span = Span.current();
-            span.addEvent("fallback", attributes);
-            span.setAttribute(GenAi.FALLBACK_PROVIDER, event.to());
-        };
+        return metrics.fallbackListener();
     }
 
     /**
@@ -526,7 +314,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
                 .setAttribute(GenAi.TOOL_NAME, tool)
                 .setAttribute(GenAi.OPERATION_NAME, GenAi.EXECUTE_TOOL)
                 .startSpan();
-        Current current = enter(span);
+        CurrentSpan current = new CurrentSpan(span);
         try {
             ToolResult result = call.get();
             if (result != null && result.isError()) {
@@ -535,7 +323,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
             }
             return result;
         } catch (RuntimeException | Error e) {
-            failed(span, e);
+            Spans.failed(span, e);
             throw e;
         } finally {
             current.exit();
@@ -556,146 +344,6 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     @Override
     public String toString() {
         return "ShellyTelemetry[" + (owned != null ? "autoconfigured SDK" : otel) + (captureContent ? ", content" : "") + "]";
-    }
-
-    // ------------------------------------------------------------------ plumbing
-
-    /** What a model call's metric attributes are made of. */
-    private record CallKey(String provider, String requestModel, String responseModel, String errorType) {}
-
-    /** A model call's metric attributes: for its duration, and for its input and output tokens. */
-    private record CallAttributes(Attributes call, Attributes input, Attributes output) {}
-
-    /** At most this many kinds of model call keep their metric attributes. */
-    private static final int CACHED_CALL_ATTRIBUTES = 1_024;
-
-    private CallAttributes callAttributes(CallKey key) {
-        CallAttributes known = callAttributes.get(key);
-        if (known != null) {
-            return known;
-        }
-        AttributesBuilder b = Attributes.builder().put(GenAi.OPERATION_NAME, GenAi.CHAT);
-        if (key.requestModel() != null) {
-            b.put(GenAi.REQUEST_MODEL, key.requestModel());
-        }
-        if (key.responseModel() != null) {
-            b.put(GenAi.RESPONSE_MODEL, key.responseModel());
-        }
-        if (key.provider() != null) {
-            b.put(GenAi.PROVIDER_NAME, key.provider());
-        }
-        if (key.errorType() != null) {
-            b.put(GenAi.ERROR_TYPE, key.errorType());
-        }
-        Attributes call = b.build();
-        CallAttributes made = new CallAttributes(call, call.toBuilder().put(GenAi.TOKEN_TYPE, "input").build(),
-                call.toBuilder().put(GenAi.TOKEN_TYPE, "output").build());
-        if (callAttributes.size() < CACHED_CALL_ATTRIBUTES) {
-            callAttributes.putIfAbsent(key, made);
-        }
-        return made;
-    }
-
-    /** A span made current on this thread, with the MDC entries it replaced. */
-    private static final class Current {
-        final Span span;
-        private final Scope scope;
-        private final String traceId;
-        private final String spanId;
-        private final String flags;
-        /** Whether the span is a real one, whose ids went into the MDC (a no-op tracer's are not). */
-        private final boolean mdc;
-
-        Current(Span span) {
-            this.span = span;
-            this.scope = span.makeCurrent();
-            SpanContext sc = span.getSpanContext();
-            this.mdc = sc.isValid();
-            if (mdc) {
-                this.traceId = MDC.get(MDC_TRACE_ID);
-                this.spanId = MDC.get(MDC_SPAN_ID);
-                this.flags = MDC.get(MDC_TRACE_FLAGS);
-                MDC.put(MDC_TRACE_ID, sc.getTraceId());
-                MDC.put(MDC_SPAN_ID, sc.getSpanId());
-                MDC.put(MDC_TRACE_FLAGS, sc.getTraceFlags().asHex());
-            } else {
-                this.traceId = null;
-                this.spanId = null;
-                this.flags = null;
-            }
-        }
-
-        void exit() {
-            try {
-                span.end();
-            } finally {
-                scope.close();
-                if (mdc) {
-                    restore(MDC_TRACE_ID, traceId);
-                    restore(MDC_SPAN_ID, spanId);
-                    restore(MDC_TRACE_FLAGS, flags);
-                }
-            }
-        }
-
-        static void restore(String key, String value) {
-            if (value == null) {
-                MDC.remove(key);
-            } else {
-                MDC.put(key, value);
-            }
-        }
-    }
-
-    private static Current enter(Span span) {
-        return new Current(span);
-    }
-
-    private static void options(SpanBuilder builder, ModelOptions options) {
-        if (options.maxTokens() != null) {
-            builder.setAttribute(GenAi.REQUEST_MAX_TOKENS, options.maxTokens().longValue());
-        }
-        if (options.temperature() != null) {
-            builder.setAttribute(GenAi.REQUEST_TEMPERATURE, options.temperature());
-        }
-        if (options.topP() != null) {
-            builder.setAttribute(GenAi.REQUEST_TOP_P, options.topP());
-        }
-        if (options.stop() != null && !options.stop().isEmpty()) {
-            builder.setAttribute(GenAi.REQUEST_STOP_SEQUENCES, options.stop());
-        }
-        if (options.responseFormat() != null) {
-            builder.setAttribute(GenAi.OUTPUT_TYPE, "json");
-        }
-    }
-
-    private static void usage(Span span, Usage usage) {
-        span.setAttribute(GenAi.USAGE_INPUT_TOKENS, usage.totalInputTokens());
-        span.setAttribute(GenAi.USAGE_OUTPUT_TOKENS, usage.outputTokens());
-        span.setAttribute(GenAi.USAGE_CACHE_READ_INPUT_TOKENS, usage.cacheReadTokens());
-        span.setAttribute(GenAi.USAGE_CACHE_CREATION_INPUT_TOKENS, usage.cacheWriteTokens());
-        if (usage.reasoningTokens() > 0) {
-            span.setAttribute(GenAi.USAGE_REASONING_OUTPUT_TOKENS, usage.reasoningTokens());
-        }
-    }
-
-    /** The provider's own stop reason where it gave one, else Shelly's in lower case. */
-    private static String finishReason(ModelResponse response) {
-        return response.providerStopReason() != null ? response.providerStopReason()
-                : response.stopReason().name().toLowerCase(Locale.ROOT);
-    }
-
-    private static void failed(Span span, Throwable failure) {
-        span.setAttribute(GenAi.ERROR_TYPE, errorType(failure));
-        span.setStatus(StatusCode.ERROR, failure.getMessage() == null ? failure.getClass().getName() : failure.getMessage());
-    }
-
-    /** A model error's kind in lower case, else the exception's class name. */
-    static String errorType(Throwable failure) {
-        if (failure instanceof ModelException m) {
-            return m.kind().name().toLowerCase(Locale.ROOT);
-        }
-        return failure.getClass().getName();
     }
 
     /** Collects the telemetry's settings. */

@@ -184,10 +184,9 @@ public record AgentConfig(String name, String description, String instructions, 
     /**
      * The {@code context:} section of an agent: how its model calls stay inside the model's
      * window. Each strategy is on when its section is present ({@code loop_detection: {}} turns one
-     * on with its defaults) and is the strategy itself (compaction, offload, ..., as
-     * {@link ContextStrategy}'s static methods make them); they run in the order of the components
-     * here (tool scope, budget, trimming, masking, offload, sliding window, compaction, loop
-     * detection, failure reflection).
+     * on with its defaults) and is the strategy itself, made by {@link ContextStrategy}'s factories;
+     * they run in the order of the components here (tool scope, budget, trimming, masking, offload,
+     * sliding window, compaction, loop detection, failure reflection).
      *
      * <pre>
      * agents:
