@@ -133,6 +133,9 @@ final class AgentFactory {
             b.listener(parts.events()::publish);
         }
         a.applyTo(b);
+        if (a.delegateTargets() != null) {
+            b.delegateTargets(a.delegateTargets().toArray(String[]::new));
+        }
         if (a.context() != null) {
             b.contextPolicy(contextPolicy(a));
         }

@@ -58,6 +58,20 @@ class UserSettingsTest {
     }
 
     @Test
+    void anAgentWithDelegateTargetsIsToldAboutThoseAlone() throws IOException {
+        Engine.Builder builder = builder();
+        write(project.agentsDir().resolve("writer.md"), "---\ndescription: Writes\n---\nWrite.\n");
+        write(project.agentsDir().resolve("critic.md"), "---\ndescription: Criticises\n---\nCriticise.\n");
+        write(project.agentsDir().resolve("lead.md"), "---\ndescription: Leads\ndelegate_targets: [writer]\n---\nLead.\n");
+        try (Engine engine = builder.build()) {
+            assertThat(engine.agent("lead").delegateTargets()).contains(java.util.Set.of("writer"));
+            assertThat(engine.agent("lead").systemPrompt()).endsWith("## Available Agents\n\n- **writer**: Writes");
+            assertThat(engine.agent("assistant").systemPrompt()).contains("- **critic**: Criticises", "- **lead**: Leads",
+                    "- **writer**: Writes");
+        }
+    }
+
+    @Test
     void theUsersSkillsLieUnderTheProjectsAndAClashIsReportedOnce() throws IOException {
         Engine.Builder builder = builder();
         skill(project, "review", "The project's review");

@@ -23,6 +23,7 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param model the model this agent asks its provider for, or null for the provider's {@code model}
  * @param toolboxes the toolboxes it uses, in lookup order
  * @param skills the names of the skills it knows, or null for every skill the engine loaded
+ * @param delegateTargets the only agents it may delegate to, or null for every other agent
  * @param options its limits; every one left out takes the agent default
  * @param promptCaching whether the agent's requests carry prompt-cache hints, or null for the
  *     agent default (on)
@@ -33,8 +34,8 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param coding its coding toolbox (the {@code coding:} section), or null for none
  */
 public record AgentConfig(String name, String description, String instructions, String provider, String model,
-        List<Toolbox> toolboxes, List<String> skills, Options options, Boolean promptCaching, Context context,
-        Approval approval, Coding coding) {
+        List<Toolbox> toolboxes, List<String> skills, List<String> delegateTargets, Options options,
+        Boolean promptCaching, Context context, Approval approval, Coding coding) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -45,6 +46,7 @@ public record AgentConfig(String name, String description, String instructions, 
         Fields.notBlank(model, "model");
         toolboxes = toolboxes == null ? List.of() : List.copyOf(toolboxes);
         skills = Fields.names(skills, "skills");
+        delegateTargets = Fields.names(delegateTargets, "delegate_targets");
         options = options == null ? Options.DEFAULT : options;
     }
 
@@ -64,8 +66,8 @@ public record AgentConfig(String name, String description, String instructions, 
     public AgentConfig(String name, String description, String instructions, String provider,
             List<Toolbox> toolboxes, List<String> skills, Options options, Boolean promptCaching,
             Approval approval) {
-        this(name, description, instructions, provider, null, toolboxes, skills, options, promptCaching, null, approval,
-                null);
+        this(name, description, instructions, provider, null, toolboxes, skills, null, options, promptCaching, null,
+                approval, null);
     }
 
     /**
@@ -302,6 +304,7 @@ public record AgentConfig(String name, String description, String instructions, 
         private String model;
         private final List<Toolbox> toolboxes = new ArrayList<>();
         private List<String> skills;
+        private List<String> delegateTargets;
         private Options options = Options.DEFAULT;
         private Boolean promptCaching;
         private Context context;
@@ -393,6 +396,17 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Limits the agents it may delegate to.
+         *
+         * @param names configured agents
+         * @return this builder
+         */
+        public Builder delegateTargets(String... names) {
+            this.delegateTargets = List.of(names);
+            return this;
+        }
+
+        /**
          * Sets the ReAct loop limit.
          *
          * @param value iterations, at least 1; {@link Agent#UNLIMITED} for no limit
@@ -475,8 +489,8 @@ public record AgentConfig(String name, String description, String instructions, 
          * @return the configuration
          */
         public AgentConfig build() {
-            return new AgentConfig(name, description, instructions, provider, model, toolboxes, skills, options,
-                    promptCaching, context, approval, coding);
+            return new AgentConfig(name, description, instructions, provider, model, toolboxes, skills, delegateTargets,
+                    options, promptCaching, context, approval, coding);
         }
     }
 

@@ -28,6 +28,7 @@ import tools.jackson.databind.node.ObjectNode;
  * model: claude-haiku-4-5          # optional: this agent's own model on its provider
  * toolboxes: [files]
  * skills: [review]
+ * delegate_targets: [writer]       # the only agents it delegates to
  * max_iterations: 15               # or under options:, as in config.yaml
  * approval: { ask: [fs_write*] }
  * ---

@@ -131,6 +131,19 @@ class AgentFilesTest {
     }
 
     @Test
+    void anAgentFileMayLimitWhomItDelegatesTo() throws IOException {
+        Path file = agent("lead", "---\ndescription: Leads\ndelegate_targets: [assistant]\n---\nLead.\n");
+        assertThat(load().agents().get(1).delegateTargets()).containsExactly("assistant");
+
+        agent("lead", "---\ndescription: Leads\ndelegate_targets: [assistant, nobody]\n---\nLead.\n");
+        assertThat(error()).hasMessage(file + ":3: delegate_targets[1]: unknown agent 'nobody'; expected one of: "
+                + "assistant, lead");
+        agent("lead", "---\ndelegate_targets:\n  - lead\n---\nLead.\n");
+        assertThat(error()).hasMessage(file + ":3: delegate_targets[0]: an agent does not delegate to itself; name other "
+                + "agents");
+    }
+
+    @Test
     void theFileNamesItsAgentAndItsBodyIsItsInstructions() throws IOException {
         Path file = agent("reviewer", "---\nname: critic\n---\nReview.\n");
         assertThat(error()).hasMessage(file + ":2: name: is 'critic', but the file names agent 'reviewer'; an agent "
