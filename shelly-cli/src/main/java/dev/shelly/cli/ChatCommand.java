@@ -44,7 +44,7 @@ final class ChatCommand extends Command {
         args.atMost(0);
         SessionChoice choice = SessionChoice.of(name(), args);
         PrintStream out = terminal.out();
-        try (Engine engine = project.engine(choice.agent(), true, SESSION_WAIT);
+        try (Engine engine = project.engine(true, SESSION_WAIT);
                 Session session = choice.open(engine, project)) {
             Transcript view = new Transcript(terminal, out, true);
             session.listen(view);

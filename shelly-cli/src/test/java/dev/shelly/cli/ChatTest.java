@@ -231,8 +231,7 @@ class ChatTest {
         Shell.Result agent = shell.run("", "chat", "--agent", "nobody");
         assertThat(agent.status()).isEqualTo(1);
         assertThat(agent.out()).isEmpty();
-        assertThat(agent.err()).isEqualTo("error: unknown agent 'nobody'; the agents of "
-                + dir.resolve(".shelly/config.yaml") + " are: assistant, reviewer\n");
+        assertThat(agent.err()).isEqualTo("error: no agent 'nobody'; configured agents: assistant, reviewer\n");
 
         Shell.Result session = shell.run("", "chat", "--session", "20990101-000000-nothing");
         assertThat(session.status()).isEqualTo(1);

@@ -34,6 +34,8 @@ import java.util.function.Function;
 abstract sealed class EngineSettings permits Engine.Builder {
     EngineConfig config;
     ShellyDir dir;
+    ShellyDir userDir;
+    boolean userDirSet;
     Function<String, String> env = System::getenv;
     final Map<String, Completer> completers = new LinkedHashMap<>();
     final Map<String, ToolBox> toolboxes = new LinkedHashMap<>();
@@ -126,7 +128,9 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Sets the configuration; without it, {@code .shelly/config.yaml} of {@link #dir(ShellyDir)} is read.
+     * Sets the configuration; without it, the settings of {@link #dir(ShellyDir)} are read: its
+     * {@code config.yaml} and {@code agents/}, over the {@linkplain #userDir(ShellyDir) user's},
+     * under the environment's overrides ({@link dev.shelly.engine.config.ConfigLoader#loadSettings}).
      *
      * @param value the configuration
      * @return this builder
@@ -137,13 +141,29 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Sets the {@code .shelly/} folder: configuration (unless given), skills, context, sessions.
+     * Sets the {@code .shelly/} folder: configuration (unless given), agents, skills, context, sessions.
      *
      * @param value the folder
      * @return this builder
      */
     public Engine.Builder dir(ShellyDir value) {
         this.dir = value;
+        return self();
+    }
+
+    /**
+     * Sets the user's settings folder, whose {@code config.yaml}, {@code agents/} and
+     * {@code skills/} lie under the project's (the project wins on every name both define);
+     * without it, {@link ShellyDir#user} of the engine's {@linkplain #environment environment}.
+     * Read only with a {@linkplain #dir(ShellyDir) .shelly folder}; its configuration only when
+     * none is {@linkplain #config(EngineConfig) given}.
+     *
+     * @param value the folder, or null to read no user's settings
+     * @return this builder
+     */
+    public Engine.Builder userDir(ShellyDir value) {
+        this.userDir = value;
+        this.userDirSet = true;
         return self();
     }
 

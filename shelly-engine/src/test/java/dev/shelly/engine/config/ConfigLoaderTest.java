@@ -521,8 +521,8 @@ class ConfigLoaderTest {
                 providers: [{ name: p, kind: openai, model: m }]
                 agents:
                   -
-                """)).hasMessage("config.yaml:3: agents[0]: expected a mapping of approval, coding, context, description, "
-                + "instructions, name, options, prompt_caching, provider, skills, toolboxes, got nothing");
+                """)).hasMessage("config.yaml:3: agents[0]: expected a mapping of approval, coding, context, "
+                + "delegate_targets, description, instructions, model, name, options, prompt_caching, provider, skills, toolboxes, got nothing");
     }
 
     @Test
