@@ -14,6 +14,7 @@ import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 
@@ -420,6 +421,30 @@ public final class Agent extends AgentDefinition implements Runner {
     @Override
     public Chat chat() {
         return conversation.chat();
+    }
+
+    /**
+     * {@return the registry, or empty when none was set} The registry the agent delegates through, as its builder set
+     * it. A delegated child built without one delegates through its parent's.
+     */
+    public Optional<Registry> registry() {
+        return Optional.ofNullable(spec.registry());
+    }
+
+    /**
+     * {@return the links} The agent's own links of the interception chain, in the order given: they follow the run
+     * context's and reach the agent's delegated children.
+     */
+    public List<RunInterceptor> interceptors() {
+        return spec.interceptors();
+    }
+
+    /**
+     * {@return the links} The agent's middleware: links around its own runs only, after its interceptors, in the
+     * order given.
+     */
+    public List<RunInterceptor> middleware() {
+        return spec.middleware();
     }
 
     /**

@@ -14,8 +14,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * What an agent is, as its builder left it: the accessors of an {@link Agent}'s description,
- * kept out of {@code Agent.java} so that the agent's file holds its runs. Every accessor is
+ * What an agent is made of, as its builder left it: the accessors of an {@link Agent}'s model,
+ * prompt, tools, limits and policies, kept out of {@code Agent.java} so that the agent's file
+ * holds its runs and how it connects to others (its registry, its links). Every accessor is
  * public on the agent, the only subclass. Immutable.
  */
 abstract class AgentDefinition {
@@ -84,14 +85,6 @@ abstract class AgentDefinition {
     }
 
     /**
-     * {@return the registry, or empty when none was set} The registry the agent delegates through, as its builder set
-     * it. A delegated child built without one delegates through its parent's.
-     */
-    public Optional<Registry> registry() {
-        return Optional.ofNullable(spec.registry());
-    }
-
-    /**
      * {@return the limit, at least 1} The maximum number of model calls in one run: {@value Agent#DEFAULT_MAX_ITERATIONS}
      * unless set, {@link Agent#UNLIMITED} for no limit.
      */
@@ -140,22 +133,6 @@ abstract class AgentDefinition {
      */
     public AgentListener listener() {
         return spec.listener();
-    }
-
-    /**
-     * {@return the links} The agent's own links of the interception chain, in the order given: they follow the run
-     * context's and reach the agent's delegated children.
-     */
-    public List<RunInterceptor> interceptors() {
-        return spec.interceptors();
-    }
-
-    /**
-     * {@return the links} The agent's middleware: links around its own runs only, after its interceptors, in the
-     * order given.
-     */
-    public List<RunInterceptor> middleware() {
-        return spec.middleware();
     }
 
     /**

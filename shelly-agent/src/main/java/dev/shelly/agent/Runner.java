@@ -83,9 +83,9 @@ public interface Runner {
      * runner.
      *
      * <pre>{@code
-     * Runner audited = Runner.around(next, context -> {
-     *     Message reply = next.run(context);
-     *     audit(next.name(), reply);
+     * Runner audited = Runner.around(team, context -> {
+     *     Message reply = team.run(context);
+     *     audit(team.name(), reply);
      *     return reply;
      * });
      * }</pre>

@@ -239,11 +239,27 @@ public final class ToolBox {
      * @return the definitions
      */
     public List<ToolDefinition> definitions() {
-        List<ToolDefinition> defs = new ArrayList<>();
-        for (Tool tool : tools.values()) {
+        return definitionsOf(tools.values());
+    }
+
+    /** The definitions of some tools, in their order. */
+    static List<ToolDefinition> definitionsOf(Collection<Tool> tools) {
+        List<ToolDefinition> defs = new ArrayList<>(tools.size());
+        for (Tool tool : tools) {
             defs.add(tool.definition());
         }
         return Collections.unmodifiableList(defs);
+    }
+
+    /** Checks the arguments of a {@code call}, naming the caller ({@code ToolBox.call}, ...). */
+    static void checkCall(String who, ToolCall call, ToolContext context, int maxResultChars) {
+        if (call == null) {
+            throw new IllegalArgumentException(who + " call must not be null");
+        }
+        if (context == null) {
+            throw new IllegalArgumentException(who + " context must not be null");
+        }
+        ToolResults.checkLimit(maxResultChars, who + " maxResultChars");
     }
 
     /**
@@ -275,13 +291,7 @@ public final class ToolBox {
      * @return the result, with {@code isError} set when the call failed
      */
     public ToolResult call(ToolCall call, ToolContext context, int maxResultChars) {
-        if (call == null) {
-            throw new IllegalArgumentException("ToolBox.call call must not be null");
-        }
-        if (context == null) {
-            throw new IllegalArgumentException("ToolBox.call context must not be null");
-        }
-        ToolResults.checkLimit(maxResultChars, "ToolBox.call maxResultChars");
+        checkCall("ToolBox.call", call, context, maxResultChars);
         Map<String, Tool> current = tools;
         Tool tool = current.get(call.name());
         if (tool == null) {

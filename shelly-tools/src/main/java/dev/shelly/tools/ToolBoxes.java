@@ -106,11 +106,7 @@ public final class ToolBoxes {
      * @return the definitions
      */
     public List<ToolDefinition> definitions() {
-        List<ToolDefinition> defs = new ArrayList<>();
-        for (Tool tool : visible().values()) {
-            defs.add(tool.definition());
-        }
-        return Collections.unmodifiableList(defs);
+        return ToolBox.definitionsOf(visible().values());
     }
 
     /**
@@ -135,13 +131,7 @@ public final class ToolBoxes {
      * @return the result
      */
     public ToolResult call(ToolCall call, ToolContext context, int maxResultChars) {
-        if (call == null) {
-            throw new IllegalArgumentException("ToolBoxes.call call must not be null");
-        }
-        if (context == null) {
-            throw new IllegalArgumentException("ToolBoxes.call context must not be null");
-        }
-        ToolResults.checkLimit(maxResultChars, "ToolBoxes.call maxResultChars");
+        ToolBox.checkCall("ToolBoxes.call", call, context, maxResultChars);
         for (ToolBox box : boxes) {
             Optional<Tool> tool = box.get(call.name());
             if (tool.isPresent()) {

@@ -58,8 +58,12 @@ public record ToolContext(String agent, String parent, int depth, String runId, 
      *
      * @param key the key, stable across attempts of the same call
      * @return the context for the call
+     * @throws IllegalArgumentException when the key is null or blank
      */
     public ToolContext forCall(String key) {
+        if (key == null || key.isBlank()) {
+            throw new IllegalArgumentException("ToolContext.forCall key must not be null or blank");
+        }
         return new ToolContext(agent, parent, depth, runId, parentRunId, sessionId, values, key);
     }
 

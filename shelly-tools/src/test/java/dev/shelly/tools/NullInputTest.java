@@ -27,7 +27,7 @@ class NullInputTest {
     /** Parameters whose null is documented to mean something. */
     private static final Set<String> NULLABLE = Set.of(
             "Tool.new.timeout", "Tool.withTimeout.limit", "ToolContext.new.parent", "ToolContext.new.runId", "ToolContext.new.parentRunId",
-            "ToolContext.new.sessionId");
+            "ToolContext.new.sessionId", "ToolContext.new.idempotencyKey");
 
     private static final String OBJECT = "{\"type\":\"object\"}";
     private static final Tool TOOL = Tool.of("t", "d", OBJECT, (in, ctx) -> ToolOutput.text("x"));
