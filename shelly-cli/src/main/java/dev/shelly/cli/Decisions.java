@@ -16,6 +16,8 @@ import java.util.Map;
  */
 final class Decisions {
     static final String CHOICES = "allow? [y]es, [a]lways, [n]o, [e]dit: ";
+    static final String INTERRUPTED_CALL = "run it again? [y]es, [n]o (its outcome stays unknown): ";
+    static final String INTERRUPTED_TURN = "go on? [y]es, [n]o (end the turn): ";
 
     private final Terminal terminal;
 
@@ -44,6 +46,9 @@ final class Decisions {
 
     /** One call's answer; null at the end of input. */
     private Answer ask(PendingCall pending) throws IOException {
+        if (pending.kind() == PendingCall.Kind.INTERRUPTED) {
+            return interrupted(pending);
+        }
         if (pending.kind() == PendingCall.Kind.QUESTION) {
             terminal.out().println(terminal.bold("? " + pending.agent() + " asks: ") + pending.reason());
             String line = terminal.ask("answer: ");
@@ -77,6 +82,31 @@ final class Decisions {
                     }
                 }
                 default -> terminal.out().println("  answer y, a, n or e");
+            }
+        }
+    }
+
+    /**
+     * A call (or a turn) a crash cut short: run it again, or tell the model its outcome is
+     * unknown (for the turn: go on, or end it); null at the end of input.
+     */
+    private Answer interrupted(PendingCall pending) throws IOException {
+        terminal.out().println(terminal.bold("? " + pending.agent() + ": ") + pending.reason()
+                + (pending.call() == null ? "" : " - " + Shown.line(Shown.describe(pending.call()))));
+        String choices = pending.call() == null ? INTERRUPTED_TURN : INTERRUPTED_CALL;
+        while (true) {
+            String line = terminal.ask(choices);
+            if (line == null) {
+                return null;
+            }
+            switch (line.strip().toLowerCase(Locale.ROOT)) {
+                case "y", "yes" -> {
+                    return Answer.approve();
+                }
+                case "n", "no" -> {
+                    return Answer.deny(pending.call() == null ? "the user ended the turn" : "the user did not run it again");
+                }
+                default -> terminal.out().println("  answer y or n");
             }
         }
     }

@@ -76,8 +76,11 @@ final class RunCommand extends Command {
     }
 
     private static String waiting(PendingCall p) {
-        return p.kind() == PendingCall.Kind.QUESTION ? p.agent() + " asks: " + p.reason()
-                : p.agent() + " wants to run " + Shown.line(Shown.describe(p.call()));
+        return switch (p.kind()) {
+            case QUESTION -> p.agent() + " asks: " + p.reason();
+            case INTERRUPTED -> p.agent() + ": " + p.reason();
+            case APPROVAL -> p.agent() + " wants to run " + Shown.line(Shown.describe(p.call()));
+        };
     }
 
     /** The prompt: the words, joined; {@code -} reads standard input. */

@@ -87,9 +87,11 @@ final class SessionsCommand extends Command {
                 print(message, calls);
             }
             for (PendingCall p : session.pending()) {
-                out.println(terminal.bold("waits for a decision: ") + p.agent() + " "
-                        + (p.kind() == PendingCall.Kind.QUESTION ? "asks: " + p.reason()
-                                : "wants to run " + Shown.line(Shown.describe(p.call()))));
+                out.println(terminal.bold("waits for a decision: ") + p.agent() + " " + switch (p.kind()) {
+                    case QUESTION -> "asks: " + p.reason();
+                    case INTERRUPTED -> "was cut short: " + p.reason();
+                    case APPROVAL -> "wants to run " + Shown.line(Shown.describe(p.call()));
+                });
             }
             if (session.paused()) {
                 out.println("answer with: shelly chat --session " + session.id());

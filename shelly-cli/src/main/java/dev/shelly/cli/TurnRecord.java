@@ -94,7 +94,9 @@ final class TurnRecord implements AgentListener {
         }
         ArrayNode waiting = record.putArray("pending");
         for (PendingCall p : pending) {
-            ObjectNode call = call(p.agent(), p.call());
+            // The entry of a turn a crash cut short names no call.
+            ObjectNode call = p.call() == null ? Shown.JSON.createObjectNode().put("agent", p.agent())
+                    : call(p.agent(), p.call());
             call.put("id", p.id()).put("kind", p.kind().name().toLowerCase(Locale.ROOT)).put("reason", p.reason());
             waiting.add(call);
         }
