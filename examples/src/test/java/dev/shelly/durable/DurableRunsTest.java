@@ -2,6 +2,7 @@ package dev.shelly.durable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolResult;
@@ -49,8 +50,9 @@ import tools.jackson.databind.node.ArrayNode;
  *       unknown; an idempotent one is run again, with the same idempotency key;</li>
  *   <li>no acknowledged turn is lost and the cut turn ends as an uninterrupted one does;</li>
  *   <li>no model step is requested twice, across both JVMs;</li>
- *   <li>every request is valid, and each request equals, byte for byte as JSON, the one an
- *       uninterrupted run sends at that step (the cut call's result aside).</li>
+ *   <li>every request is valid, and each request equals, as JSON, the one an uninterrupted run
+ *       sends at that step (the cut call's result aside);</li>
+ *   <li>the messages' ids and creation times are in the session and in no request.</li>
  * </ul>
  * The emulator and redis-server start once; the four store and format pairs run side by side,
  * each pair's sessions in one killed JVM and one resuming JVM.
@@ -437,6 +439,26 @@ class DurableRunsTest {
                 }
             }
             unknown = interrupted.isEmpty() ? "-" : "yes";
+        }
+
+        // The messages' ids and creation times stay in the session, never on the wire.
+        if (record != null) {
+            List<String> bodies = new ArrayList<>();
+            for (ModelEmulator.Request r : emulator.requests()) {
+                if (s.equals(r.session())) {
+                    bodies.add(r.body().toString());
+                }
+            }
+            Set<String> ids = new HashSet<>();
+            for (Chat.Entry e : record.entries()) {
+                if (!ids.add(e.id())) {
+                    failures.add("two messages with the id " + e.id());
+                }
+                String created = e.created().toString();
+                if (bodies.stream().anyMatch(b -> b.contains(e.id()) || b.contains(created))) {
+                    failures.add("the id or creation time of message " + e.id() + " was sent to the model");
+                }
+            }
         }
 
         // The requests: each step once, valid, and as an uninterrupted run sends it.
