@@ -93,7 +93,7 @@ final class ClientSession {
             spec.progressConsumer(note -> Mono.fromRunnable(() -> events.progress(note)));
         }
         client = spec
-                .clientInfo(new McpSchema.Implementation(b.clientName, b.clientVersion))
+                .clientInfo(McpSchema.Implementation.builder(b.clientName, b.clientVersion).build())
                 .capabilities(capabilities.build())
                 .requestTimeout(requestTimeout)
                 .initializationTimeout(b.connectTimeout.plus(MARGIN))
@@ -123,7 +123,7 @@ final class ClientSession {
                                     log.warn("MCP server '{}': authorizing again failed: {}", label, scrub(rootMessage(e)));
                                     return Mono.just(false);
                                 }))
-                .httpRequestCustomizer((request, method, uri, body, context) -> {
+                .addHttpRequestCustomizer((request, method, uri, body, context) -> {
                     headers.forEach(request::header);
                     if (oauthFlow != null) {
                         oauthFlow.header().ifPresent(value -> request.setHeader("Authorization", value));
