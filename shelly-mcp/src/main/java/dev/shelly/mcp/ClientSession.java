@@ -114,6 +114,7 @@ final class ClientSession {
         return HttpClientStreamableHttpTransport.builder(base)
                 .endpoint(path)
                 .jsonMapper(mcpJson)
+                .clientBuilder(ResumingHttpClient.builder(label))
                 .connectTimeout(connectTimeout)
                 .authorizationErrorHandler((request, response, context) -> oauthFlow == null ? Mono.just(false)
                         : Mono.fromCallable(() -> oauthFlow.recover(response.statusCode(),
