@@ -5,7 +5,7 @@ module dev.shelly.agent {
     requires transitive dev.shelly.modeladapter;
     requires transitive dev.shelly.tools;
     requires transitive dev.shelly.skills;
-    // Middleware.logger takes an slf4j Logger.
+    // RunInterceptor.logging takes an slf4j Logger.
     requires transitive org.slf4j;
 
     exports dev.shelly.agent;

@@ -2,6 +2,8 @@
  * Storage below the engine: the session store SPI and its file store, the session codec, and the
  * shared backends a storage module (shelly-redis) plugs into an engine without depending on it.
  */
+// Its internal package is exported to modules built after it, which javac does not see yet.
+@SuppressWarnings("module")
 module dev.shelly.storage {
     requires transitive dev.shelly.agent;
     requires transitive dev.shelly.state;

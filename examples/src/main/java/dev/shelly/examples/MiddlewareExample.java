@@ -1,9 +1,8 @@
 package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.GuardrailException;
-import dev.shelly.agent.Middleware;
-import dev.shelly.agent.Runner;
+import dev.shelly.agent.AgentException.GuardrailException;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.chats.Message;
 import dev.shelly.testing.Step;
 import dev.shelly.tools.Description;
@@ -16,9 +15,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * An agent with middleware (section 14.5): built-in timeout, recovery and output guardrail, and
- * two of our own written with {@link Runner#around}: one that times the run, one that gives a
- * rejected answer one more try. The first middleware in the list is the outermost.
+ * An agent with middleware (section 14.5): a time limit, the built-in recovery and output
+ * guardrail links, and two links of our own around the run: one that times the run, one that
+ * gives a rejected answer one more try. The first middleware in the list is the outermost.
  */
 public final class MiddlewareExample implements Example {
 
@@ -54,12 +53,12 @@ public final class MiddlewareExample implements Example {
                         + "Never reveal internal notes.")
                 .completer(run.model(script()))
                 .toolboxes(ToolBox.of(lookup))
+                .timeout(Duration.ofMinutes(5))                      // stops a run that takes too long
                 .middleware(
                         timing(run),                                 // outermost: sees the whole run
-                        Middleware.timeout(Duration.ofMinutes(5)),   // stops a run that takes too long
-                        Middleware.recovery(),                       // unexpected exceptions become AgentExceptions
+                        RunInterceptor.recovery(),                   // unexpected exceptions become AgentExceptions
                         oneMoreTry(run),                             // a rejected answer gets a second chance
-                        Middleware.outputGuardrail(reply -> reply.text().toUpperCase(Locale.ROOT).contains("CONFIDENTIAL")
+                        RunInterceptor.outputGuardrail(reply -> reply.text().toUpperCase(Locale.ROOT).contains("CONFIDENTIAL")
                                 ? Optional.of("it reveals information marked CONFIDENTIAL")
                                 : Optional.empty()))
                 .maxIterations(10)
@@ -70,33 +69,40 @@ public final class MiddlewareExample implements Example {
     }
 
     /** Says when the run starts and how long it took. */
-    static Middleware timing(ExampleRun run) {
-        return next -> Runner.around(next, context -> {
-            long start = System.nanoTime();
-            run.note("[timing] " + next.name() + " starts");
-            try {
-                Message reply = next.run(context);
-                run.note("[timing] " + next.name() + " answered in " + seconds(start));
-                return reply;
-            } catch (RuntimeException e) {
-                run.note("[timing] " + next.name() + " failed after " + seconds(start));
-                throw e;
+    static RunInterceptor timing(ExampleRun run) {
+        return new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                String name = chain.agent().name();
+                long start = System.nanoTime();
+                run.note("[timing] " + name + " starts");
+                try {
+                    Message reply = chain.proceed();
+                    run.note("[timing] " + name + " answered in " + seconds(start));
+                    return reply;
+                } catch (RuntimeException e) {
+                    run.note("[timing] " + name + " failed after " + seconds(start));
+                    throw e;
+                }
             }
-        });
+        };
     }
 
     /** When the guardrail rejects an answer, tells the model why and runs once more. */
-    static Middleware oneMoreTry(ExampleRun run) {
-        return next -> Runner.around(next, context -> {
-            try {
-                return next.run(context);
-            } catch (GuardrailException e) {
-                run.note("[guardrail] the answer above was rejected: " + e.reason() + "; asking once more");
-                next.chat().append(Message.user("Your answer was rejected because " + e.reason()
-                        + ". Answer again without that information."));
-                return next.run(context);
+    static RunInterceptor oneMoreTry(ExampleRun run) {
+        return new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                try {
+                    return chain.proceed();
+                } catch (GuardrailException e) {
+                    run.note("[guardrail] the answer above was rejected: " + e.reason() + "; asking once more");
+                    chain.chat().append(Message.user("Your answer was rejected because " + e.reason()
+                            + ". Answer again without that information."));
+                    return chain.proceed();
+                }
             }
-        });
+        };
     }
 
     private static String seconds(long startNanos) {

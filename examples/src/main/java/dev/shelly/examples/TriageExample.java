@@ -1,10 +1,9 @@
 package dev.shelly.examples;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.ModelCallHook;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.RunObserver;
-import dev.shelly.agent.ToolCallHook;
 import dev.shelly.agent.ToolDecision;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
@@ -79,11 +78,12 @@ public final class TriageExample implements Example {
         RunContext context = RunContext.builder()
                 .observers(run.scope().observers().toArray(RunObserver[]::new))
                 .value(TENANT, "acme")
-                .toolCallHooks(ToolCallHook.before(call -> call.call().name().equals("refund_order")
-                        ? ToolDecision.deny("refunds need a human's approval; say so in the triage")
-                        : ToolDecision.ALLOW))
-                .modelCallHooks(ModelCallHook.before(call -> call.request().withTools(call.request().tools().stream()
-                        .filter(tool -> !tool.name().startsWith("admin_")).toList())))
+                .interceptors(
+                        RunInterceptor.beforeToolCall(call -> call.call().name().equals("refund_order")
+                                ? ToolDecision.deny("refunds need a human's approval; say so in the triage")
+                                : ToolDecision.ALLOW),
+                        RunInterceptor.beforeModelCall(call -> call.request().withTools(call.request().tools().stream()
+                                .filter(tool -> !tool.name().startsWith("admin_")).toList())))
                 .build();
 
         // 3. Ask for a Triage, not for text: checked, bound, corrected once if it does not fit.

@@ -2,7 +2,7 @@ package dev.shelly.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.shelly.agent.MaxIterationsException;
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
 import java.util.Map;

@@ -1,27 +1,27 @@
 package dev.shelly.agent;
 
-import dev.shelly.agent.context.ContextPolicy;
-import dev.shelly.agent.internal.FanOut;
+import dev.shelly.agent.AgentException.MaxIterationsException;
+import dev.shelly.agent.AgentException.StructuredOutputException;
+import dev.shelly.agent.internal.AgentSpec;
+import dev.shelly.agent.internal.Children;
+import dev.shelly.agent.internal.ContextManager;
+import dev.shelly.agent.internal.Outcome;
+import dev.shelly.agent.internal.Run;
+import dev.shelly.agent.internal.Runs;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
-import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.ModelOptions;
-import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
-import dev.shelly.tools.ToolResults;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * An agent: it reasons with a model, acts with tools, finds other agents in a {@link Registry}
  * and delegates work to them concurrently, follows {@link Skill}s, and runs inside its
- * {@link Middleware}.
+ * {@linkplain RunInterceptor interception chain}.
  *
  * <pre>{@code
  * Agent agent = Agent.builder("weather-bot")
@@ -38,8 +38,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link RunContext} from the caller's scope ({@link #run(String, RunContext)}; the overloads
  * without one use {@link RunContext#root()}): run id, session, the application's values,
  * depth, registry, listener and the links of its {@linkplain RunInterceptor interception chain}
- * (the context's, then the agent's interceptors and hooks, then its middleware, then the
- * observers). Inside the chain, {@link #run()} first answers the calls of a
+ * (the context's, then the agent's interceptors, then its middleware, then the observers).
+ * Inside the chain, {@link #run()} first answers the calls of a
  * {@linkplain RunPausedException paused} turn, if the chat ends with one, then runs the ReAct
  * loop, which the {@linkplain dev.shelly.agent package overview} describes step by step with
  * delegation and cancellation.
@@ -54,43 +54,31 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code agent.run("...")} twice is one conversation of two turns, as it always was. A registry
  * spawns a fresh agent for each delegation.
  */
-public final class Agent implements Runner {
-    /**
-     * How long cancelled tool calls and children may take to stop, unless the builder or the
-     * run's context says otherwise.
-     */
-    public static final Duration DEFAULT_CANCEL_GRACE = FanOut.DEFAULT_GRACE;
+public final class Agent extends AgentDefinition implements Runner {
+    /** How long cancelled tool calls and children may take to stop, unless the builder or the run's context says. */
+    public static final Duration DEFAULT_CANCEL_GRACE = RunContext.DEFAULT_CANCEL_GRACE;
 
-    /**
-     * The most model calls in one run unless the builder says otherwise: enough for a task with
-     * a few rounds of tools, and a bound on a model that loops.
-     */
-    public static final int DEFAULT_MAX_ITERATIONS = 25;
+    /** The most model calls in one run unless the builder says: a few rounds of tools, a bound on a loop. */
+    public static final int DEFAULT_MAX_ITERATIONS = AgentSettings.DEFAULT_MAX_ITERATIONS;
 
     /** The iteration limit that means no limit: {@code maxIterations(Agent.UNLIMITED)}. */
-    public static final int UNLIMITED = Integer.MAX_VALUE;
+    public static final int UNLIMITED = AgentSpec.UNLIMITED;
 
-    /**
-     * How deep delegation may go unless the builder says otherwise: an agent with a registry
-     * delegates, and the agents it delegates to do the work themselves.
-     */
-    public static final int DEFAULT_MAX_DELEGATION_DEPTH = 1;
+    /** How deep delegation may go unless the builder says: the agents an agent delegates to work alone. */
+    public static final int DEFAULT_MAX_DELEGATION_DEPTH = AgentSettings.DEFAULT_MAX_DELEGATION_DEPTH;
 
-    /** The names of the built-in tools, which no toolbox may use. */
-    static final Set<String> BUILTIN_TOOLS = Set.of(SkillTool.NAME, Orchestration.LIST_AGENTS, Orchestration.DELEGATE);
-
-    /** Everything the builder set, as the agent keeps it. */
-    private final AgentSpec spec;
     private final String name;
+    /** What the agent brings to the context of each of its runs. */
+    private final RunContext.Defaults defaults;
     /** The agent's own conversation, which the convenience methods without one run on. */
     private final Conversation conversation;
-    /** A registry's mark, not run state: a factory may return an agent once (see {@link Registry#spawn}). */
-    private final AtomicBoolean spawned = new AtomicBoolean();
 
-    private Agent(Builder b) {
-        this.spec = b.spec();
+    private Agent(AgentSpec spec, Chat chat) {
+        super(spec);
         this.name = spec.name();
-        this.conversation = new Conversation(b.chat == null ? new Chat() : b.chat);
+        this.defaults = new RunContext.Defaults(name, spec.registry(), spec.cancelGrace(), spec.maxDelegationDepth(),
+                spec.listener(), spec.interceptors(), spec.middleware());
+        this.conversation = new Conversation(chat == null ? new Chat() : chat);
     }
     /**
      * Starts building an agent.
@@ -103,18 +91,14 @@ public final class Agent implements Runner {
     }
 
     /**
-     * Runs the agent on its chat, as it is, in a fresh scope: {@code run(RunContext.root())}.
+     * Runs the agent on its chat, as it is, in a fresh scope: {@code run(RunContext.root())}; see
+     * {@link #run(RunContext)}.
      *
      * @return the final message, as appended to the chat
-     * @throws MaxIterationsException when the iteration limit is reached
-     * @throws dev.shelly.modeladapter.ModelException when the model fails
-     * @throws CancellationException when the run is interrupted
-     * @throws RunPausedException when a tool-call hook paused the run
-     * @throws IllegalStateException when the agent is already running
      */
     @Override
     public Message run() {
-        return execute(conversation, List.of(), RunContext.root(), null).reply;
+        return execute(conversation, List.of(), RunContext.root(), null).reply();
     }
 
     /**
@@ -127,12 +111,13 @@ public final class Agent implements Runner {
      * @throws MaxIterationsException when the iteration limit is reached
      * @throws dev.shelly.modeladapter.ModelException when the model fails
      * @throws CancellationException when the run is interrupted
-     * @throws RunPausedException when a tool-call hook paused the run
+     * @throws RunPausedException when tool calls of the last turn wait for a decision (the chat
+     *     ends with the reply whose calls wait; the next run takes them up)
      * @throws IllegalStateException when the agent is already running
      */
     @Override
     public Message run(RunContext context) {
-        return execute(conversation, List.of(), require(context, "context"), null).reply;
+        return execute(conversation, List.of(), require(context, "context"), null).reply();
     }
 
     /**
@@ -141,7 +126,6 @@ public final class Agent implements Runner {
      *
      * @param userMessage what the user says; not blank
      * @return the final message
-     * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage) {
         return run(userMessage, RunContext.root());
@@ -153,10 +137,9 @@ public final class Agent implements Runner {
      * @param userMessage what the user says; not blank
      * @param context the caller's scope
      * @return the final message
-     * @throws IllegalArgumentException when the message is null or blank
      */
     public Message run(String userMessage, RunContext context) {
-        return execute(conversation, List.of(userInput(userMessage)), require(context, "context"), null).reply;
+        return execute(conversation, List.of(userInput(userMessage)), require(context, "context"), null).reply();
     }
 
     /**
@@ -179,7 +162,7 @@ public final class Agent implements Runner {
      */
     public Message run(List<Message> input, RunContext context) {
         require(input, "input");
-        return execute(conversation, List.copyOf(input), require(context, "context"), null).reply;
+        return execute(conversation, List.copyOf(input), require(context, "context"), null).reply();
     }
 
     /**
@@ -195,7 +178,7 @@ public final class Agent implements Runner {
      */
     public Message run(Conversation conversation, String userMessage, RunContext context) {
         Conversation on = require(conversation, "conversation");
-        return execute(on, List.of(userInput(userMessage)), require(context, "context"), null).reply;
+        return execute(on, List.of(userInput(userMessage)), require(context, "context"), null).reply();
     }
 
     /**
@@ -211,7 +194,7 @@ public final class Agent implements Runner {
     public Message run(Conversation conversation, List<Message> input, RunContext context) {
         require(input, "input");
         Conversation on = require(conversation, "conversation");
-        return execute(on, List.copyOf(input), require(context, "context"), null).reply;
+        return execute(on, List.copyOf(input), require(context, "context"), null).reply();
     }
 
     /**
@@ -266,11 +249,11 @@ public final class Agent implements Runner {
         require(type, "type");
         StructuredOutput<T> out = StructuredOutput.of(type);
         Run run = execute(conversation, List.copyOf(input), require(context, "context"), out);
-        if (run.structured == null) {
-            throw new StructuredOutputException(name, type, run.reply.text(),
+        if (run.structured() == null) {
+            throw new StructuredOutputException(name, type, run.reply().text(),
                     List.of("the run ended without a final answer to bind (a stop tool or a middleware ended it)"), false);
         }
-        return type.cast(run.structured);
+        return type.cast(run.structured());
     }
 
     /** Refuses a null argument of a run, naming it (and the way out, where there is one). */
@@ -289,18 +272,87 @@ public final class Agent implements Runner {
         return Message.user(userMessage);
     }
 
+    /** Runs on a conversation the caller gave; a pause is signalled, as the public methods do. */
     private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
+        Run run = hold(on, caller.enter(defaults), input, out);
+        if (run.paused() != null) {
+            throw run.pauseSignal();
+        }
+        return run;
+    }
+
+    /** Hands a run over to the loop, in a context already entered, holding the conversation for it. */
+    private Run hold(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
         if (!on.begin()) {
             throw new IllegalStateException(on == conversation
                     ? "agent '" + name + "' is already running; an agent runs one run() at a time"
                     : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
         }
         try {
-            return ReactLoop.execute(this, on, caller, input, out);
+            ContextManager contextManager = on.state(spec, () -> new ContextManager(spec, spec.contextPolicy(), on.chat()));
+            return Runs.execute(new Runs.Start(spec, on.chat(), contextManager, context, input, out,
+                    RunApprover.of(context), CHILDREN, run -> new RunLinks(this, run, 0).proceed()));
         } finally {
             on.end();
         }
     }
+
+    /**
+     * The walk down a run's links, the loop innermost. It starts at the agent because a link's
+     * chain names the agent ({@link RunInterceptor.RunChain#agent()}).
+     */
+    private record RunLinks(Agent agent, Run run, int index) implements RunInterceptor.RunChain {
+        @Override
+        public RunContext context() {
+            return run.context();
+        }
+
+        @Override
+        public Chat chat() {
+            return run.chat();
+        }
+
+        @Override
+        public boolean paused() {
+            return run.paused() != null;
+        }
+
+        @Override
+        public Message proceed() {
+            List<RunInterceptor> links = run.links();
+            if (index == links.size()) {
+                return run.proceed();
+            }
+            Message reply = links.get(index).interceptRun(new RunLinks(agent, run, index + 1));
+            if (reply == null) {
+                throw new AgentException(agent.name, "interceptor " + run.place(index) + " (" + links.get(index)
+                        + ") of agent '" + agent.name + "' returned null instead of a message", null);
+            }
+            return reply;
+        }
+    }
+
+    /**
+     * How a {@code delegate} call starts a child: a fresh agent from the registry, in a scope one
+     * level below the delegating run, on its own conversation; its pause comes back as a value.
+     */
+    private static final Children CHILDREN = new Children() {
+        @Override
+        public RunContext scope(RunContext parent, String callId, int task) {
+            return parent.delegation(callId, task);
+        }
+
+        @Override
+        public Outcome run(String agent, RunContext scope, List<Message> kept, List<Message> input) {
+            Agent child = scope.registry().flatMap(r -> r.spawn(agent)).orElseThrow(() -> new AgentException(agent,
+                    "agent '" + agent + "' is not in the registry", null));
+            if (!kept.isEmpty()) {
+                child.chat().append(kept);
+            }
+            Run run = child.hold(child.conversation, scope.enter(child.defaults), kept.isEmpty() ? input : List.of(), null);
+            return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
+        }
+    };
 
     /**
      * Ends a paused turn without running what waits: appends one tool message answering every
@@ -338,7 +390,7 @@ public final class Agent implements Runner {
             throw new IllegalStateException("agent '" + name + "' is running; a paused turn is cancelled between runs");
         }
         try {
-            return ReactLoop.cancelPaused(this, conversation.chat(), context, reason);
+            return Runs.cancelPaused(spec, conversation.chat(), context, RunApprover.of(context), reason);
         } finally {
             conversation.end();
         }
@@ -354,59 +406,7 @@ public final class Agent implements Runner {
      */
     @Override
     public void receive(List<Message> input) {
-        ReactLoop.receive(this, conversation.chat(), input);
-    }
-
-    /**
-     * {@return the prompt's text} The system prompt this agent writes on an empty chat when it
-     * runs at the top of a delegation tree (an agent that keeps its prompt out of the chat, or
-     * whose chat holds messages but no opening system message, puts it in front of the chat on
-     * every model call instead): {@code You are {name}. {description}}, then the sections
-     * {@code ## Instructions}, {@code ## Project Context}, {@code ## Skills} (a skill with a
-     * description listed by it under a line telling the model to {@code load_skill} it first, one
-     * without inlined in full) and {@code ## Available Agents} ({@code - **{name}**: {description}}
-     * for the registry's other agents, sorted by name, only when the agent
-     * {@linkplain #canDelegate() can delegate}). Only non-empty sections appear, every text
-     * stripped of surrounding white space; the shelly-agent README shows the whole template.
-     */
-    public String systemPrompt() {
-        return SystemPrompt.build(name, spec.description(), spec.instructions(), spec.context(), spec.skills(),
-                canDelegate() ? Run.otherAgents(spec.registry(), name) : List.of());
-    }
-
-    /**
-     * Whether this agent may delegate when it runs at the top of a delegation tree: it has a
-     * registry holding other agents, and a delegation limit above 0. Only then is it offered
-     * {@code list_agents} and {@code delegate} and told about the other agents. Inside a run the
-     * run's depth and the limits of the agents above count too (see {@link RunContext}).
-     *
-     * @return true when the agent can delegate
-     */
-    public boolean canDelegate() {
-        return spec.registry() != null && spec.maxDelegationDepth() > 0 && !Run.otherAgents(spec.registry(), name).isEmpty();
-    }
-
-    /** Marks the agent as returned by a registry's factory; false when it was before. */
-    boolean markSpawned() {
-        return spawned.compareAndSet(false, true);
-    }
-
-    Registry registryOrNull() {
-        return spec.registry();
-    }
-
-    /** The grace set on the builder, or null when the run's context decides. */
-    Duration ownCancelGrace() {
-        return spec.cancelGrace();
-    }
-
-    /**
-     * The most characters of text a tool result keeps, for tools without a limit of their own.
-     *
-     * @return the limit; {@link ToolResults#DEFAULT_MAX_CHARS} unless the builder set one
-     */
-    public int maxToolResultChars() {
-        return spec.maxToolResultChars();
+        Runs.receive(spec, conversation.chat(), input);
     }
 
     // ------------------------------------------------------------------ accessors
@@ -422,34 +422,6 @@ public final class Agent implements Runner {
     }
 
     /**
-     * {@return the conversation} The agent's own conversation: the one {@link #run(String)} and the other methods
-     * without a conversation continue. It starts from the builder's {@linkplain Builder#chat chat}.
-     */
-    public Conversation conversation() {
-        return conversation;
-    }
-
-    /** {@return the description; may be empty} What the agent does, as other agents see it. */
-    public String description() {
-        return spec.description();
-    }
-
-    /** {@return the instructions; may be empty} The agent's detailed instructions. */
-    public String instructions() {
-        return spec.instructions();
-    }
-
-    /** {@return the completer} The model the agent asks. */
-    public Completer completer() {
-        return spec.completer();
-    }
-
-    /** {@return the context; may be empty} The project context given to the agent. */
-    public String context() {
-        return spec.context();
-    }
-
-    /**
      * {@return the registry, or empty when none was set} The registry the agent delegates through, as its builder set
      * it. A delegated child built without one delegates through its parent's.
      */
@@ -458,117 +430,27 @@ public final class Agent implements Runner {
     }
 
     /**
-     * {@return the limit, at least 1} The maximum number of model calls in one run: {@value #DEFAULT_MAX_ITERATIONS}
-     * unless set, {@link #UNLIMITED} for no limit.
-     */
-    public int maxIterations() {
-        return spec.maxIterations();
-    }
-
-    /**
-     * {@return the limit} How deep the delegation tree below a top-level agent may grow: an agent at depth {@code d}
-     * may delegate while {@code d} is below this limit (and below the limit of every agent above it). {@value
-     * #DEFAULT_MAX_DELEGATION_DEPTH} unless set; 0 means the agent cannot delegate.
-     */
-    public int maxDelegationDepth() {
-        return spec.maxDelegationDepth();
-    }
-
-    /** {@return the skills} The skills the agent knows. */
-    public List<Skill> skills() {
-        return spec.skills();
-    }
-
-    /** {@return the toolboxes} The user's toolboxes (the built-in tools not included). */
-    public List<ToolBox> toolboxes() {
-        return spec.toolboxes();
-    }
-
-    /**
-     * {@return the tool names; empty by default} The tools whose call ends a run once the turn's results are in the
-     * chat.
-     */
-    public Set<String> stopTools() {
-        return spec.stopTools();
-    }
-
-    /**
-     * {@return true when the prompt goes into the chat} Whether the agent writes its system prompt into an empty chat
-     * (true, the default) or puts it in front of the chat on every model call (false).
-     */
-    public boolean systemPromptInChat() {
-        return spec.systemPromptInChat();
-    }
-
-    /**
-     * {@return the listener, {@link AgentListener#NONE} when none is set} The listener that observes this agent's
-     * events (and, through each run's context, its children's).
-     */
-    public AgentListener listener() {
-        return spec.listener();
-    }
-
-    /**
-     * {@return the hooks, in the order added} The agent's own model-call hooks; a run's context adds its own before
-     * them.
-     */
-    public List<ModelCallHook> modelCallHooks() {
-        return spec.modelCallHooks();
-    }
-
-    /**
-     * {@return the hooks, in the order added} The agent's own tool-call hooks; a run's context adds its own before
-     * them.
-     */
-    public List<ToolCallHook> toolCallHooks() {
-        return spec.toolCallHooks();
-    }
-
-    /**
-     * {@return the links} The agent's own links of the interception chain, its hooks included, in the order given; a
-     * run's context puts its own before them.
+     * {@return the links} The agent's own links of the interception chain, in the order given: they follow the run
+     * context's and reach the agent's delegated children.
      */
     public List<RunInterceptor> interceptors() {
         return spec.interceptors();
     }
 
-    /** The toolboxes runs search: the user's, then those of the context strategies. */
-    List<ToolBox> runToolboxes() {
-        return spec.runToolboxes();
-    }
-
-    /** The definition of {@code load_skill}, or null without skills. */
-    ToolDefinition skillTool() {
-        return spec.skillTool();
-    }
-
-    /** The middleware as links around this agent's runs (not inherited by delegated children). */
-    List<RunInterceptor> middlewareLinks() {
-        return spec.middlewareLinks();
+    /**
+     * {@return the links} The agent's middleware: links around its own runs only, after its interceptors, in the
+     * order given.
+     */
+    public List<RunInterceptor> middleware() {
+        return spec.middleware();
     }
 
     /**
-     * {@return the options} The options of every model call the agent makes (the provider's defaults fill what is not
-     * set), prompt caching included unless turned off.
+     * {@return the conversation} The agent's own conversation: the one {@link #run(String)} and the other methods
+     * without a conversation continue. It starts from the builder's {@linkplain Builder#chat chat}.
      */
-    public ModelOptions options() {
-        return spec.options();
-    }
-
-    /**
-     * {@return the policy; {@link ContextPolicy#NONE} unless set} How the agent keeps its model calls inside the
-     * model's window.
-     */
-    public ContextPolicy contextPolicy() {
-        return spec.contextPolicy();
-    }
-
-    /**
-     * {@return the price table; {@link ModelTable#defaults()} unless set} The prices that turn the agent's usage into
-     * cost.
-     */
-    public ModelTable prices() {
-        return spec.prices();
+    public Conversation conversation() {
+        return conversation;
     }
 
     @Override
@@ -579,7 +461,7 @@ public final class Agent implements Runner {
     // ------------------------------------------------------------------ builder
 
     /** Collects an agent's settings. Only the name and the completer are required. */
-    public static final class Builder extends AgentSettings {
+    public static final class Builder extends AgentSettings<Builder> {
         private Builder(String name) {
             super(name);
         }
@@ -593,7 +475,13 @@ public final class Agent implements Runner {
          */
         public Agent build() {
             validate();
-            return new Agent(this);
+            List<ToolBox> runToolboxes = AgentSpec.runToolboxes(name, toolboxes, contextPolicy);
+            List<Skill> skillList = List.copyOf(skills);
+            return new Agent(new AgentSpec(name, description, instructions, context, completer, maxIterations,
+                    maxDelegationDepth, skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars,
+                    Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList),
+                    registry, listener, List.copyOf(interceptors), List.copyOf(middleware), callOptions(), prices,
+                    contextPolicy, runToolboxes), chat);
         }
     }
 }

@@ -103,7 +103,7 @@ public sealed interface AgentEvent {
      *
      * @param source the agent
      * @param iteration the iteration, from 1
-     * @param request the request as sent, after the model-call hooks
+     * @param request the request as sent, after the links of the interception chain
      */
     record CompletionStarted(Source source, int iteration, ModelRequest request) implements AgentEvent {}
 
@@ -113,7 +113,7 @@ public sealed interface AgentEvent {
      * @param source the agent
      * @param iteration the iteration, from 1
      * @param reply the reply, with the agent's name as sender
-     * @param response the model's response, after the model-call hooks: usage, stop reason,
+     * @param response the model's response, after the links of the interception chain: usage, stop reason,
      *     model and response id
      * @param took how long the model took
      */
@@ -138,15 +138,15 @@ public sealed interface AgentEvent {
     record StreamDelta(Source source, Delta delta) implements AgentEvent {}
 
     /**
-     * A tool call begins (after the tool-call hooks allowed it).
+     * A tool call begins (after the links of the interception chain allowed it).
      *
      * @param source the agent
-     * @param call the call as the tool gets it: with a hook's rewritten arguments
+     * @param call the call as the tool gets it: with a link's rewritten arguments
      */
     record ToolCallStarted(Source source, ToolCall call) implements AgentEvent {}
 
     /**
-     * A tool call ended: done, failed or cancelled; or it was refused (denied by a hook, not
+     * A tool call ended: done, failed or cancelled; or it was refused (denied by a link, not
      * offered in the turn, or cut off: its arguments are incomplete because the reply stopped at
      * the output limit, and the result says so, with the output tokens and that
      * {@code max_tokens} can be raised), then without a {@link ToolCallStarted} and with a zero

@@ -1,11 +1,11 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.AgentTimeoutException;
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.context.ContextPolicy;
-import dev.shelly.agent.context.ContextStrategy;
 import dev.shelly.chats.Chat;
-import dev.shelly.chats.ToolDefinition;
-import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelOptions.CacheHints;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.skills.Skill;
@@ -15,31 +15,32 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 /**
- * The settings of an {@link Agent.Builder}, kept out of {@code Agent.java} so that the agent's
- * file holds the agent. Every setter is public on {@link Agent.Builder}, which is the only
- * subclass.
+ * The settings of an agent's builder, kept out of {@code Agent.java} so that the agent's file
+ * holds the agent. Every setter is public on the builder, which is the only subclass.
+ *
+ * @param <B> the builder
  */
-abstract sealed class AgentSettings permits Agent.Builder {
-    /** Agent names, as providers accept them in tool names and message sender names. */
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[A-Za-z0-9_-]{1,64}");
+abstract class AgentSettings<B extends AgentSettings<B>> {
+    /** The most model calls in one run unless set. */
+    static final int DEFAULT_MAX_ITERATIONS = 25;
+    /** How deep delegation may go unless set. */
+    static final int DEFAULT_MAX_DELEGATION_DEPTH = 1;
 
     final String name;
     String description = "";
     String instructions = "";
     String context = "";
     Completer completer;
-    int maxIterations = Agent.DEFAULT_MAX_ITERATIONS;
-    int maxDelegationDepth = Agent.DEFAULT_MAX_DELEGATION_DEPTH;
+    int maxIterations = DEFAULT_MAX_ITERATIONS;
+    int maxDelegationDepth = DEFAULT_MAX_DELEGATION_DEPTH;
     final List<Skill> skills = new ArrayList<>();
-    final List<Middleware> middleware = new ArrayList<>();
+    final List<RunInterceptor> middleware = new ArrayList<>();
     final List<ToolBox> toolboxes = new ArrayList<>();
     Duration cancelGrace;
-    final List<ModelCallHook> modelCallHooks = new ArrayList<>();
-    final List<ToolCallHook> toolCallHooks = new ArrayList<>();
+    Duration timeout;
     final List<RunInterceptor> interceptors = new ArrayList<>();
     ModelOptions options = ModelOptions.NONE;
     boolean promptCaching = true;
@@ -51,10 +52,9 @@ abstract sealed class AgentSettings permits Agent.Builder {
     Registry registry;
     AgentListener listener = AgentListener.NONE;
     ContextPolicy contextPolicy = ContextPolicy.NONE;
-    List<ToolBox> runToolboxes;
 
     AgentSettings(String name) {
-        String invalid = invalidName(name);
+        String invalid = Registry.invalidName(name);
         if (invalid != null) {
             throw new IllegalArgumentException(invalid);
         }
@@ -68,7 +68,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the description
      * @return this builder
      */
-    public Agent.Builder description(String value) {
+    public B description(String value) {
         this.description = requireText(value, "description");
         return self();
     }
@@ -79,7 +79,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the instructions
      * @return this builder
      */
-    public Agent.Builder instructions(String value) {
+    public B instructions(String value) {
         this.instructions = requireText(value, "instructions");
         return self();
     }
@@ -90,7 +90,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the context
      * @return this builder
      */
-    public Agent.Builder context(String value) {
+    public B context(String value) {
         this.context = requireText(value, "context");
         return self();
     }
@@ -101,7 +101,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the completer
      * @return this builder
      */
-    public Agent.Builder completer(Completer value) {
+    public B completer(Completer value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' completer must not be null");
         }
@@ -118,7 +118,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @return this builder
      * @throws IllegalArgumentException when the value is below 1
      */
-    public Agent.Builder maxIterations(int value) {
+    public B maxIterations(int value) {
         if (value < 1) {
             throw new IllegalArgumentException("Agent '" + name + "' maxIterations must be at least 1, was " + value
                     + "; use Agent.UNLIMITED for no limit");
@@ -136,7 +136,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the limit
      * @return this builder
      */
-    public Agent.Builder maxDelegationDepth(int value) {
+    public B maxDelegationDepth(int value) {
         if (value < 0) {
             throw new IllegalArgumentException(
                     "Agent '" + name + "' maxDelegationDepth must not be negative, was " + value);
@@ -152,7 +152,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @return this builder
      * @throws IllegalArgumentException when two skills share a name
      */
-    public Agent.Builder skills(List<Skill> more) {
+    public B skills(List<Skill> more) {
         if (more == null) {
             throw new IllegalArgumentException("Agent '" + name + "' skills must not be null");
         }
@@ -171,17 +171,38 @@ abstract sealed class AgentSettings permits Agent.Builder {
     }
 
     /**
-     * Adds middleware; the first added is the outermost. The list is a link around the agent's
-     * runs only, inside the links of the context and the agent's interceptors (see
-     * {@link RunInterceptor}); delegated children do not inherit it.
+     * Adds middleware: links around this agent's own runs, after the context's links and the
+     * agent's {@linkplain #interceptors(RunInterceptor...) interceptors}, the first added
+     * outermost (see {@link RunInterceptor} for the whole order). Delegated children do not
+     * inherit them. The
+     * common ones are {@link RunInterceptor#outputGuardrail}, {@link RunInterceptor#recovery} and
+     * {@link RunInterceptor#logging}.
      *
-     * @param more the middleware
+     * @param more the links
      * @return this builder
      */
-    public Agent.Builder middleware(Middleware... more) {
-        for (Middleware m : requireAll(more, "middleware")) {
-            middleware.add(m);
+    public B middleware(RunInterceptor... more) {
+        middleware.addAll(List.of(requireAll(more, "middleware")));
+        return self();
+    }
+
+    /**
+     * Stops a run that takes longer than a limit: the run (its links included) works on a
+     * virtual thread of its own; at the deadline that thread is interrupted (so the agent stops
+     * its model call and tools and answers every open tool call with a cancelled result), and
+     * the run fails with an {@link AgentTimeoutException} once it has stopped, or after the run's
+     * {@linkplain RunContext#cancelGrace() grace} when it ignores the interrupt; a run that still
+     * succeeds within the grace returns its reply. Interrupting the caller cancels the run the
+     * same way. No limit unless set; delegated children do not inherit it.
+     *
+     * @param limit how long one run may take; positive
+     * @return this builder
+     */
+    public B timeout(Duration limit) {
+        if (limit == null || limit.isNegative() || limit.isZero()) {
+            throw new IllegalArgumentException("Agent '" + name + "' timeout must be positive, was " + limit);
         }
+        this.timeout = limit;
         return self();
     }
 
@@ -191,7 +212,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param more the toolboxes
      * @return this builder
      */
-    public Agent.Builder toolboxes(ToolBox... more) {
+    public B toolboxes(ToolBox... more) {
         for (ToolBox t : requireAll(more, "toolboxes")) {
             toolboxes.add(t);
         }
@@ -206,7 +227,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the registry
      * @return this builder
      */
-    public Agent.Builder registry(Registry value) {
+    public B registry(Registry value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' registry must not be null");
         }
@@ -220,7 +241,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the chat
      * @return this builder
      */
-    public Agent.Builder chat(Chat value) {
+    public B chat(Chat value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' chat must not be null");
         }
@@ -234,7 +255,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the listener
      * @return this builder
      */
-    public Agent.Builder listener(AgentListener value) {
+    public B listener(AgentListener value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' listener must not be null");
         }
@@ -251,7 +272,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the grace
      * @return this builder
      */
-    public Agent.Builder cancelGrace(Duration value) {
+    public B cancelGrace(Duration value) {
         if (value == null || value.isNegative()) {
             throw new IllegalArgumentException("Agent '" + name + "' cancelGrace must not be null or negative");
         }
@@ -268,7 +289,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the limit; at least 1
      * @return this builder
      */
-    public Agent.Builder maxToolResultChars(int value) {
+    public B maxToolResultChars(int value) {
         if (value < 1) {
             throw new IllegalArgumentException("Agent '" + name + "' maxToolResultChars must be at least 1, was " + value);
         }
@@ -285,7 +306,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param names the tool names; adds to those given before
      * @return this builder
      */
-    public Agent.Builder stopAtTools(String... names) {
+    public B stopAtTools(String... names) {
         for (String n : requireAll(names, "stopAtTools")) {
             if (n.isBlank()) {
                 throw new IllegalArgumentException("Agent '" + name + "' stopAtTools must not hold a blank name");
@@ -305,50 +326,21 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value whether the prompt goes into the chat
      * @return this builder
      */
-    public Agent.Builder systemPromptInChat(boolean value) {
+    public B systemPromptInChat(boolean value) {
         this.systemPromptInChat = value;
         return self();
     }
 
     /**
-     * Adds model-call hooks, run around every model call of the agent after those of the
-     * run's context; see {@link ModelCallHook} for the order.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public Agent.Builder modelCallHooks(ModelCallHook... more) {
-        for (ModelCallHook h : requireAll(more, "modelCallHooks")) {
-            modelCallHooks.add(h);
-            interceptors.add(new Links.ModelHook(h, modelCallHooks.size()));
-        }
-        return self();
-    }
-
-    /**
-     * Adds tool-call hooks, asked about every tool call of the agent after those of the
-     * run's context; see {@link ToolCallHook} for the order.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public Agent.Builder toolCallHooks(ToolCallHook... more) {
-        for (ToolCallHook h : requireAll(more, "toolCallHooks")) {
-            toolCallHooks.add(h);
-            interceptors.add(new Links.ToolHook(h, toolCallHooks.size()));
-        }
-        return self();
-    }
-
-    /**
      * Adds links to the interception chain of the agent's runs: they follow the links of the
-     * run's context, in the order given (hooks given to this builder are links at their place
-     * among them), and reach the agent's delegated children. See {@link RunInterceptor}.
+     * run's context, in the order given, and reach the agent's delegated children. See
+     * {@link RunInterceptor}; its static methods make hooks before and after model and tool
+     * calls.
      *
      * @param more the links
      * @return this builder
      */
-    public Agent.Builder interceptors(RunInterceptor... more) {
+    public B interceptors(RunInterceptor... more) {
         interceptors.addAll(List.of(requireAll(more, "interceptors")));
         return self();
     }
@@ -361,7 +353,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the options
      * @return this builder
      */
-    public Agent.Builder options(ModelOptions value) {
+    public B options(ModelOptions value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' options must not be null; use ModelOptions.NONE");
         }
@@ -377,7 +369,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value false to send no cache hints
      * @return this builder
      */
-    public Agent.Builder promptCaching(boolean value) {
+    public B promptCaching(boolean value) {
         this.promptCaching = value;
         return self();
     }
@@ -389,7 +381,7 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * @param value the price table
      * @return this builder
      */
-    public Agent.Builder prices(ModelTable value) {
+    public B prices(ModelTable value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' prices must not be null; use ModelTable.empty()");
         }
@@ -401,14 +393,14 @@ abstract sealed class AgentSettings permits Agent.Builder {
      * How the agent keeps its model calls inside the model's window: the strategies that
      * shape the model's view of the chat before every call (compaction, trimming, offloading,
      * budgets, ...). {@link ContextPolicy#NONE} (the default) sends the whole chat. The
-     * strategies act before the model-call hooks, on the view only: the chat keeps every
+     * strategies act before the links of the interception chain see a request, on the view only: the chat keeps every
      * message plus the summaries and notes they add. A strategy's tools (such as
      * {@code recall}) are offered after the toolboxes'.
      *
      * @param value the policy
      * @return this builder
      */
-    public Agent.Builder contextPolicy(ContextPolicy value) {
+    public B contextPolicy(ContextPolicy value) {
         if (value == null) {
             throw new IllegalArgumentException("Agent '" + name + "' contextPolicy must not be null; use ContextPolicy.NONE");
         }
@@ -435,70 +427,23 @@ abstract sealed class AgentSettings permits Agent.Builder {
         return values;
     }
 
-    /**
-     * Checks the settings before a build and works out the toolboxes runs search: the user's,
-     * then those of the context strategies.
-     */
+    /** Checks the settings before a build; the agent checks its tools. */
     void validate() {
         if (completer == null) {
             throw new IllegalArgumentException("Agent '" + name + "' needs a completer");
         }
-        String clash = AgentTools.builtinClash(name, toolboxes);
-        if (clash != null) {
-            throw new IllegalArgumentException(clash);
-        }
         if (prices == null) {
             prices = ModelTable.defaults();
         }
-        runToolboxes = new ArrayList<>(toolboxes);
-        for (ContextStrategy strategy : contextPolicy.strategies()) {
-            Optional<ToolBox> box = strategy.tools();
-            if (box.isEmpty()) {
-                continue;
-            }
-            for (ToolDefinition d : box.get().definitions()) {
-                for (int i = 0; i < runToolboxes.size(); i++) {
-                    if (runToolboxes.get(i).contains(d.name())) {
-                        throw new IllegalArgumentException("toolbox " + (i + 1) + " of agent '" + name + "' holds a tool "
-                                + "named '" + d.name() + "', which the context strategy '" + strategy.name()
-                                + "' offers; rename the tool");
-                    }
-                }
-            }
-            runToolboxes.add(box.get());
-        }
-        runToolboxes = List.copyOf(runToolboxes);
     }
 
-    /** Says what is wrong with an agent name, or returns null when providers accept it. */
-    static String invalidName(String name) {
-        if (name != null && NAME.matcher(name).matches()) {
-            return null;
-        }
-        return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "
-                + "digits, '_' or '-' (providers accept only these in the tool and sender names an agent's name "
-                + "appears in)";
+    /** The options every model call of the agent carries: prompt caching folded into those set. */
+    ModelOptions callOptions() {
+        return promptCaching && options.cache() == null ? options.withCache(CacheHints.ON) : options;
     }
 
-    /** The agent's settings as it keeps them: copies, prompt caching folded into the options. */
-    AgentSpec spec() {
-        List<RunInterceptor> around = new ArrayList<>(middleware.size());
-        for (int i = 0; i < middleware.size(); i++) {
-            around.add(new Links.Around(middleware.get(i), i));
-        }
-        ModelOptions opts = options;
-        if (promptCaching && opts.cache() == null) {
-            opts = opts.withCache(CacheHints.ON);
-        }
-        List<Skill> skillList = List.copyOf(skills);
-        return new AgentSpec(name, description, instructions, context, completer, maxIterations, maxDelegationDepth,
-                skillList, List.copyOf(middleware), List.copyOf(toolboxes), cancelGrace, maxToolResultChars,
-                Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : SkillTool.definition(skillList),
-                registry, listener, List.copyOf(modelCallHooks), List.copyOf(toolCallHooks), List.copyOf(interceptors),
-                List.copyOf(around), opts, prices, contextPolicy, runToolboxes);
-    }
-
-    private Agent.Builder self() {
-        return (Agent.Builder) this;
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
     }
 }

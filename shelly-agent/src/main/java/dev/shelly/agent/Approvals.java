@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Put it in the run's scope ({@link RunContext.Builder#approvals}); it then decides about
  * every tool call of every agent of the run, delegated children included, after the
- * {@linkplain ToolCallHook tool-call hooks}:
+ * {@linkplain RunInterceptor#decideToolCall links of the interception chain}:
  * <ul>
  *   <li>A call the agent's policy allows runs; one it denies is answered
  *       {@code tool 'x' was not run: the tool policy of agent 'a' does not allow it}.

@@ -1,10 +1,10 @@
 package dev.shelly.agent;
 
-import dev.shelly.agent.internal.ContextManager;
 import dev.shelly.chats.Chat;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * The state of one conversation with agents: its {@link Chat}, and what context management keeps
@@ -33,8 +33,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class Conversation {
     private final Chat chat;
     private final AtomicBoolean running = new AtomicBoolean();
-    /** Context management's state per agent that ran here; touched only by the one running run. */
-    private final Map<Agent, ContextManager> contexts = new IdentityHashMap<>(2);
+    /**
+     * What the runs keep between them per agent that ran here (context management's state), by
+     * the agent's identity; touched only by the one running run.
+     */
+    private final Map<Object, Object> states = new IdentityHashMap<>(2);
 
     /** A conversation on a new, empty chat. */
     public Conversation() {
@@ -83,9 +86,10 @@ public final class Conversation {
         running.set(false);
     }
 
-    /** Context management's state for an agent on this conversation, made on its first run here. */
-    ContextManager contextManager(Agent agent) {
-        return contexts.computeIfAbsent(agent, a -> new ContextManager(a, a.contextPolicy(), chat));
+    /** The state an agent keeps on this conversation, made on its first run here. */
+    @SuppressWarnings("unchecked")
+    <T> T state(Object agent, Supplier<T> made) {
+        return (T) states.computeIfAbsent(agent, a -> made.get());
     }
 
     @Override

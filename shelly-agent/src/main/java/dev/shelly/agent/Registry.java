@@ -5,9 +5,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /**
  * A directory of agents that can be delegated to: each entry has a name, a description (shown to
@@ -36,9 +39,14 @@ public final class Registry {
 
     private record Registration(Entry entry, Supplier<Agent> factory) {}
 
+    /** Agent names, as providers accept them in tool names and message sender names. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
     private final ReentrantLock registration = new ReentrantLock();
     private volatile Map<String, Registration> agents = Map.of();
     private volatile List<Entry> entries = List.of();
+    /** The agents the factories returned, so that one returned twice is refused; by identity, held weakly. */
+    private final Set<Agent> spawned = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     /** An empty registry. */
     public Registry() {}
@@ -54,7 +62,7 @@ public final class Registry {
      * @throws IllegalArgumentException when an argument is missing, the name is invalid or taken
      */
     public Registry register(String name, String description, Supplier<Agent> factory) {
-        String invalid = AgentSettings.invalidName(name);
+        String invalid = invalidName(name);
         if (invalid != null) {
             throw new IllegalArgumentException("Registry.register: " + invalid);
         }
@@ -138,7 +146,7 @@ public final class Registry {
         }
         // A factory must build a fresh agent on every call: each delegated child continues the
         // conversation of its own agent, and two children must not share one.
-        if (!agent.markSpawned()) {
+        if (!spawned.add(agent)) {
             throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
                     + "before; a factory must build a fresh agent on every call");
         }
@@ -148,5 +156,15 @@ public final class Registry {
     @Override
     public String toString() {
         return "Registry" + agents.keySet();
+    }
+
+    /** Says what is wrong with an agent name, or returns null when providers accept it. */
+    static String invalidName(String name) {
+        if (name != null && NAME.matcher(name).matches()) {
+            return null;
+        }
+        return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "
+                + "digits, '_' or '-' (providers accept only these in the tool and sender names an agent's name "
+                + "appears in)";
     }
 }

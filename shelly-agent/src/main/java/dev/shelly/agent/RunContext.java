@@ -1,6 +1,5 @@
 package dev.shelly.agent;
 
-import dev.shelly.agent.internal.FanOut;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;
@@ -25,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * RunContext scope = RunContext.builder()
  *         .sessionId("s-42")
  *         .value(TENANT, "acme")
- *         .toolCallHooks(approval)
+ *         .interceptors(audit)
  *         .build();
  * Message reply = agent.run("Book the flight", scope);
  * Usage used = scope.usage();          // everything the run and its children used
@@ -35,6 +34,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * totals, which are safe for concurrent runs.
  */
 public final class RunContext {
+    /**
+     * How long interrupted tool calls, children and members may take to stop, unless a context
+     * or an agent says otherwise.
+     */
+    public static final Duration DEFAULT_CANCEL_GRACE = RunContextSettings.DEFAULT_CANCEL_GRACE;
+
     /** The key under which a tool's {@link ToolContext#values()} carry the run's context. */
     public static final RunValues.Key<RunContext> KEY = RunValues.Key.of("shelly.run", RunContext.class);
 
@@ -51,8 +56,10 @@ public final class RunContext {
     private final Registry registry;
     private final AgentListener listener;
     private final RunValues values;
-    /** The chain's links, outermost first: the scope's, then (for a run) its agent's; hooks as links. */
+    /** The links delegated children inherit, outermost first: the scope's, then (for a run) its agent's. */
     private final List<RunInterceptor> interceptors;
+    /** The chain's links: those above, then (for a run) its agent's middleware, which children do not inherit. */
+    private final List<RunInterceptor> links;
     private final List<RunObserver> observers;
     private final Duration cancelGrace;
     private final RunContext totalsParent;
@@ -66,7 +73,7 @@ public final class RunContext {
 
     private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
-            List<RunInterceptor> interceptors, List<RunObserver> observers,
+            List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
             Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path) {
         this.runId = runId;
         this.parentRunId = parentRunId;
@@ -79,6 +86,7 @@ public final class RunContext {
         this.listener = listener;
         this.values = values;
         this.interceptors = interceptors;
+        this.links = concat(interceptors, middleware);
         this.observers = observers;
         this.cancelGrace = cancelGrace;
         this.totalsParent = totalsParent;
@@ -96,7 +104,7 @@ public final class RunContext {
     }
 
     /**
-     * A fresh, empty scope: no session, no values, no registry, no listener, no hooks, the
+     * A fresh, empty scope: no session, no values, no registry, no listener, no links, the
      * default grace. It adds up what the runs entered under it use.
      *
      * @return the scope
@@ -105,11 +113,7 @@ public final class RunContext {
         return new Builder().build();
     }
 
-    /**
-     * Starts building a scope.
-     *
-     * @return a builder
-     */
+    /** {@return a builder} Starts building a scope. */
     public static Builder builder() {
         return new Builder();
     }
@@ -129,11 +133,7 @@ public final class RunContext {
 
     // ------------------------------------------------------------------ what a run knows
 
-    /**
-     * The run's id, as events and tools see it.
-     *
-     * @return the id, or empty for a scope the application built
-     */
+    /** {@return the id, or empty for a scope the application built} The run's id, as events and tools see it. */
     public Optional<String> runId() {
         return Optional.ofNullable(runId);
     }
@@ -148,38 +148,22 @@ public final class RunContext {
         return Optional.ofNullable(parentRunId);
     }
 
-    /**
-     * The session the run belongs to.
-     *
-     * @return the id, or empty when there is none
-     */
+    /** {@return the id, or empty when there is none} The session the run belongs to. */
     public Optional<String> sessionId() {
         return Optional.ofNullable(sessionId);
     }
 
-    /**
-     * The running agent.
-     *
-     * @return its name, or empty for a scope the application built
-     */
+    /** {@return its name, or empty for a scope the application built} The running agent. */
     public Optional<String> agent() {
         return Optional.ofNullable(agent);
     }
 
-    /**
-     * The agent that delegated to the running one.
-     *
-     * @return its name, or empty at the top of a delegation tree
-     */
+    /** {@return its name, or empty at the top of a delegation tree} The agent that delegated to the running one. */
     public Optional<String> parentAgent() {
         return Optional.ofNullable(parentAgent);
     }
 
-    /**
-     * The delegation depth: 0 at the top, 1 for a delegated child, ...
-     *
-     * @return the depth
-     */
+    /** {@return the depth} The delegation depth: 0 at the top, 1 for a delegated child, ... */
     public int depth() {
         return depth;
     }
@@ -193,11 +177,7 @@ public final class RunContext {
         return delegationLimit;
     }
 
-    /**
-     * The registry the run delegates through.
-     *
-     * @return the registry, or empty when there is none
-     */
+    /** {@return the registry, or empty when there is none} The registry the run delegates through. */
     public Optional<Registry> registry() {
         return Optional.ofNullable(registry);
     }
@@ -212,11 +192,7 @@ public final class RunContext {
         return listener;
     }
 
-    /**
-     * The application's values.
-     *
-     * @return the values, {@link RunValues#EMPTY} when none
-     */
+    /** {@return the values, {@link RunValues#EMPTY} when none} The application's values. */
     public RunValues values() {
         return values;
     }
@@ -233,47 +209,15 @@ public final class RunContext {
     }
 
     /**
-     * The model-call hooks that apply: the scope's, then (for a run) its agent's. Delegated
-     * children inherit them.
-     *
-     * @return the hooks, outermost first
-     */
-    public List<ModelCallHook> modelCallHooks() {
-        return hooks(i -> i instanceof Links.ModelHook h ? h.hook() : null);
-    }
-
-    /**
-     * The tool-call hooks that apply: the scope's, then (for a run) its agent's. Delegated
-     * children inherit them.
-     *
-     * @return the hooks, outermost first
-     */
-    public List<ToolCallHook> toolCallHooks() {
-        return hooks(i -> i instanceof Links.ToolHook h ? h.hook() : null);
-    }
-
-    /** The hooks of one kind among the links, in order: those the function finds in a link. */
-    private <T> List<T> hooks(java.util.function.Function<RunInterceptor, T> hookOf) {
-        List<T> hooks = new ArrayList<>();
-        for (RunInterceptor i : interceptors) {
-            T hook = hookOf.apply(i);
-            if (hook != null) {
-                hooks.add(hook);
-            }
-        }
-        return List.copyOf(hooks);
-    }
-
-    /**
      * The links of the run's interception chain that the scope holds: the scope's, then (for a
-     * run) its agent's, hooks included as links; delegated children inherit them. A run adds its
-     * agent's middleware and the {@linkplain #observers() observers} inside them (see
+     * run) its agent's interceptors and middleware. Delegated children inherit all but the
+     * middleware. A run adds the {@linkplain #observers() observers} inside them (see
      * {@link RunInterceptor} for the whole order).
      *
      * @return the links, outermost first
      */
     public List<RunInterceptor> interceptors() {
-        return interceptors;
+        return links;
     }
 
     /**
@@ -301,7 +245,7 @@ public final class RunContext {
      * The human in the loop: the tool policies and decisions every run under the scope follows,
      * delegated children included.
      *
-     * @return the approvals, or empty when tool calls are decided by hooks alone
+     * @return the approvals, or empty when tool calls are decided by the links alone
      */
     public Optional<Approvals> approvals() {
         return Optional.ofNullable(approvals);
@@ -328,13 +272,26 @@ public final class RunContext {
         return totals.get().usage();
     }
 
-    /**
-     * The cost of every model call made under this context so far, delegated children included.
-     *
-     * @return the total
-     */
+    /** {@return the total} The cost of every model call made under this context so far, delegated children included. */
     public Cost cost() {
         return totals.get().cost();
+    }
+
+    /**
+     * Adds usage and cost to this context and every context it was entered from: what each
+     * model call of a run adds, and what a tool that asks a model itself may add so that its
+     * run's totals count it.
+     *
+     * @param usage the tokens
+     * @param cost what they cost
+     */
+    public void record(Usage usage, Cost cost) {
+        if (usage == null || cost == null) {
+            throw new IllegalArgumentException("RunContext.record needs a usage and a cost");
+        }
+        for (RunContext c = this; c != null; c = c.totalsParent) {
+            c.totals.updateAndGet(t -> new Totals(t.usage().plus(usage), t.cost().plus(cost)));
+        }
     }
 
     @Override
@@ -345,17 +302,30 @@ public final class RunContext {
 
     // ------------------------------------------------------------------ package-private
 
-    /** The context of a run of {@code runner} entered from this one. */
-    RunContext enter(Agent runner) {
+    /**
+     * What an agent brings to the context of each of its runs, made once when it is built.
+     *
+     * @param agent its name
+     * @param registry its own registry, or null to use the context's
+     * @param cancelGrace its own grace, or null to use the context's
+     * @param maxDelegationDepth its delegation limit
+     * @param listener its listener
+     * @param interceptors its links, which its delegated children inherit
+     * @param middleware its links around its own runs only
+     */
+    record Defaults(String agent, Registry registry, Duration cancelGrace, int maxDelegationDepth,
+            AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware) {}
+
+    /** The context of a run of an agent entered from this one: the agent's defaults after the scope's. */
+    RunContext enter(Defaults runner) {
         String parentRun = runId != null ? runId : parentRunId;
-        Registry reg = runner.registryOrNull() != null ? runner.registryOrNull() : registry;
-        Duration grace = runner.ownCancelGrace() != null ? runner.ownCancelGrace() : cancelGrace;
+        Registry reg = runner.registry() != null ? runner.registry() : registry;
+        Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
         List<RunInterceptor> own = runner.interceptors();
         return new RunContext(RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun, sessionId,
-                runner.name(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
-                events(runner.listener().andThen(listener), own), values,
-                own.isEmpty() ? interceptors : concat(interceptors, numbered(own, interceptors)), observers, grace, this,
-                approvals, path);
+                runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()), reg,
+                events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
+                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path);
     }
 
     /**
@@ -368,47 +338,7 @@ public final class RunContext {
 
     private RunContext delegation(String childPath) {
         return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, interceptors, observers, cancelGrace, this, approvals, childPath);
-    }
-
-    /** Adds one model call's usage and cost to this context and every context it was entered from. */
-    void record(Usage usage, Cost cost) {
-        for (RunContext c = this; c != null; c = c.totalsParent) {
-            c.totals.updateAndGet(t -> new Totals(t.usage().plus(usage), t.cost().plus(cost)));
-        }
-    }
-
-    /** The tool context of this run: the application's values plus this context under {@link #KEY}. */
-    ToolContext toolContext() {
-        return new ToolContext(agent, parentAgent, depth, runId, parentRunId, sessionId, values.with(KEY, this));
-    }
-
-    /**
-     * An agent's links with its hooks numbered after the scope's, so that a message names a hook
-     * by its place among all the run's hooks of its kind, as the run asks them.
-     */
-    private static List<RunInterceptor> numbered(List<RunInterceptor> own, List<RunInterceptor> before) {
-        int models = 0;
-        int tools = 0;
-        for (RunInterceptor i : before) {
-            if (i instanceof Links.ModelHook) {
-                models++;
-            } else if (i instanceof Links.ToolHook) {
-                tools++;
-            }
-        }
-        if (models == 0 && tools == 0) {
-            return own;
-        }
-        List<RunInterceptor> all = new ArrayList<>(own.size());
-        for (RunInterceptor i : own) {
-            all.add(switch (i) {
-                case Links.ModelHook h -> new Links.ModelHook(h.hook(), h.number() + models);
-                case Links.ToolHook h -> new Links.ToolHook(h.hook(), h.number() + tools);
-                default -> i;
-            });
-        }
-        return all;
+                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath);
     }
 
     /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
@@ -438,8 +368,38 @@ public final class RunContext {
     // ------------------------------------------------------------------ builder
 
     /** Collects a scope's settings; everything is optional. */
-    public static final class Builder extends RunContextSettings {
+    public static final class Builder extends RunContextSettings<Builder> {
+        private final List<RunInterceptor> interceptors = new ArrayList<>();
+        private final List<RunObserver> observers = new ArrayList<>();
+
         private Builder() {}
+
+        /**
+         * Adds links to the interception chain of every run under the scope, after those added
+         * before and before every agent's own; delegated children inherit them. See
+         * {@link RunInterceptor} for the order, and for its static methods that make hooks before
+         * and after model and tool calls.
+         *
+         * @param more the links
+         * @return this builder
+         */
+        public Builder interceptors(RunInterceptor... more) {
+            addAll(interceptors, more, "interceptors");
+            return this;
+        }
+
+        /**
+         * Adds observers that watch every run under the scope, delegated children, team members
+         * and agents used as tools included; see {@link RunObserver} for the order. Those that
+         * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
+         *
+         * @param more the observers
+         * @return this builder
+         */
+        public Builder observers(RunObserver... more) {
+            addAll(observers, more, "observers");
+            return this;
+        }
 
         /**
          * Builds the scope.
@@ -448,9 +408,27 @@ public final class RunContext {
          */
         public RunContext build() {
             List<RunInterceptor> links = List.copyOf(interceptors);
+            List<RunObserver> active = new ArrayList<>(observers.size());
+            for (RunObserver o : observers) {
+                if (o.active()) {
+                    active.add(o);
+                }
+            }
             return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry,
-                    events(listener, links), values, links, active(observers), cancelGrace, null,
+                    events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
                     approvals, "");
+        }
+
+        private static <T> void addAll(List<T> list, T[] more, String field) {
+            if (more == null) {
+                throw new IllegalArgumentException("RunContext " + field + " must not be null");
+            }
+            for (int i = 0; i < more.length; i++) {
+                if (more[i] == null) {
+                    throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
+                }
+            }
+            list.addAll(List.of(more));
         }
     }
 }

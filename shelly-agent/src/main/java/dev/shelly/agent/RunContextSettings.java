@@ -1,27 +1,26 @@
 package dev.shelly.agent;
 
-import dev.shelly.agent.internal.FanOut;
 import dev.shelly.tools.RunValues;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * The settings of a {@link RunContext.Builder}, kept out of {@code RunContext.java} so that its file
- * holds the runContext itself. Every setter is public on {@link RunContext.Builder}, the only subclass.
+ * The plain settings of a run context's builder (who and for whom, limits, approvals), kept out
+ * of {@code RunContext.java} so that its file holds the context itself; the builder adds the
+ * links there. Every setter is public on the builder, the only subclass.
+ *
+ * @param <B> the builder
  */
-abstract sealed class RunContextSettings permits RunContext.Builder {
+abstract class RunContextSettings<B extends RunContextSettings<B>> {
+    /** How long interrupted work may take to stop unless a context or an agent says otherwise. */
+    static final Duration DEFAULT_CANCEL_GRACE = Duration.ofSeconds(2);
+
     String sessionId;
     RunValues values = RunValues.EMPTY;
     AgentListener listener = AgentListener.NONE;
     Registry registry;
     int maxDelegationDepth = Integer.MAX_VALUE;
-    Duration cancelGrace = FanOut.DEFAULT_GRACE;
-    final List<RunInterceptor> interceptors = new ArrayList<>();
-    int modelHooks;
-    int toolHooks;
+    Duration cancelGrace = DEFAULT_CANCEL_GRACE;
     Approvals approvals;
-    final List<RunObserver> observers = new ArrayList<>();
 
     RunContextSettings() {}
 
@@ -32,7 +31,7 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
      * @param value the approvals of the conversation
      * @return this builder
      */
-    public RunContext.Builder approvals(Approvals value) {
+    public B approvals(Approvals value) {
         if (value == null) {
             throw new IllegalArgumentException("RunContext approvals must not be null");
         }
@@ -46,7 +45,7 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
      * @param value the session id; not blank
      * @return this builder
      */
-    public RunContext.Builder sessionId(String value) {
+    public B sessionId(String value) {
         if (value == null || value.isBlank()) {
             throw new IllegalArgumentException("RunContext sessionId must not be null or blank");
         }
@@ -62,7 +61,7 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
      * @param <T> the value's type
      * @return this builder
      */
-    public <T> RunContext.Builder value(RunValues.Key<T> key, T value) {
+    public <T> B value(RunValues.Key<T> key, T value) {
         this.values = values.with(key, value);
         return self();
     }
@@ -73,7 +72,7 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
      * @param value the values
      * @return this builder
      */
-    public RunContext.Builder values(RunValues value) {
+    public B values(RunValues value) {
         if (value == null) {
             throw new IllegalArgumentException("RunContext values must not be null; use RunValues.EMPTY");
         }
@@ -88,7 +87,7 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
      * @param value the listener
      * @return this builder
      */
-    public RunContext.Builder listener(AgentListener value) {
+    public B listener(AgentListener value) {
         if (value == null) {
             throw new IllegalArgumentException("RunContext listener must not be null; use AgentListener.NONE");
         }
@@ -102,7 +101,7 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
      * @param value the registry
      * @return this builder
      */
-    public RunContext.Builder registry(Registry value) {
+    public B registry(Registry value) {
         if (value == null) {
             throw new IllegalArgumentException("RunContext registry must not be null");
         }
@@ -116,7 +115,7 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
      * @param value the limit; not negative
      * @return this builder
      */
-    public RunContext.Builder maxDelegationDepth(int value) {
+    public B maxDelegationDepth(int value) {
         if (value < 0) {
             throw new IllegalArgumentException("RunContext maxDelegationDepth must not be negative, was " + value);
         }
@@ -126,12 +125,12 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
 
     /**
      * How long interrupted work may take to stop, for agents and teams that set none;
-     * {@link FanOut#DEFAULT_GRACE} unless set.
+     * two seconds unless set.
      *
      * @param value the grace; not negative
      * @return this builder
      */
-    public RunContext.Builder cancelGrace(Duration value) {
+    public B cancelGrace(Duration value) {
         if (value == null || value.isNegative()) {
             throw new IllegalArgumentException("RunContext cancelGrace must not be null or negative, was " + value);
         }
@@ -139,90 +138,8 @@ abstract sealed class RunContextSettings permits RunContext.Builder {
         return self();
     }
 
-    /**
-     * Adds model-call hooks, a convenience: each becomes a link of the interception chain at
-     * this place among the scope's links (see {@link RunInterceptor}); they run before every
-     * agent's own and reach delegated children.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public RunContext.Builder modelCallHooks(ModelCallHook... more) {
-        List<ModelCallHook> hooks = new ArrayList<>();
-        addAll(hooks, more, "modelCallHooks");
-        for (ModelCallHook h : hooks) {
-            interceptors.add(new Links.ModelHook(h, ++modelHooks));
-        }
-        return self();
-    }
-
-    /**
-     * Adds tool-call hooks, a convenience: each becomes a link of the interception chain at this
-     * place among the scope's links (see {@link RunInterceptor}); they run before every agent's
-     * own and reach delegated children.
-     *
-     * @param more the hooks
-     * @return this builder
-     */
-    public RunContext.Builder toolCallHooks(ToolCallHook... more) {
-        List<ToolCallHook> hooks = new ArrayList<>();
-        addAll(hooks, more, "toolCallHooks");
-        for (ToolCallHook h : hooks) {
-            interceptors.add(new Links.ToolHook(h, ++toolHooks));
-        }
-        return self();
-    }
-
-    /**
-     * Adds links to the interception chain of every run under the scope, after those added
-     * before (hooks included) and before every agent's own; delegated children inherit them.
-     * See {@link RunInterceptor} for the order.
-     *
-     * @param more the links
-     * @return this builder
-     */
-    public RunContext.Builder interceptors(RunInterceptor... more) {
-        addAll(interceptors, more, "interceptors");
-        return self();
-    }
-
-    /**
-     * Adds observers that watch every run under the scope, delegated children, team members
-     * and agents used as tools included; see {@link RunObserver} for the order. Those that
-     * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
-     *
-     * @param more the observers
-     * @return this builder
-     */
-    public RunContext.Builder observers(RunObserver... more) {
-        addAll(observers, more, "observers");
-        return self();
-    }
-
-    /** The observers that watch anything, in order. */
-    static List<RunObserver> active(List<RunObserver> observers) {
-        List<RunObserver> active = new ArrayList<>(observers.size());
-        for (RunObserver o : observers) {
-            if (o.active()) {
-                active.add(o);
-            }
-        }
-        return List.copyOf(active);
-    }
-
-    static <T> void addAll(List<T> list, T[] more, String field) {
-        if (more == null) {
-            throw new IllegalArgumentException("RunContext " + field + " must not be null");
-        }
-        for (int i = 0; i < more.length; i++) {
-            if (more[i] == null) {
-                throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
-            }
-        }
-        list.addAll(List.of(more));
-    }
-
-    private RunContext.Builder self() {
-        return (RunContext.Builder) this;
+    @SuppressWarnings("unchecked")
+    private B self() {
+        return (B) this;
     }
 }

@@ -1,5 +1,7 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelResponse;
@@ -12,10 +14,11 @@ import dev.shelly.modeladapter.ModelTarget;
  * metrics are built on it ({@code shelly-otel}); so can anything that keeps per-thread state
  * around the work, such as a logging MDC.
  *
- * <p>Where {@link ModelCallHook} and {@link ToolCallHook} decide about calls and may change them,
- * an observer only watches, and sees what hooks do not: a call that failed, the thread a tool
- * really runs on, the whole of a run, and the hand-off of work to the virtual threads of a tool
- * turn, {@code delegate}, a team step or {@link Middleware#timeout}.
+ * <p>Where the links of a {@link RunInterceptor} chain decide about calls and may change them,
+ * an observer only watches, and sees what the other links do not: a call that failed, the
+ * thread a tool really runs on, the whole of a run, and the hand-off of work to the virtual
+ * threads of a tool turn, {@code delegate}, a team step or an agent's
+ * {@linkplain Agent.Builder#timeout time limit}.
  *
  * <p>Observers are added to a run's context ({@link RunContext.Builder#observers}) and reach
  * everything below it (those that are not {@linkplain #active() active} are left out): delegated children, team members, agents used as tools. The contract:
@@ -31,9 +34,9 @@ import dev.shelly.modeladapter.ModelTarget;
  *   <li>An observer must not block or throw: an exception it throws is logged at WARN and
  *       ignored, so watching never changes what a run does.
  * </ul>
- * A model call's observation covers the completer's call only (the request as the hooks
- * rewrote it, the response before the hooks see it); a tool call's covers the tool running (a
- * call a hook denied or paused, or a tool the request did not offer, never runs and is not
+ * A model call's observation covers the completer's call only (the request as the links
+ * rewrote it, the response before the links see it); a tool call's covers the tool running (a
+ * call a link denied or paused, or a tool the request did not offer, never runs and is not
  * observed).
  *
  * <p>A convenience on the run's interception chain: a context's observers are one
@@ -58,11 +61,12 @@ public interface RunObserver {
      * An agent's run starts, on its thread, once it has entered its context (so the run id, the
      * agent, the parent run and the session are known).
      *
-     * @param agent the running agent (its name, description and {@linkplain Agent#completer() completer})
-     * @param run the run's context
+     * @param run the run as the chain's links see it: its agent (name, description and
+     *     {@linkplain Agent#completer() completer}) and its context; an observer reads it and
+     *     never proceeds with it
      * @return what to do when the run ends, with its final message or its failure
      */
-    default Observation<Message> runStarted(Agent agent, RunContext run) {
+    default Observation<Message> runStarted(RunInterceptor.RunChain run) {
         return Observation.none();
     }
 
@@ -82,7 +86,7 @@ public interface RunObserver {
     /**
      * A model call is about to be sent, on the run's thread.
      *
-     * @param call the call, with the request as the hooks rewrote it
+     * @param call the call, with the request as the links rewrote it
      * @param target what the agent's completer calls ({@link dev.shelly.modeladapter.Completer#target()})
      * @return what to do when the call returns, with the response or the failure
      */
@@ -93,7 +97,7 @@ public interface RunObserver {
     /**
      * A tool call is about to run, on the thread that runs it.
      *
-     * @param call the call, with the arguments as the hooks rewrote them
+     * @param call the call, with the arguments as the links rewrote them
      * @return what to do when the tool returns, with its result (an error result when the tool
      *     failed) or the exception that ended it (a cancellation)
      */

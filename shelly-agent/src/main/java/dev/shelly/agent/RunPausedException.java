@@ -9,8 +9,9 @@ import java.util.Map;
  * in the chat; nothing answers them yet. The next run on the same chat executes them first, then
  * goes on as usual.
  *
- * <p>Without {@link Approvals}, a {@link ToolCallHook} paused the run before any call of the turn
- * ran, and the next run asks the hooks again about every call. With approvals, the calls that
+ * <p>Without {@link Approvals}, a link of the interception chain ({@link RunInterceptor#decideToolCall})
+ * paused the run before any call of the turn ran, and the next run asks the links again about
+ * every call. With approvals, the calls that
  * needed no decision ran and their results are kept there; {@link #decisions()} lists the calls
  * waiting, delegated children's included, with the ids to {@linkplain Approvals#answer answer}
  * them by.
@@ -30,7 +31,7 @@ public final class RunPausedException extends AgentException {
      * @param agent the agent's name
      * @param runId the paused run's id
      * @param pending every call of the paused turn, in order
-     * @param reasons why, by call id, for the calls a hook paused
+     * @param reasons why, by call id, for the calls a link paused
      */
     public RunPausedException(String agent, String runId, List<ToolCall> pending, Map<String, String> reasons) {
         super(agent, "agent '" + agent + "' paused before its tool calls ran: " + String.join("; ", reasons.values()),
@@ -60,7 +61,7 @@ public final class RunPausedException extends AgentException {
     }
 
     /**
-     * The calls waiting for a decision, delegated children's included; empty when a hook paused
+     * The calls waiting for a decision, delegated children's included; empty when a link paused
      * the run without {@link Approvals}.
      *
      * @return the calls
@@ -89,7 +90,7 @@ public final class RunPausedException extends AgentException {
     }
 
     /**
-     * Why the run paused, by call id, for the calls a hook paused.
+     * Why the run paused, by call id, for the calls a link paused.
      *
      * @return the reasons
      */

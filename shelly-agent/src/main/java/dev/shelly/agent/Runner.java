@@ -7,12 +7,12 @@ import java.util.function.Function;
 
 /**
  * Something that works on a chat and returns a final message: an {@link Agent}, an agent wrapped
- * in {@link Middleware}, and anything that composes runners (a team, a hand-off group, an agent
+ * wrapped with {@link #around}, and anything that composes runners (a team, a hand-off group, an agent
  * used as a tool). Runners nest inside each other through this interface.
  *
  * <p>{@link #run(RunContext)} is the one method to implement: it runs inside a
  * {@link RunContext} (the caller's scope; {@link #run()} uses a fresh {@link RunContext#root()}),
- * which carries the session, the application's values, the listener and the hooks to every
+ * which carries the session, the application's values, the listener and the links of the interception chain to every
  * agent below, and adds up their usage and cost.
  *
  * <p>{@link #run(RunContext)} blocks until the work is done. It answers interruption of the calling
@@ -79,13 +79,13 @@ public interface Runner {
 
     /**
      * A runner with the name and chat of another whose {@link #run(RunContext)} is the given
-     * body: the building block of middleware. Its {@link #receive} passes the input to the inner
+     * body: the building block of a wrapper. Its {@link #receive} passes the input to the inner
      * runner.
      *
      * <pre>{@code
-     * Middleware audit = next -> Runner.around(next, context -> {
-     *     Message reply = next.run(context);
-     *     audit(next.name(), reply);
+     * Runner audited = Runner.around(team, context -> {
+     *     Message reply = team.run(context);
+     *     audit(team.name(), reply);
      *     return reply;
      * });
      * }</pre>

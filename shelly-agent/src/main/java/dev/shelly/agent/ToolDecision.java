@@ -1,10 +1,11 @@
 package dev.shelly.agent;
 
 /**
- * What a {@link ToolCallHook} decides about a tool call before it runs.
+ * What a link of the interception chain decides about a tool call before it runs
+ * ({@link RunInterceptor#decideToolCall}, {@link RunInterceptor#beforeToolCall}).
  *
  * <ul>
- *   <li>{@link #ALLOW}: the call runs (the next hook still decides).
+ *   <li>{@link #ALLOW}: the call runs (the later links still decide).
  *   <li>{@link #deny}: the call does not run; the model reads
  *       {@code tool 'x' was not run: <reason>} as its result.
  *   <li>{@link #rewrite}: the call runs with other arguments; the chat keeps the model's original

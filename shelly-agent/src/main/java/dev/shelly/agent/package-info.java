@@ -1,6 +1,6 @@
 /**
  * API: the unified Agent, which reasons with a model, acts with tools, follows skills and
- * delegates to other agents in a Registry, with its run context, middleware, hooks, guardrails,
+ * delegates to other agents in a Registry, with its run context, its one interception chain,
  * events and errors. Start at {@link dev.shelly.agent.Agent}.
  *
  * <h2>The loop</h2>
@@ -20,14 +20,12 @@
  *       first toolbox holding it wins; no toolbox may hold a tool named like a built-in). With a
  *       {@linkplain Agent.Builder#contextPolicy context policy} the request holds the model's view of
  *       the chat as its strategies shaped it (see {@link dev.shelly.agent.context}). The
- *       request passes down the run's {@linkplain RunInterceptor interception chain} (model-call
- *       hooks are links of it) and carries the agent's {@linkplain Agent.Builder#options options}, prompt
+ *       request passes down the run's {@linkplain RunInterceptor interception chain} and carries the agent's {@linkplain Agent.Builder#options options}, prompt
  *       caching included; the response passes back up the chain in reverse. The reply gets the
  *       agent's name as sender and is appended to the chat; its usage and cost are added to the
  *       run's context.
  *   <li>A reply without tool calls is the final answer and is returned (in a structured run,
- *       {@link Agent#run(String, Class)}, once it binds to the record). Otherwise the chain's decision links (tool-call hooks among
- *       them), then the context's {@link Approvals}, decide about every call, then a lone call runs
+ *       {@link Agent#run(String, Class)}, once it binds to the record). Otherwise the chain's decision links, then the context's {@link Approvals}, decide about every call, then a lone call runs
  *       on the run's own thread and two or more concurrently, each on its own virtual thread;
  *       their results are appended as one
  *       {@link dev.shelly.chats.Role#TOOL} message (sender: the agent's name) holding one result per call, in
@@ -35,7 +33,7 @@
  *       {@linkplain Agent.Builder#stopAtTools stop tools}: then that tool message ends the run.
  *   <li>After {@code maxIterations} replies ({@value Agent#DEFAULT_MAX_ITERATIONS} unless set;
  *       {@link Agent#UNLIMITED} for no limit) without a final answer the run fails with a
- *       {@link MaxIterationsException}.
+ *       {@link AgentException.MaxIterationsException}.
  * </ol>
  *
  * <h2>Delegation</h2>
@@ -49,7 +47,7 @@
  * limit of 2.
  *
  * <h2>Cancellation</h2>
- * Interrupting the thread that runs the agent (or a {@link Middleware#timeout}) stops the run
+ * Interrupting the thread that runs the agent (or its {@linkplain Agent.Builder#timeout time limit}) stops the run
  * promptly: the model call is abandoned, running tool calls and delegated children are
  * interrupted, and the run throws a {@link java.util.concurrent.CancellationException} with the interrupt flag set.
  * Every tool call already in the chat still gets exactly one result: a cancelled one where the

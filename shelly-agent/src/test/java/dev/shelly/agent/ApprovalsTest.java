@@ -348,7 +348,7 @@ class ApprovalsTest {
         assertThatThrownBy(() -> a.run("go", RunContext.builder().approvals(desk).build()))
                 .isInstanceOf(RunPausedException.class);
         RunContext failing = RunContext.builder().approvals(desk)
-                .toolCallHooks(ToolCallHook.before(inv -> { throw new IllegalStateException("boom"); })).build();
+                .interceptors(RunInterceptor.beforeToolCall(inv -> { throw new IllegalStateException("boom"); })).build();
 
         assertThatThrownBy(() -> a.run(failing)).isInstanceOf(AgentException.class);
 

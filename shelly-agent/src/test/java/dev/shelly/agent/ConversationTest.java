@@ -49,29 +49,41 @@ class ConversationTest {
                     return ToolOutput.text("found for " + ctx.runId());
                 })))
                 .completer(ScriptedCompleter.perChat(Step.toolCall("lookup", "{}"),
-                        Step.reply(request -> "answer to " + lastUserText(request))))
+                        Step.reply(request -> "answer to " + lastUserText(request)),
+                        Step.reply(request -> "and to " + lastUserText(request))))
                 .build();
         List<Conversation> conversations = new ArrayList<>();
-        List<Future<Message>> replies = new ArrayList<>();
-        try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int i = 0; i < n; i++) {
-                Conversation c = new Conversation();
-                conversations.add(c);
-                String question = "question " + i;
-                replies.add(threads.submit(() -> agent.run(c, question, RunContext.root())));
-            }
-            for (int i = 0; i < n; i++) {
-                assertThat(replies.get(i).get(30, TimeUnit.SECONDS).text()).isEqualTo("answer to question " + i);
+        for (int i = 0; i < n; i++) {
+            conversations.add(new Conversation());
+        }
+        // Two turns on every conversation, each turn of all of them at once on one agent.
+        for (String turn : List.of("question ", "follow-up ")) {
+            List<Future<Message>> replies = new ArrayList<>();
+            try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < n; i++) {
+                    Conversation c = conversations.get(i);
+                    String text = turn + i;
+                    replies.add(threads.submit(() -> agent.run(c, text, RunContext.root())));
+                }
+                for (int i = 0; i < n; i++) {
+                    assertThat(replies.get(i).get(30, TimeUnit.SECONDS).text())
+                            .isEqualTo((turn.equals("question ") ? "answer to " : "and to ") + turn + i);
+                }
             }
         }
 
         assertThat(allInTools.getCount()).isZero();
+        java.util.Set<String> toolResults = new java.util.HashSet<>();
         for (int i = 0; i < n; i++) {
             List<Message> chat = conversations.get(i).chat().messages();
-            assertThat(chat).extracting(Message::role)
-                    .containsExactly(Role.SYSTEM, Role.USER, Role.ASSISTANT, Role.TOOL, Role.ASSISTANT);
-            assertThat(chat.get(1).text()).isEqualTo("question " + i);
-            assertThat(chat.get(3).toolResults().getFirst().text()).startsWith("found for run_");
+            // Exactly its own messages: no other conversation's question, result or answer.
+            assertThat(chat).extracting(Message::role).containsExactly(Role.SYSTEM, Role.USER, Role.ASSISTANT,
+                    Role.TOOL, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
+            assertThat(chat).extracting(Message::text).containsExactly(agent.systemPrompt(), "question " + i, "",
+                    chat.get(3).text(), "answer to question " + i, "follow-up " + i, "and to follow-up " + i);
+            String result = chat.get(3).toolResults().getFirst().text();
+            assertThat(result).startsWith("found for run_");
+            assertThat(toolResults.add(result)).as("each conversation's tool ran in its own run").isTrue();
             assertEveryCallAnsweredOnce(conversations.get(i).chat());
             assertThat(conversations.get(i).running()).isFalse();
         }

@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.AgentTimeoutException;
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -223,7 +224,7 @@ class DelegationTest {
     void aChildsGuardrailRejectionComesBackAsItsErrorAndCancelsItsSiblings() {
         Registry r = registry();
         register(r, "leaky", "Talks too much", ScriptedCompleter.perChat(Step.reply("the SECRET plan")),
-                b -> b.middleware(Middleware.outputGuardrail(m -> m.text().contains("SECRET")
+                b -> b.middleware(RunInterceptor.outputGuardrail(m -> m.text().contains("SECRET")
                         ? java.util.Optional.of("leaks a secret") : java.util.Optional.empty())));
         register(r, "slow", "Slow", ScriptedCompleter.perChat(Step.hang()));
         Agent lead = lead(r, ScriptedCompleter.of(
@@ -240,31 +241,29 @@ class DelegationTest {
     }
 
     /**
-     * Malformed input is checked by the handler itself (a toolbox may also check it against the
-     * schema first, with its own message), so it is called directly here.
+     * Malformed input is checked by the delegate tool itself (a toolbox may also check it against
+     * the schema first, with its own message), before any child starts.
      */
     @Test
-    void theDelegateHandlerExplainsMalformedInputAndStartsNothing() throws Exception {
+    void theDelegateToolExplainsMalformedInputAndStartsNothing() {
         Registry r = registry();
         register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
-        Agent lead = lead(r, ScriptedCompleter.of(), 1);
-        dev.shelly.tools.ToolHandler delegate = Orchestration.toolbox(new Run(lead, lead.conversation(), RunContext.root().enter(lead)), "call_1",
-                new Orchestration.Pause())
-                .get("delegate").orElseThrow().handler();
-        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
-        ToolContext ctx = ToolContext.of("lead");
+        Agent lead = lead(r, ScriptedCompleter.of(Step.toolCalls(
+                new Step.Call("delegate", "{\"tasks\":[]}"),
+                new Step.Call("delegate", "{}"),
+                new Step.Call("delegate", "{\"tasks\":[{\"agent\":\"worker\"}]}"),
+                new Step.Call("delegate", "{\"tasks\":[{\"agent\":\"worker\",\"task\":\"a\"},{\"agent\":\" \",\"task\":\"x\"}]}"),
+                new Step.Call("delegate", "{\"tasks\":[\"worker\"]}")), Step.reply("ok")), 1);
         String none = "; nothing was delegated";
 
-        assertThat(delegate.call(json.readTree("{\"tasks\":[]}"), ctx))
-                .isEqualTo(ToolOutput.error("delegate needs at least one task in 'tasks'" + none));
-        assertThat(delegate.call(json.readTree("{}"), ctx))
-                .isEqualTo(ToolOutput.error("delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects" + none));
-        assertThat(delegate.call(json.readTree("{\"tasks\":[{\"agent\":\"worker\"}]}"), ctx))
-                .isEqualTo(ToolOutput.error("tasks[0].task is missing; say what agent 'worker' should do" + none));
-        assertThat(delegate.call(json.readTree("{\"tasks\":[{\"agent\":\"worker\",\"task\":\"a\"},{\"agent\":\" \",\"task\":\"x\"}]}"), ctx))
-                .isEqualTo(ToolOutput.error("tasks[1].agent is missing; name one of: worker" + none));
-        assertThat(delegate.call(json.readTree("{\"tasks\":[\"worker\"]}"), ctx))
-                .isEqualTo(ToolOutput.error("tasks[0] must be an object {\"agent\", \"task\", \"context\"}" + none));
+        lead.run("go");
+
+        assertThat(lead.chat().get(3).toolResults()).containsExactly(
+                ToolResult.error("call_1", "delegate needs at least one task in 'tasks'" + none),
+                ToolResult.error("call_2", "delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects" + none),
+                ToolResult.error("call_3", "tasks[0].task is missing; say what agent 'worker' should do" + none),
+                ToolResult.error("call_4", "tasks[1].agent is missing; name one of: worker" + none),
+                ToolResult.error("call_5", "tasks[0] must be an object {\"agent\", \"task\", \"context\"}" + none));
         assertThat(spawned).isEmpty();
     }
 
@@ -430,7 +429,7 @@ class DelegationTest {
         Agent lead = Agent.builder("lead").completer(ScriptedCompleter.of(
                         Step.delegate(new Step.Task("worker", "a", null), new Step.Task("worker", "b", null)),
                         Step.reply("unreached")))
-                .registry(r).maxDelegationDepth(1).middleware(Middleware.timeout(Duration.ofSeconds(1))).build();
+                .registry(r).maxDelegationDepth(1).timeout(Duration.ofSeconds(1)).build();
 
         // The limit leaves a loaded machine ample time to start both children before it passes.
         assertThatThrownBy(() -> lead.run("go")).isInstanceOf(AgentTimeoutException.class)

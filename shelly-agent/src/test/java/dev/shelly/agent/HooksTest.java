@@ -10,7 +10,6 @@ import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
-import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
@@ -53,7 +52,7 @@ class HooksTest {
         Agent a = Agent.builder("a").toolboxes(tools()).listener(events::add)
                 .completer(ScriptedCompleter.of(Step.toolCalls(new Step.Call("read", "{}"), new Step.Call("delete", "{}")),
                         Step.reply("ok")))
-                .toolCallHooks(ToolCallHook.before(inv -> inv.call().name().equals("delete")
+                .interceptors(RunInterceptor.beforeToolCall(inv -> inv.call().name().equals("delete")
                         ? ToolDecision.deny("deleting needs approval") : ToolDecision.ALLOW))
                 .build();
 
@@ -81,7 +80,7 @@ class HooksTest {
                     }
                 })
                 .completer(ScriptedCompleter.of(Step.toolCall("read", "{\"path\":\"/etc/passwd\"}"), Step.reply("ok")))
-                .toolCallHooks(ToolCallHook.before(inv -> ToolDecision.rewrite("{\"path\":\"/sandbox\"}")))
+                .interceptors(RunInterceptor.beforeToolCall(inv -> ToolDecision.rewrite("{\"path\":\"/sandbox\"}")))
                 .build();
 
         a.run("go");
@@ -95,7 +94,7 @@ class HooksTest {
     @Test
     void aToolFilteredOutOfTheRequestIsNotOfferedAndACallToItIsRefused() {
         ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("delete", "{}"), Step.reply("ok"));
-        ModelCallHook readOnly = ModelCallHook.before(call -> {
+        RunInterceptor readOnly = RunInterceptor.beforeModelCall(call -> {
             List<ToolDefinition> kept = new ArrayList<>();
             for (ToolDefinition d : call.request().tools()) {
                 if (!d.name().equals("delete")) {
@@ -104,7 +103,7 @@ class HooksTest {
             }
             return call.request().withTools(kept);
         });
-        Agent a = Agent.builder("a").toolboxes(tools()).completer(model).modelCallHooks(readOnly).build();
+        Agent a = Agent.builder("a").toolboxes(tools()).completer(model).interceptors(readOnly).build();
 
         a.run("go");
 
@@ -117,14 +116,14 @@ class HooksTest {
     @Test
     void aModelHookRewritesOnlyWhatTheModelSees() {
         ScriptedCompleter model = ScriptedCompleter.of(Step.reply("ok"));
-        ModelCallHook redact = ModelCallHook.before(call -> {
+        RunInterceptor redact = RunInterceptor.beforeModelCall(call -> {
             List<Message> view = new ArrayList<>();
             for (Message m : call.request().messages()) {
                 view.add(m.role() == Role.USER ? Message.user("[redacted]") : m);
             }
             return call.request().withMessages(view);
         });
-        Agent a = Agent.builder("a").completer(model).modelCallHooks(redact).build();
+        Agent a = Agent.builder("a").completer(model).interceptors(redact).build();
 
         a.run("my card is 4111");
 
@@ -135,7 +134,7 @@ class HooksTest {
     @Test
     void beforeHooksRunInOrderAndAfterHooksInReverseTheContextsOutermost() {
         List<String> trace = Collections.synchronizedList(new ArrayList<>());
-        class Tracing implements ModelCallHook, ToolCallHook {
+        class Tracing implements RunInterceptor {
             private final String label;
 
             Tracing(String label) {
@@ -143,25 +142,22 @@ class HooksTest {
             }
 
             @Override
-            public ModelRequest beforeModelCall(ModelCall call) {
-                trace.add(label + " before model " + call.iteration());
-                return call.request();
-            }
-
-            @Override
-            public ModelResponse afterModelCall(ModelCall call, ModelResponse response) {
-                trace.add(label + " after model " + call.iteration());
+            public ModelResponse interceptModelCall(ModelChain chain) {
+                trace.add(label + " before model " + chain.call().iteration());
+                ModelResponse response = chain.proceed(chain.call().request());
+                trace.add(label + " after model " + chain.call().iteration());
                 return response;
             }
 
             @Override
-            public ToolDecision beforeToolCall(ToolInvocation call) {
+            public ToolDecision decideToolCall(DecisionChain chain) {
                 trace.add(label + " before tool");
-                return ToolDecision.ALLOW;
+                return chain.proceed(chain.invocation().call());
             }
 
             @Override
-            public ToolResult afterToolCall(ToolInvocation call, ToolResult result) {
+            public ToolResult interceptToolCall(ToolChain chain) {
+                ToolResult result = chain.proceed(chain.invocation().call());
                 trace.add(label + " after tool");
                 return result;
             }
@@ -171,9 +167,9 @@ class HooksTest {
         Tracing two = new Tracing("two");
         Agent a = Agent.builder("a").toolboxes(tools())
                 .completer(ScriptedCompleter.of(Step.toolCall("read", "{}"), Step.reply("ok")))
-                .modelCallHooks(one, two).toolCallHooks(one, two).build();
+                .interceptors(one, two).build();
 
-        a.run("go", RunContext.builder().modelCallHooks(ctx).toolCallHooks(ctx).build());
+        a.run("go", RunContext.builder().interceptors(ctx).build());
 
         assertThat(trace).containsExactly(
                 "ctx before model 1", "one before model 1", "two before model 1",
@@ -188,12 +184,8 @@ class HooksTest {
     void anAfterHookCanReplaceATaskResult() {
         Agent a = Agent.builder("a").toolboxes(tools())
                 .completer(ScriptedCompleter.of(Step.toolCall("read", "{}"), Step.reply("ok")))
-                .toolCallHooks(new ToolCallHook() {
-                    @Override
-                    public ToolResult afterToolCall(ToolInvocation call, ToolResult result) {
-                        return ToolResult.of(result.toolCallId(), result.text().toUpperCase());
-                    }
-                })
+                .interceptors(RunInterceptor.afterToolCall(
+                        (call, result) -> ToolResult.of(result.toolCallId(), result.text().toUpperCase())))
                 .build();
 
         a.run("go");
@@ -217,7 +209,7 @@ class HooksTest {
                         Step.reply(request -> request.last().orElseThrow().toolResults().getFirst().text())))
                 .build();
         RunContext scope = RunContext.builder()
-                .toolCallHooks(ToolCallHook.before(inv -> inv.call().name().equals("delete")
+                .interceptors(RunInterceptor.beforeToolCall(inv -> inv.call().name().equals("delete")
                         ? ToolDecision.deny("no deleting in " + inv.run().agent().orElseThrow())
                         : ToolDecision.ALLOW))
                 .build();
@@ -236,7 +228,7 @@ class HooksTest {
                 Step.toolCalls(new Step.Call("read", "{}"), new Step.Call("delete", "{}")),
                 Step.reply(request -> "after " + request.messages().size() + " messages"));
         Agent a = Agent.builder("a").toolboxes(tools()).completer(model)
-                .toolCallHooks(ToolCallHook.before(inv -> inv.call().name().equals("delete") && !approved.get()
+                .interceptors(RunInterceptor.beforeToolCall(inv -> inv.call().name().equals("delete") && !approved.get()
                         ? ToolDecision.pause("deleting needs approval") : ToolDecision.ALLOW))
                 .build();
 
@@ -267,11 +259,11 @@ class HooksTest {
     void aHookThatReturnsNullFailsTheRunWithEveryCallAnswered() {
         Agent a = Agent.builder("a").toolboxes(tools())
                 .completer(ScriptedCompleter.of(Step.toolCalls(new Step.Call("read", "{}"), new Step.Call("delete", "{}"))))
-                .toolCallHooks(ToolCallHook.before(inv -> ToolDecision.ALLOW), ToolCallHook.before(inv -> null))
+                .interceptors(RunInterceptor.beforeToolCall(inv -> ToolDecision.ALLOW), RunInterceptor.beforeToolCall(inv -> null))
                 .build();
 
         assertThatThrownBy(() -> a.run("go")).isInstanceOf(AgentException.class)
-                .hasMessage("tool-call hook 2 of agent 'a' returned null instead of a decision");
+                .hasMessage("interceptor 2 (beforeToolCall hook) of agent 'a' returned null instead of a decision");
         assertThat(ran).isEmpty();
         assertThat(results(a)).containsExactly(
                 ToolResult.error("call_1", "tool 'read' was not run: a tool-call hook failed"),
@@ -282,10 +274,10 @@ class HooksTest {
     @Test
     void aModelHookThatReturnsNullFailsTheRun() {
         Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("ok")))
-                .modelCallHooks(ModelCallHook.before(call -> null)).build();
+                .interceptors(RunInterceptor.beforeModelCall(call -> null)).build();
 
         assertThatThrownBy(() -> a.run("go")).isInstanceOf(AgentException.class)
-                .hasMessage("model-call hook 1 of agent 'a' returned null instead of a request");
+                .hasMessage("a model-call hook of agent 'a' returned null instead of a request");
     }
 
     @Test

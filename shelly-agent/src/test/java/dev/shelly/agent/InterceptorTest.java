@@ -3,6 +3,8 @@ package dev.shelly.agent;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelResponse;
@@ -59,10 +61,28 @@ class InterceptorTest {
             }
 
             @Override
+            public void onEvent(AgentEvent event) {
+                event(name, event);
+            }
+
+            @Override
+            public boolean observesEvents() {
+                return true;
+            }
+
+            @Override
             public String toString() {
                 return name;
             }
         };
+    }
+
+    /** Writes down the events that mark a run's start and end and a tool call's start, as "name:Event". */
+    private void event(String name, AgentEvent event) {
+        if (event instanceof AgentEvent.AgentStarted || event instanceof AgentEvent.ToolCallStarted
+                || event instanceof AgentEvent.AgentFinished) {
+            trace.add(name + ":" + event.getClass().getSimpleName());
+        }
     }
 
     private ToolBox echo() {
@@ -72,11 +92,16 @@ class InterceptorTest {
         }));
     }
 
+    /**
+     * The one test of the order that {@link RunInterceptor} documents: run, model, decision, tool
+     * and event callbacks across the context's links and the agent's defaults (interceptors,
+     * hooks made by the static methods, middleware, listeners) and the context's observers.
+     */
     @Test
     void theChainRunsInTheDocumentedOrderAndUnwindsInReverse() {
         RunObserver observer = new RunObserver() {
             @Override
-            public Observation<Message> runStarted(Agent agent, RunContext run) {
+            public Observation<Message> runStarted(RunInterceptor.RunChain run) {
                 trace.add("observer>run");
                 return (r, f) -> trace.add("observer<run");
             }
@@ -93,55 +118,59 @@ class InterceptorTest {
                 return (r, f) -> trace.add("observer<tool");
             }
         };
-        ModelCallHook contextHook = new ModelCallHook() {
-            @Override
-            public dev.shelly.modeladapter.ModelRequest beforeModelCall(ModelCall call) {
-                trace.add("contextHook>model");
-                return call.request();
-            }
-
-            @Override
-            public ModelResponse afterModelCall(ModelCall call, ModelResponse response) {
-                trace.add("contextHook<model");
-                return response;
-            }
-        };
-        ToolCallHook agentHook = new ToolCallHook() {
-            @Override
-            public ToolDecision beforeToolCall(ToolInvocation call) {
-                trace.add("agentHook>decide");
-                return ToolDecision.ALLOW;
-            }
-
-            @Override
-            public ToolResult afterToolCall(ToolInvocation call, ToolResult result) {
-                trace.add("agentHook<tool");
-                return result;
-            }
-        };
-        Middleware middleware = next -> Runner.around(next, c -> {
-            trace.add("middleware>run");
-            Message reply = next.run(c);
-            trace.add("middleware<run");
-            return reply;
+        RunInterceptor contextBefore = RunInterceptor.beforeModelCall(call -> {
+            trace.add("contextHook>model");
+            return call.request();
         });
+        RunInterceptor contextAfter = RunInterceptor.afterModelCall((call, response) -> {
+            trace.add("contextHook<model");
+            return response;
+        });
+        RunInterceptor agentBefore = RunInterceptor.beforeToolCall(call -> {
+            trace.add("agentHook>decide");
+            return ToolDecision.ALLOW;
+        });
+        RunInterceptor agentAfter = RunInterceptor.afterToolCall((call, result) -> {
+            trace.add("agentHook<tool");
+            return result;
+        });
+        RunInterceptor middleware = new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                trace.add("middleware>run");
+                Message reply = chain.proceed();
+                trace.add("middleware<run");
+                return reply;
+            }
+
+            @Override
+            public void onEvent(AgentEvent event) {
+                event("middleware", event);
+            }
+
+            @Override
+            public boolean observesEvents() {
+                return true;
+            }
+        };
         Agent agent = Agent.builder("a").toolboxes(echo())
                 .completer(ScriptedCompleter.of(Step.toolCalls(new Step.Call("echo", "{}")), Step.reply("done")))
-                .interceptors(traced("agent1"))
-                .toolCallHooks(agentHook)
-                .interceptors(traced("agent2"))
+                .interceptors(traced("agent1"), agentBefore, agentAfter, traced("agent2"))
                 .middleware(middleware)
+                .listener(e -> event("agentListener", e))
                 .build();
         RunContext scope = RunContext.builder()
                 .observers(observer)
-                .interceptors(traced("context1"))
-                .modelCallHooks(contextHook)
-                .interceptors(traced("context2"))
+                .interceptors(traced("context1"), contextBefore, contextAfter, traced("context2"))
+                .listener(e -> event("contextListener", e))
                 .build();
 
         agent.run("go", scope);
 
+        // Events: the agent's listener, the context's listener and links, then the agent's links.
         assertThat(trace).containsExactly(
+                "agentListener:AgentStarted", "contextListener:AgentStarted", "context1:AgentStarted",
+                "context2:AgentStarted", "agent1:AgentStarted", "agent2:AgentStarted", "middleware:AgentStarted",
                 "context1>run", "context2>run", "agent1>run", "agent2>run", "middleware>run", "observer>run",
                 // first model call: the reply calls echo
                 "context1>model", "contextHook>model", "context2>model", "agent1>model", "agent2>model", "observer>model",
@@ -149,13 +178,17 @@ class InterceptorTest {
                 // every call of the turn is decided before any runs; the approvals would be innermost
                 "context1>decide", "context2>decide", "agent1>decide", "agentHook>decide", "agent2>decide",
                 "agent2<decide", "agent1<decide", "context2<decide", "context1<decide",
+                "agentListener:ToolCallStarted", "contextListener:ToolCallStarted", "context1:ToolCallStarted",
+                "context2:ToolCallStarted", "agent1:ToolCallStarted", "agent2:ToolCallStarted", "middleware:ToolCallStarted",
                 "context1>tool", "context2>tool", "agent1>tool", "agent2>tool", "observer>tool",
                 "tool",
                 "observer<tool", "agent2<tool", "agentHook<tool", "agent1<tool", "context2<tool", "context1<tool",
                 // second model call: the answer
                 "context1>model", "contextHook>model", "context2>model", "agent1>model", "agent2>model", "observer>model",
                 "observer<model", "agent2<model", "agent1<model", "context2<model", "contextHook<model", "context1<model",
-                "observer<run", "middleware<run", "agent2<run", "agent1<run", "context2<run", "context1<run");
+                "observer<run", "middleware<run", "agent2<run", "agent1<run", "context2<run", "context1<run",
+                "agentListener:AgentFinished", "contextListener:AgentFinished", "context1:AgentFinished",
+                "context2:AgentFinished", "agent1:AgentFinished", "agent2:AgentFinished", "middleware:AgentFinished");
     }
 
     @Test
@@ -241,8 +274,7 @@ class InterceptorTest {
         };
         Agent agent = Agent.builder("a").toolboxes(echo())
                 .completer(ScriptedCompleter.of(Step.toolCalls(new Step.Call("echo", "{}")), Step.reply("done")))
-                .interceptors(outer)
-                .toolCallHooks(ToolCallHook.before(call -> ToolDecision.pause("needs a look")))
+                .interceptors(outer, RunInterceptor.beforeToolCall(call -> ToolDecision.pause("needs a look")))
                 .build();
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> agent.run("go"))

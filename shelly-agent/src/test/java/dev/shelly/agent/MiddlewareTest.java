@@ -1,5 +1,8 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.AgentTimeoutException;
+import dev.shelly.agent.AgentException.GuardrailException;
+import dev.shelly.agent.AgentException.MaxIterationsException;
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,15 +32,18 @@ import org.slf4j.event.Level;
 @Timeout(30)
 class MiddlewareTest {
 
-    private static Middleware tracing(String label, List<String> trace) {
-        return next -> Runner.around(next, context -> {
-            trace.add(label + " in (" + next.name() + ")");
-            try {
-                return next.run(context);
-            } finally {
-                trace.add(label + " out");
+    private static RunInterceptor tracing(String label, List<String> trace) {
+        return new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                trace.add(label + " in (" + chain.agent().name() + ")");
+                try {
+                    return chain.proceed();
+                } finally {
+                    trace.add(label + " out");
+                }
             }
-        });
+        };
     }
 
     @Test
@@ -54,22 +60,29 @@ class MiddlewareTest {
     }
 
     @Test
-    void wrappedRunnersKeepTheNameAndChat() {
+    void wrappedRunnersKeepTheNameAndChatAndAMiddlewareThatReturnsNullFailsTheRun() {
         Chat chat = new Chat();
         Agent a = Agent.builder("inner").completer(ScriptedCompleter.of(Step.reply("ok"))).chat(chat).build();
 
-        Runner wrapped;
-        try (LogCapture log = LogCapture.start()) {
-            wrapped = Middleware.apply(a, List.of(Middleware.recovery(), Middleware.logger(log.logger("test"))));
-        }
+        Runner wrapped = Runner.around(a, a::run);
 
         assertThat(wrapped.name()).isEqualTo("inner");
         assertThat(wrapped.chat()).isSameAs(chat);
-        assertThat(Middleware.apply(a, List.of())).isSameAs(a);
-        assertThatThrownBy(() -> Middleware.apply(a, List.of(next -> null)))
-                .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith("middleware[0] (")
-                .hasMessageEndingWith(") returned null instead of a runner for 'inner'");
+        RunInterceptor broken = new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                return null;
+            }
+
+            @Override
+            public String toString() {
+                return "broken";
+            }
+        };
+        Agent b = Agent.builder("b").completer(ScriptedCompleter.of(Step.reply("ok"))).middleware(broken).build();
+        assertThatThrownBy(() -> b.run("go"))
+                .isInstanceOf(AgentException.class)
+                .hasMessage("interceptor 1 (broken) of agent 'b' returned null instead of a message");
     }
 
     // ------------------------------------------------------------------ timeout
@@ -77,7 +90,7 @@ class MiddlewareTest {
     @RepeatedTest(3)
     void aTimeoutStopsAHangingModelWithAClearError() {
         ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
-        Agent a = Agent.builder("slowpoke").completer(model).middleware(Middleware.timeout(Duration.ofMillis(100))).build();
+        Agent a = Agent.builder("slowpoke").completer(model).timeout(Duration.ofMillis(100)).build();
 
         assertThatThrownBy(() -> a.run("go"))
                 .isInstanceOf(AgentTimeoutException.class)
@@ -95,7 +108,7 @@ class MiddlewareTest {
         ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("sleepy", "{}"), Step.reply("unreached"));
         // The limit leaves a loaded machine ample time to reach the tool call before it passes.
         Agent a = Agent.builder("a").completer(model).toolboxes(box)
-                .middleware(Middleware.timeout(Duration.ofSeconds(1))).build();
+                .timeout(Duration.ofSeconds(1)).build();
 
         assertThatThrownBy(() -> a.run("go")).isInstanceOf(AgentTimeoutException.class);
 
@@ -107,7 +120,7 @@ class MiddlewareTest {
     @Test
     void aRunWithinItsTimeoutReturnsNormally() {
         Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("quick")))
-                .middleware(Middleware.timeout(Duration.ofSeconds(10))).build();
+                .timeout(Duration.ofSeconds(10)).build();
 
         assertThat(a.run("go").text()).isEqualTo("quick");
     }
@@ -116,7 +129,7 @@ class MiddlewareTest {
     void failuresInsideATimeoutPassThroughUnchanged() {
         ModelException auth = ModelException.builder(ModelException.Kind.AUTHENTICATION).build();
         Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.fail(auth)))
-                .middleware(Middleware.timeout(Duration.ofSeconds(10))).build();
+                .timeout(Duration.ofSeconds(10)).build();
 
         assertThatThrownBy(() -> a.run("go")).isSameAs(auth);
     }
@@ -124,7 +137,7 @@ class MiddlewareTest {
     @Test
     void interruptingTheCallerOfATimeoutCancelsTheRun() throws Exception {
         ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
-        Agent a = Agent.builder("a").completer(model).middleware(Middleware.timeout(Duration.ofMinutes(5))).build();
+        Agent a = Agent.builder("a").completer(model).timeout(Duration.ofMinutes(5)).build();
 
         Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
         assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
@@ -136,9 +149,9 @@ class MiddlewareTest {
 
     @Test
     void timeoutNeedsAPositiveLimit() {
-        assertThatThrownBy(() -> Middleware.timeout(Duration.ZERO))
+        assertThatThrownBy(() -> Agent.builder("a").timeout(Duration.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("Middleware.timeout limit must be positive, was PT0S");
+                .hasMessage("Agent 'a' timeout must be positive, was PT0S");
     }
 
     // ------------------------------------------------------------------ recovery
@@ -148,7 +161,7 @@ class MiddlewareTest {
         IllegalStateException bug = new IllegalStateException("boom");
         Agent a = Agent.builder("fragile").completer(request -> {
             throw bug;
-        }).middleware(Middleware.recovery()).build();
+        }).middleware(RunInterceptor.recovery()).build();
 
         assertThatThrownBy(() -> a.run("go"))
                 .isInstanceOf(AgentException.class)
@@ -161,7 +174,7 @@ class MiddlewareTest {
     void recoveryCatchesErrorsToo() {
         Agent a = Agent.builder("deep").completer(request -> {
             throw new StackOverflowError();
-        }).middleware(Middleware.recovery()).build();
+        }).middleware(RunInterceptor.recovery()).build();
 
         assertThatThrownBy(() -> a.run("go"))
                 .isInstanceOf(AgentException.class)
@@ -172,12 +185,12 @@ class MiddlewareTest {
     void recoveryLetsShellyFailuresAndCancellationThrough() {
         ModelException limit = ModelException.builder(ModelException.Kind.RATE_LIMITED).build();
         Agent model = Agent.builder("a").completer(ScriptedCompleter.of(Step.fail(limit)))
-                .middleware(Middleware.recovery()).build();
+                .middleware(RunInterceptor.recovery()).build();
         Agent looping = Agent.builder("b").completer(ScriptedCompleter.of(Step.toolCall("x", "{}")))
-                .maxIterations(1).middleware(Middleware.recovery()).build();
+                .maxIterations(1).middleware(RunInterceptor.recovery()).build();
         Agent cancelled = Agent.builder("c").completer(request -> {
             throw new CancellationException("stop");
-        }).middleware(Middleware.recovery()).build();
+        }).middleware(RunInterceptor.recovery()).build();
 
         assertThatThrownBy(() -> model.run("go")).isSameAs(limit);
         assertThatThrownBy(() -> looping.run("go")).isInstanceOf(MaxIterationsException.class);
@@ -190,7 +203,7 @@ class MiddlewareTest {
     void theLoggerRecordsStartAndStopAndTheReplyOnlyAtDebug() {
         try (LogCapture log = LogCapture.start()) {
             Agent a = Agent.builder("logged").instructions("SECRET-PROMPT").completer(ScriptedCompleter.of(Step.reply("the answer")))
-                    .middleware(Middleware.logger(log.logger("test"))).build();
+                    .middleware(RunInterceptor.logging(log.logger("test"))).build();
 
             a.run("USER-SECRET");
 
@@ -207,7 +220,7 @@ class MiddlewareTest {
         try (LogCapture log = LogCapture.start()) {
             ModelException err = ModelException.builder(ModelException.Kind.SERVER).providerMessage("down").build();
             Agent a = Agent.builder("logged").completer(ScriptedCompleter.of(Step.fail(err)))
-                    .middleware(Middleware.logger(log.logger("test"))).build();
+                    .middleware(RunInterceptor.logging(log.logger("test"))).build();
 
             assertThatThrownBy(() -> a.run("go")).isSameAs(err);
 
@@ -222,7 +235,7 @@ class MiddlewareTest {
     void theLoggerRecordsCancellationAtInfo() throws Exception {
         try (LogCapture log = LogCapture.start()) {
             ScriptedCompleter model = ScriptedCompleter.of(Step.hang());
-            Agent a = Agent.builder("logged").completer(model).middleware(Middleware.logger(log.logger("test"))).build();
+            Agent a = Agent.builder("logged").completer(model).middleware(RunInterceptor.logging(log.logger("test"))).build();
 
             Fixtures.Background run = new Fixtures.Background(() -> a.run("go"));
             assertThat(model.awaitCalls(1, Duration.ofSeconds(10))).isTrue();
@@ -237,7 +250,7 @@ class MiddlewareTest {
     @Test
     void theGuardrailRejectsAFinalMessageAndKeepsItInTheChat() {
         Agent a = Agent.builder("guarded").completer(ScriptedCompleter.of(Step.reply("the CONFIDENTIAL plan")))
-                .middleware(Middleware.outputGuardrail(reply -> reply.text().contains("CONFIDENTIAL")
+                .middleware(RunInterceptor.outputGuardrail(reply -> reply.text().contains("CONFIDENTIAL")
                         ? Optional.of("output contains confidential information") : Optional.empty()))
                 .build();
 
@@ -255,9 +268,9 @@ class MiddlewareTest {
     @Test
     void theGuardrailLetsGoodMessagesPassAndTreatsAThrowingCheckAsARejection() {
         Agent good = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("fine")))
-                .middleware(Middleware.outputGuardrail(reply -> Optional.empty())).build();
+                .middleware(RunInterceptor.outputGuardrail(reply -> Optional.empty())).build();
         Agent broken = Agent.builder("b").completer(ScriptedCompleter.of(Step.reply("fine")))
-                .middleware(Middleware.outputGuardrail(reply -> {
+                .middleware(RunInterceptor.outputGuardrail(reply -> {
                     throw new IllegalStateException("checker down");
                 })).build();
 
@@ -276,11 +289,10 @@ class MiddlewareTest {
                 ran.countDown();
                 return dev.shelly.modeladapter.ModelResponse.of(
                         Message.text("x", dev.shelly.chats.Role.ASSISTANT, "CONFIDENTIAL"));
-            }).middleware(
-                    Middleware.logger(log.logger("test")),
-                    Middleware.timeout(Duration.ofSeconds(60)),
-                    Middleware.recovery(),
-                    Middleware.outputGuardrail(m -> m.text().contains("CONFIDENTIAL")
+            }).timeout(Duration.ofSeconds(60)).middleware(
+                    RunInterceptor.logging(log.logger("test")),
+                    RunInterceptor.recovery(),
+                    RunInterceptor.outputGuardrail(m -> m.text().contains("CONFIDENTIAL")
                             ? Optional.of("output contains confidential information") : Optional.empty()))
                     .build();
 
@@ -292,37 +304,21 @@ class MiddlewareTest {
     }
 
     @Test
-    void aTimedOutRunnerThatIgnoresInterruptsIsAbandonedAfterTheGrace() throws Exception {
+    void aTimedOutRunThatIgnoresInterruptsIsAbandonedAfterTheGrace() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        Runner stubborn = new Runner() {
-            private final Chat chat = new Chat();
-
-            @Override
-            public String name() {
-                return "stubborn";
-            }
-
-            @Override
-            public Chat chat() {
-                return chat;
-            }
-
-            @Override
-            public Message run(RunContext context) {
-                while (release.getCount() > 0) {
-                    try {
-                        release.await(10, TimeUnit.SECONDS);
-                    } catch (InterruptedException ignored) {
-                        // Deliberately ignores cancellation.
-                    }
+        Agent stubborn = Agent.builder("stubborn").completer(request -> {
+            while (release.getCount() > 0) {
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException ignored) {
+                    // Deliberately ignores cancellation.
                 }
-                return Message.user("late");
             }
-        };
-        Runner timed = Middleware.timeout(Duration.ofMillis(50)).wrap(stubborn);
+            return dev.shelly.modeladapter.ModelResponse.of(Message.text("x", dev.shelly.chats.Role.ASSISTANT, "late"));
+        }).timeout(Duration.ofMillis(50)).build();
 
         long start = System.nanoTime();
-        assertThatThrownBy(timed::run).isInstanceOf(AgentTimeoutException.class);
+        assertThatThrownBy(() -> stubborn.run("go")).isInstanceOf(AgentTimeoutException.class);
         release.countDown();
 
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));

@@ -4,6 +4,8 @@ import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.workflow.Team;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
@@ -48,8 +50,8 @@ class RunObserverTest {
         }
 
         @Override
-        public Observation<Message> runStarted(Agent agent, RunContext run) {
-            return enter("run " + run.agent().orElseThrow() + "@" + run.depth(), Message::text);
+        public Observation<Message> runStarted(RunInterceptor.RunChain run) {
+            return enter("run " + run.context().agent().orElseThrow() + "@" + run.context().depth(), Message::text);
         }
 
         @Override
@@ -203,7 +205,7 @@ class RunObserverTest {
         Recorder recorder = new Recorder();
         RunObserver broken = new RunObserver() {
             @Override
-            public Observation<Message> runStarted(Agent agent, RunContext run) {
+            public Observation<Message> runStarted(RunInterceptor.RunChain run) {
                 throw new IllegalStateException("broken start");
             }
 
@@ -234,7 +236,7 @@ class RunObserverTest {
             }
 
             @Override
-            public Observation<Message> runStarted(Agent agent, RunContext run) {
+            public Observation<Message> runStarted(RunInterceptor.RunChain run) {
                 calls.add("runStarted");
                 return Observation.none();
             }

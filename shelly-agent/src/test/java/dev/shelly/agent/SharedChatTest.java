@@ -54,7 +54,7 @@ class SharedChatTest {
     @Test
     void aWrappedAgentReceivesThroughItsWrapper() {
         Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.reply("ok"))).build();
-        Runner wrapped = Middleware.recovery().wrap(a);
+        Runner wrapped = Runner.around(a, a::run);
 
         wrapped.receive(List.of(Message.user("task")));
         wrapped.run();

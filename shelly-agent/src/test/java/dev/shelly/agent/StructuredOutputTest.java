@@ -1,5 +1,6 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.AgentException.StructuredOutputException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

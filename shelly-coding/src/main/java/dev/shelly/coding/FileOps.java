@@ -26,6 +26,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /** The file tools: each method is one tool's handler. */
+@SuppressWarnings("try") // each path lock is held for its block, never used in it
 final class FileOps {
     private final Workspace ws;
     private final CodingTools.Settings settings;

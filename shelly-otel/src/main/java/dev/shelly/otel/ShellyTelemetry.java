@@ -1,11 +1,12 @@
 package dev.shelly.otel;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.ModelCall;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.RunObserver;
 import dev.shelly.agent.Runner;
-import dev.shelly.agent.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
@@ -98,6 +99,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     private static final TextMapSetter<Map<String, Object>> META_SETTER = (carrier, key, value) -> carrier.put(key, value);
     private static final TextMapGetter<Map<String, Object>> META_GETTER = new TextMapGetter<>() {
         @Override
+        @SuppressWarnings("deprecation") // still abstract in the interface, so it must be there
         public Iterable<String> keys(Map<String, Object> carrier) {
             return carrier.keySet();
         }
@@ -209,8 +211,8 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     }
 
     @Override
-    public Observation<Message> runStarted(Agent agent, RunContext run) {
-        return spans.run(agent, run);
+    public Observation<Message> runStarted(RunInterceptor.RunChain chain) {
+        return spans.run(chain.agent(), chain.context());
     }
 
     @Override
@@ -229,6 +231,7 @@ public final class ShellyTelemetry implements RunObserver, AutoCloseable {
     }
 
     @Override
+    @SuppressWarnings("try") // the scope is held while the task runs
     public Runnable propagate(Runnable task) {
         Context context = Context.current();
         Map<String, String> mdc = MDC.getCopyOfContextMap();

@@ -1,12 +1,12 @@
 package dev.shelly.otel;
 
 import dev.shelly.agent.Agent;
-import dev.shelly.agent.ModelCall;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
 import dev.shelly.agent.RunObserver.Observation;
 import dev.shelly.agent.RunPausedException;
 import dev.shelly.agent.Runner;
-import dev.shelly.agent.ToolInvocation;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;

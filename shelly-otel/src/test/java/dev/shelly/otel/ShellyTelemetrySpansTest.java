@@ -324,7 +324,7 @@ class ShellyTelemetrySpansTest {
     @Test
     void aPausedRunIsNotAFailure() {
         Agent agent = Agent.builder("a").toolboxes(ToolBox.of(tool("delete", "deleted")))
-                .toolCallHooks(dev.shelly.agent.ToolCallHook.before(inv -> dev.shelly.agent.ToolDecision.pause("needs approval")))
+                .interceptors(dev.shelly.agent.RunInterceptor.beforeToolCall(inv -> dev.shelly.agent.ToolDecision.pause("needs approval")))
                 .completer(new Fixture.Targeted(ScriptedCompleter.of(Step.toolCall("delete", "{}")), SONNET))
                 .build();
 

@@ -4,7 +4,7 @@ import dev.shelly.agent.Approvals;
 import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
-import dev.shelly.storage.internal.ChatJson;
+import dev.shelly.storage.internal.LegacyUsage;
 import dev.shelly.storage.internal.SessionIds;
 import java.time.Instant;
 import java.util.List;
@@ -98,7 +98,7 @@ public record SessionRecord(String id, String entryAgent, Instant created, Insta
      * @param messages the conversation
      */
     public SessionRecord(String id, String entryAgent, Instant created, Instant updated, List<Message> messages) {
-        this(id, entryAgent, created, updated, messages, 0, ChatJson.usageOf(messages), Cost.ZERO);
+        this(id, entryAgent, created, updated, messages, 0, LegacyUsage.of(messages), Cost.ZERO);
     }
 
     /**

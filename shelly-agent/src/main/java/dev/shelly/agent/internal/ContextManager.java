@@ -1,6 +1,5 @@
 package dev.shelly.agent.internal;
 
-import dev.shelly.agent.Agent;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.context.ContextPolicy;
 import dev.shelly.agent.context.ContextStrategy;
@@ -30,7 +29,7 @@ import java.util.function.Supplier;
  * conversation, which one run at a time uses: not thread-safe.
  */
 public final class ContextManager {
-    final Agent agent;
+    final AgentSpec agent;
     /** The conversation's chat this state belongs to. */
     private final Chat chat;
     final ContextPolicy policy;
@@ -83,7 +82,7 @@ public final class ContextManager {
      * @param policy its context policy
      * @param chat the conversation's chat
      */
-    public ContextManager(Agent agent, ContextPolicy policy, Chat chat) {
+    public ContextManager(AgentSpec agent, ContextPolicy policy, Chat chat) {
         this.agent = agent;
         this.chat = chat;
         this.policy = policy;

@@ -1,5 +1,6 @@
 package dev.shelly.agent.internal;
 
+import dev.shelly.agent.RunContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,7 +37,7 @@ import java.util.function.UnaryOperator;
  */
 public final class FanOut<T> {
     /** How long interrupted tasks may take to stop, unless set otherwise. */
-    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+    public static final Duration DEFAULT_GRACE = RunContext.DEFAULT_CANCEL_GRACE;
 
     private final List<? extends Callable<? extends T>> tasks;
     private boolean failFast;

@@ -6,7 +6,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.shelly.agent.Agent;
 import dev.shelly.agent.Fixtures;
-import dev.shelly.agent.Middleware;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.Runner;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
@@ -152,8 +152,9 @@ class NestingTest {
                         .completer(ScriptedCompleter.of(Step.reply("Refund issued."))).build())
                 .build();
         ScriptedCompleter reporterModel = ScriptedCompleter.of(Step.reply(chat -> "Summary: " + chat.last().orElseThrow().text()));
-        Agent reporter = Agent.builder("reporter").completer(reporterModel).build();
-        Runner guarded = Middleware.apply(reporter, List.of(Middleware.timeout(Duration.ofSeconds(30)), Middleware.recovery()));
+        Agent reporter = Agent.builder("reporter").completer(reporterModel).timeout(Duration.ofSeconds(30))
+                .middleware(RunInterceptor.recovery()).build();
+        Runner guarded = Runner.around(reporter, reporter::run);
         Team org = Team.builder("org").member(support, "support", "The support desk").member(guarded, "report")
                 .coordinator(Coordinator.sequence()).build();
 

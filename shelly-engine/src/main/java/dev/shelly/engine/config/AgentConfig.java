@@ -181,7 +181,7 @@ public record AgentConfig(String name, String description, String instructions, 
     /**
      * The {@code context:} section of an agent: how its model calls stay inside the model's
      * window. Each strategy is on when its section is present ({@code loop_detection: {}} turns one
-     * on with its defaults) and is the strategy itself ({@link Compaction}, {@link Offload}, ...);
+     * on with its defaults) and is the strategy itself, made by {@link ContextStrategy}'s factories;
      * they run in the order of the components here (tool scope, budget, trimming, masking, offload,
      * sliding window, compaction, loop detection, failure reflection).
      *

@@ -311,7 +311,7 @@ public final class ChatJson {
         return new SessionRecord(id, root.path("entry_agent").asString(),
                 Instant.parse(root.path("created").asString()), Instant.parse(root.path("updated").asString()),
                 messages, root.path("version").asLong(0),
-                usage == null || !usage.isObject() ? usageOf(messages)
+                usage == null || !usage.isObject() ? LegacyUsage.of(messages)
                         : new Usage(usage.path("input_tokens").asLong(), usage.path("output_tokens").asLong(),
                                 usage.path("cache_read_tokens").asLong(), usage.path("cache_write_tokens").asLong()),
                 cost == null || !cost.isObject() ? Cost.ZERO
@@ -430,32 +430,4 @@ public final class ChatJson {
         return v;
     }
 
-    /**
-     * The usage that replies of older sessions carried in their metadata under {@code usage}
-     * (replies carry no metadata since the typed model call; usage lives in the record).
-     *
-     * @param messages the messages, or null
-     * @return their summed usage
-     */
-    public static Usage usageOf(List<Message> messages) {
-        Usage total = Usage.ZERO;
-        if (messages != null) {
-            for (Message m : messages) {
-                if (m != null) {
-                    Object usage = m.metadata().get("usage");
-                    if (usage instanceof Usage u) {
-                        total = total.plus(u);
-                    } else if (usage instanceof Map<?, ?> map) {
-                        total = total.plus(new Usage(count(map, "input_tokens"), count(map, "output_tokens"),
-                                count(map, "cache_read_tokens"), count(map, "cache_write_tokens")));
-                    }
-                }
-            }
-        }
-        return total;
-    }
-
-    private static long count(Map<?, ?> map, String key) {
-        return map.get(key) instanceof Number n && n.longValue() > 0 ? n.longValue() : 0;
-    }
 }

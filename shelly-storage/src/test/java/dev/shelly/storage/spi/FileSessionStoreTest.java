@@ -85,6 +85,7 @@ class FileSessionStoreTest extends SessionStoreContract {
     }
 
     @Test
+    @SuppressWarnings("try") // the lease is held while another store starts, not used
     void leftoverTemporaryFilesAreRemovedWhenAStoreStartsUnlessTheirSessionIsHeld(@TempDir Path dir) throws Exception {
         FileSessionStore store = new FileSessionStore(dir, JSON);
         try (SessionStore.Lease lease = store.open("s1", Duration.ZERO)) {

@@ -1,5 +1,6 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
+import dev.shelly.agent.RunContext;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
@@ -10,7 +11,6 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
  * The tools of one run: the agent's toolboxes, searched in order, then the built-in
@@ -27,7 +27,7 @@ final class AgentTools {
     private final List<ToolDefinition> builtins;
 
     AgentTools(Run run, List<ToolBox> boxes, ToolDefinition skillTool) {
-        String clash = builtinClash(run.name(), boxes);
+        String clash = AgentSpec.builtinClash(run.name(), boxes);
         if (clash != null) {
             throw new IllegalStateException(clash);
         }
@@ -37,30 +37,11 @@ final class AgentTools {
         if (skillTool != null) {
             b.add(skillTool);
         }
-        if (run.canDelegate()) {
+        if (run.canDelegate) {
             b.add(Orchestration.LIST_AGENTS_TOOL);
             b.add(Orchestration.DELEGATE_TOOL);
         }
         this.builtins = List.copyOf(b);
-    }
-
-    /**
-     * Says which toolbox holds a tool named like a built-in, or returns null when none does.
-     * Toolboxes may change after the agent is built, so a run checks again (three look-ups per
-     * toolbox).
-     */
-    static String builtinClash(String agent, List<ToolBox> boxes) {
-        for (int i = 0; i < boxes.size(); i++) {
-            ToolBox box = boxes.get(i);
-            for (String tool : Agent.BUILTIN_TOOLS) {
-                if (box.contains(tool)) {
-                    return "toolbox " + (i + 1) + " of agent '" + agent + "' holds a tool named '" + tool
-                            + "', the name of a built-in tool (" + String.join(", ", new TreeSet<>(Agent.BUILTIN_TOOLS))
-                            + "); rename the tool";
-                }
-            }
-        }
-        return null;
     }
 
     /** What the model is told, one definition per name, the first toolbox holding a name winning. */
@@ -101,25 +82,19 @@ final class AgentTools {
     }
 
     /**
-     * Answers one call; never throws for a failing call. Throws {@link RunPausedException} when
-     * the call is a {@code delegate} whose child paused for a decision (with {@link Approvals}).
+     * Answers one call; never throws for a failing call. When the call is a {@code delegate}
+     * whose children wait for a decision (with {@link Approvals}), says why in {@code waiting}.
      */
-    ToolResult call(ToolCall call, ToolContext context) {
+    ToolResult call(ToolCall call, ToolContext context, Orchestration.Waiting waiting) {
         int limit = run.agent.maxToolResultChars();
-        Orchestration.Pause pause = new Orchestration.Pause();
-        ToolResult result;
         try {
-            result = answer(call, context, limit, pause);
+            return answer(call, context, limit, waiting);
         } catch (RuntimeException | Error e) {
-            result = ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + e);
+            return ToolResult.error(call.id(), "tool '" + call.name() + "' failed: " + e);
         }
-        if (pause.exception != null) {
-            throw pause.exception;
-        }
-        return result;
     }
 
-    private ToolResult answer(ToolCall call, ToolContext context, int limit, Orchestration.Pause pause) {
+    private ToolResult answer(ToolCall call, ToolContext context, int limit, Orchestration.Waiting waiting) {
         for (ToolBox box : boxes) {
             if (box.contains(call.name())) {
                 return box.call(call, context, limit);
@@ -127,7 +102,7 @@ final class AgentTools {
         }
         for (ToolDefinition d : builtins) {
             if (d.name().equals(call.name())) {
-                return builtinBox(d.name(), call.id(), pause).call(call, context, limit);
+                return builtinBox(d.name(), call.id(), waiting).call(call, context, limit);
             }
         }
         RunContext ctx = run.context;
@@ -143,9 +118,9 @@ final class AgentTools {
         return ToolResult.error(call.id(), "unknown tool '" + call.name() + "'; available tools: " + names());
     }
 
-    private ToolBox builtinBox(String name, String callId, Orchestration.Pause pause) {
+    private ToolBox builtinBox(String name, String callId, Orchestration.Waiting waiting) {
         return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills())
-                : Orchestration.toolbox(run, callId, pause);
+                : Orchestration.toolbox(run, callId, waiting);
     }
 
     private String names() {

@@ -1,66 +1,51 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
-import dev.shelly.chats.Message;
+import dev.shelly.agent.AgentException;
+import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.RunInterceptor.ToolInvocation;
+import dev.shelly.agent.ToolDecision;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.ModelTarget;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
- * The chains a run passes its work down: one link per {@link RunInterceptor}, the work itself at
- * the end. A link object is made per step down, so that a link that proceeds twice (say, to
- * retry) starts the rest of the chain afresh.
+ * The chains a run passes its model calls, decisions and tool calls down: one link per
+ * {@link RunInterceptor}, the work itself at the end. A link object is made per step down, so
+ * that a link that proceeds twice (say, to retry) starts the rest of the chain afresh. (The
+ * walk down the run chain starts at the agent, which its {@code RunChain} names.)
  */
 final class Chains {
     private Chains() {}
 
     private static AgentException nullFrom(RunInterceptor[] links, int index, String agent, String what) {
-        return new AgentException(agent, "interceptor " + (index + 1) + " (" + links[index] + ") of agent '" + agent
-                + "' returned null instead of " + what, null);
+        return new AgentException(agent, "interceptor " + place(links, index) + " (" + links[index] + ") of agent '"
+                + agent + "' returned null instead of " + what, null);
+    }
+
+    /** The place of a link among the context's links, from 1, the run's own links not counted. */
+    static int place(RunInterceptor[] links, int index) {
+        int place = 1;
+        for (int i = 0; i < index; i++) {
+            if (!(links[i] instanceof Links.Own)) {
+                place++;
+            }
+        }
+        return place;
     }
 
     private static String agentOf(RunContext context) {
         return context.agent().orElse("?");
     }
 
-    /** Around a run: the loop last. */
-    record Run(RunInterceptor[] links, int index, dev.shelly.agent.Run run, Supplier<Message> loop)
-            implements RunInterceptor.RunChain {
-        @Override
-        public Agent agent() {
-            return run.agent;
-        }
-
-        @Override
-        public RunContext context() {
-            return run.context;
-        }
-
-        @Override
-        public boolean paused() {
-            return run.paused != null;
-        }
-
-        @Override
-        public Message proceed() {
-            if (index == links.length) {
-                return loop.get();
-            }
-            Message reply = links[index].interceptRun(new Run(links, index + 1, run, loop));
-            if (reply == null) {
-                throw nullFrom(links, index, run.agent.name(), "a message");
-            }
-            return reply;
-        }
-    }
-
     /**
-     * Around a model call: the completer last. {@link #sent} is the call as it reached the
-     * completer, shared by every link of the call, for the hooks' after-half and context
-     * management, which need the request that was really sent.
+     * Around a model call: the completer last. {@link #sent} is the call as it went furthest
+     * down the chain (to the completer, unless a link answered itself), shared by every link of
+     * the call, for context management, which measures the request that was really sent.
      */
     record Model(RunInterceptor[] links, int index, ModelCall call, ModelTarget target,
             Function<ModelCall, ModelResponse> completer, ModelCall[] sent) implements RunInterceptor.ModelChain {
@@ -71,8 +56,8 @@ final class Chains {
                         + "' proceeded with a null request", null);
             }
             ModelCall next = request == call.request() ? call : new ModelCall(call.run(), call.iteration(), request);
+            sent[0] = next;
             if (index == links.length) {
-                sent[0] = next;
                 return completer.apply(next);
             }
             ModelResponse response = links[index].interceptModelCall(new Model(links, index + 1, next, target, completer, sent));

@@ -1,4 +1,4 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.skills.Skill;

@@ -1,5 +1,6 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
+import dev.shelly.agent.Registry;
 import dev.shelly.skills.Skill;
 import java.util.List;
 

@@ -1,7 +1,9 @@
-package dev.shelly.agent;
+package dev.shelly.agent.internal;
 
-import dev.shelly.agent.internal.FanOut;
-import dev.shelly.agent.internal.Observers;
+import dev.shelly.agent.AgentException;
+import dev.shelly.agent.Approvals;
+import dev.shelly.agent.Registry;
+import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
@@ -25,7 +27,7 @@ import tools.jackson.databind.json.JsonMapper;
  * before starting any, then runs one fresh child per task, concurrently (a lone task on the
  * parent's own thread). The child is spawned from the registry and runs in the parent run's
  * delegation scope: one level deeper, with the parent's registry
- * (unless it has its own), delegation limit, listener, hooks, session and values; its run names
+ * (unless it has its own), delegation limit, listener, links, session and values; its run names
  * the parent's run. It receives the context (when given) and the task as two user messages from
  * the parent. The result is a JSON array in task order:
  * {@code [{"agent":"a","result":"..."},{"agent":"b","error":"..."}]}. The first child to fail
@@ -61,15 +63,15 @@ final class Orchestration {
 
     private Orchestration() {}
 
-    /** Where a {@code delegate} call leaves the pause of its children for the turn to throw. */
-    static final class Pause {
-        volatile RunPausedException exception;
+    /** Where a {@code delegate} call says why its children wait, for the turn to keep the call waiting. */
+    static final class Waiting {
+        volatile String reason;
     }
 
-    static ToolBox toolbox(Run run, String callId, Pause pause) {
+    static ToolBox toolbox(Run run, String callId, Waiting waiting) {
         return ToolBox.of(
                 new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(run)), null),
-                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(run, callId, pause, input), null));
+                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(run, callId, waiting, input), null));
     }
 
     static String listAgents(Run run) {
@@ -90,20 +92,20 @@ final class Orchestration {
     /** One task of a delegate call, checked. */
     record Task(String agent, String task, String context) {}
 
-    static ToolOutput delegate(Run parent, String callId, Pause pause, JsonNode input) throws InterruptedException {
+    static ToolOutput delegate(Run parent, String callId, Waiting waiting, JsonNode input) throws InterruptedException {
         RunContext ctx = parent.context;
         if (ctx.depth() >= ctx.delegationLimit()) {
             return ToolOutput.error("agent '" + parent.name() + "' cannot delegate: it runs at delegation depth "
                     + ctx.depth() + " and the delegation depth limit is " + ctx.delegationLimit()
                     + "; do the work yourself");
         }
-        Registry registry = parent.registryOrNull();
+        Registry registry = parent.context.registry().orElseThrow();
         List<Task> tasks = new ArrayList<>();
         String problem = parse(parent, registry, input, tasks);
         if (problem != null) {
             return ToolOutput.error(problem + "; nothing was delegated");
         }
-        return run(parent, registry, tasks, callId, pause);
+        return run(parent, tasks, callId, waiting);
     }
 
     /** Checks the input; fills {@code tasks} and returns null, or returns what is wrong. */
@@ -158,52 +160,43 @@ final class Orchestration {
         return names.isEmpty() ? "none" : String.join(", ", names);
     }
 
-    /** What one child did: answered, or paused for a decision (with approvals). */
-    private record Child(String answer, RunPausedException paused) {}
+    /** What one child did: answered, or waits for a decision (with approvals), saying why. */
+    private record Child(String answer, String waiting) {}
 
     /**
      * Runs one child per task in the parent run's delegation scope, the first failure cancelling
      * the others, and writes the results in task order. With approvals, a child that pauses does
-     * not stop its siblings; once all have finished or paused, the call pauses too (through
-     * {@code pause}), keeping the finished children's answers, and the next run of the call
-     * resumes the paused children on their kept chats.
+     * not stop its siblings; once all have finished or paused, the call waits too (through
+     * {@code waiting}), keeping the finished children's answers, and the next run of the call
+     * resumes the paused children on their kept chats. Without approvals, a child that pauses
+     * fails its task.
      */
-    private static ToolOutput run(Run parent, Registry registry, List<Task> tasks, String callId, Pause pause)
+    private static ToolOutput run(Run parent, List<Task> tasks, String callId, Waiting waiting)
             throws InterruptedException {
         String from = parent.name();
-        Approvals desk = parent.context.approvals().orElse(null);
+        Approver desk = parent.approver;
         List<RunContext> scopes = new ArrayList<>(tasks.size());
         List<Callable<Child>> work = new ArrayList<>(tasks.size());
         for (int i = 0; i < tasks.size(); i++) {
             Task task = tasks.get(i);
-            RunContext scope = parent.context.delegation(callId, i);
+            RunContext scope = parent.children.scope(parent.context, callId, i);
             scopes.add(scope);
             work.add(() -> {
                 Approvals.Frame kept = desk == null ? null : desk.frame(scope.path());
                 if (kept != null && kept.finished() != null) {
                     return new Child(kept.finished(), null);
                 }
-                Agent child = registry.spawn(task.agent()).orElseThrow(() -> new AgentException(task.agent(),
-                        "agent '" + task.agent() + "' is not in the registry", null));
-                List<Message> input;
-                if (kept != null && !kept.chat().isEmpty()) {
-                    for (Message m : kept.chat()) {
-                        child.chat().append(m);
-                    }
-                    input = List.of();
-                } else {
-                    input = task.context() == null
-                            ? List.of(Message.text(from, Role.USER, task.task()))
-                            : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
+                List<Message> input = task.context() == null
+                        ? List.of(Message.text(from, Role.USER, task.task()))
+                        : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
+                Outcome outcome = parent.children.run(task.agent(), scope, kept == null ? List.of() : kept.chat(), input);
+                if (!(outcome instanceof Outcome.Paused p)) {
+                    return new Child(outcome.reply().text(), null);
                 }
-                try {
-                    return new Child(child.run(input, scope).text(), null);
-                } catch (RunPausedException p) {
-                    if (desk == null) {
-                        throw p;
-                    }
-                    return new Child(null, p);
+                if (desk == null) {
+                    throw new AgentException(task.agent(), p.message(), null);
                 }
+                return new Child(null, p.message());
             });
         }
         FanOut.Joined<Child> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace())
@@ -220,7 +213,7 @@ final class Orchestration {
         boolean paused = false;
         for (FanOut.Outcome<Child> o : joined.outcomes()) {
             if (o instanceof FanOut.Outcome.Success<Child> s) {
-                paused |= s.value().paused() != null;
+                paused |= s.value().waiting() != null;
             } else {
                 failed = true;
             }
@@ -229,14 +222,13 @@ final class Orchestration {
             java.util.Map<String, String> reasons = new java.util.LinkedHashMap<>();
             for (int i = 0; i < tasks.size(); i++) {
                 Child c = ((FanOut.Outcome.Success<Child>) joined.outcomes().get(i)).value();
-                if (c.paused() == null) {
+                if (c.waiting() == null) {
                     desk.finished(scopes.get(i).path(), tasks.get(i).agent(), c.answer());
                 } else {
-                    reasons.put(callId + "/" + i, c.paused().getMessage());
+                    reasons.put(callId + "/" + i, c.waiting());
                 }
             }
-            pause.exception = new RunPausedException(from, parent.context.runId().orElse(null), List.of(), reasons,
-                    desk.pending());
+            waiting.reason = Outcome.Paused.describe(from, reasons, true);
             return ToolOutput.text("paused");
         }
         if (desk != null) {
@@ -258,7 +250,7 @@ final class Orchestration {
                 g.writeStartObject();
                 g.writeStringProperty("agent", agent);
                 switch (joined.outcomes().get(i)) {
-                    case FanOut.Outcome.Success<Child> s when s.value().paused() != null -> g.writeStringProperty("error",
+                    case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> g.writeStringProperty("error",
                             "agent '" + agent + "' waited for a decision and was stopped because tasks[" + firstFailure
                                     + "] (agent '" + tasks.get(firstFailure).agent() + "') failed");
                     case FanOut.Outcome.Success<Child> s -> g.writeStringProperty("result", s.value().answer());

@@ -1,0 +1,181 @@
+package dev.shelly.agent.internal;
+
+import dev.shelly.agent.AgentListener;
+import dev.shelly.agent.Registry;
+import dev.shelly.agent.RunInterceptor;
+import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.context.ContextStrategy;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelTable;
+import dev.shelly.skills.Skill;
+import dev.shelly.tools.ToolBox;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Internal, not API. What an agent is, as its builder left it: the agent keeps this and never
+ * changes it, and the loop runs from it. Lists and sets are unmodifiable copies. The public
+ * accessors of {@code dev.shelly.agent.Agent} document each field.
+ *
+ * @param name the agent's name
+ * @param description what it does, as other agents see it
+ * @param instructions its detailed instructions
+ * @param context its project context
+ * @param completer the model it asks
+ * @param maxIterations the most model calls in one run
+ * @param maxDelegationDepth how deep delegation may go below it
+ * @param skills its skills
+ * @param toolboxes the user's toolboxes
+ * @param cancelGrace the grace set on the builder, or null when the run's context decides
+ * @param timeout how long one run may take, or null
+ * @param maxToolResultChars the most characters of text a tool result keeps
+ * @param stopTools the tools whose call ends a run
+ * @param systemPromptInChat whether the prompt goes into an empty chat
+ * @param skillTool the definition of {@code load_skill}, or null without skills
+ * @param registry the registry set on the builder, or null
+ * @param listener the agent's listener
+ * @param interceptors the agent's links, which its delegated children inherit
+ * @param middleware the links around its own runs only
+ * @param options the options of every model call
+ * @param prices the prices that turn usage into cost
+ * @param contextPolicy how it keeps its model calls inside the window
+ * @param runToolboxes the toolboxes runs search: the user's, then those of the context strategies
+ */
+public record AgentSpec(
+        String name,
+        String description,
+        String instructions,
+        String context,
+        Completer completer,
+        int maxIterations,
+        int maxDelegationDepth,
+        List<Skill> skills,
+        List<ToolBox> toolboxes,
+        Duration cancelGrace,
+        Duration timeout,
+        int maxToolResultChars,
+        Set<String> stopTools,
+        boolean systemPromptInChat,
+        ToolDefinition skillTool,
+        Registry registry,
+        AgentListener listener,
+        List<RunInterceptor> interceptors,
+        List<RunInterceptor> middleware,
+        ModelOptions options,
+        ModelTable prices,
+        ContextPolicy contextPolicy,
+        List<ToolBox> runToolboxes) {
+
+    /** The iteration limit that means no limit. */
+    public static final int UNLIMITED = Integer.MAX_VALUE;
+
+    /** The names of the built-in tools, which no toolbox may use. */
+    public static final Set<String> BUILTIN_TOOLS = Set.of(SkillTool.NAME, Orchestration.LIST_AGENTS,
+            Orchestration.DELEGATE);
+
+    /**
+     * What the model is told about {@code load_skill} for these skills.
+     *
+     * @param skills the skills, not empty
+     * @return the definition
+     */
+    public static ToolDefinition skillTool(List<Skill> skills) {
+        return SkillTool.definition(skills);
+    }
+
+    /**
+     * Says which toolbox holds a tool named like a built-in, or returns null when none does.
+     * Toolboxes may change after the agent is built, so a run checks again (three look-ups per
+     * toolbox).
+     *
+     * @param agent the agent's name, for the message
+     * @param boxes the toolboxes
+     * @return what is wrong, or null
+     */
+    public static String builtinClash(String agent, List<ToolBox> boxes) {
+        for (int i = 0; i < boxes.size(); i++) {
+            ToolBox box = boxes.get(i);
+            for (String tool : BUILTIN_TOOLS) {
+                if (box.contains(tool)) {
+                    return "toolbox " + (i + 1) + " of agent '" + agent + "' holds a tool named '" + tool
+                            + "', the name of a built-in tool (" + String.join(", ", new TreeSet<>(BUILTIN_TOOLS))
+                            + "); rename the tool";
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The toolboxes an agent's runs search: its own, then those of its context strategies; checks
+     * that none holds a tool named like a built-in, and that no strategy offers a tool of the
+     * same name as one of them.
+     *
+     * @param agent the agent's name, for the messages
+     * @param toolboxes its own toolboxes
+     * @param policy its context policy
+     * @return the toolboxes, in the order searched
+     * @throws IllegalArgumentException naming the clash
+     */
+    public static List<ToolBox> runToolboxes(String agent, List<ToolBox> toolboxes, ContextPolicy policy) {
+        String clash = builtinClash(agent, toolboxes);
+        if (clash != null) {
+            throw new IllegalArgumentException(clash);
+        }
+        List<ToolBox> all = new ArrayList<>(toolboxes);
+        for (ContextStrategy strategy : policy.strategies()) {
+            Optional<ToolBox> box = strategy.tools();
+            if (box.isEmpty()) {
+                continue;
+            }
+            for (ToolDefinition d : box.get().definitions()) {
+                for (int i = 0; i < all.size(); i++) {
+                    if (all.get(i).contains(d.name())) {
+                        throw new IllegalArgumentException("toolbox " + (i + 1) + " of agent '" + agent + "' holds a tool "
+                                + "named '" + d.name() + "', which the context strategy '" + strategy.name()
+                                + "' offers; rename the tool");
+                    }
+                }
+            }
+            all.add(box.get());
+        }
+        return List.copyOf(all);
+    }
+
+    /**
+     * {@return whether the agent may delegate at the top of a delegation tree} It has a registry
+     * holding other agents, and a delegation limit above 0.
+     */
+    public boolean canDelegate() {
+        return registry != null && maxDelegationDepth > 0 && !otherAgents(registry, name).isEmpty();
+    }
+
+    /**
+     * The system prompt the agent writes when it runs at the top of a delegation tree.
+     *
+     * @return the prompt's text
+     */
+    public String systemPrompt() {
+        return SystemPrompt.build(name, description, instructions, context, skills,
+                canDelegate() ? otherAgents(registry, name) : List.of());
+    }
+
+    /** The registry's agents other than {@code self}, sorted by name. */
+    static List<Registry.Entry> otherAgents(Registry registry, String self) {
+        List<Registry.Entry> all = registry.list();
+        List<Registry.Entry> others = new ArrayList<>(all.size());
+        for (Registry.Entry e : all) {
+            if (!e.name().equals(self)) {
+                others.add(e);
+            }
+        }
+        return Collections.unmodifiableList(others);
+    }
+}

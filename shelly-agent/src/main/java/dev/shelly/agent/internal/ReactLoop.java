@@ -1,0 +1,177 @@
+package dev.shelly.agent.internal;
+
+import dev.shelly.agent.AgentEvent;
+import dev.shelly.agent.AgentException;
+import dev.shelly.agent.AgentException.MaxIterationsException;
+import dev.shelly.agent.RunContext;
+import dev.shelly.agent.RunInterceptor.ModelCall;
+import dev.shelly.agent.StructuredOutput;
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
+import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelOptions;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.StopReason;
+import dev.shelly.modeladapter.StreamListener;
+import dev.shelly.modeladapter.Usage;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * One run of an agent on a conversation, inside the innermost link of its run chain: the turn a
+ * pause left open, the input, then the ReAct loop (ask the model through the chain, append the
+ * reply, run its tool calls through the chain, until an answer, a stop tool or the limit).
+ */
+final class ReactLoop {
+    private final AgentSpec agent;
+    private final Run run;
+    private final Chat chat;
+    private final AgentTools tools;
+    private final StructuredOutput<?> out;
+    private final List<Message> input;
+    /** Whether the run took its paused turn and input: a link that proceeds again goes on from the chat. */
+    private boolean started;
+    /** The model calls made in the run so far, across the times a link proceeds. */
+    private int iterations;
+
+    ReactLoop(Run run, AgentTools tools, List<Message> input) {
+        this.agent = run.agent;
+        this.run = run;
+        this.chat = run.chat();
+        this.tools = tools;
+        this.out = run.out;
+        this.input = input;
+    }
+
+
+    /**
+     * The paused turn, if any, the input, then the loop. When a turn pauses, the loop records the
+     * pause on the run and returns the reply whose calls wait.
+     */
+    Message run() {
+        if (started) {
+            return loop();
+        }
+        started = true;
+        List<ToolCall> pending = Runs.pausedCalls(agent.name(), chat);
+        if (!pending.isEmpty()) {
+            if (new ToolTurn(run, tools, 0, chat.last().orElseThrow()).take(null, -1) instanceof Outcome.Paused p) {
+                run.paused = p;
+                return p.reply();
+            }
+        }
+        if (agent.systemPromptInChat() && chat.isEmpty()) {
+            run.append(Message.system(systemPrompt()));
+        }
+        for (Message m : input) {
+            run.append(m);
+        }
+        return loop();
+    }
+
+    private String systemPrompt() {
+        return SystemPrompt.build(agent.name(), agent.description(), agent.instructions(), agent.context(), agent.skills(),
+                run.canDelegate ? run.otherAgents() : List.of());
+    }
+
+    private Message loop() {
+        String name = agent.name();
+        RunContext ctx = run.context;
+        AgentEvent.Source src = run.source;
+        StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
+        ModelOptions options = agent.options();
+        ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
+        int maxIterations = agent.maxIterations();
+        Set<String> stopTools = agent.stopTools();
+        Message prompt = null;
+        while (maxIterations == AgentSpec.UNLIMITED || iterations < maxIterations) {
+            int iteration = ++iterations;
+            if (Thread.currentThread().isInterrupted()) {
+                throw run.cancelled();
+            }
+            List<ToolDefinition> offered = tools.definitions();
+            boolean promptInChat = agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
+            if (prompt == null && !promptInChat) {
+                prompt = Message.system(systemPrompt());
+            }
+            // The call carries the tools offered and the run's options; context management, the
+            // first link, gives it the messages (Links.Shaping).
+            run.prompt = promptInChat ? null : prompt;
+            ModelRequest base = new ModelRequest(List.of(), offered, runOptions, chat.id());
+            ModelCall first = new ModelCall(ctx, iteration, base);
+            // The call as it went furthest down the chain: a link may have rewritten the request.
+            ModelCall[] sent = {first};
+            ModelResponse response = new Chains.Model(run.chain, 0, first, agent.completer().target(),
+                    c -> complete(c, deltas), sent).proceed(base);
+            ModelRequest request = sent[0].request();
+            long start = run.callStart;
+            Message reply = response.message();
+            if (!reply.sender().equals(name)) {
+                reply = reply.withSender(name);
+            }
+            run.append(reply);
+            Usage usage = response.usage();
+            ctx.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
+            if (run.observed) {
+                run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, Run.since(start)));
+            }
+            run.lastResponse = response;
+            List<ToolCall> calls = reply.toolCalls();
+            if (calls.isEmpty()) {
+                return reply;
+            }
+            Outcome end = new ToolTurn(run, tools, iteration, reply)
+                    .take(request.tools() == run.shaped.tools() ? run.scoped : request.tools(), cutOff(response, request));
+            if (end instanceof Outcome.Paused p) {
+                run.paused = p;
+                return reply;
+            }
+            if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
+                return end.reply();
+            }
+        }
+        throw new MaxIterationsException(name, maxIterations);
+    }
+
+    /** The innermost link of a model call: the completer, the request announced first. */
+    private ModelResponse complete(ModelCall call, StreamListener deltas) {
+        if (run.observed) {
+            run.emit(new AgentEvent.CompletionStarted(run.source, call.iteration(), call.request()));
+        }
+        ModelResponse response = agent.completer().complete(call.request(), deltas);
+        if (response == null) {
+            throw new AgentException(agent.name(), "the completer of agent '" + agent.name()
+                    + "' returned null instead of a response", null);
+        }
+        return response;
+    }
+
+    /**
+     * The output tokens a reply that stopped at the output limit was cut off at: the count the
+     * provider reported, else the limit the request set, else 0; -1 when the reply was not cut off.
+     */
+    private static long cutOff(ModelResponse response, ModelRequest request) {
+        if (response.stopReason() != StopReason.MAX_TOKENS) {
+            return -1;
+        }
+        long output = response.usage().outputTokens();
+        if (output > 0) {
+            return output;
+        }
+        Integer limit = request.options().maxTokens();
+        return limit != null ? limit : 0;
+    }
+
+    private static boolean callsAny(List<ToolCall> calls, Set<String> names) {
+        for (ToolCall c : calls) {
+            if (names.contains(c.name())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
