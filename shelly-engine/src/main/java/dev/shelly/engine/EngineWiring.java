@@ -211,11 +211,15 @@ final class EngineWiring {
         settings.toolboxes.forEach((name, box) -> boxes.put(name, () -> box));
         // McpServers names shelly-mcp's types (an optional dependency): touch it only for MCP servers.
         McpSupport.require(config, Engine.class.getClassLoader());
-        for (int i = 0; i < config.mcpServers().size(); i++) {
-            McpServerConfig server = config.mcpServers().get(i);
-            McpConnection client = McpServers.connect(server, i, config, workDir(), traced.mcpMeta, models);
-            clients.add(client);
-            boxes.put(server.name(), client.toolBox());
+        if (!config.mcpServers().isEmpty()) {
+            McpServers mcp = new McpServers(config, workDir(), settings.dir, traced.mcpMeta, models, settings.mcpConsent,
+                    settings.mcpTokens);
+            for (int i = 0; i < config.mcpServers().size(); i++) {
+                McpServerConfig server = config.mcpServers().get(i);
+                McpConnection client = mcp.connect(server, i);
+                clients.add(client);
+                boxes.put(server.name(), client.toolBox());
+            }
         }
         checkToolSelections(boxes);
         return boxes;

@@ -17,6 +17,8 @@ import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.mcp.McpBlock;
 import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
+import dev.shelly.mcp.McpException;
+import dev.shelly.mcp.McpOAuth;
 import dev.shelly.mcp.McpPrompt;
 import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
@@ -34,16 +36,42 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Connects the configured MCP servers. The only engine class that names a type of shelly-mcp,
- * an optional dependency: the engine loads it only when the config lists MCP servers, after
- * {@link McpSupport#require} has checked that shelly-mcp is there.
+ * Connects the configured MCP servers. The only engine classes that name types of shelly-mcp, an
+ * optional dependency, are this one and {@link McpTokenFile}: the engine loads them only when the
+ * config lists MCP servers, after {@link McpSupport#require} has checked that shelly-mcp is there.
  */
 final class McpServers {
-    private McpServers() {}
+    /** How long the engine waits for the person's browser to come back from an authorization page. */
+    static final Duration CONSENT_TIMEOUT = Duration.ofMinutes(5);
 
-    /** Connects one server; {@code meta}, when not null, gives each tool call's {@code _meta} (the trace context). */
-    static McpConnection connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
-            Supplier<Map<String, Object>> meta, Map<String, Completer> models) {
+    private final EngineConfig config;
+    private final Path projectDir;
+    private final Supplier<Map<String, Object>> meta;
+    private final Map<String, Completer> models;
+    private final McpOAuth.Consent consent;
+    private final McpOAuth.TokenStore tokens;
+
+    /**
+     * Connects servers with these settings.
+     *
+     * @param meta gives each tool call's {@code _meta} (the trace context), or null
+     * @param consent the application's consent step, or null
+     * @param tokens the token store given in code, or null for {@code .shelly/mcp-tokens.json}
+     *     (in memory without a folder)
+     */
+    McpServers(EngineConfig config, Path projectDir, ShellyDir dir, Supplier<Map<String, Object>> meta,
+            Map<String, Completer> models, McpOAuth.Consent consent, McpOAuth.TokenStore tokens) {
+        this.config = config;
+        this.projectDir = projectDir;
+        this.meta = meta;
+        this.models = models;
+        this.consent = consent;
+        this.tokens = tokens != null ? tokens
+                : dir != null ? new McpTokenFile(dir.root().resolve(McpTokenFile.NAME)) : McpOAuth.TokenStore.inMemory();
+    }
+
+    /** Connects one server, the {@code index}th of the configuration. */
+    McpConnection connect(McpServerConfig server, int index) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
             Path cwd = server.workingDir() == null ? projectDir : projectDir.resolve(server.workingDir());
@@ -74,6 +102,9 @@ final class McpServers {
             if (server.sampling() != null) {
                 builder.sampling(sampler(server.sampling(), models.get(server.sampling())));
             }
+            if (server.oauth() != null) {
+                builder.oauth(oauth(server.name(), server.oauth()));
+            }
             client = builder.connect();
         } catch (RuntimeException e) {
             ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
@@ -82,6 +113,29 @@ final class McpServers {
             throw error;
         }
         return new McpConnection(client.name(), client::toolBox, client::close);
+    }
+
+    /** The OAuth of a server's {@code oauth:} section, with the engine's token store and the application's consent. */
+    McpOAuth oauth(String name, McpServerConfig.OAuth settings) {
+        McpOAuth.Builder oauth = McpOAuth.builder().clientName(settings.clientName()).tokenStore(tokens)
+                .scopes(settings.scopes());
+        if (settings.resource() != null) {
+            oauth.resource(settings.resource());
+        }
+        if (settings.grant() == McpServerConfig.OAuth.Grant.CLIENT_CREDENTIALS) {
+            return oauth.clientCredentials(settings.clientId(), settings.clientSecret()).build();
+        }
+        if (settings.clientId() != null) {
+            oauth.preRegistered(settings.clientId(), settings.clientSecret());
+        }
+        McpOAuth.Consent step = consent != null ? consent : page -> {
+            throw new McpException("MCP server '" + name + "' needs the person's authorization, and the engine has no"
+                    + " consent step to show them the page; give it one with Engine.Builder.mcpConsent");
+        };
+        return oauth.redirectUri(settings.redirectUri())
+                .consent(settings.consent() == McpServerConfig.OAuth.Consent.LOOPBACK
+                        ? McpOAuth.Consent.loopback(step, CONSENT_TIMEOUT) : step)
+                .build();
     }
 
     /** The coding agents' workspaces, which MCP servers are given as their roots ({@code roots/list}). */

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -358,7 +359,7 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder scopes(List<String> scopes) {
-            if (scopes == null || scopes.contains(null)) {
+            if (scopes == null || scopes.stream().anyMatch(Objects::isNull)) {   // List.of(...).contains(null) throws
                 throw new IllegalArgumentException("McpOAuth scopes must not be null or hold null");
             }
             this.scopes.clear();

@@ -48,6 +48,9 @@ import java.util.function.Function;
  *     prompts: true                    # optional: a get_prompt tool
  *     sampling: claude                 # optional: the server's sampling requests go to this provider
  *     elicitation: true                # optional: its questions go to the person (the run's approvals)
+ *     oauth:                           # optional: OAuth 2.1 as the MCP authorization spec has it
+ *       scopes: [docs.read]            # also client_id, client_secret, client_name, grant, resource,
+ *                                      # redirect_uri, consent (see McpServerConfig.OAuth)
  * agents:
  *   - name: assistant
  *     description: Answers questions about the project
