@@ -1,9 +1,6 @@
 package dev.shelly.engine;
 
 import dev.shelly.agent.AgentEvent;
-import dev.shelly.agent.Answer;
-import dev.shelly.agent.Approvals;
-import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
@@ -15,7 +12,6 @@ import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.mcp.McpBlock;
-import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
 import dev.shelly.mcp.McpException;
 import dev.shelly.mcp.McpOAuth;
@@ -32,8 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Connects the configured MCP servers. The only engine classes that name types of shelly-mcp, an
@@ -97,7 +91,7 @@ final class McpServers {
             }
             builder.onProgress(McpServers::announce);
             if (server.elicitation()) {
-                builder.elicitation(McpServers::askThePerson);
+                builder.elicitation(McpQuestions::ask);
             }
             if (server.sampling() != null) {
                 builder.sampling(sampler(server.sampling(), models.get(server.sampling())));
@@ -167,63 +161,6 @@ final class McpServers {
         return new AgentEvent.Source(caller.agent(), caller.parent(), caller.depth(), caller.runId(), caller.parentRunId(),
                 caller.sessionId());
     }
-
-    /** How long a server's question waits for the person. */
-    private static final Duration QUESTION_TIMEOUT = Duration.ofMinutes(10);
-
-    /**
-     * Asks the person a server's question through the approvals of the run whose tool call the
-     * server was serving (a {@link PendingCall.Kind#QUESTION} in {@code Approvals#pending()},
-     * announced to the run's listener as a {@link AgentEvent.DecisionNeeded}).
-     * The reply is the answer: a JSON object of the requested fields, or, for a form of one
-     * field, its value as text. A deny declines; without approvals (no person) the question is
-     * cancelled.
-     */
-    static McpElicitation.Answer askThePerson(McpElicitation request) throws InterruptedException {
-        RunContext run = request.caller() == null ? null : request.caller().values().get(RunContext.KEY).orElse(null);
-        Approvals approvals = run == null ? null : run.approvals().orElse(null);
-        if (approvals == null) {
-            return new McpElicitation.Answer(McpElicitation.Action.CANCEL, Map.of());
-        }
-        Map<?, ?> properties = request.requestedSchema().get("properties") instanceof Map<?, ?> p ? p : Map.of();
-        String question = "MCP server '" + request.server() + "' asks: " + request.message()
-                + (properties.isEmpty() ? "" : properties.size() == 1 ? ""
-                        : "\n(answer with a JSON object of: " + String.join(", ", properties.keySet().stream().map(String::valueOf).toList()) + ")");
-        ToolContext caller = request.caller();
-        AgentEvent.Source source = source(caller);
-        Answer answer = approvals.ask(caller.agent(), question, QUESTION_TIMEOUT,
-                call -> run.listener().onEvent(new AgentEvent.DecisionNeeded(source, call)));
-        if (!(answer instanceof Answer.Reply reply)) {
-            return McpElicitation.Answer.decline();
-        }
-        String text = reply.text().strip();
-        if (text.startsWith("{")) {
-            return McpElicitation.Answer.accept(JSON.readValue(text, FORM));
-        }
-        if (properties.size() == 1) {
-            String field = String.valueOf(properties.keySet().iterator().next());
-            Object type = properties.get(field) instanceof Map<?, ?> p ? p.get("type") : null;
-            Object value = switch (type == null ? "string" : type.toString()) {
-                case "boolean" -> Boolean.parseBoolean(text);
-                case "integer" -> parse(text, Long::valueOf);
-                case "number" -> parse(text, Double::valueOf);
-                default -> text;
-            };
-            return McpElicitation.Answer.accept(Map.of(field, value));
-        }
-        return McpElicitation.Answer.accept(Map.of());
-    }
-
-    private static Object parse(String text, java.util.function.Function<String, Object> number) {
-        try {
-            return number.apply(text);
-        } catch (NumberFormatException e) {
-            return text;
-        }
-    }
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final TypeReference<Map<String, Object>> FORM = new TypeReference<>() {};
 
     /**
      * Answers a server's sampling requests with one provider's model: its system prompt and
