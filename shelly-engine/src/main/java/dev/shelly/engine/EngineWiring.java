@@ -130,15 +130,15 @@ final class EngineWiring {
             traced.fallbacks.onFallback(event);
             s.fallbackListener.onFallback(event);
         });
+        ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
         List<McpConnection> clients = new ArrayList<>();
         try {
-            Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, models, traced, clients);
+            Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, chained, prices, traced, clients);
             Map<String, CodingSupport.Coding> coding = CodingSupport.build(config, workDir(), Engine.class.getClassLoader());
             Map<String, UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
             coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
             HumanInTheLoop human = new HumanInTheLoop(s.approvals, config, s.permissions, s.dir, s.clock, codingPolicies);
             EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
-            ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
             ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
             AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, boxes, coding, human,
                     skills, projectContext, prices, windows, events));
@@ -202,7 +202,7 @@ final class EngineWiring {
      * server, whose clients are added to {@code clients} as they connect.
      */
     private Map<String, Supplier<ToolBox>> toolboxes(Store store, TaskBoard tasks, Map<String, Completer> models,
-            EngineTelemetry traced, List<McpConnection> clients) {
+            ModelTable prices, EngineTelemetry traced, List<McpConnection> clients) {
         Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
         ToolBox stateTools = store.tools(Engine.STATE_NAMESPACE);
         ToolBox taskTools = tasks.tools();
@@ -212,8 +212,8 @@ final class EngineWiring {
         // McpServers names shelly-mcp's types (an optional dependency): touch it only for MCP servers.
         McpSupport.require(config, Engine.class.getClassLoader());
         if (!config.mcpServers().isEmpty()) {
-            McpServers mcp = new McpServers(config, workDir(), settings.dir, traced.mcpMeta, models, settings.mcpConsent,
-                    settings.mcpTokens);
+            McpServers mcp = new McpServers(config, workDir(), settings.dir, traced.mcpMeta, models, prices,
+                    settings.mcpConsent, settings.mcpTokens);
             for (int i = 0; i < config.mcpServers().size(); i++) {
                 McpServerConfig server = config.mcpServers().get(i);
                 McpConnection client = mcp.connect(server, i);

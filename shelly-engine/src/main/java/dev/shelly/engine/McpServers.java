@@ -20,6 +20,7 @@ import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.tools.ToolContext;
 import java.net.URI;
 import java.nio.file.Path;
@@ -27,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -42,6 +44,7 @@ final class McpServers {
     private final Path projectDir;
     private final Supplier<Map<String, Object>> meta;
     private final Map<String, Completer> models;
+    private final ModelTable prices;
     private final McpOAuth.Consent consent;
     private final McpOAuth.TokenStore tokens;
 
@@ -49,16 +52,19 @@ final class McpServers {
      * Connects servers with these settings.
      *
      * @param meta gives each tool call's {@code _meta} (the trace context), or null
+     * @param models each provider's completer, fallbacks included, by name
+     * @param prices what model calls cost
      * @param consent the application's consent step, or null
      * @param tokens the token store given in code, or null for {@code .shelly/mcp-tokens.json}
      *     (in memory without a folder)
      */
     McpServers(EngineConfig config, Path projectDir, ShellyDir dir, Supplier<Map<String, Object>> meta,
-            Map<String, Completer> models, McpOAuth.Consent consent, McpOAuth.TokenStore tokens) {
+            Map<String, Completer> models, ModelTable prices, McpOAuth.Consent consent, McpOAuth.TokenStore tokens) {
         this.config = config;
         this.projectDir = projectDir;
         this.meta = meta;
         this.models = models;
+        this.prices = prices;
         this.consent = consent;
         this.tokens = tokens != null ? tokens
                 : dir != null ? new McpTokenFile(dir.root().resolve(McpTokenFile.NAME)) : McpOAuth.TokenStore.inMemory();
@@ -94,7 +100,7 @@ final class McpServers {
                 builder.elicitation(McpQuestions::ask);
             }
             if (server.sampling() != null) {
-                builder.sampling(sampler(server.sampling(), models.get(server.sampling())));
+                builder.sampling(sampler(server));
             }
             if (server.oauth() != null) {
                 builder.oauth(oauth(server.name(), server.oauth()));
@@ -163,11 +169,40 @@ final class McpServers {
     }
 
     /**
-     * Answers a server's sampling requests with one provider's model: its system prompt and
-     * messages (text; images as they are), at most its token limit.
+     * Who answers a server's sampling requests ({@code sampling:}): the named provider's model,
+     * or, for {@value McpServerConfig#AGENT_MODEL}, the model of the agent whose tool call the
+     * server is serving (refused outside a tool call).
      */
-    static McpToolClient.Sampling.Handler sampler(String provider, Completer completer) {
+    McpToolClient.Sampling.Handler sampler(McpServerConfig server) {
+        String named = server.sampling();
+        return sampler(request -> {
+            if (!named.equals(McpServerConfig.AGENT_MODEL)) {
+                return models.get(named);
+            }
+            ToolContext caller = request.caller();
+            if (caller == null) {
+                throw new IllegalArgumentException("MCP server '" + server.name() + "' asked for sampling outside a tool call;"
+                        + " it is answered by the model of the agent whose tool call it serves");
+            }
+            return config.agents().stream().filter(a -> a.name().equals(caller.agent())).findFirst()
+                    .map(a -> models.get(config.providerOf(a).name()))
+                    .orElseThrow(() -> new IllegalArgumentException("agent '" + caller.agent() + "', whose tool call MCP server '"
+                            + server.name() + "' serves, is not a configured agent; its model is not known here"));
+        }, prices);
+    }
+
+    /**
+     * Answers a server's sampling requests with a model: its system prompt and messages (text;
+     * images as they are), at most its token limit. A request made during a tool call is a model
+     * call of the calling run ({@link RunContext#complete}): it passes the run's interceptors and
+     * observers, and its usage and cost count in the run's totals and budget.
+     *
+     * @param model the model for a request
+     * @param prices what a call's usage costs
+     */
+    static McpToolClient.Sampling.Handler sampler(Function<McpToolClient.Sampling, Completer> model, ModelTable prices) {
         return request -> {
+            Completer completer = model.apply(request);
             List<Message> messages = new ArrayList<>();
             if (request.systemPrompt() != null && !request.systemPrompt().isBlank()) {
                 messages.add(Message.system(request.systemPrompt()));
@@ -185,8 +220,9 @@ final class McpServers {
             if (request.maxTokens() > 0) {
                 call.maxTokens(request.maxTokens());
             }
-            ModelResponse response = completer.complete(call.build());
-            return new McpToolClient.Sampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
+            RunContext run = request.caller() == null ? null : RunContext.from(request.caller()).orElse(null);
+            ModelResponse response = run == null ? completer.complete(call.build()) : run.complete(completer, call.build(), prices);
+            return new McpToolClient.Sampling.Reply(response.message().text(), response.model(),
                     switch (response.stopReason()) {
                         case MAX_TOKENS -> "maxTokens";
                         case STOP_SEQUENCE -> "stopSequence";

@@ -43,7 +43,7 @@ final class ClientSession {
         /** The server reported progress on a call. */
         void progress(McpSchema.ProgressNotification note);
 
-        /** The context of the latest tool call in flight, or null: the caller of an elicitation. */
+        /** The context of the latest tool call in flight, or null: the caller of an elicitation or a sampling request. */
         ToolContext caller();
     }
 
@@ -83,7 +83,7 @@ final class ClientSession {
         }
         if (b.sampling != null) {
             capabilities.sampling();
-            spec.sampling(request -> requests.sample(b.sampling, request));
+            spec.sampling(request -> requests.sample(b.sampling, request, events.caller()));
         }
         if (!b.roots.isEmpty()) {
             capabilities.roots(false);

@@ -23,8 +23,12 @@ import java.util.Map;
  * @param resources whether agents get the server's resources as tools ({@code list_resources},
  *     {@code read_resource}); off by default
  * @param prompts whether agents get the server's prompts as a tool ({@code get_prompt}); off by default
- * @param sampling the provider whose model answers the server's sampling requests, or null to
- *     refuse them (the default: a server cannot spend the application's model budget unasked)
+ * @param sampling who answers the server's sampling requests: {@value #AGENT_MODEL} for the model
+ *     of the agent whose tool call the server is serving, or a provider's name for that
+ *     provider's model; null (or {@code false}) to refuse them (the default: a server cannot
+ *     spend the application's model budget unasked). A request made during a tool call is a model
+ *     call of the calling run: it passes the run's interceptors and observers, and its tokens
+ *     count in the run's usage, cost and budget
  * @param elicitation whether the server may ask the person questions (elicitation): each becomes
  *     a question of the calling run's approvals ({@code Approvals#ask}); off by default
  * @param oauth how the engine gets a token for a url server that needs one ({@code oauth:}), or
@@ -33,6 +37,9 @@ import java.util.Map;
 public record McpServerConfig(String name, String command, List<String> args, Map<String, String> env,
         Path workingDir, String url, Map<String, String> headers, boolean resources, boolean prompts, String sampling,
         boolean elicitation, OAuth oauth) {
+
+    /** The {@code sampling:} value that has the calling agent's own model answer. */
+    public static final String AGENT_MODEL = "true";
 
     /**
      * Validates that exactly one of command and url is given, that the settings of the other
@@ -66,6 +73,7 @@ public record McpServerConfig(String name, String command, List<String> args, Ma
             throw new InvalidSettingException("oauth", "'oauth' applies to a url server, not to a command");
         }
         Fields.notBlank(sampling, "sampling");
+        sampling = sampling == null || sampling.strip().equals("false") ? null : sampling.strip();
         args = args == null ? List.of() : List.copyOf(args);
         env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
         headers = headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
