@@ -1,6 +1,6 @@
 package dev.shelly.agent;
 
-import dev.shelly.agent.internal.Runs;
+import dev.shelly.agent.internal.OutsideLoop;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.ModelRequest;
@@ -317,7 +317,7 @@ public final class RunContext {
         if (completer == null || request == null || prices == null) {
             throw new IllegalArgumentException("RunContext.complete needs a completer, a request and prices");
         }
-        return Runs.outsideLoop(this, completer, request, prices);
+        return OutsideLoop.complete(new RunInterceptor.ModelCall(this, 0, request), completer, prices);
     }
 
     @Override

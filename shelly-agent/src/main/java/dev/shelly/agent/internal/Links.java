@@ -31,7 +31,7 @@ final class Links {
     /** A link the run adds itself, not one of its context's: messages number only the context's. */
     interface Own extends RunInterceptor {}
 
-    /** The context's {@link RunObserver}s around a model call made outside a run's loop ({@link Runs#outsideLoop}). */
+    /** The context's {@link RunObserver}s around a model call made outside a run's loop ({@link OutsideLoop}). */
     record ObservedCalls(List<RunObserver> observers) implements Own {
         @Override
         public ModelResponse interceptModelCall(ModelChain chain) {

@@ -1,12 +1,10 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.AgentEvent;
-import dev.shelly.agent.AgentException;
 import dev.shelly.agent.AgentException.AgentTimeoutException;
 import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.RunContext;
-import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.StructuredOutput;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
@@ -15,13 +13,6 @@ import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
-
-import dev.shelly.modeladapter.Completer;
-import dev.shelly.modeladapter.Cost;
-import dev.shelly.modeladapter.ModelRequest;
-import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.modeladapter.ModelTable;
-import dev.shelly.modeladapter.Usage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,38 +45,6 @@ public final class Runs {
     public record Start(AgentSpec spec, Chat chat, ContextManager contextManager, RunContext context,
             List<Message> input, StructuredOutput<?> out, Approver approver, Children children,
             Function<Run, Message> chain) {}
-
-    /**
-     * A model call made for a run outside its loop ({@link RunContext#complete}): down the
-     * context's links and its observers to the completer, as the loop's calls go but without the
-     * run's own links (context management, the approvals' answers); its usage and cost are
-     * recorded in the context.
-     *
-     * @param context the run's context
-     * @param completer the model
-     * @param request the request, sent as it is
-     * @param prices what the usage costs
-     * @return the response
-     */
-    public static ModelResponse outsideLoop(RunContext context, Completer completer, ModelRequest request, ModelTable prices) {
-        List<RunInterceptor> links = new ArrayList<>(context.interceptors());
-        if (!context.observers().isEmpty()) {
-            links.add(new Links.ObservedCalls(context.observers()));
-        }
-        String agent = context.agent().orElse("?");
-        RunInterceptor.ModelCall call = new RunInterceptor.ModelCall(context, 0, request);
-        ModelResponse response = new Chains.Model(links.toArray(RunInterceptor[]::new), 0, call, completer.target(), c -> {
-            ModelResponse answered = completer.complete(c.request());
-            if (answered == null) {
-                throw new AgentException(agent, "the completer of a model call for agent '" + agent
-                        + "' returned null instead of a response", null);
-            }
-            return answered;
-        }, new RunInterceptor.ModelCall[] {call}).proceed(request);
-        Usage usage = response.usage();
-        context.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : prices.cost(response.model(), usage));
-        return response;
-    }
 
     /**
      * Runs an agent: its events (started, then finished or failed; a pause as a failure that
