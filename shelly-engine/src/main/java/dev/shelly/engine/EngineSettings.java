@@ -6,6 +6,7 @@ import dev.shelly.agent.PermissionStore;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.ToolPolicy;
 import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.mcp.McpOAuth;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
 import dev.shelly.modeladapter.ModelTable;
@@ -56,6 +57,8 @@ abstract sealed class EngineSettings permits Engine.Builder {
     PermissionStore permissions;
     EngineTelemetry telemetry;
     FallbackListener fallbackListener = FallbackListener.NONE;
+    McpOAuth.Consent mcpConsent;
+    McpOAuth.TokenStore mcpTokens;
 
     EngineSettings() {}
 
@@ -405,6 +408,39 @@ abstract sealed class EngineSettings permits Engine.Builder {
      */
     public Engine.Builder fallbackListener(FallbackListener value) {
         this.fallbackListener = requireNonNull(value, "Engine.Builder.fallbackListener");
+        return self();
+    }
+
+    /**
+     * How the person consents when an MCP server of the configuration ({@code oauth:}, the
+     * authorization-code grant) needs their authorization: the callback gets the authorization
+     * page's URL to show them (open a browser, print the link, show it in a web page). With
+     * {@code consent: loopback} (the default) the engine takes the browser's redirect itself on
+     * the loopback {@code redirect_uri} while the callback runs and after it, so the callback
+     * returns null once the page is shown (or the redirect, when it has it); with
+     * {@code consent: application} the callback returns the redirect, which the application's
+     * own endpoint received. The MCP servers are connected when the engine is built, so the
+     * callback runs within {@link Engine.Builder#build()}. Without it, a server that needs the
+     * person's consent (no usable token kept) fails the build, naming this method.
+     *
+     * @param value the consent step
+     * @return this builder
+     */
+    public Engine.Builder mcpConsent(McpOAuth.Consent value) {
+        this.mcpConsent = requireNonNull(value, "Engine.Builder.mcpConsent");
+        return self();
+    }
+
+    /**
+     * Keeps the MCP servers' OAuth tokens (and the clients registered for them) in this store,
+     * instead of {@code .shelly/mcp-tokens.json} (mode 0600; in memory for an engine without a
+     * folder).
+     *
+     * @param value the store
+     * @return this builder
+     */
+    public Engine.Builder mcpTokenStore(McpOAuth.TokenStore value) {
+        this.mcpTokens = requireNonNull(value, "Engine.Builder.mcpTokenStore");
         return self();
     }
 

@@ -144,15 +144,15 @@ final class EngineWiring {
         });
         Map<String, Completer> chained = chains.byProvider();
         Map<String, Completer> ownModels = ownModels(chains, shared, traced);
+        ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
         List<McpConnection> clients = new ArrayList<>();
         try {
-            Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, models, traced, clients);
+            Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, chained, prices, traced, clients);
             Map<String, CodingSupport.Coding> coding = CodingSupport.build(config, workDir(), Engine.class.getClassLoader());
             Map<String, UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
             coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
             HumanInTheLoop human = new HumanInTheLoop(s.approvals, config, s.permissions, s.dir, s.clock, codingPolicies);
             EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
-            ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
             ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
             AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, ownModels, boxes, coding,
                     human, skills, projectContext, prices, windows, events));
@@ -241,7 +241,7 @@ final class EngineWiring {
      * server, whose clients are added to {@code clients} as they connect.
      */
     private Map<String, Supplier<ToolBox>> toolboxes(Store store, TaskBoard tasks, Map<String, Completer> models,
-            EngineTelemetry traced, List<McpConnection> clients) {
+            ModelTable prices, EngineTelemetry traced, List<McpConnection> clients) {
         Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
         ToolBox stateTools = store.tools(Engine.STATE_NAMESPACE);
         ToolBox taskTools = tasks.tools();
@@ -250,11 +250,15 @@ final class EngineWiring {
         settings.toolboxes.forEach((name, box) -> boxes.put(name, () -> box));
         // McpServers names shelly-mcp's types (an optional dependency): touch it only for MCP servers.
         McpSupport.require(config, Engine.class.getClassLoader());
-        for (int i = 0; i < config.mcpServers().size(); i++) {
-            McpServerConfig server = config.mcpServers().get(i);
-            McpConnection client = McpServers.connect(server, i, config, workDir(), traced.mcpMeta, models);
-            clients.add(client);
-            boxes.put(server.name(), client.toolBox());
+        if (!config.mcpServers().isEmpty()) {
+            McpServers mcp = new McpServers(config, workDir(), settings.dir, traced.mcpMeta, models, prices,
+                    settings.mcpConsent, settings.mcpTokens);
+            for (int i = 0; i < config.mcpServers().size(); i++) {
+                McpServerConfig server = config.mcpServers().get(i);
+                McpConnection client = mcp.connect(server, i);
+                clients.add(client);
+                boxes.put(server.name(), client.toolBox());
+            }
         }
         checkToolSelections(boxes);
         return boxes;

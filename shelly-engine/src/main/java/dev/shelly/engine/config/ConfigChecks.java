@@ -42,7 +42,7 @@ final class ConfigChecks {
         Set<String> providerNames = providers.stream().map(ProviderConfig::name).collect(Collectors.toSet());
         for (int i = 0; i < mcpServers.size(); i++) {
             String sampling = mcpServers.get(i).sampling();
-            if (sampling != null && !providerNames.contains(sampling)) {
+            if (sampling != null && !sampling.equals(McpServerConfig.AGENT_MODEL) && !providerNames.contains(sampling)) {
                 throw error("mcp_servers[" + i + "].sampling", "sampling names provider '" + sampling
                         + "', which is not configured; configured providers: " + String.join(", ", new TreeSet<>(providerNames)));
             }

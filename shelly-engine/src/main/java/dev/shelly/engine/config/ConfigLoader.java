@@ -51,8 +51,12 @@ import tools.jackson.databind.node.ObjectNode;
  *     url: https://mcp.example.com/mcp
  *     resources: true                  # optional: list_resources and read_resource tools
  *     prompts: true                    # optional: a get_prompt tool
- *     sampling: claude                 # optional: the server's sampling requests go to this provider
+ *     sampling: claude                 # optional: its sampling requests go to this provider's model
+ *                                      # (true: the calling agent's), as model calls of the calling run
  *     elicitation: true                # optional: its questions go to the person (the run's approvals)
+ *     oauth:                           # optional: OAuth 2.1 as the MCP authorization spec has it
+ *       scopes: [docs.read]            # also client_id, client_secret, client_name, grant, resource,
+ *                                      # redirect_uri, consent (see McpServerConfig.OAuth)
  * agents:
  *   - name: assistant
  *     description: Answers questions about the project
