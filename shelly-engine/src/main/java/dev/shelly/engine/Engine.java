@@ -16,13 +16,10 @@ import dev.shelly.storage.SessionBusyException;
 import dev.shelly.storage.SessionExistsException;
 import dev.shelly.storage.SessionNotFoundException;
 import dev.shelly.storage.spi.SessionStore;
-import dev.shelly.storage.spi.SharedBackends;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: builds the providers, connects the MCP servers, loads skills and
@@ -57,38 +54,15 @@ import org.slf4j.LoggerFactory;
  * {@link Builder#sessionWait} and then fail with {@link SessionBusyException}.
  */
 public final class Engine implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
-
     /** How long opening a session waits for another holder unless {@link Builder#sessionWait} says otherwise. */
     public static final Duration DEFAULT_SESSION_WAIT = Duration.ofSeconds(10);
 
     /** The namespace of the built-in {@code state} toolbox: its tools are {@code shared_state_*}. */
     public static final String STATE_NAMESPACE = "shared";
 
-    /**
-     * What a built engine is made of; everything it opened is closed with it.
-     *
-     * @param config the checked configuration
-     * @param dir the {@code .shelly/} folder, or null
-     * @param events the bus
-     * @param usage the tracker
-     * @param store the blackboard
-     * @param tasks the task board
-     * @param shared the backends of a {@code redis:} section, or null
-     * @param mcpClients the connected MCP servers
-     * @param telemetry the engine's telemetry
-     * @param human the policies, permission store and decision timer
-     * @param agents builds the configured agents
-     * @param sessions the open and saved sessions
-     * @param warnings what the build found wrong without failing
-     */
-    record Parts(EngineConfig config, ShellyDir dir, EventBus<AgentEvent> events, UsageTracker usage, Store store,
-            TaskBoard tasks, SharedBackends shared, List<McpConnection> mcpClients, EngineTelemetry telemetry,
-            HumanInTheLoop human, AgentFactory agents, SessionManager sessions, List<String> warnings) {}
+    private final EngineParts parts;
 
-    private final Parts parts;
-
-    Engine(Parts parts) {
+    Engine(EngineParts parts) {
         this.parts = parts;
     }
 
@@ -359,24 +333,7 @@ public final class Engine implements AutoCloseable {
     /** Closes the open sessions (cancelling their turns), the MCP clients (ending their subprocesses) and the event bus. */
     @Override
     public void close() {
-        parts.sessions().closeAll();
-        for (McpConnection client : parts.mcpClients()) {
-            try {
-                client.close().run();
-            } catch (RuntimeException e) {
-                LOG.warn("closing MCP server '{}' failed: {}", client.name(), e.toString());
-            }
-        }
-        parts.human().close();
-        parts.events().close();
-        if (parts.shared() != null) {
-            try {
-                parts.shared().close();
-            } catch (RuntimeException e) {
-                LOG.warn("closing the shared backends failed: {}", e.toString());
-            }
-        }
-        parts.telemetry().close();
+        parts.close();
     }
 
     /**

@@ -158,7 +158,7 @@ final class EngineWiring {
                     human, skills, projectContext, prices, windows, events));
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
                     s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
-            return new Engine(new Engine.Parts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
+            return new Engine(new EngineParts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
                     human, agents, sessions, List.copyOf(warnings)));
         } catch (RuntimeException e) {
             for (McpConnection c : clients) {
