@@ -3,6 +3,7 @@ package dev.shelly.examples;
 import dev.shelly.agent.Answer;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.chats.Message;
+import dev.shelly.chats.ShellyException;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.Session;
 import dev.shelly.engine.ShellyDir;
@@ -15,8 +16,15 @@ import dev.shelly.tools.ToolBox;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A terminal chat over the engine: each line you type is a turn of one session; the reply
@@ -35,7 +43,10 @@ import java.util.Optional;
  * chat shows the call and reads the decision from standard input: {@code y} runs it once,
  * {@code a} runs it and every later call of that tool by that agent in the session, anything
  * else (or the end of input) denies it. A question the model asks with {@code ask_user} is
- * answered with the next line.
+ * answered with the next line, and so is a question an MCP server asks while its tool runs
+ * (elicitation, with {@code elicitation: true} on the server): the line is the value of a
+ * one-field form, else a JSON object of the fields; an answer that does not fit the form is asked
+ * again, saying what is wrong.
  */
 public final class ChatExample implements Example {
     private final Path start;
@@ -111,16 +122,53 @@ public final class ChatExample implements Example {
     }
 
     private static Message turn(Session session, String text, ExampleRun run) throws IOException {
-        Turn turn = session.send(text);
-        run.view().finish();
+        Set<PendingCall> answered = new HashSet<>();
+        Turn turn = await(session, session.submit(text), answered, run);
         while (turn.paused()) {
             for (PendingCall p : turn.pending()) {
-                session.answer(p.id(), ask(p, run));
+                if (answered.add(p)) {
+                    session.answer(p.id(), ask(p, run));
+                }
             }
-            turn = session.proceed();
-            run.view().finish();
+            turn = await(session, session.submitProceed(), answered, run);
         }
         return turn.reply();
+    }
+
+    /**
+     * Waits for a turn, answering the questions asked while it runs: an MCP server's elicitation
+     * waits as a question in the session's pending calls without pausing the turn.
+     */
+    private static Turn await(Session session, Future<Turn> running, Set<PendingCall> answered, ExampleRun run)
+            throws IOException {
+        try {
+            while (true) {
+                try {
+                    Turn done = running.get(50, TimeUnit.MILLISECONDS);
+                    run.view().finish();
+                    return done;
+                } catch (TimeoutException stillRunning) {
+                    for (PendingCall p : session.pending()) {
+                        if (p.kind() == PendingCall.Kind.QUESTION && answered.add(p)) {
+                            run.view().finish();
+                            session.answer(p.id(), ask(p, run));
+                        }
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            running.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted while waiting for the turn");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;   // as Session.send throws it
+            }
+            if (e.getCause() instanceof Error error) {
+                throw error;
+            }
+            throw new ShellyException("the turn failed: " + e.getCause(), e.getCause());
+        }
     }
 
     /** Shows a waiting call and reads the person's decision. */

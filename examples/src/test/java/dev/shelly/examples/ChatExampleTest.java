@@ -9,8 +9,15 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import dev.shelly.mcp.McpElicitation;
+import dev.shelly.mcp.McpServerCall;
+import dev.shelly.mcp.McpToolServer;
+import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolOutput;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
@@ -139,6 +146,49 @@ class ChatExampleTest {
         assertThat(bodies.get(1).get("messages").get(3).get("content").asString())
                 .isEqualTo("tool 'shared_state_set' was not run: the user said no");
         assertThat(bodies.get(3).get("messages").get(7).get("content").asString()).doesNotContain("was not run");
+    }
+
+    @Test
+    void anMcpServersQuestionIsAnsweredWithTheNextLineAndAskedAgainWhenTheAnswerDoesNotFit(@TempDir Path tmp)
+            throws Exception {
+        ToolBox restaurant = ToolBox.of(Tool.of("book_table", "Books a table", "{\"type\":\"object\"}", (in, ctx) -> {
+            McpElicitation.Answer answer = McpServerCall.of(ctx).orElseThrow().elicit("How many people?", Map.of("type", "object",
+                    "properties", Map.of("party", Map.of("type", "integer")), "required", List.of("party")), Duration.ofSeconds(30));
+            return ToolOutput.text(answer.action() == McpElicitation.Action.ACCEPT
+                    ? "booked for " + answer.content().get("party") : "not booked: " + answer.action());
+        }));
+        ChatCompletionsFake fake = new ChatCompletionsFake(body -> body.get("messages").get(body.get("messages").size() - 1)
+                .get("role").asString().equals("tool")
+                ? ChatCompletionsFake.text("Done: " + body.get("messages").get(body.get("messages").size() - 1).get("content").asString())
+                : ChatCompletionsFake.call("book_table", "{}"));
+        server.setDispatcher(fake);
+        try (McpToolServer mcp = McpToolServer.builder(restaurant).serverInfo("restaurant", "1").build().startHttp(0)) {
+            Path shelly = Files.createDirectories(tmp.resolve("project/.shelly"));
+            Files.writeString(shelly.resolve("config.yaml"), """
+                    providers:
+                      - name: local
+                        kind: openai-compatible
+                        base_url: %s
+                        model: tiny
+                    mcp_servers:
+                      - name: restaurant
+                        url: %s
+                        elicitation: true
+                    agents:
+                      - name: helper
+                        toolboxes: [restaurant]
+                    """.formatted(server.url("/v1"), mcp.url().orElseThrow()));
+
+            Runs.Result r = chat(tmp.resolve("project"), Map.of(), "book a table\nlots\n4\n");
+
+            assertThat(r.err()).isEmpty();
+            assertThat(r.exit()).isZero();
+            assertThat(r.lines()).containsSubsequence("> book a table",
+                    "[helper asks] MCP server 'restaurant' asks: How many people? (a whole number)",
+                    "[helper asks] That answer does not fit: party must be an integer, was lots.",
+                    "MCP server 'restaurant' asks: How many people? (a whole number)",
+                    "Done: booked for 4");
+        }
     }
 
     @Test

@@ -482,8 +482,8 @@ public final class Agent extends AgentDefinition implements Runner {
             return new Agent(new AgentSpec(name, description, instructions, context, completer, maxIterations,
                     maxDelegationDepth, skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars,
                     Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList),
-                    registry, listener, List.copyOf(interceptors), List.copyOf(middleware), callOptions(), prices,
-                    contextPolicy, runToolboxes), chat);
+                    registry, delegateTargets, listener, List.copyOf(interceptors), List.copyOf(middleware),
+                    callOptions(), prices, contextPolicy, runToolboxes), chat);
         }
     }
 }

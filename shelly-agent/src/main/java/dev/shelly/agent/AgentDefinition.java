@@ -35,7 +35,7 @@ abstract class AgentDefinition {
      * {@code ## Instructions}, {@code ## Project Context}, {@code ## Skills} (a skill with a
      * description listed by it under a line telling the model to {@code load_skill} it first, one
      * without inlined in full) and {@code ## Available Agents} ({@code - **{name}**: {description}}
-     * for the registry's other agents, sorted by name, only when the agent
+     * for the agents it may delegate to (the registry's others, or its delegate targets), sorted by name, only when the agent
      * {@linkplain #canDelegate() can delegate}). Only non-empty sections appear, every text
      * stripped of surrounding white space; the shelly-agent README shows the whole template.
      */
@@ -109,6 +109,14 @@ abstract class AgentDefinition {
     /** {@return the toolboxes} The user's toolboxes (the built-in tools not included). */
     public List<ToolBox> toolboxes() {
         return spec.toolboxes();
+    }
+
+    /**
+     * {@return the names, or empty when the agent may delegate to every other agent} The only agents of its
+     * registry the agent may delegate to; see {@link Agent.Builder#delegateTargets}.
+     */
+    public Optional<Set<String>> delegateTargets() {
+        return Optional.ofNullable(spec.delegateTargets());
     }
 
     /**

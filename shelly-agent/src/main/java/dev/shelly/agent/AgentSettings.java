@@ -13,6 +13,7 @@ import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolResults;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -50,6 +51,7 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
     boolean systemPromptInChat = true;
     Chat chat;
     Registry registry;
+    Set<String> delegateTargets;
     AgentListener listener = AgentListener.NONE;
     ContextPolicy contextPolicy = ContextPolicy.NONE;
 
@@ -232,6 +234,27 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
             throw new IllegalArgumentException("Agent '" + name + "' registry must not be null");
         }
         this.registry = value;
+        return self();
+    }
+
+    /**
+     * The only agents of the registry this agent may delegate to; by default every other agent.
+     * It is then told about these alone (the system prompt's {@code ## Available Agents} and
+     * {@code list_agents}), and a {@code delegate} to another agent is refused, the model reading
+     * why. Names the registry does not hold are left out when a run looks them up.
+     *
+     * @param names the agents' names; replaces those given before; none: the agent delegates to nobody
+     * @return this builder
+     */
+    public B delegateTargets(String... names) {
+        Set<String> targets = new LinkedHashSet<>();
+        for (String n : requireAll(names, "delegateTargets")) {
+            if (n.isBlank()) {
+                throw new IllegalArgumentException("Agent '" + name + "' delegateTargets must not hold a blank name");
+            }
+            targets.add(n);
+        }
+        this.delegateTargets = Collections.unmodifiableSet(targets);
         return self();
     }
 

@@ -1,6 +1,11 @@
 package dev.shelly.agent;
 
+import dev.shelly.agent.internal.OutsideLoop;
+import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolContext;
@@ -342,6 +347,27 @@ public final class RunContext {
         if (cancel != null) {
             cancel.unbind();
         }
+    }
+
+    /**
+     * Makes a model call for this run from outside its loop, as a tool may that asks a model
+     * itself (what an MCP server's sampling request becomes): the call goes down the run's links
+     * ({@link #interceptors()}, then its {@linkplain #observers() observers}) to the completer, as
+     * the loop's calls do, with iteration 0; it does not pass the run's own first links, so context
+     * management leaves its messages as they are. Its usage and cost are {@linkplain #record
+     * recorded} here, so the run's totals and its token budget count them.
+     *
+     * @param completer the model to ask
+     * @param request the request, sent as it is
+     * @param prices what the usage costs
+     * @return the response
+     * @throws dev.shelly.modeladapter.ModelException when the model cannot answer
+     */
+    public ModelResponse complete(Completer completer, ModelRequest request, ModelTable prices) {
+        if (completer == null || request == null || prices == null) {
+            throw new IllegalArgumentException("RunContext.complete needs a completer, a request and prices");
+        }
+        return OutsideLoop.complete(new RunInterceptor.ModelCall(this, 0, request), completer, prices);
     }
 
     @Override

@@ -150,6 +150,39 @@ class RunContextTest {
     }
 
     @Test
+    void aModelCallAToolMakesForItsRunPassesTheRunsLinksAndObserversAndCountsInItsTotals() {
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+        RunInterceptor audit = RunInterceptor.beforeModelCall(call -> {
+            seen.add("link " + call.iteration() + ": " + call.request().messages().getLast().text());
+            return call.request();
+        });
+        RunObserver observer = new RunObserver() {
+            @Override
+            public Observation<dev.shelly.modeladapter.ModelResponse> modelCallStarted(RunInterceptor.ModelCall call,
+                    dev.shelly.modeladapter.ModelTarget target) {
+                return (response, failure) -> seen.add("observed " + call.iteration() + ": " + response.message().text());
+            }
+        };
+        ScriptedCompleter side = ScriptedCompleter.of(Step.reply("Paris").withUsage(Usage.of(1_000_000, 0)).withModel("my-model"));
+        Agent a = Agent.builder("a").completer(ScriptedCompleter.of(Step.toolCall("ask", "{}"),
+                        Step.reply(r -> "the tool says " + r.messages().getLast().toolResults().getFirst().text())))
+                .toolboxes(ToolBox.of(tool("ask", (input, ctx) -> ToolOutput.text(RunContext.from(ctx).orElseThrow().complete(side,
+                        dev.shelly.modeladapter.ModelRequest.builder().messages(List.of(Message.user("Capital of France?")))
+                                .build(), ModelTable.empty().withPrice("my-model", Price.of(2, 0, 0, 0))).message().text()))))
+                .build();
+        RunContext scope = RunContext.builder().interceptors(audit).observers(observer).build();
+
+        assertThat(a.run("go", scope).text()).isEqualTo("the tool says Paris");
+
+        assertThat(seen).containsSubsequence("link 1: go", "link 0: Capital of France?", "observed 0: Paris")
+                .anyMatch(line -> line.startsWith("link 2: "));
+        assertThat(side.requests()).singleElement().satisfies(r -> assertThat(r.request().messages())
+                .extracting(Message::text).containsExactly("Capital of France?"));
+        assertThat(scope.usage().inputTokens()).isEqualTo(1_000_000);
+        assertThat(scope.cost().usd()).isEqualByComparingTo(new BigDecimal("2"));
+    }
+
+    @Test
     void promptCachingIsOnByDefaultAndCanBeTurnedOffOrOverridden() {
         ScriptedCompleter on = ScriptedCompleter.of(Step.reply("x"));
         ScriptedCompleter off = ScriptedCompleter.of(Step.reply("x"));

@@ -10,12 +10,15 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
  * {@code shelly chat [--agent NAME] [--session ID | --continue]}: a conversation on the terminal.
  * Each line typed is a turn of one session; the answer streams as it is written, tool calls and
- * delegations show as they happen, a call that needs approval is asked about inline, and Ctrl-C
+ * delegations show as they happen, a call that needs approval (or a question an MCP server asks
+ * while its tool runs) is asked about inline, and Ctrl-C
  * stops the running turn (not the program). The session is saved after every turn.
  */
 final class ChatCommand extends Command {
@@ -44,7 +47,7 @@ final class ChatCommand extends Command {
         args.atMost(0);
         SessionChoice choice = SessionChoice.of(name(), args);
         PrintStream out = terminal.out();
-        try (Engine engine = project.engine(choice.agent(), true, SESSION_WAIT);
+        try (Engine engine = project.engine(true, SESSION_WAIT);
                 Session session = choice.open(engine, project)) {
             Transcript view = new Transcript(terminal, out, true);
             session.listen(view);
@@ -87,16 +90,23 @@ final class ChatCommand extends Command {
     }
 
     /**
-     * Starts a turn and waits for it, letting Ctrl-C cancel it (the trap is set before the turn
-     * starts, so that no Ctrl-C during the turn ends the program); null when it was cancelled or
-     * failed.
+     * Starts a turn and waits for it, asking the questions it waits for while it runs, letting
+     * Ctrl-C cancel it (the trap is set before the turn starts, so that no Ctrl-C during the turn
+     * ends the program); null when it was cancelled or failed.
      */
     @SuppressWarnings("try") // the trap is held for the turn, not used in it
-    private Turn await(Session session, Transcript view, Supplier<Future<Turn>> start) {
+    private Turn await(Session session, Transcript view, Supplier<Future<Turn>> start) throws IOException {
         Future<Turn> turn = null;
         try (Interrupts.Trap trap = terminal.interrupts().trap(session::cancel)) {
             turn = start.get();
-            Turn done = turn.get();
+            Turn done = null;
+            while (done == null) {
+                try {
+                    done = turn.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException running) {
+                    decisions.answerAsked(session, view::endLine);
+                }
+            }
             view.endLine();
             return done;
         } catch (CancellationException e) {

@@ -4,15 +4,18 @@ import dev.shelly.agent.Answer;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.engine.Session;
 import java.io.IOException;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Asks the person about the tool calls a turn paused for, one by one: an approval is answered
  * {@code y} (run it), {@code a} (run it and every later call of that tool by that agent in this
  * session), {@code n} (do not; words after the {@code n} are the reason the model reads) or
- * {@code e} (run it with arguments typed next); a question with the line typed.
+ * {@code e} (run it with arguments typed next); a question with the line typed, also one an MCP
+ * server asks while its tool runs (for a form of several fields, a JSON object).
  */
 final class Decisions {
     static final String CHOICES = "allow? [y]es, [a]lways, [n]o, [e]dit: ";
@@ -20,9 +23,30 @@ final class Decisions {
     static final String INTERRUPTED_TURN = "go on? [y]es, [n]o (end the turn): ";
 
     private final Terminal terminal;
+    /** The calls answered already: a question asked while the turn ran is listed again when the turn pauses. */
+    private final Set<PendingCall> answered = new HashSet<>();
 
     Decisions(Terminal terminal) {
         this.terminal = terminal;
+    }
+
+    /**
+     * Asks the questions the session's running turn waits for (an MCP server's elicitation waits
+     * as a question without pausing the turn), each once. At the end of input a question is
+     * denied: the turn cannot wait for a later {@code shelly chat} as a paused one does.
+     *
+     * @param before called before the first question is shown, to end the line being written
+     */
+    void answerAsked(Session session, Runnable before) throws IOException {
+        for (PendingCall pending : session.pending()) {
+            if (pending.kind() != PendingCall.Kind.QUESTION || answered.contains(pending)) {
+                continue;
+            }
+            before.run();
+            Answer answer = ask(pending);
+            answered.add(pending);
+            session.answer(pending.id(), answer == null ? Answer.deny("the user did not answer") : answer);
+        }
     }
 
     /**
@@ -34,12 +58,16 @@ final class Decisions {
     boolean answerAll(Session session) throws IOException {
         Map<String, Answer> answers = new LinkedHashMap<>();
         for (PendingCall pending : session.pending()) {
+            if (answered.contains(pending)) {
+                continue;
+            }
             Answer answer = ask(pending);
             if (answer == null) {
                 return false;
             }
             answers.put(pending.id(), answer);
         }
+        session.pending().stream().filter(p -> answers.containsKey(p.id())).forEach(answered::add);
         answers.forEach(session::answer);
         return true;
     }

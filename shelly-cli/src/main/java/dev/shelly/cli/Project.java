@@ -3,7 +3,6 @@ package dev.shelly.cli;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.ShellyDir;
-import dev.shelly.engine.config.AgentConfig;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
@@ -11,9 +10,7 @@ import dev.shelly.modeladapter.Completer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
@@ -92,55 +89,31 @@ final class Project {
     }
 
     /**
-     * Builds the engine of the project's configuration.
+     * Builds the engine of the project's settings: its {@code .shelly/config.yaml} and
+     * {@code agents/}, over the user's ({@code $SHELLY_HOME}, else {@code ~/.shelly}), under the
+     * environment's overrides. What the build warns about goes to standard error, one line each.
      *
-     * @param agent the agent new sessions talk to, or null for the configured entry agent
      * @param talks whether models are called: when false (listing agents, skills, sessions),
      *     no provider is built, so no key is needed, and a model call fails
      * @param sessionWait how long opening a session waits for another process that holds it
      * @return the engine; close it
      * @throws dev.shelly.engine.config.ConfigException naming the file, line and field of a problem
-     * @throws CommandException when the agent is not configured
      */
-    Engine engine(String agent, boolean talks, Duration sessionWait) {
+    Engine engine(boolean talks, Duration sessionWait) {
         ShellyDir dir = requireDir();
-        EngineConfig config = ConfigLoader.load(dir.configFile(), terminal.env()::get);
-        if (agent != null) {
-            config = withEntryAgent(config, agent);
-        }
-        Engine.Builder builder = Engine.builder().dir(dir).config(config).environment(terminal.env()::get)
-                .sessionWait(sessionWait);
+        ShellyDir user = ShellyDir.user(terminal.env()::get).orElse(null);
+        EngineConfig config = ConfigLoader.loadSettings(dir.root(), user == null ? null : user.root(),
+                terminal.env()::get);
+        Engine.Builder builder = Engine.builder().dir(dir).userDir(user).config(config)
+                .environment(terminal.env()::get).sessionWait(sessionWait);
         if (!talks) {
             for (ProviderConfig provider : config.providers()) {
                 builder.completer(provider.name(), silent(provider.name()));
             }
         }
-        return extras.apply(builder).build();
-    }
-
-    /**
-     * The configuration with another entry agent. The file's own checks run first, so that a
-     * problem is still reported at its line.
-     */
-    private static EngineConfig withEntryAgent(EngineConfig config, String agent) {
-        List<String> names = config.agents().stream().map(AgentConfig::name).toList();
-        if (!names.contains(agent)) {
-            throw CommandException.failed("unknown agent '" + agent + "'; the agents of "
-                    + config.file().orElse("the configuration") + " are: " + String.join(", ", names));
-        }
-        if (config.entryAgent().filter(agent::equals).isPresent()) {
-            return config;
-        }
-        config.check(null, Set.of());
-        EngineConfig.Builder copy = EngineConfig.builder().entryAgent(agent)
-                .prices(config.prices()).contextWindows(config.contextWindows());
-        config.providers().forEach(copy::provider);
-        config.mcpServers().forEach(copy::mcpServer);
-        config.agents().forEach(copy::agent);
-        config.redis().ifPresent(copy::redis);
-        config.approvals().ifPresent(copy::approvals);
-        config.telemetry().ifPresent(copy::telemetry);
-        return copy.build();
+        Engine engine = extras.apply(builder).build();
+        engine.warnings().forEach(w -> terminal.err().println(terminal.bold("warning: ") + w));
+        return engine;
     }
 
     /** Stands for a provider in a command that calls no model. */

@@ -42,7 +42,7 @@ final class RunCommand extends Command {
         SessionChoice choice = SessionChoice.of(name(), args);
         boolean json = args.has(JSON);
         PrintStream out = terminal.out();
-        try (Engine engine = project.engine(choice.agent(), true, ChatCommand.SESSION_WAIT);
+        try (Engine engine = project.engine(true, ChatCommand.SESSION_WAIT);
                 Session session = choice.open(engine, project)) {
             if (session.paused()) {
                 throw CommandException.failed("session " + session.id() + " waits for a decision on its last turn; "

@@ -2,17 +2,18 @@ package dev.shelly.cli;
 
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.Session;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * Which session a turn goes to: {@code --session ID}, {@code --continue} (the newest saved one),
- * or a new one, with {@code --agent NAME} or the entry agent.
+ * Which session a turn goes to: {@code --session ID}, {@code --continue} (the saved one used
+ * last), or a new one, with {@code --agent NAME} or the entry agent.
  *
  * @param command the command's name, for messages
  * @param id the session asked for by id, or null
- * @param latest whether the newest saved session is asked for
+ * @param latest whether the saved session used last is asked for
  * @param agent the agent of a new session, or null for the entry agent
  */
 record SessionChoice(String command, String id, boolean latest, String agent) {
@@ -49,7 +50,7 @@ record SessionChoice(String command, String id, boolean latest, String agent) {
     /**
      * Opens the session.
      *
-     * @param engine the engine, built for {@link #agent()}
+     * @param engine the engine
      * @param project for the message when there is nothing to continue
      * @return the session; close it
      */
@@ -58,15 +59,13 @@ record SessionChoice(String command, String id, boolean latest, String agent) {
             return engine.resume(resolve(engine, id));
         }
         if (latest) {
-            List<String> saved = engine.savedSessions();
-            if (saved.isEmpty()) {
-                throw CommandException.failed("no saved session to continue in " + project.shellyDir().sessionsDir()
-                        + "; start one with: shelly " + command);
-            }
-            // Ids begin with the time the session was started, so the last one is the newest.
-            return engine.resume(saved.getLast());
+            Session.Summary last = engine.sessionSummaries().stream()
+                    .max(Comparator.comparing(Session.Summary::lastUsed).thenComparing(Session.Summary::id))
+                    .orElseThrow(() -> CommandException.failed("no saved session to continue in "
+                            + project.shellyDir().sessionsDir() + "; start one with: shelly " + command));
+            return engine.resume(last.id());
         }
-        return engine.newSession();
+        return agent == null ? engine.newSession() : engine.newSessionWith(agent);
     }
 
     /**

@@ -7,7 +7,6 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.Session;
-import dev.shelly.storage.SessionBusyException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,8 +16,9 @@ import java.util.Map;
 
 /**
  * {@code shelly sessions [list | show ID | delete ID]}: the saved conversations of the project.
- * An id may be given by its start when only one session begins with it. A session another
- * process has open is listed as in use, and cannot be shown or deleted until it is let go.
+ * An id may be given by its start when only one session begins with it. Listing reads each
+ * session without opening it, so a session another process has open is listed too (as last
+ * saved); it cannot be shown or deleted until it is let go.
  */
 final class SessionsCommand extends Command {
     SessionsCommand(Terminal terminal) {
@@ -38,7 +38,7 @@ final class SessionsCommand extends Command {
             throw Args.usage(name(), verb + " needs a session id");
         }
         args.atMost(needed);
-        try (Engine engine = project.engine(null, false, Duration.ZERO)) {
+        try (Engine engine = project.engine(false, Duration.ZERO)) {
             switch (verb) {
                 case "show" -> show(engine, SessionChoice.resolve(engine, words.get(1)));
                 case "delete" -> {
@@ -60,14 +60,12 @@ final class SessionsCommand extends Command {
         }
         List<List<String>> rows = new ArrayList<>();
         for (String id : ids) {
-            try (Session session = engine.resume(id)) {
-                rows.add(List.of(id, session.entryAgent(), Shown.count(Shown.turns(session.chat().messages()), "turn"),
-                        session.usage().totalTokens() + " tokens", "$" + session.cost().usd().toPlainString(),
-                        session.paused() ? "waits for a decision" : ""));
-            } catch (SessionBusyException e) {
-                rows.add(List.of(id, "in use by another process"));
+            try {
+                Session.Summary s = engine.sessionSummary(id);
+                rows.add(List.of(id, s.agent(), Shown.count(s.turns(), "turn"), s.usage().totalTokens() + " tokens",
+                        "$" + s.cost().usd().toPlainString(), s.paused() ? "waits for a decision" : ""));
             } catch (RuntimeException e) {
-                rows.add(List.of(id, "cannot be opened: " + Cli.describe(e)));
+                rows.add(List.of(id, "cannot be read: " + Cli.describe(e)));
             }
         }
         Table.lines(rows).forEach(terminal.out()::println);

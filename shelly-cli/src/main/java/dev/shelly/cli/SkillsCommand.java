@@ -8,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code shelly skills}: the skills the agents can load, from {@code .shelly/skills}, with their
- * description and the agents that have them.
+ * {@code shelly skills}: the skills the agents can load, from {@code .shelly/skills} and the
+ * user's {@code ~/.shelly/skills} under it, with their description and the agents that have them.
  */
 final class SkillsCommand extends Command {
     SkillsCommand(Terminal terminal) {
@@ -19,7 +19,7 @@ final class SkillsCommand extends Command {
     @Override
     int run(Args args, Project project) {
         args.atMost(0);
-        try (Engine engine = project.engine(null, false, Duration.ZERO)) {
+        try (Engine engine = project.engine(false, Duration.ZERO)) {
             if (engine.skills().isEmpty()) {
                 terminal.out().println("no skills in " + project.shellyDir().skillsDir()
                         + "; a skill is a folder there with a SKILL.md");

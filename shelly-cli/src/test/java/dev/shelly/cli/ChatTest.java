@@ -4,11 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
+import dev.shelly.mcp.McpElicitation;
+import dev.shelly.mcp.McpServerCall;
+import dev.shelly.mcp.McpToolServer;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
+import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolOutput;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -84,6 +92,38 @@ class ChatTest {
                 ? assistant asks: Which file should I read?
                 answer: notes.md
                 """).contains("\nYou chose notes.md\n");
+    }
+
+    @Test
+    void anMcpServersQuestionIsAnsweredInlineWhileItsToolRunsAndCheckedAgainstTheForm() throws Exception {
+        Map<String, Object> form = Map.of("type", "object", "properties", Map.of("size", Map.of("type", "string",
+                "enum", List.of("small", "large"))), "required", List.of("size"));
+        ToolBox shop = ToolBox.of(Tool.of("order", "Orders a coffee", "{\"type\":\"object\"}", (in, ctx) -> {
+            McpElicitation.Answer answer = McpServerCall.of(ctx).orElseThrow().elicit("Which size?", form, Duration.ofSeconds(30));
+            return ToolOutput.text(answer.action() + " " + answer.content());
+        }));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("order", "{}"),
+                Step.reply(request -> "Ordered: " + request.messages().getLast().toolResults().getFirst().text()));
+        try (McpToolServer server = McpToolServer.builder(shop).build().startHttp(0)) {
+            Shell shell = Shell.project(dir, model);
+            shell.config(Shell.CONFIG.replace("agents:\n", "mcp_servers:\n  - name: shop\n    url: " + server.url().orElseThrow()
+                    + "\n    elicitation: true\nagents:\n").replace("    coding:\n", "    toolboxes: [shop]\n    coding:\n"));
+
+            Shell.Result r = shell.run("a coffee please\nhuge\nLarge\n", "chat");
+
+            assertThat(r.err()).isEmpty();
+            assertThat(r.out()).contains("""
+                    > a coffee please
+                      → order
+                    ? assistant asks: MCP server 'shop' asks: Which size? (one of: small, large)
+                    answer: huge
+                    ? assistant asks: That answer does not fit: size must be one of [small, large], was huge.
+                    MCP server 'shop' asks: Which size? (one of: small, large)
+                    answer: Large
+                      ← order: ACCEPT {size=large}
+                    Ordered: ACCEPT {size=large}
+                    """);
+        }
     }
 
     @Test
@@ -231,8 +271,7 @@ class ChatTest {
         Shell.Result agent = shell.run("", "chat", "--agent", "nobody");
         assertThat(agent.status()).isEqualTo(1);
         assertThat(agent.out()).isEmpty();
-        assertThat(agent.err()).isEqualTo("error: unknown agent 'nobody'; the agents of "
-                + dir.resolve(".shelly/config.yaml") + " are: assistant, reviewer\n");
+        assertThat(agent.err()).isEqualTo("error: no agent 'nobody'; configured agents: assistant, reviewer\n");
 
         Shell.Result session = shell.run("", "chat", "--session", "20990101-000000-nothing");
         assertThat(session.status()).isEqualTo(1);

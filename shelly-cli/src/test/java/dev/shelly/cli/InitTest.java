@@ -39,7 +39,8 @@ class InitTest {
         assertThat(config).startsWith("# The agents of this project")
                 .contains("  - name: main\n    kind: anthropic\n    model: claude-sonnet-4-5\n")
                 .contains("entry_agent: assistant\n");
-        assertThat(Files.readAllLines(shelly.resolve(".gitignore"))).contains("sessions/", "offload/", "permissions.json");
+        assertThat(Files.readAllLines(shelly.resolve(".gitignore"))).contains("sessions/", "offload/", "permissions.json",
+                "mcp-tokens.json");
     }
 
     @Test

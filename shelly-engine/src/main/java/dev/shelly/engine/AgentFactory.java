@@ -36,6 +36,7 @@ final class AgentFactory {
      * @param config the checked configuration
      * @param dir the {@code .shelly/} folder, or null
      * @param completers each provider's completer, fallbacks included, by name
+     * @param ownModels the completers of agents with a model of their own, by agent name
      * @param toolboxes the toolboxes agents may name
      * @param coding the coding toolboxes, by agent name
      * @param human who may ask the user
@@ -46,7 +47,7 @@ final class AgentFactory {
      * @param events the bus an agent handed to the application publishes to
      */
     record Parts(EngineConfig config, ShellyDir dir, Map<String, Completer> completers,
-            Map<String, Supplier<ToolBox>> toolboxes, Map<String, CodingSupport.Coding> coding, HumanInTheLoop human,
+            Map<String, Completer> ownModels, Map<String, Supplier<ToolBox>> toolboxes, Map<String, CodingSupport.Coding> coding, HumanInTheLoop human,
             List<Skill> skills, String projectContext, ModelTable prices, ModelTable windows,
             EventBus<AgentEvent> events) {}
 
@@ -124,7 +125,7 @@ final class AgentFactory {
                 .description(a.description())
                 .instructions(a.instructions())
                 .context(parts.projectContext())
-                .completer(parts.completers().get(config.providerOf(a).name()))
+                .completer(parts.ownModels().getOrDefault(a.name(), parts.completers().get(config.providerOf(a).name())))
                 .skills(skillsOf(a))
                 .registry(registry)
                 .prices(parts.prices());
@@ -132,6 +133,9 @@ final class AgentFactory {
             b.listener(parts.events()::publish);
         }
         a.applyTo(b);
+        if (a.delegateTargets() != null) {
+            b.delegateTargets(a.delegateTargets().toArray(String[]::new));
+        }
         if (a.context() != null) {
             b.contextPolicy(contextPolicy(a));
         }
@@ -160,7 +164,7 @@ final class AgentFactory {
         if (c.window() != null) {
             p.window(c.window());
         } else {
-            parts.windows().window(config.providerOf(a).model()).ifPresent(w -> p.window(w.tokens()));
+            parts.windows().window(config.modelOf(a)).ifPresent(w -> p.window(w.tokens()));
         }
         if (c.summarizer() != null) {
             p.summarizer(parts.completers().get(c.summarizer()));

@@ -80,10 +80,11 @@ public final class Engine implements AutoCloseable {
      * @param human the policies, permission store and decision timer
      * @param agents builds the configured agents
      * @param sessions the open and saved sessions
+     * @param warnings what the build found wrong without failing
      */
     record Parts(EngineConfig config, ShellyDir dir, EventBus<AgentEvent> events, UsageTracker usage, Store store,
             TaskBoard tasks, SharedBackends shared, List<McpConnection> mcpClients, EngineTelemetry telemetry,
-            HumanInTheLoop human, AgentFactory agents, SessionManager sessions) {}
+            HumanInTheLoop human, AgentFactory agents, SessionManager sessions, List<String> warnings) {}
 
     private final Parts parts;
 
@@ -195,6 +196,16 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * What building the engine found wrong without failing, each also logged once as a WARN
+     * line: a user's skill ({@code ~/.shelly/skills}) hidden by a project's skill of the same name.
+     *
+     * @return the warnings, in the order found; empty when there were none
+     */
+    public List<String> warnings() {
+        return parts.warnings();
+    }
+
+    /**
      * The project context agents see.
      *
      * @return the text, empty when there is none
@@ -240,6 +251,37 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * Starts a conversation with a configured agent, which need not be the entry agent, under a
+     * new id; the session goes on with that agent when it is resumed.
+     *
+     * @param agent a configured agent's name
+     * @return a handle on the session; close it when done
+     * @throws IllegalArgumentException naming the configured agents when there is no such agent
+     * @throws SessionBusyException when the store cannot hold the new session in time
+     */
+    public Session newSessionWith(String agent) {
+        return parts.sessions().create(null, agent);
+    }
+
+    /**
+     * Starts a conversation with a configured agent under an id of the caller's choosing.
+     *
+     * @param id the session's id, as for {@link #newSession(String)}
+     * @param agent a configured agent's name
+     * @return a handle on the session; close it when done
+     * @throws IllegalArgumentException naming the parameter when the id is not valid, or the
+     *     configured agents when there is no such agent
+     * @throws SessionExistsException when a session of that id is saved or open already
+     * @throws SessionBusyException when another engine or process holds that id
+     */
+    public Session newSession(String id, String agent) {
+        if (id == null) {
+            throw new IllegalArgumentException("Engine.newSession id must not be null; newSessionWith(agent) makes one");
+        }
+        return parts.sessions().create(id, agent);
+    }
+
+    /**
      * Continues a conversation: a new handle on it when it is open in this engine, else the saved
      * one, held for this engine until its last handle closes.
      *
@@ -263,6 +305,33 @@ public final class Engine implements AutoCloseable {
      */
     public List<String> savedSessions() {
         return parts.sessions().saved();
+    }
+
+    /**
+     * A saved session at a glance: its agent, when it began and was last used, its turns, usage
+     * and cost, and whether it waits for a decision. Read without opening the session, so it
+     * neither waits for nor disturbs an engine or process that holds it; what that holder has not
+     * saved yet is not in it.
+     *
+     * @param id the session's id
+     * @return the summary
+     * @throws IllegalArgumentException naming the parameter when the id is not valid
+     * @throws SessionNotFoundException when there is no such session, or this engine saves none
+     * @throws ShellyException naming the session when what is saved cannot be read
+     */
+    public Session.Summary sessionSummary(String id) {
+        return parts.sessions().summary(id);
+    }
+
+    /**
+     * Every saved session at a glance, as {@link #sessionSummary} reads one; a session that
+     * cannot be read is left out, with a WARN line naming it.
+     *
+     * @return the summaries, by id (so by when the sessions began, for generated ids); empty when
+     *     sessions are not saved
+     */
+    public List<Session.Summary> sessionSummaries() {
+        return parts.sessions().summaries();
     }
 
     /**

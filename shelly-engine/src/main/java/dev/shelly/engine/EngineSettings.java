@@ -6,6 +6,7 @@ import dev.shelly.agent.PermissionStore;
 import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.ToolPolicy;
 import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.mcp.McpOAuth;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
 import dev.shelly.modeladapter.ModelTable;
@@ -34,6 +35,8 @@ import java.util.function.Function;
 abstract sealed class EngineSettings permits Engine.Builder {
     EngineConfig config;
     ShellyDir dir;
+    ShellyDir userDir;
+    boolean userDirSet;
     Function<String, String> env = System::getenv;
     final Map<String, Completer> completers = new LinkedHashMap<>();
     final Map<String, ToolBox> toolboxes = new LinkedHashMap<>();
@@ -54,6 +57,8 @@ abstract sealed class EngineSettings permits Engine.Builder {
     PermissionStore permissions;
     EngineTelemetry telemetry;
     FallbackListener fallbackListener = FallbackListener.NONE;
+    McpOAuth.Consent mcpConsent;
+    McpOAuth.TokenStore mcpTokens;
 
     EngineSettings() {}
 
@@ -126,7 +131,9 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Sets the configuration; without it, {@code .shelly/config.yaml} of {@link #dir(ShellyDir)} is read.
+     * Sets the configuration; without it, the settings of {@link #dir(ShellyDir)} are read: its
+     * {@code config.yaml} and {@code agents/}, over the {@linkplain #userDir(ShellyDir) user's},
+     * under the environment's overrides ({@link dev.shelly.engine.config.ConfigLoader#loadSettings}).
      *
      * @param value the configuration
      * @return this builder
@@ -137,13 +144,29 @@ abstract sealed class EngineSettings permits Engine.Builder {
     }
 
     /**
-     * Sets the {@code .shelly/} folder: configuration (unless given), skills, context, sessions.
+     * Sets the {@code .shelly/} folder: configuration (unless given), agents, skills, context, sessions.
      *
      * @param value the folder
      * @return this builder
      */
     public Engine.Builder dir(ShellyDir value) {
         this.dir = value;
+        return self();
+    }
+
+    /**
+     * Sets the user's settings folder, whose {@code config.yaml}, {@code agents/} and
+     * {@code skills/} lie under the project's (the project wins on every name both define);
+     * without it, {@link ShellyDir#user} of the engine's {@linkplain #environment environment}.
+     * Read only with a {@linkplain #dir(ShellyDir) .shelly folder}; its configuration only when
+     * none is {@linkplain #config(EngineConfig) given}.
+     *
+     * @param value the folder, or null to read no user's settings
+     * @return this builder
+     */
+    public Engine.Builder userDir(ShellyDir value) {
+        this.userDir = value;
+        this.userDirSet = true;
         return self();
     }
 
@@ -385,6 +408,39 @@ abstract sealed class EngineSettings permits Engine.Builder {
      */
     public Engine.Builder fallbackListener(FallbackListener value) {
         this.fallbackListener = requireNonNull(value, "Engine.Builder.fallbackListener");
+        return self();
+    }
+
+    /**
+     * How the person consents when an MCP server of the configuration ({@code oauth:}, the
+     * authorization-code grant) needs their authorization: the callback gets the authorization
+     * page's URL to show them (open a browser, print the link, show it in a web page). With
+     * {@code consent: loopback} (the default) the engine takes the browser's redirect itself on
+     * the loopback {@code redirect_uri} while the callback runs and after it, so the callback
+     * returns null once the page is shown (or the redirect, when it has it); with
+     * {@code consent: application} the callback returns the redirect, which the application's
+     * own endpoint received. The MCP servers are connected when the engine is built, so the
+     * callback runs within {@link Engine.Builder#build()}. Without it, a server that needs the
+     * person's consent (no usable token kept) fails the build, naming this method.
+     *
+     * @param value the consent step
+     * @return this builder
+     */
+    public Engine.Builder mcpConsent(McpOAuth.Consent value) {
+        this.mcpConsent = requireNonNull(value, "Engine.Builder.mcpConsent");
+        return self();
+    }
+
+    /**
+     * Keeps the MCP servers' OAuth tokens (and the clients registered for them) in this store,
+     * instead of {@code .shelly/mcp-tokens.json} (mode 0600; in memory for an engine without a
+     * folder).
+     *
+     * @param value the store
+     * @return this builder
+     */
+    public Engine.Builder mcpTokenStore(McpOAuth.TokenStore value) {
+        this.mcpTokens = requireNonNull(value, "Engine.Builder.mcpTokenStore");
         return self();
     }
 

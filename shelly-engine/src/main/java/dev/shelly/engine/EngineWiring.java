@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +33,8 @@ import java.util.ServiceLoader;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Builds an engine from its builder's settings: loads and checks the configuration, loads the
@@ -40,8 +43,13 @@ import java.util.function.UnaryOperator;
  * the {@link SessionManager}. On any failure, everything opened so far is closed.
  */
 final class EngineWiring {
+    private static final Logger LOG = LoggerFactory.getLogger(EngineWiring.class);
+
     private final EngineSettings settings;
     private EngineConfig config;
+    private final List<String> warnings = new ArrayList<>();
+    /** The provider kinds on the class path, found when the first provider is built by its kind. */
+    private ProviderKinds kinds;
 
     private EngineWiring(EngineSettings settings) {
         this.settings = settings;
@@ -58,14 +66,18 @@ final class EngineWiring {
 
     private Engine build() {
         EngineSettings s = settings;
+        ShellyDir user = s.dir == null ? null : s.userDirSet ? s.userDir : ShellyDir.user(s.env).orElse(null);
+        if (user != null && user.equals(s.dir)) {
+            user = null; // the project's own folder is not read twice
+        }
         if (s.config == null) {
             if (s.dir == null) {
                 throw new ConfigException(null, 0, "", "the engine needs a configuration or a .shelly folder");
             }
-            s.config = ConfigLoader.load(s.dir.configFile(), s.env);
+            s.config = ConfigLoader.loadSettings(s.dir.root(), user == null ? null : user.root(), s.env);
         }
         config = s.config;
-        List<Skill> skills = loadSkills();
+        List<Skill> skills = loadSkills(user);
         TreeSet<String> skillNames = new TreeSet<>();
         skills.forEach(skill -> skillNames.add(skill.name()));
         config.check(skillNames, s.toolboxes.keySet());
@@ -126,26 +138,28 @@ final class EngineWiring {
         TaskBoard tasks = s.tasks != null ? s.tasks
                 : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
         Map<String, Completer> models = providers(shared, traced);
-        Map<String, Completer> chained = ProviderChains.chain(config, models, event -> {
+        ProviderChains chains = new ProviderChains(config, models, event -> {
             traced.fallbacks.onFallback(event);
             s.fallbackListener.onFallback(event);
         });
+        Map<String, Completer> chained = chains.byProvider();
+        Map<String, Completer> ownModels = ownModels(chains, shared, traced);
+        ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
         List<McpConnection> clients = new ArrayList<>();
         try {
-            Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, models, traced, clients);
+            Map<String, Supplier<ToolBox>> boxes = toolboxes(store, tasks, chained, prices, traced, clients);
             Map<String, CodingSupport.Coding> coding = CodingSupport.build(config, workDir(), Engine.class.getClassLoader());
             Map<String, UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
             coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
             HumanInTheLoop human = new HumanInTheLoop(s.approvals, config, s.permissions, s.dir, s.clock, codingPolicies);
             EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
-            ModelTable prices = ModelTable.defaults().withAll(config.prices()).withAll(s.prices);
             ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
-            AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, boxes, coding, human,
-                    skills, projectContext, prices, windows, events));
+            AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, ownModels, boxes, coding,
+                    human, skills, projectContext, prices, windows, events));
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
                     s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
             return new Engine(new Engine.Parts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
-                    human, agents, sessions));
+                    human, agents, sessions, List.copyOf(warnings)));
         } catch (RuntimeException e) {
             for (McpConnection c : clients) {
                 try {
@@ -171,21 +185,8 @@ final class EngineWiring {
     private Map<String, Completer> providers(SharedBackends shared, EngineTelemetry traced) {
         EngineSettings s = settings;
         Map<String, Completer> models = new LinkedHashMap<>();
-        ProviderKinds kinds = null;
         for (int i = 0; i < config.providers().size(); i++) {
-            ProviderConfig p = config.providers().get(i);
-            Completer override = s.completers.get(p.name());
-            if (override != null) {
-                // A completer given in code does not know the engine's tracker: count its replies here.
-                models.put(p.name(), new CountingCompleter(override, s.usage));
-                continue;
-            }
-            if (kinds == null) {
-                kinds = ProviderKinds.load();
-            }
-            models.put(p.name(), kinds.build(config, i, s.env, s.usage,
-                    shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit),
-                    traced.retries));
+            models.put(config.providers().get(i).name(), completer(i, null, shared, traced));
         }
         for (String name : s.completers.keySet()) {
             if (!models.containsKey(name)) {
@@ -198,11 +199,49 @@ final class EngineWiring {
     }
 
     /**
+     * The completer of the provider at {@code index}, asking for {@code model} (null: its own):
+     * built by its kind, or the one given in code for the provider.
+     */
+    private Completer completer(int index, String model, SharedBackends shared, EngineTelemetry traced) {
+        EngineSettings s = settings;
+        ProviderConfig p = config.providers().get(index);
+        Completer override = s.completers.get(p.name());
+        if (override != null) {
+            // A completer given in code does not know the engine's tracker: count its replies here.
+            return new CountingCompleter(override, s.usage);
+        }
+        if (kinds == null) {
+            kinds = ProviderKinds.load();
+        }
+        return kinds.build(config, index, model, s.env, s.usage,
+                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit), traced.retries);
+    }
+
+    /**
+     * The completers of the agents that ask their provider for a model of their own, by agent
+     * name: one per provider and model, in front of the provider's fallbacks.
+     */
+    private Map<String, Completer> ownModels(ProviderChains chains, SharedBackends shared, EngineTelemetry traced) {
+        Map<String, Completer> byModel = new HashMap<>();
+        Map<String, Completer> byAgent = new LinkedHashMap<>();
+        for (AgentConfig agent : config.agents()) {
+            ProviderConfig p = config.providerOf(agent);
+            if (agent.model() == null || agent.model().equals(p.model())) {
+                continue;
+            }
+            int index = config.providers().indexOf(p);
+            byAgent.put(agent.name(), byModel.computeIfAbsent(p.name() + "\n" + agent.model(),
+                    key -> chains.withModel(p, completer(index, agent.model(), shared, traced))));
+        }
+        return byAgent;
+    }
+
+    /**
      * The toolboxes agents may name: the built-in ones, those given in code and one per MCP
      * server, whose clients are added to {@code clients} as they connect.
      */
     private Map<String, Supplier<ToolBox>> toolboxes(Store store, TaskBoard tasks, Map<String, Completer> models,
-            EngineTelemetry traced, List<McpConnection> clients) {
+            ModelTable prices, EngineTelemetry traced, List<McpConnection> clients) {
         Map<String, Supplier<ToolBox>> boxes = new LinkedHashMap<>();
         ToolBox stateTools = store.tools(Engine.STATE_NAMESPACE);
         ToolBox taskTools = tasks.tools();
@@ -211,11 +250,15 @@ final class EngineWiring {
         settings.toolboxes.forEach((name, box) -> boxes.put(name, () -> box));
         // McpServers names shelly-mcp's types (an optional dependency): touch it only for MCP servers.
         McpSupport.require(config, Engine.class.getClassLoader());
-        for (int i = 0; i < config.mcpServers().size(); i++) {
-            McpServerConfig server = config.mcpServers().get(i);
-            McpConnection client = McpServers.connect(server, i, config, workDir(), traced.mcpMeta, models);
-            clients.add(client);
-            boxes.put(server.name(), client.toolBox());
+        if (!config.mcpServers().isEmpty()) {
+            McpServers mcp = new McpServers(config, workDir(), settings.dir, traced.mcpMeta, models, prices,
+                    settings.mcpConsent, settings.mcpTokens);
+            for (int i = 0; i < config.mcpServers().size(); i++) {
+                McpServerConfig server = config.mcpServers().get(i);
+                McpConnection client = mcp.connect(server, i);
+                clients.add(client);
+                boxes.put(server.name(), client.toolBox());
+            }
         }
         checkToolSelections(boxes);
         return boxes;
@@ -225,7 +268,11 @@ final class EngineWiring {
         return settings.dir == null ? Path.of("").toAbsolutePath() : settings.dir.projectDir();
     }
 
-    private List<Skill> loadSkills() {
+    /**
+     * The project's skills and those given in code, then the user's skills of other names: a
+     * user's skill that a project's or a given one hides is reported once, as a warning.
+     */
+    private List<Skill> loadSkills(ShellyDir user) {
         List<Skill> all = new ArrayList<>();
         ShellyDir dir = settings.dir;
         if (dir != null && Files.isDirectory(dir.skillsDir())) {
@@ -238,7 +285,27 @@ final class EngineWiring {
                 throw new ConfigException(null, 0, "skills", "two skills are named '" + all.get(i).name() + "'");
             }
         }
+        if (user != null && Files.isDirectory(user.skillsDir())) {
+            Map<String, Skill> mine = new HashMap<>();
+            all.forEach(skill -> mine.put(skill.name(), skill));
+            for (Skill skill : Skill.loadDir(user.skillsDir())) {
+                Skill hiding = mine.get(skill.name());
+                if (hiding == null) {
+                    all.add(skill);
+                } else {
+                    warn("skill '" + skill.name() + "' of " + user.skillsDir() + " is hidden by the project's skill of "
+                            + "that name" + (hiding.dir() == null ? " (given in code)" : " in " + hiding.dir()));
+                }
+            }
+            all.sort(Comparator.comparing(Skill::name));
+        }
         return List.copyOf(all);
+    }
+
+    /** A problem that does not stop the engine: logged once, and kept for {@link Engine#warnings()}. */
+    private void warn(String warning) {
+        LOG.warn(warning);
+        warnings.add(warning);
     }
 
     private void checkToolSelections(Map<String, Supplier<ToolBox>> boxes) {

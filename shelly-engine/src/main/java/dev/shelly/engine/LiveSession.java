@@ -193,6 +193,9 @@ final class LiveSession {
             Message reply;
             try {
                 reply = agent.run(conversation, input, run);
+            } catch (Replay.Ended ended) {
+                // A turn taken up after a crash that ends where its journal ends: it ends with what it has.
+                reply = conversation.chat().last().orElseThrow();
             } catch (RunPausedException paused) {
                 Usage used = run.usage();
                 Cost spent = run.cost();

@@ -1,9 +1,6 @@
 package dev.shelly.engine;
 
 import dev.shelly.agent.AgentEvent;
-import dev.shelly.agent.Answer;
-import dev.shelly.agent.Approvals;
-import dev.shelly.agent.PendingCall;
 import dev.shelly.agent.RunContext;
 import dev.shelly.chats.Image;
 import dev.shelly.chats.Message;
@@ -15,13 +12,15 @@ import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.mcp.McpBlock;
-import dev.shelly.mcp.McpElicitation;
 import dev.shelly.mcp.McpEndpoint;
+import dev.shelly.mcp.McpException;
+import dev.shelly.mcp.McpOAuth;
 import dev.shelly.mcp.McpPrompt;
 import dev.shelly.mcp.McpToolClient;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.tools.ToolContext;
 import java.net.URI;
 import java.nio.file.Path;
@@ -29,21 +28,50 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
-import tools.jackson.core.type.TypeReference;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Connects the configured MCP servers. The only engine class that names a type of shelly-mcp,
- * an optional dependency: the engine loads it only when the config lists MCP servers, after
- * {@link McpSupport#require} has checked that shelly-mcp is there.
+ * Connects the configured MCP servers. The only engine classes that name types of shelly-mcp, an
+ * optional dependency, are this one and {@link McpTokenFile}: the engine loads them only when the
+ * config lists MCP servers, after {@link McpSupport#require} has checked that shelly-mcp is there.
  */
 final class McpServers {
-    private McpServers() {}
+    /** How long the engine waits for the person's browser to come back from an authorization page. */
+    static final Duration CONSENT_TIMEOUT = Duration.ofMinutes(5);
 
-    /** Connects one server; {@code meta}, when not null, gives each tool call's {@code _meta} (the trace context). */
-    static McpConnection connect(McpServerConfig server, int index, EngineConfig config, Path projectDir,
-            Supplier<Map<String, Object>> meta, Map<String, Completer> models) {
+    private final EngineConfig config;
+    private final Path projectDir;
+    private final Supplier<Map<String, Object>> meta;
+    private final Map<String, Completer> models;
+    private final ModelTable prices;
+    private final McpOAuth.Consent consent;
+    private final McpOAuth.TokenStore tokens;
+
+    /**
+     * Connects servers with these settings.
+     *
+     * @param meta gives each tool call's {@code _meta} (the trace context), or null
+     * @param models each provider's completer, fallbacks included, by name
+     * @param prices what model calls cost
+     * @param consent the application's consent step, or null
+     * @param tokens the token store given in code, or null for {@code .shelly/mcp-tokens.json}
+     *     (in memory without a folder)
+     */
+    McpServers(EngineConfig config, Path projectDir, ShellyDir dir, Supplier<Map<String, Object>> meta,
+            Map<String, Completer> models, ModelTable prices, McpOAuth.Consent consent, McpOAuth.TokenStore tokens) {
+        this.config = config;
+        this.projectDir = projectDir;
+        this.meta = meta;
+        this.models = models;
+        this.prices = prices;
+        this.consent = consent;
+        this.tokens = tokens != null ? tokens
+                : dir != null ? new McpTokenFile(dir.root().resolve(McpTokenFile.NAME)) : McpOAuth.TokenStore.inMemory();
+    }
+
+    /** Connects one server, the {@code index}th of the configuration. */
+    McpConnection connect(McpServerConfig server, int index) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
             Path cwd = server.workingDir() == null ? projectDir : projectDir.resolve(server.workingDir());
@@ -69,10 +97,13 @@ final class McpServers {
             }
             builder.onProgress(McpServers::announce);
             if (server.elicitation()) {
-                builder.elicitation(McpServers::askThePerson);
+                builder.elicitation(McpQuestions::ask);
             }
             if (server.sampling() != null) {
-                builder.sampling(sampler(server.sampling(), models.get(server.sampling())));
+                builder.sampling(sampler(server));
+            }
+            if (server.oauth() != null) {
+                builder.oauth(oauth(server.name(), server.oauth()));
             }
             client = builder.connect();
         } catch (RuntimeException e) {
@@ -82,6 +113,29 @@ final class McpServers {
             throw error;
         }
         return new McpConnection(client.name(), client::toolBox, client::close);
+    }
+
+    /** The OAuth of a server's {@code oauth:} section, with the engine's token store and the application's consent. */
+    McpOAuth oauth(String name, McpServerConfig.OAuth settings) {
+        McpOAuth.Builder oauth = McpOAuth.builder().clientName(settings.clientName()).tokenStore(tokens)
+                .scopes(settings.scopes());
+        if (settings.resource() != null) {
+            oauth.resource(settings.resource());
+        }
+        if (settings.grant() == McpServerConfig.OAuth.Grant.CLIENT_CREDENTIALS) {
+            return oauth.clientCredentials(settings.clientId(), settings.clientSecret()).build();
+        }
+        if (settings.clientId() != null) {
+            oauth.preRegistered(settings.clientId(), settings.clientSecret());
+        }
+        McpOAuth.Consent step = consent != null ? consent : page -> {
+            throw new McpException("MCP server '" + name + "' needs the person's authorization, and the engine has no"
+                    + " consent step to show them the page; give it one with Engine.Builder.mcpConsent");
+        };
+        return oauth.redirectUri(settings.redirectUri())
+                .consent(settings.consent() == McpServerConfig.OAuth.Consent.LOOPBACK
+                        ? McpOAuth.Consent.loopback(step, CONSENT_TIMEOUT) : step)
+                .build();
     }
 
     /** The coding agents' workspaces, which MCP servers are given as their roots ({@code roots/list}). */
@@ -114,69 +168,41 @@ final class McpServers {
                 caller.sessionId());
     }
 
-    /** How long a server's question waits for the person. */
-    private static final Duration QUESTION_TIMEOUT = Duration.ofMinutes(10);
-
     /**
-     * Asks the person a server's question through the approvals of the run whose tool call the
-     * server was serving (a {@link PendingCall.Kind#QUESTION} in {@code Approvals#pending()},
-     * announced to the run's listener as a {@link AgentEvent.DecisionNeeded}).
-     * The reply is the answer: a JSON object of the requested fields, or, for a form of one
-     * field, its value as text. A deny declines; without approvals (no person) the question is
-     * cancelled.
+     * Who answers a server's sampling requests ({@code sampling:}): the named provider's model,
+     * or, for {@value McpServerConfig#AGENT_MODEL}, the model of the agent whose tool call the
+     * server is serving (refused outside a tool call).
      */
-    static McpElicitation.Answer askThePerson(McpElicitation request) throws InterruptedException {
-        RunContext run = request.caller() == null ? null : request.caller().values().get(RunContext.KEY).orElse(null);
-        Approvals approvals = run == null ? null : run.approvals().orElse(null);
-        if (approvals == null) {
-            return new McpElicitation.Answer(McpElicitation.Action.CANCEL, Map.of());
-        }
-        Map<?, ?> properties = request.requestedSchema().get("properties") instanceof Map<?, ?> p ? p : Map.of();
-        String question = "MCP server '" + request.server() + "' asks: " + request.message()
-                + (properties.isEmpty() ? "" : properties.size() == 1 ? ""
-                        : "\n(answer with a JSON object of: " + String.join(", ", properties.keySet().stream().map(String::valueOf).toList()) + ")");
-        ToolContext caller = request.caller();
-        AgentEvent.Source source = source(caller);
-        Answer answer = approvals.ask(caller.agent(), question, QUESTION_TIMEOUT,
-                call -> run.listener().onEvent(new AgentEvent.DecisionNeeded(source, call)));
-        if (!(answer instanceof Answer.Reply reply)) {
-            return McpElicitation.Answer.decline();
-        }
-        String text = reply.text().strip();
-        if (text.startsWith("{")) {
-            return McpElicitation.Answer.accept(JSON.readValue(text, FORM));
-        }
-        if (properties.size() == 1) {
-            String field = String.valueOf(properties.keySet().iterator().next());
-            Object type = properties.get(field) instanceof Map<?, ?> p ? p.get("type") : null;
-            Object value = switch (type == null ? "string" : type.toString()) {
-                case "boolean" -> Boolean.parseBoolean(text);
-                case "integer" -> parse(text, Long::valueOf);
-                case "number" -> parse(text, Double::valueOf);
-                default -> text;
-            };
-            return McpElicitation.Answer.accept(Map.of(field, value));
-        }
-        return McpElicitation.Answer.accept(Map.of());
+    McpToolClient.Sampling.Handler sampler(McpServerConfig server) {
+        String named = server.sampling();
+        return sampler(request -> {
+            if (!named.equals(McpServerConfig.AGENT_MODEL)) {
+                return models.get(named);
+            }
+            ToolContext caller = request.caller();
+            if (caller == null) {
+                throw new IllegalArgumentException("MCP server '" + server.name() + "' asked for sampling outside a tool call;"
+                        + " it is answered by the model of the agent whose tool call it serves");
+            }
+            return config.agents().stream().filter(a -> a.name().equals(caller.agent())).findFirst()
+                    .map(a -> models.get(config.providerOf(a).name()))
+                    .orElseThrow(() -> new IllegalArgumentException("agent '" + caller.agent() + "', whose tool call MCP server '"
+                            + server.name() + "' serves, is not a configured agent; its model is not known here"));
+        }, prices);
     }
 
-    private static Object parse(String text, java.util.function.Function<String, Object> number) {
-        try {
-            return number.apply(text);
-        } catch (NumberFormatException e) {
-            return text;
-        }
-    }
-
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-    private static final TypeReference<Map<String, Object>> FORM = new TypeReference<>() {};
-
     /**
-     * Answers a server's sampling requests with one provider's model: its system prompt and
-     * messages (text; images as they are), at most its token limit.
+     * Answers a server's sampling requests with a model: its system prompt and messages (text;
+     * images as they are), at most its token limit. A request made during a tool call is a model
+     * call of the calling run ({@link RunContext#complete}): it passes the run's interceptors and
+     * observers, and its usage and cost count in the run's totals and budget.
+     *
+     * @param model the model for a request
+     * @param prices what a call's usage costs
      */
-    static McpToolClient.Sampling.Handler sampler(String provider, Completer completer) {
+    static McpToolClient.Sampling.Handler sampler(Function<McpToolClient.Sampling, Completer> model, ModelTable prices) {
         return request -> {
+            Completer completer = model.apply(request);
             List<Message> messages = new ArrayList<>();
             if (request.systemPrompt() != null && !request.systemPrompt().isBlank()) {
                 messages.add(Message.system(request.systemPrompt()));
@@ -194,8 +220,9 @@ final class McpServers {
             if (request.maxTokens() > 0) {
                 call.maxTokens(request.maxTokens());
             }
-            ModelResponse response = completer.complete(call.build());
-            return new McpToolClient.Sampling.Reply(response.message().text(), response.model() == null ? provider : response.model(),
+            RunContext run = request.caller() == null ? null : RunContext.from(request.caller()).orElse(null);
+            ModelResponse response = run == null ? completer.complete(call.build()) : run.complete(completer, call.build(), prices);
+            return new McpToolClient.Sampling.Reply(response.message().text(), response.model(),
                     switch (response.stopReason()) {
                         case MAX_TOKENS -> "maxTokens";
                         case STOP_SEQUENCE -> "stopSequence";

@@ -18,30 +18,59 @@ import java.util.Map;
  * retries and rate limit, so a reply is counted once, on the provider that gave it.
  */
 final class ProviderChains {
-    private ProviderChains() {}
+    private final EngineConfig config;
+    private final Map<String, Completer> built;
+    private final FallbackListener listener;
+    private final Map<String, CircuitBreaker> breakers = new LinkedHashMap<>();
 
     /**
-     * The completers agents use, by provider name.
+     * The chains of a configuration.
      *
      * @param config the checked configuration (no unknown fallback, no cycle)
      * @param built each provider's own completer, by name
      * @param listener told about every switch
+     */
+    ProviderChains(EngineConfig config, Map<String, Completer> built, FallbackListener listener) {
+        this.config = config;
+        this.built = built;
+        this.listener = listener;
+        config.providers().forEach(p -> breakers.put(p.name(), p.circuitBreaker().breaker()));
+    }
+
+    /**
+     * The completers agents use, by provider name.
+     *
      * @return the completers, a chained one for each provider with a fallback
      */
-    static Map<String, Completer> chain(EngineConfig config, Map<String, Completer> built, FallbackListener listener) {
-        Map<String, CircuitBreaker> breakers = new LinkedHashMap<>();
-        config.providers().forEach(p -> breakers.put(p.name(), p.circuitBreaker().breaker()));
+    Map<String, Completer> byProvider() {
         Map<String, Completer> chained = new LinkedHashMap<>();
         for (ProviderConfig p : config.providers()) {
-            List<String> chain = config.fallbackChain(p.name());
-            if (chain.size() == 1) {
-                chained.put(p.name(), built.get(p.name()));
-                continue;
-            }
-            FallbackCompleter.Builder b = FallbackCompleter.builder().listener(listener).rateLimitWait(p.fallbackWait());
-            chain.forEach(name -> b.provider(name, built.get(name), breakers.get(name)));
-            chained.put(p.name(), b.build());
+            chained.put(p.name(), chain(p, built.get(p.name()), breakers.get(p.name())));
         }
         return chained;
+    }
+
+    /**
+     * A provider asked for another model (an agent's own {@code model}), in front of the
+     * provider's fallbacks, with a circuit breaker of its own (another model may be up while the
+     * provider's is down).
+     *
+     * @param p the provider
+     * @param own its completer for that model
+     * @return the completer, chained when the provider has a fallback
+     */
+    Completer withModel(ProviderConfig p, Completer own) {
+        return chain(p, own, p.circuitBreaker().breaker());
+    }
+
+    private Completer chain(ProviderConfig p, Completer first, CircuitBreaker breaker) {
+        List<String> chain = config.fallbackChain(p.name());
+        if (chain.size() == 1) {
+            return first;
+        }
+        FallbackCompleter.Builder b = FallbackCompleter.builder().listener(listener).rateLimitWait(p.fallbackWait());
+        b.provider(p.name(), first, breaker);
+        chain.subList(1, chain.size()).forEach(name -> b.provider(name, built.get(name), breakers.get(name)));
+        return b.build();
     }
 }

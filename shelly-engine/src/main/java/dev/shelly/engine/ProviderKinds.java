@@ -52,13 +52,14 @@ final class ProviderKinds {
     }
 
     /**
-     * Builds the completer of the provider at {@code index}; {@code retries} hears its retries.
+     * Builds the completer of the provider at {@code index}, asking for its model or for
+     * {@code model}; {@code retries} hears its retries.
      *
      * @throws ConfigException at the field at fault
      */
-    Completer build(EngineConfig config, int index, Function<String, String> env, UsageTracker usage,
+    Completer build(EngineConfig config, int index, String model, Function<String, String> env, UsageTracker usage,
             Function<RateLimit, RateLimiter> limiters, RetryListener retries) {
-        ProviderConfig p = config.providers().get(index);
+        ProviderConfig p = config.providers().get(index).withModel(model);
         String at = "providers[" + index + "]";
         CompleterFactory factory = factoryOf(config, p, at);
         ProviderSettings settings = ProviderSettings.of(p.name(), p.factorySettings(), env::apply);

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -24,6 +25,18 @@ final class Replay {
         RERUN,
         /** It does not run; the model reads that its outcome is unknown. */
         UNKNOWN
+    }
+
+    /**
+     * Ends a run at its first step the journal does not hold: the turn is to end where the
+     * journal ends, or the run was cancelled before the crash.
+     */
+    static final class Ended extends CancellationException {
+        private static final long serialVersionUID = 1L;
+
+        Ended(String why) {
+            super(why);
+        }
     }
 
     final Journal journal;

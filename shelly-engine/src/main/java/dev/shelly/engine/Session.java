@@ -4,9 +4,12 @@ import dev.shelly.agent.AgentListener;
 import dev.shelly.agent.Answer;
 import dev.shelly.agent.PendingCall;
 import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.modeladapter.Cost;
 import dev.shelly.modeladapter.Usage;
+import dev.shelly.storage.SessionRecord;
 import dev.shelly.tools.RunValues;
 import java.time.Instant;
 import java.util.List;
@@ -20,7 +23,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A handle on a conversation with the engine's entry agent.
+ * A handle on a conversation with one of the engine's agents: the entry agent, or the one it was
+ * started with ({@link Engine#newSessionWith}).
  *
  * <p><b>One live conversation per id.</b> An engine keeps one live conversation per session id:
  * every {@link Engine#resume} (and the {@link Engine#newSession} that began it) returns a new
@@ -454,5 +458,35 @@ public final class Session implements AutoCloseable {
     @Override
     public String toString() {
         return "Session[" + live.id + ", agent=" + live.entryAgent + ", " + live.conversation.chat().size() + " messages]";
+    }
+
+    /**
+     * A saved session at a glance, read without opening it ({@link Engine#sessionSummaries()}),
+     * so that listing sessions neither waits for nor disturbs another engine or process that
+     * holds one.
+     *
+     * @param id the session's id
+     * @param agent the agent that answers in it
+     * @param created when it began
+     * @param lastUsed when it was last saved: after its last turn
+     * @param turns how many messages the person sent in it
+     * @param usage the tokens its model calls used, delegated agents' included
+     * @param cost what they cost
+     * @param paused whether its last turn waits for a decision
+     */
+    public record Summary(String id, String agent, Instant created, Instant lastUsed, int turns, Usage usage, Cost cost,
+            boolean paused) {
+
+        /** The summary of a saved record. */
+        static Summary of(SessionRecord saved) {
+            int turns = 0;
+            for (Message m : saved.messages()) {
+                if (m.role() == Role.USER && !m.text().isBlank()) {
+                    turns++;
+                }
+            }
+            return new Summary(saved.id(), saved.entryAgent(), saved.created(), saved.updated(), turns, saved.usage(),
+                    saved.cost(), !saved.approvals().frames().isEmpty());
+        }
     }
 }

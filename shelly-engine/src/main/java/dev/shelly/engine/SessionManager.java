@@ -15,6 +15,7 @@ import dev.shelly.storage.internal.SessionIds;
 import dev.shelly.storage.spi.SessionStore;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
@@ -86,15 +87,54 @@ final class SessionManager {
     }
 
     Session create() {
-        return open(SessionIds.newId(clock), true);
+        return open(SessionIds.newId(clock), true, entryAgent);
     }
 
     Session create(String id) {
-        return open(SessionIds.check(id, "Engine.newSession id"), true);
+        return open(SessionIds.check(id, "Engine.newSession id"), true, entryAgent);
+    }
+
+    /**
+     * Starts a session with a configured agent.
+     *
+     * @param id the id, or null for a new one
+     * @throws IllegalArgumentException naming the configured agents when there is no such agent
+     */
+    Session create(String id, String agent) {
+        if (agent == null || !agents.contains(agent)) {
+            throw new IllegalArgumentException("no agent '" + agent + "'; configured agents: " + agents.names());
+        }
+        return open(id == null ? SessionIds.newId(clock) : SessionIds.check(id, "Engine.newSession id"), true, agent);
     }
 
     Session resume(String id) {
-        return open(SessionIds.check(id, "Engine.resume id"), false);
+        return open(SessionIds.check(id, "Engine.resume id"), false, null);
+    }
+
+    /**
+     * A saved session at a glance, read without holding it.
+     *
+     * @throws SessionNotFoundException when nothing is saved under the id
+     */
+    Session.Summary summary(String id) {
+        SessionIds.check(id, "Engine.sessionSummary id");
+        if (store == null) {
+            throw new SessionNotFoundException(id);
+        }
+        return Session.Summary.of(store.peek(id).orElseThrow(() -> new SessionNotFoundException(id)));
+    }
+
+    /** Every saved session that can be read, at a glance; one that cannot is left out, with a WARN line. */
+    List<Session.Summary> summaries() {
+        List<Session.Summary> all = new ArrayList<>();
+        for (String id : saved()) {
+            try {
+                store.peek(id).map(Session.Summary::of).ifPresent(all::add);
+            } catch (RuntimeException e) {
+                LOG.warn("session {} is left out of the summaries: {}", id, e.getMessage());
+            }
+        }
+        return all;
     }
 
     List<String> saved() {
@@ -117,7 +157,7 @@ final class SessionManager {
         LOG.info("session {} deleted", id);
     }
 
-    private Session open(String id, boolean create) {
+    private Session open(String id, boolean create, String agent) {
         while (true) {
             Slot slot = live.computeIfAbsent(id, k -> new Slot());
             slot.lock.lock();
@@ -127,7 +167,7 @@ final class SessionManager {
                 }
                 if (slot.session == null) {
                     try {
-                        slot.session = create ? start(id) : load(id);
+                        slot.session = create ? start(id, agent) : load(id);
                     } catch (RuntimeException | Error e) {
                         slot.gone = true;
                         live.remove(id, slot);
@@ -155,7 +195,8 @@ final class SessionManager {
         }
     }
 
-    private LiveSession start(String id) {
+    /** A new session; {@code entryAgent}, the agent it starts with, stands for the engine's here. */
+    private LiveSession start(String id, String entryAgent) {
         SessionStore.Lease lease = store == null ? null : store.open(id, wait);
         LiveSession session = null;
         try {

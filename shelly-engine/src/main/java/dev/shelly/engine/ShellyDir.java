@@ -1,6 +1,7 @@
 package dev.shelly.engine;
 
 import dev.shelly.engine.config.ConfigException;
+import dev.shelly.engine.config.ConfigLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,17 +9,22 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * A project's {@code .shelly/} folder: {@code config.yaml}, {@code skills/}, curated context
- * ({@code *.md}) and {@code sessions/}.
+ * A project's {@code .shelly/} folder: {@code config.yaml}, {@code agents/}, {@code skills/},
+ * curated context ({@code *.md}) and {@code sessions/}. A user's settings folder
+ * ({@link #user}, {@code ~/.shelly}) has the same layout; its {@code config.yaml},
+ * {@code agents/} and {@code skills/} lie under every project's.
  *
  * @param root the {@code .shelly} folder itself, absolute
  */
 public record ShellyDir(Path root) {
     /** The folder's name. */
     public static final String NAME = ".shelly";
+    /** The environment variable that names the user's settings folder instead of {@code ~/.shelly}. */
+    public static final String HOME_VARIABLE = "SHELLY_HOME";
 
     /** Normalises the root to an absolute path. */
     public ShellyDir {
@@ -60,6 +66,29 @@ public record ShellyDir(Path root) {
     }
 
     /**
+     * The user's settings folder: {@code $SHELLY_HOME} when it is set, else {@code .shelly} in
+     * the home folder ({@code $HOME}, else {@code %USERPROFILE%}). Only the given environment is
+     * read, so an engine or a test with an environment of its own reads no user's settings
+     * unless that environment names them.
+     *
+     * @param env looks up environment variables
+     * @return the folder, which may not exist; empty when the environment names no home folder
+     */
+    public static Optional<ShellyDir> user(Function<String, String> env) {
+        String home = env.apply(HOME_VARIABLE);
+        if (home != null && !home.isBlank()) {
+            return Optional.of(new ShellyDir(Path.of(home)));
+        }
+        for (String variable : List.of("HOME", "USERPROFILE")) {
+            String dir = env.apply(variable);
+            if (dir != null && !dir.isBlank()) {
+                return Optional.of(new ShellyDir(Path.of(dir).resolve(NAME)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
      * The folder holding {@code .shelly/}: the project's root.
      *
      * @return the project folder
@@ -74,7 +103,16 @@ public record ShellyDir(Path root) {
      * @return {@code .shelly/config.yaml}
      */
     public Path configFile() {
-        return root.resolve("config.yaml");
+        return root.resolve(ConfigLoader.CONFIG_FILE);
+    }
+
+    /**
+     * The folder of agents written as markdown, one {@code NAME.md} each.
+     *
+     * @return {@code .shelly/agents}
+     */
+    public Path agentsDir() {
+        return root.resolve(ConfigLoader.AGENTS_DIR);
     }
 
     /**

@@ -8,7 +8,6 @@ import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.storage.spi.SessionStore;
-import java.util.concurrent.CancellationException;
 
 /**
  * The outermost link of a session turn's chain: records each step of the turn in the session's
@@ -81,7 +80,7 @@ final class TurnJournal implements RunInterceptor {
             }
             String stopped = replay.stopped(run);
             if (stopped != null) {
-                throw new CancellationException(stopped);
+                throw new Replay.Ended(stopped);
             }
         }
         ModelResponse response = chain.proceed(call.request());

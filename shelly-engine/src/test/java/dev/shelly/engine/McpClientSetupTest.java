@@ -10,6 +10,7 @@ import dev.shelly.mcp.McpPrompt;
 import dev.shelly.mcp.McpServerCall;
 import dev.shelly.mcp.McpToolClient;
 import dev.shelly.mcp.McpToolServer;
+import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
 import dev.shelly.tools.Tool;
@@ -43,7 +44,7 @@ class McpClientSetupTest {
         }));
         try (McpToolServer server = McpToolServer.builder(box).build().startHttp(0);
                 McpToolClient client = McpToolClient.builder(McpEndpoint.http(server.url().orElseThrow().toString()))
-                        .sampling(McpServers.sampler("local", model)).connect()) {
+                        .sampling(McpServers.sampler(request -> model, ModelTable.empty())).connect()) {
             assertThat(client.toolBox().call(new ToolCall("c1", "capital", "{}"), ToolContext.of("a")).text())
                     .isEqualTo("model says: Paris");
         }

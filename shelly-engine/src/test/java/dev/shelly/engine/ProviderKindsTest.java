@@ -3,10 +3,13 @@ package dev.shelly.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.agent.AgentEvent;
 import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.modeladapter.Usage;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,6 +46,31 @@ class ProviderKindsTest {
             assertThat(engine.newSession().send("hi").reply().text()).isEqualTo("hello hello");
             assertThat(engine.usage().total()).as("the engine counts the plug-in's usage").isEqualTo(Usage.of(1, 1));
         }
+    }
+
+    @Test
+    void anAgentAsksItsProvidersKindForAModelOfItsOwn() {
+        List<String> models = new CopyOnWriteArrayList<>();
+        try (Engine engine = build("""
+                providers:
+                  - name: parrot
+                    kind: canned
+                    model: canned-big
+                    reply: hello
+                agents:
+                  - name: a
+                  - name: quick
+                    model: canned-small
+                entry_agent: a
+                """, Map.of())) {
+            engine.events().subscribe(AgentEvent.CompletionFinished.class, e -> models.add(e.source().agent() + " "
+                    + e.response().model()));
+            engine.newSession().send("hi");
+            engine.agent("quick").run("hi");
+            assertThat(engine.config().modelOf(engine.config().agents().get(1))).isEqualTo("canned-small");
+        }
+        assertThat(models).as("delivered by the time the engine closed").containsExactly("a canned-big",
+                "quick canned-small");
     }
 
     @Test

@@ -195,6 +195,28 @@ class ResumeTest {
     }
 
     @Test
+    void theTurnsEntryAnsweredDenyEndsTheTurnWhereItsJournalEnds() {
+        JournalEngines scene = new JournalEngines();
+        crash(scene, entry("model", null).and(e -> e.contains("\"agent\":\"helper\"")));
+        int asked = scene.requests.size();
+        try (Engine engine = scene.builder(FileSessionStore.in(dir)).build(); Session s = engine.resume("s")) {
+            assertThatThrownBy(() -> s.answer("turn", Answer.edit("{}"))).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("call 'turn' of session s was interrupted by a crash: approve runs it again, deny "
+                            + "reports its outcome as unknown; other answers do not fit");
+            s.answer("turn", Answer.deny("start over"));
+            Turn turn = s.proceed();
+            assertThat(s.paused()).isFalse();
+            List<Message> chat = s.chat().messages();
+            assertThat(turn.reply()).isEqualTo(chat.getLast());
+            assertThat(resultOf(chat, "L2")).as("the delegate call ends with its child, which took no live step")
+                    .isNotNull();
+            EngineApprovalsTest.assertAnsweredOnceInOrder(chat);
+        }
+        assertThat(scene.requests).as("no model was asked").hasSize(asked);
+        assertThat(scene.effects("pay 2")).isEmpty();
+    }
+
+    @Test
     void aTurnThatEndedBeforeItsSaveFinishesWithoutAskingAnyModel() {
         JournalEngines scene = new JournalEngines();
         CrashingStore store = new CrashingStore(FileSessionStore.in(dir));

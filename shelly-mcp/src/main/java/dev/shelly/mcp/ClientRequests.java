@@ -66,7 +66,8 @@ final class ClientRequests implements AutoCloseable {
         return complete;
     }
 
-    Mono<McpSchema.CreateMessageResult> sample(McpToolClient.Sampling.Handler handler, McpSchema.CreateMessageRequest request) {
+    Mono<McpSchema.CreateMessageResult> sample(McpToolClient.Sampling.Handler handler, McpSchema.CreateMessageRequest request,
+            ToolContext caller) {
         return Mono.fromCallable(() -> {
             List<McpPrompt.Message> messages = new ArrayList<>();
             for (McpSchema.SamplingMessage m : request.messages()) {
@@ -75,7 +76,7 @@ final class ClientRequests implements AutoCloseable {
             McpToolClient.Sampling.Reply reply;
             try {
                 reply = handler.sample(new McpToolClient.Sampling(server, request.systemPrompt(), messages,
-                        request.maxTokens() == null ? 0 : request.maxTokens()));
+                        request.maxTokens() == null ? 0 : request.maxTokens(), caller));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw error(McpSchema.ErrorCodes.INTERNAL_ERROR, "sampling was interrupted");

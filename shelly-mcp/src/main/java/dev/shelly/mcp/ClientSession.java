@@ -43,7 +43,7 @@ final class ClientSession {
         /** The server reported progress on a call. */
         void progress(McpSchema.ProgressNotification note);
 
-        /** The context of the latest tool call in flight, or null: the caller of an elicitation. */
+        /** The context of the latest tool call in flight, or null: the caller of an elicitation or a sampling request. */
         ToolContext caller();
     }
 
@@ -83,7 +83,7 @@ final class ClientSession {
         }
         if (b.sampling != null) {
             capabilities.sampling();
-            spec.sampling(request -> requests.sample(b.sampling, request));
+            spec.sampling(request -> requests.sample(b.sampling, request, events.caller()));
         }
         if (!b.roots.isEmpty()) {
             capabilities.roots(false);
@@ -93,7 +93,7 @@ final class ClientSession {
             spec.progressConsumer(note -> Mono.fromRunnable(() -> events.progress(note)));
         }
         client = spec
-                .clientInfo(new McpSchema.Implementation(b.clientName, b.clientVersion))
+                .clientInfo(McpSchema.Implementation.builder(b.clientName, b.clientVersion).build())
                 .capabilities(capabilities.build())
                 .requestTimeout(requestTimeout)
                 .initializationTimeout(b.connectTimeout.plus(MARGIN))
@@ -114,6 +114,7 @@ final class ClientSession {
         return HttpClientStreamableHttpTransport.builder(base)
                 .endpoint(path)
                 .jsonMapper(mcpJson)
+                .clientBuilder(ResumingHttpClient.builder(label))
                 .connectTimeout(connectTimeout)
                 .authorizationErrorHandler((request, response, context) -> oauthFlow == null ? Mono.just(false)
                         : Mono.fromCallable(() -> oauthFlow.recover(response.statusCode(),
@@ -123,7 +124,7 @@ final class ClientSession {
                                     log.warn("MCP server '{}': authorizing again failed: {}", label, scrub(rootMessage(e)));
                                     return Mono.just(false);
                                 }))
-                .httpRequestCustomizer((request, method, uri, body, context) -> {
+                .addHttpRequestCustomizer((request, method, uri, body, context) -> {
                     headers.forEach(request::header);
                     if (oauthFlow != null) {
                         oauthFlow.header().ifPresent(value -> request.setHeader("Authorization", value));

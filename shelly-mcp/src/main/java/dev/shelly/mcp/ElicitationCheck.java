@@ -60,7 +60,7 @@ final class ElicitationCheck {
             default -> true;
         };
         if (!fits) {
-            return "must be a " + type + ", was " + value;
+            return "must be " + (type.toString().matches("[aeiou].*") ? "an " : "a ") + type + ", was " + value;
         }
         List<Object> allowed = allowed(property);
         if (allowed != null && !allowed.contains(value)) {

@@ -144,7 +144,7 @@ final class McpContent {
      */
     static McpSchema.ResourceContents toMcp(McpResource.Contents contents) {
         return contents.text() != null
-                ? new McpSchema.TextResourceContents(contents.uri(), contents.mimeType(), contents.text())
-                : new McpSchema.BlobResourceContents(contents.uri(), contents.mimeType(), contents.blob());
+                ? McpSchema.TextResourceContents.builder(contents.uri(), contents.text()).mimeType(contents.mimeType()).build()
+                : McpSchema.BlobResourceContents.builder(contents.uri(), contents.blob()).mimeType(contents.mimeType()).build();
     }
 }

@@ -4,6 +4,7 @@ import dev.shelly.tools.ToolContext;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A server's request for input from the user ({@code elicitation/create}, form mode): what to
@@ -30,6 +31,23 @@ public record McpElicitation(String server, String message, Map<String, Object> 
             throw new IllegalArgumentException("McpElicitation.requestedSchema must not be null");
         }
         requestedSchema = Collections.unmodifiableMap(new LinkedHashMap<>(requestedSchema));
+    }
+
+    /**
+     * What is wrong with an answer to this request: its values, completed with the schema's
+     * defaults as the client sends them, checked against the requested schema (required
+     * properties, types, enumerated values and titled options). An {@link McpToolClient} sends
+     * an accepted answer that does not fit back to the server as an error; a handler that asks a
+     * person can check first and ask again.
+     *
+     * @param content the values, by property name
+     * @return what is wrong, for the person to read; empty when the answer fits
+     */
+    public Optional<String> check(Map<String, Object> content) {
+        if (content == null) {
+            throw new IllegalArgumentException("McpElicitation.check content must not be null");
+        }
+        return Optional.ofNullable(ElicitationCheck.problem(requestedSchema, ClientRequests.withDefaults(requestedSchema, content)));
     }
 
     /**

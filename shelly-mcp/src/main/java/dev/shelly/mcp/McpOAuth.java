@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -72,6 +73,24 @@ public final class McpOAuth {
          * @throws InterruptedException when the waiting thread is interrupted
          */
         URI authorize(URI authorizationUrl) throws InterruptedException;
+
+        /**
+         * A consent step that takes the browser's redirect itself, on the loopback address of the
+         * redirect URI ({@code http://127.0.0.1:<port>/...}, {@code [::1]} or {@code localhost}):
+         * while it listens there, {@code show} presents the authorization page (opens a browser,
+         * prints the link); the browser's redirect is answered with a page saying the person may
+         * return to the application, and returned. {@code show} may also return the redirect itself
+         * (one it got another way); when it returns null, the redirect is awaited.
+         *
+         * @param show presents the page; returns null, or the redirect when it has it
+         * @param timeout how long to wait for the browser
+         * @return the consent step
+         */
+        static Consent loopback(Consent show, Duration timeout) {
+            Require.notNull(show, "McpOAuth.Consent.loopback show");
+            Require.positive(timeout, "McpOAuth.Consent.loopback timeout");
+            return page -> LoopbackRedirect.await(page, show, timeout);
+        }
     }
 
     /**
@@ -96,12 +115,35 @@ public final class McpOAuth {
         void save(String resource, Tokens tokens);
 
         /**
-         * A store that keeps tokens for the life of this JVM.
+         * The client registered dynamically with an authorization server, so that a later run
+         * refreshes its tokens (a refresh token is bound to the client it was issued to) and does
+         * not register again. A store that keeps none returns empty; then the client registers
+         * again when it needs the person's consent anyway.
+         *
+         * @param issuer the authorization server's issuer
+         * @return the registration, or empty
+         */
+        default Optional<Registration> registration(String issuer) {
+            return Optional.empty();
+        }
+
+        /**
+         * Keeps a client registered dynamically with an authorization server; by default, not at all.
+         *
+         * @param issuer the authorization server's issuer
+         * @param registration the client's identity there
+         */
+        default void saveRegistration(String issuer, Registration registration) {
+        }
+
+        /**
+         * A store that keeps tokens and registrations for the life of this JVM.
          *
          * @return a new, empty store
          */
         static TokenStore inMemory() {
             Map<String, Tokens> tokens = new ConcurrentHashMap<>();
+            Map<String, Registration> registrations = new ConcurrentHashMap<>();
             return new TokenStore() {
                 @Override
                 public Optional<Tokens> load(String resource) {
@@ -112,7 +154,41 @@ public final class McpOAuth {
                 public void save(String resource, Tokens value) {
                     tokens.put(resource, value);
                 }
+
+                @Override
+                public Optional<Registration> registration(String issuer) {
+                    return Optional.ofNullable(registrations.get(issuer));
+                }
+
+                @Override
+                public void saveRegistration(String issuer, Registration registration) {
+                    registrations.put(issuer, registration);
+                }
             };
+        }
+    }
+
+    /**
+     * A client's identity with an authorization server, made by dynamic registration.
+     *
+     * @param clientId the client ID
+     * @param clientSecret the secret, or null for a public client
+     * @param authMethod how it authenticates at the token endpoint: {@code client_secret_basic},
+     *     {@code client_secret_post} or {@code none}
+     * @param redirectUri the redirect URI it was registered with
+     */
+    public record Registration(String clientId, String clientSecret, String authMethod, URI redirectUri) {
+        /** Checks the fields. */
+        public Registration {
+            Require.notBlank(clientId, "McpOAuth.Registration.clientId");
+            Require.notBlank(authMethod, "McpOAuth.Registration.authMethod");
+            Require.notNull(redirectUri, "McpOAuth.Registration.redirectUri");
+        }
+
+        @Override
+        public String toString() {
+            return "Registration[clientId=" + clientId + ", clientSecret=" + (clientSecret == null ? "none" : "***")
+                    + ", authMethod=" + authMethod + ", redirectUri=" + redirectUri + "]";
         }
     }
 
@@ -166,6 +242,7 @@ public final class McpOAuth {
         String privateKeyPem;
         final List<String> scopes = new ArrayList<>();
         Duration timeout = Duration.ofSeconds(30);
+        URI resource;
 
         private Builder() {}
 
@@ -282,11 +359,24 @@ public final class McpOAuth {
          * @return this builder
          */
         public Builder scopes(List<String> scopes) {
-            if (scopes == null || scopes.contains(null)) {
+            if (scopes == null || scopes.stream().anyMatch(Objects::isNull)) {   // List.of(...).contains(null) throws
                 throw new IllegalArgumentException("McpOAuth scopes must not be null or hold null");
             }
             this.scopes.clear();
             this.scopes.addAll(scopes);
+            return this;
+        }
+
+        /**
+         * The resource indicator (RFC 8707) to ask tokens for, when it is not the MCP server's URL:
+         * a server behind a proxy, or one whose protected-resource metadata names its origin.
+         * Tokens are kept under it; set it only on an instance that serves one server.
+         *
+         * @param resource the resource's URL
+         * @return this builder
+         */
+        public Builder resource(URI resource) {
+            this.resource = Require.notNull(resource, "McpOAuth resource");
             return this;
         }
 
@@ -332,6 +422,7 @@ public final class McpOAuth {
             copy.privateKeyPem = privateKeyPem;
             copy.scopes.addAll(scopes);
             copy.timeout = timeout;
+            copy.resource = resource;
             return copy;
         }
     }

@@ -71,8 +71,12 @@ public final class McpToolClient implements AutoCloseable {
      * @param systemPrompt the system prompt it wants, or null
      * @param messages the conversation, text and images
      * @param maxTokens the most tokens to sample
+     * @param caller the context of the tool call the server was serving when it asked (the latest
+     *     one in flight: its agent and run, whose links and budget a handler may make the model
+     *     call under), or null when no call was in flight
      */
-    public record Sampling(String server, String systemPrompt, List<McpPrompt.Message> messages, int maxTokens) {
+    public record Sampling(String server, String systemPrompt, List<McpPrompt.Message> messages, int maxTokens,
+            ToolContext caller) {
 
         /** Checks the fields and copies the messages. */
         public Sampling {

@@ -79,7 +79,7 @@ final class OAuthFlow {
         this.settings = oauth.settings();
         this.label = label;
         this.server = server;
-        this.resource = canonical(server);
+        this.resource = canonical(settings.resource != null ? settings.resource : server);
         this.http = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).connectTimeout(settings.timeout).build();
     }
 
@@ -100,7 +100,10 @@ final class OAuthFlow {
         if (tokens.isPresent() && tokens.get().expired(Instant.now(), EARLY) && tokens.get().refreshToken() != null) {
             lock.lock();
             try {
-                if (authServer != null && client != null) {
+                // another request may have refreshed them while this one waited (the refresh token then changed)
+                tokens = settings.tokenStore.load(resource);
+                if (authServer != null && client != null && tokens.isPresent() && tokens.get().expired(Instant.now(), EARLY)
+                        && tokens.get().refreshToken() != null) {
                     tokens = Optional.of(refresh(tokens.get()));
                 }
             } catch (RuntimeException e) {
@@ -124,7 +127,7 @@ final class OAuthFlow {
                 return;
             }
             Map<String, String> challenge = challenge(probe);
-            discover(challenge.get("resource_metadata"), challenge.get("scope"));
+            discover(challenge.get("resource_metadata"), challenge.get("scope"), true);
         } finally {
             lock.unlock();
         }
@@ -146,7 +149,7 @@ final class OAuthFlow {
         try {
             if (status == 401) {
                 log.debug("MCP server '{}' refused the token (401); authorizing again", label);
-                discover(challenge.get("resource_metadata"), challenge.get("scope"));
+                discover(challenge.get("resource_metadata"), challenge.get("scope"), true);
                 return true;
             }
             if (status == 403 && "insufficient_scope".equals(challenge.get("error")) && challenge.get("scope") != null) {
@@ -155,7 +158,7 @@ final class OAuthFlow {
                         .ifPresent(g -> scopes.addAll(List.of(g.split(" "))));
                 scopes.addAll(List.of(challenge.get("scope").split(" ")));
                 log.debug("MCP server '{}' needs scope {} (403); authorizing again with {}", label, challenge.get("scope"), scopes);
-                discover(challenge.get("resource_metadata"), String.join(" ", scopes));
+                discover(challenge.get("resource_metadata"), String.join(" ", scopes), false);
                 return true;
             }
             return false;
@@ -188,7 +191,12 @@ final class OAuthFlow {
         return parameters;
     }
 
-    private void discover(String resourceMetadata, String challengeScope) throws InterruptedException {
+    /**
+     * Finds the authorization server and gets a token: by refreshing the kept one when that may
+     * do (the client that got it is known: pre-registered, or its registration kept), else by a
+     * grant.
+     */
+    private void discover(String resourceMetadata, String challengeScope, boolean mayRefresh) throws InterruptedException {
         JsonNode prm = protectedResource(resourceMetadata);
         String issuer;
         List<String> supportedScopes = new ArrayList<>();
@@ -216,9 +224,46 @@ final class OAuthFlow {
                 && !scope.contains("offline_access")) {
             scope += " offline_access";
         }
+        if (mayRefresh && !settings.clientCredentials && refreshKept()) {
+            return;
+        }
         McpOAuth.Tokens tokens = settings.clientCredentials ? clientCredentials(scope) : authorizationCode(scope);
         settings.tokenStore.save(resource, tokens);
         log.debug("MCP server '{}': authorized by {} with scope {}", label, authServer.issuer(), tokens.scope());
+    }
+
+    /** Refreshes the kept tokens with the client they were issued to, when both are known; false otherwise. */
+    private boolean refreshKept() {
+        Optional<McpOAuth.Tokens> kept = settings.tokenStore.load(resource);
+        Client known = kept.isPresent() && kept.get().refreshToken() != null ? knownClient() : null;
+        if (known == null) {
+            return false;
+        }
+        client = known;
+        try {
+            refresh(kept.get());
+            log.debug("MCP server '{}': refreshed the kept token with {}", label, authServer.issuer());
+            return true;
+        } catch (McpException e) {
+            log.debug("MCP server '{}': refreshing the kept token failed, authorizing again: {}", label, e.getMessage());
+            return false;
+        }
+    }
+
+    /** The client known without registering: pre-registered, or registered before with this redirect URI. */
+    private Client knownClient() {
+        if (settings.clientId != null) {
+            return new Client(settings.clientId, settings.clientSecret,
+                    authMethod(settings.clientSecret, authServer.list("token_endpoint_auth_methods_supported")));
+        }
+        Client known = oauth.registrations().get(authServer.issuer());
+        if (known != null) {
+            return known;
+        }
+        return settings.tokenStore.registration(authServer.issuer())
+                .filter(r -> r.redirectUri().equals(settings.redirectUri))
+                .map(r -> new Client(r.clientId(), r.clientSecret(), r.authMethod()))
+                .orElse(null);
     }
 
     private JsonNode protectedResource(String fromChallenge) throws InterruptedException {
@@ -338,13 +383,11 @@ final class OAuthFlow {
     /** The client identity: pre-registered, a metadata document URL, or registered now. */
     private Client client(String scope) throws InterruptedException {
         List<String> methods = authServer.list("token_endpoint_auth_methods_supported");
-        if (settings.clientId != null) {
-            return new Client(settings.clientId, settings.clientSecret, authMethod(settings.clientSecret, methods));
-        }
-        if (settings.clientMetadataUrl != null && authServer.metadata().path("client_id_metadata_document_supported").asBoolean(false)) {
+        if (settings.clientId == null && settings.clientMetadataUrl != null
+                && authServer.metadata().path("client_id_metadata_document_supported").asBoolean(false)) {
             return new Client(settings.clientMetadataUrl.toString(), null, "none");
         }
-        Client known = oauth.registrations().get(authServer.issuer());
+        Client known = knownClient();
         if (known != null) {
             return known;
         }
@@ -375,6 +418,8 @@ final class OAuthFlow {
                 ? registered.path("token_endpoint_auth_method").asString() : authMethod(secret, methods);
         Client made = new Client(registered.path("client_id").asString(), secret, method);
         oauth.registrations().put(authServer.issuer(), made);
+        settings.tokenStore.saveRegistration(authServer.issuer(), new McpOAuth.Registration(made.id(), made.secret(),
+                made.authMethod(), settings.redirectUri));
         return made;
     }
 

@@ -46,7 +46,8 @@ final class ServedCall implements McpServerCall {
         if (progressToken == null) {
             return;
         }
-        send(exchange.progressNotification(new McpSchema.ProgressNotification(progressToken, progress, total, message)),
+        send(exchange.progressNotification(McpSchema.ProgressNotification.builder(progressToken, progress)
+                .total(total).message(message).build()),
                 "progress");
     }
 
@@ -73,7 +74,7 @@ final class ServedCall implements McpServerCall {
             wire.add(new McpSchema.SamplingMessage(m.assistant() ? McpSchema.Role.ASSISTANT : McpSchema.Role.USER,
                     McpContent.toMcp(m.content())));
         }
-        McpSchema.CreateMessageRequest.Builder request = McpSchema.CreateMessageRequest.builder().messages(wire).maxTokens(maxTokens);
+        McpSchema.CreateMessageRequest.Builder request = McpSchema.CreateMessageRequest.builder(wire, maxTokens);
         if (systemPrompt != null) {
             request.systemPrompt(systemPrompt);
         }

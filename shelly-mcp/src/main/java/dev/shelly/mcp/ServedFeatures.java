@@ -83,16 +83,17 @@ final class ServedFeatures {
             for (McpResource.Contents c : contents) {
                 wire.add(McpContent.toMcp(c));
             }
-            return new McpSchema.ReadResourceResult(wire);
+            return McpSchema.ReadResourceResult.builder(wire).build();
         }).subscribeOn(threads);
     }
 
     McpServerFeatures.AsyncPromptSpecification prompt(McpPrompt prompt) {
         List<McpSchema.PromptArgument> arguments = new ArrayList<>();
         for (McpPrompt.Argument a : prompt.arguments()) {
-            arguments.add(new McpSchema.PromptArgument(a.name(), a.description(), a.required()));
+            arguments.add(McpSchema.PromptArgument.builder(a.name()).description(a.description()).required(a.required()).build());
         }
-        McpSchema.Prompt wire = new McpSchema.Prompt(prompt.name(), prompt.title(), prompt.description(), arguments);
+        McpSchema.Prompt wire = McpSchema.Prompt.builder(prompt.name()).title(prompt.title()).description(prompt.description())
+                .arguments(arguments).build();
         return new McpServerFeatures.AsyncPromptSpecification(wire, (exchange, request) -> Mono.fromCallable(() -> {
             Map<String, String> given = new LinkedHashMap<>();
             if (request.arguments() != null) {
@@ -114,7 +115,7 @@ final class ServedFeatures {
                 wireMessages.add(new McpSchema.PromptMessage(m.assistant() ? McpSchema.Role.ASSISTANT : McpSchema.Role.USER,
                         McpContent.toMcp(m.content())));
             }
-            return new McpSchema.GetPromptResult(prompt.description(), wireMessages);
+            return McpSchema.GetPromptResult.builder(wireMessages).description(prompt.description()).build();
         }).subscribeOn(threads));
     }
 

@@ -58,7 +58,7 @@ final class ServerContext {
             throw new IllegalArgumentException("McpToolClient.readResource uri must not be null or blank");
         }
         McpSchema.ReadResourceResult read = session.await(session.client.readResource(
-                new McpSchema.ReadResourceRequest(uri)).toFuture(), callTimeout, "read resource " + uri);
+                McpSchema.ReadResourceRequest.builder(uri).build()).toFuture(), callTimeout, "read resource " + uri);
         List<McpResource.Contents> contents = new ArrayList<>();
         for (McpSchema.ResourceContents c : read.contents() == null ? List.<McpSchema.ResourceContents>of() : read.contents()) {
             if (c instanceof McpSchema.TextResourceContents t) {
@@ -97,7 +97,7 @@ final class ServerContext {
             throw new IllegalArgumentException("McpToolClient.prompt arguments must not be null");
         }
         McpSchema.GetPromptResult got = session.await(session.client.getPrompt(
-                new McpSchema.GetPromptRequest(name, new LinkedHashMap<>(arguments))).toFuture(), callTimeout,
+                McpSchema.GetPromptRequest.builder(name).arguments(new LinkedHashMap<>(arguments)).build()).toFuture(), callTimeout,
                 "give prompt '" + name + "'");
         List<McpPrompt.Message> messages = new ArrayList<>();
         for (McpSchema.PromptMessage m : got.messages() == null ? List.<McpSchema.PromptMessage>of() : got.messages()) {

@@ -14,9 +14,15 @@ import org.junit.jupiter.api.Timeout;
  * {@link ConformanceClient} in a JVM of its own per scenario (the suite starts a server per
  * scenario and runs the client with its URL). Every scenario not in the expected-failures file
  * must pass, and every scenario in it must still fail.
+ *
+ * <p>The suite starts its 26 clients at once. One scenario, {@code sse-retry}, measures when the
+ * client reconnects to a closed stream, to within 200 ms of the server's {@code retry} interval,
+ * which a JVM starting among 25 others on a small, shared build machine cannot promise; it is run
+ * again on its own, and that run counts.
  */
 @Timeout(300)
 class ClientConformanceTest {
+    private static final String TIMED = "sse-retry";
 
     @Test
     void passesTheSuiteButTheExpectedFailures() throws Exception {
@@ -27,11 +33,12 @@ class ClientConformanceTest {
         Files.writeString(argFile, "-cp \"" + System.getProperty("java.class.path") + "\"\n-XX:TieredStopAtLevel=1\n"
                 + "-Xshare:auto\n" + ConformanceClient.class.getName() + "\n", StandardCharsets.UTF_8);
         String command = McpPeers.java() + " @" + argFile;
-        ConformanceSuite.Outcome outcome = ConformanceSuite.run(List.of("client", "--suite", "all", "--command", command,
+        ConformanceSuite.Outcome all = ConformanceSuite.run(List.of("client", "--suite", "all", "--command", command,
                 "-o", "results", "--timeout", "60000", "--expected-failures", ConformanceSuite.expectedFailures().toString()),
-                work, 280);
+                work, 200);
+        assertThat(all.scenarios()).as(all.output()).hasSize(26).containsKey(TIMED);
+        ConformanceSuite.Outcome outcome = all.with(TIMED, ConformanceSuite.runClientScenario(TIMED, command, work, 60));
         System.out.println(outcome.counts("client (McpToolClient)"));
-        assertThat(outcome.scenarios()).as(outcome.output()).hasSize(26);
-        assertThat(outcome.exitCode()).as(outcome.output()).isZero();
+        assertThat(outcome.failed()).as(all.output()).containsExactlyInAnyOrderElementsOf(ConformanceSuite.expectedFailures("client"));
     }
 }

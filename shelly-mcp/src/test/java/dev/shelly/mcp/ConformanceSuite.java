@@ -38,6 +38,13 @@ final class ConformanceSuite {
             return scenarios.entrySet().stream().filter(e -> !e.getValue()).map(Map.Entry::getKey).toList();
         }
 
+        /** This outcome with one scenario's result replaced by that of a run of its own. */
+        Outcome with(String scenario, boolean passed) {
+            Map<String, Boolean> changed = new LinkedHashMap<>(scenarios);
+            changed.replace(scenario, passed);
+            return new Outcome(changed, exitCode, output);
+        }
+
         String counts(String side) {
             return "MCP conformance, " + side + ": " + passed() + " of " + scenarios.size() + " scenarios pass"
                     + (failed().isEmpty() ? "" : "; failing (all expected): " + String.join(", ", failed()));
@@ -50,6 +57,36 @@ final class ConformanceSuite {
         assertThat(file).isRegularFile();
         return file;
     }
+
+    /** The scenarios of one side ({@code server} or {@code client}) the expected-failures file lists. */
+    static List<String> expectedFailures(String side) throws IOException {
+        List<String> names = new ArrayList<>();
+        String section = "";
+        for (String line : Files.readAllLines(expectedFailures(), StandardCharsets.UTF_8)) {
+            if (!line.startsWith(" ") && line.contains(":")) {
+                section = line.substring(0, line.indexOf(':')).strip();
+            } else if (section.equals(side) && line.strip().startsWith("- ")) {
+                names.add(line.strip().substring(2).strip());
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Runs one client scenario on its own, and whether it passed: no failed check and no warning
+     * (the suite's own baseline counts a warning as a failure too).
+     */
+    static boolean runClientScenario(String scenario, String command, Path work, long limitSeconds)
+            throws IOException, InterruptedException {
+        Outcome run = run(List.of("client", "--scenario", scenario, "--command", command, "-o", "results-" + scenario.replace('/', '-'),
+                "--timeout", "60000"), work, limitSeconds);
+        Matcher result = SINGLE.matcher(run.output());
+        assertThat(result.find()).as(run.output()).isTrue();
+        return result.group(1).equals(result.group(2)) && result.group(3).equals("0") && result.group(4).equals("0");
+    }
+
+    /** The result line of a single scenario's run: {@code Passed: 3/3, 0 failed, 0 warnings}. */
+    private static final Pattern SINGLE = Pattern.compile("Passed: (\\d+)/(\\d+), (\\d+) failed, (\\d+) warnings");
 
     /**
      * Runs the suite with the given arguments after {@code node conformance}.

@@ -214,8 +214,7 @@ class JavaClientServerTest {
     }
 
     private static McpSchema.Tool rawTool(String name) {
-        return McpSchema.Tool.builder().name(name).description("a tool named " + name)
-                .inputSchema(Map.of("type", "object")).build();
+        return McpSchema.Tool.builder(name, Map.of("type", "object")).description("a tool named " + name).build();
     }
 
     private static McpSchema.CallToolResult answer(String who) {

@@ -43,6 +43,7 @@ class NullInputTest {
             "Contents.new.mimeType", "Contents.new.text", "Contents.new.blob",
             "Contents.text.mimeType", "Contents.blob.mimeType",
             "Link.new.description", "Link.new.mimeType", "Answer.new.content", "McpElicitation.new.caller", "Sampling.new.systemPrompt",
+            "Sampling.new.caller", "Registration.new.clientSecret",
             "Reply.new.model", "Reply.new.stopReason", "Builder.preRegistered.clientSecret",
             "Tokens.new.refreshToken", "Tokens.new.expiresAt", "Tokens.new.scope");
 
@@ -102,6 +103,9 @@ class NullInputTest {
             Map.entry(java.time.Instant.class, java.time.Instant::now),
             Map.entry(McpOAuth.Tokens.class, () -> new McpOAuth.Tokens("t", null, null, null)),
             Map.entry(McpElicitation.Action.class, () -> McpElicitation.Action.ACCEPT),
+            Map.entry(McpElicitation.class, () -> new McpElicitation("s", "m", Map.of("type", "object"), null)),
+            Map.entry(McpOAuth.Registration.class, () -> new McpOAuth.Registration("c", null, "none",
+                    java.net.URI.create("http://127.0.0.1:1/callback"))),
             Map.entry(McpElicitation.Handler.class, () -> (McpElicitation.Handler) r -> McpElicitation.Answer.decline()),
             Map.entry(McpToolClient.Sampling.Handler.class, () -> (McpToolClient.Sampling.Handler) r -> new McpToolClient.Sampling.Reply("x", null, null)));
     private static final Map<String, Supplier<Object>> BY_NAME = Map.of(
@@ -133,7 +137,7 @@ class NullInputTest {
                 McpPrompt.Message.class, McpBlock.Text.class, McpBlock.Image.class, McpBlock.Audio.class,
                 McpBlock.Embedded.class, McpBlock.Link.class, McpServerCall.class, McpElicitation.class,
                 McpElicitation.Answer.class, McpToolClient.Sampling.class, McpToolClient.Sampling.Reply.class, McpOAuth.Builder.class,
-                McpOAuth.Tokens.class),
+                McpOAuth.Tokens.class, McpOAuth.Registration.class, McpOAuth.Consent.class),
                 new NullProbe.Samples(BY_TYPE, BY_NAME), NULLABLE).stream();
     }
 

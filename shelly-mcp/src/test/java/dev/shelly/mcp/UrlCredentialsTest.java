@@ -73,22 +73,22 @@ class UrlCredentialsTest {
 
     @Test
     void aConnectedClientsNameToStringAndToolErrorsNeverShowTheCredentials() {
-        try (McpToolServer server = McpToolServer.builder(DemoTools.box()).build().startHttp(0)) {
+        McpToolServer server = McpToolServer.builder(DemoTools.box()).build().startHttp(0);
+        try {
             URI url = server.url().orElseThrow();
             McpEndpoint endpoint = McpEndpoint.http("http://alice:" + PASSWORD + "@" + url.getAuthority() + url.getPath()
                     + "?token=" + TOKEN);
-            McpToolClient client = McpToolClient.builder(endpoint).callTimeout(Duration.ofSeconds(2)).connect();
-            try {
+            try (McpToolClient client = McpToolClient.builder(endpoint).callTimeout(Duration.ofSeconds(2)).connect()) {
                 assertThat(client.name()).isEqualTo("http://***@" + url.getAuthority() + url.getPath() + "?token=***");
                 assertThat(client.toString()).doesNotContain(TOKEN, PASSWORD).contains("?token=***");
-                server.close();
+                server.close();   // the server goes away while the client is connected
                 ToolResult result = client.toolBox().call(new ToolCall("c1", "echo", "{\"message\":\"hi\"}"),
                         ToolContext.of("assistant"));
                 assertThat(result.isError()).isTrue();
                 assertThat(result.text()).doesNotContain(TOKEN, PASSWORD);
-            } finally {
-                client.close();
             }
+        } finally {
+            server.close();
         }
     }
 }

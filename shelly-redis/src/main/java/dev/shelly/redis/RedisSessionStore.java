@@ -221,6 +221,23 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
         return ids;
     }
 
+    /** Reads the record without the lease: a save replaces it in one step, so a read sees one version. */
+    @Override
+    public Optional<SessionRecord> peek(String id) {
+        SessionIds.check(id, "RedisSessionStore.peek id");
+        String json = redis.call("reading session '" + id + "' of " + base, c -> c.hget(sessionKey(id), "json"));
+        return json == null ? Optional.empty() : Optional.of(decode(id, json));
+    }
+
+    private SessionRecord decode(String id, String json) {
+        String where = "session '" + id + "' in " + base;
+        try {
+            return CODEC.decodeRecord(id, JSON.readTree(json), where);
+        } catch (JacksonException | IllegalArgumentException | java.time.format.DateTimeParseException e) {
+            throw new ShellyException(where + " is not a valid session: " + e.getMessage(), e);
+        }
+    }
+
     /** Stops renewing leases and listening for releases. Leases still open expire by themselves. */
     @Override
     public void close() {
@@ -301,15 +318,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                 if (((Long) answer.get(0)) == 0) {
                     throw lost("loaded");
                 }
-                if (answer.size() < 2) {
-                    return Optional.empty();
-                }
-                String where = "session '" + id + "' in " + base;
-                try {
-                    return Optional.of(CODEC.decodeRecord(id, JSON.readTree((String) answer.get(1)), where));
-                } catch (JacksonException | IllegalArgumentException | java.time.format.DateTimeParseException e) {
-                    throw new ShellyException(where + " is not a valid session: " + e.getMessage(), e);
-                }
+                return answer.size() < 2 ? Optional.empty() : Optional.of(decode(id, (String) answer.get(1)));
             });
         }
 

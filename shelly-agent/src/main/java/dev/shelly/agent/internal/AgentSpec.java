@@ -40,6 +40,7 @@ import java.util.TreeSet;
  * @param systemPromptInChat whether the prompt goes into an empty chat
  * @param skillTool the definition of {@code load_skill}, or null without skills
  * @param registry the registry set on the builder, or null
+ * @param delegateTargets the only agents it may delegate to, or null for every other agent
  * @param listener the agent's listener
  * @param interceptors the agent's links, which its delegated children inherit
  * @param middleware the links around its own runs only
@@ -65,6 +66,7 @@ public record AgentSpec(
         boolean systemPromptInChat,
         ToolDefinition skillTool,
         Registry registry,
+        Set<String> delegateTargets,
         AgentListener listener,
         List<RunInterceptor> interceptors,
         List<RunInterceptor> middleware,
@@ -151,10 +153,10 @@ public record AgentSpec(
 
     /**
      * {@return whether the agent may delegate at the top of a delegation tree} It has a registry
-     * holding other agents, and a delegation limit above 0.
+     * holding other agents it may delegate to, and a delegation limit above 0.
      */
     public boolean canDelegate() {
-        return registry != null && maxDelegationDepth > 0 && !otherAgents(registry, name).isEmpty();
+        return registry != null && maxDelegationDepth > 0 && !targets(registry).isEmpty();
     }
 
     /**
@@ -164,15 +166,18 @@ public record AgentSpec(
      */
     public String systemPrompt() {
         return SystemPrompt.build(name, description, instructions, context, skills,
-                canDelegate() ? otherAgents(registry, name) : List.of());
+                canDelegate() ? targets(registry) : List.of());
     }
 
-    /** The registry's agents other than {@code self}, sorted by name. */
-    static List<Registry.Entry> otherAgents(Registry registry, String self) {
+    /**
+     * The agents of a registry this agent may delegate to: the others, or those of its
+     * {@code delegateTargets} the registry holds; sorted by name.
+     */
+    List<Registry.Entry> targets(Registry registry) {
         List<Registry.Entry> all = registry.list();
         List<Registry.Entry> others = new ArrayList<>(all.size());
         for (Registry.Entry e : all) {
-            if (!e.name().equals(self)) {
+            if (!e.name().equals(name) && (delegateTargets == null || delegateTargets.contains(e.name()))) {
                 others.add(e);
             }
         }

@@ -1,21 +1,36 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.RunContext;
+import dev.shelly.chats.Chat;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The tools of one run: the agent's toolboxes, searched in order, then the built-in
  * {@code load_skill} (with skills) and {@code list_agents} and {@code delegate} (when the run
  * may delegate).
+ *
+ * <p>A skill whose frontmatter names {@code allowed-tools} limits the tools once it is loaded:
+ * from the model call after a {@code load_skill} of it answered without error, to the end of the
+ * turn (until the next user message of the run's chat), only the tools the loaded skills allow
+ * together are offered, besides {@code load_skill} and the context strategies' tools; a call of
+ * another tool is refused before it is decided on, saying which skill allows what. Loaded skills
+ * are read from the chat, so a turn taken up after a pause keeps its limit. A skill without a
+ * description, inlined in the system prompt, is never loaded and limits nothing.
  *
  * <p>The built-ins are offered from constant definitions and their toolbox is made only when
  * the model calls one, so an agent that never delegates (most delegated children) pays nothing
@@ -25,6 +40,10 @@ final class AgentTools {
     private final Run run;
     private final List<ToolBox> boxes;
     private final List<ToolDefinition> builtins;
+    /** How many of {@link #boxes} are the agent's own; the others are its context strategies'. */
+    private final int own;
+    /** Whether a skill of the agent names allowed-tools, so that loading it limits the tools. */
+    private final boolean limiting;
 
     AgentTools(Run run, List<ToolBox> boxes, ToolDefinition skillTool) {
         String clash = AgentSpec.builtinClash(run.name(), boxes);
@@ -42,24 +61,117 @@ final class AgentTools {
             b.add(Orchestration.DELEGATE_TOOL);
         }
         this.builtins = List.copyOf(b);
+        this.own = run.agent.toolboxes().size();
+        boolean any = false;
+        for (Skill s : run.agent.skills()) {
+            any |= !s.allowedTools().isEmpty();
+        }
+        this.limiting = any;
     }
 
-    /** What the model is told, one definition per name, the first toolbox holding a name winning. */
+    /**
+     * The skills loaded in the run's current turn that name allowed-tools, and the tools they
+     * allow together.
+     *
+     * @param skills the skills' names, sorted
+     * @param tools the tools they allow
+     */
+    record Limit(Set<String> skills, Set<String> tools) {
+        /** Whether the limit lets a tool through: one it allows, {@code load_skill}, or a strategy's. */
+        boolean allows(String tool) {
+            return tools.contains(tool) || tool.equals(SkillTool.NAME);
+        }
+    }
+
+    /** The limit of the skills loaded in the current turn, or null when none limits the tools. */
+    Limit limit() {
+        if (!limiting) {
+            return null;
+        }
+        Chat chat = run.chat();
+        Set<String> answered = new HashSet<>();
+        Map<String, String> loads = new HashMap<>();
+        for (int i = chat.size() - 1; i >= 0; i--) {
+            Message m = chat.get(i);
+            if (m.role() == Role.USER) {
+                break;
+            }
+            for (ToolResult r : m.toolResults()) {
+                if (!r.isError()) {
+                    answered.add(r.toolCallId());
+                }
+            }
+            for (ToolCall c : m.toolCalls()) {
+                String skill = c.name().equals(SkillTool.NAME) ? SkillTool.nameIn(c) : null;
+                if (skill != null) {
+                    loads.put(c.id(), skill);
+                }
+            }
+        }
+        loads.keySet().retainAll(answered);
+        Set<String> skills = new TreeSet<>();
+        Set<String> tools = new TreeSet<>();
+        for (Skill s : run.agent.skills()) {
+            if (!s.allowedTools().isEmpty() && loads.containsValue(s.name())) {
+                skills.add(s.name());
+                tools.addAll(s.allowedTools());
+            }
+        }
+        return skills.isEmpty() ? null : new Limit(skills, tools);
+    }
+
+    /**
+     * Why a call of this tool is refused under the current turn's loaded skills, or null when it
+     * is not: a tool of the agent's own toolboxes, or {@code list_agents} or {@code delegate},
+     * that no loaded skill allows.
+     */
+    String hidden(String name) {
+        Limit limit = limit();
+        if (limit == null || limit.allows(name) || !knows(name) || strategyTool(name)) {
+            return null;
+        }
+        List<String> offered = new ArrayList<>();
+        for (ToolDefinition d : definitions(limit)) {
+            offered.add(d.name());
+        }
+        String skills = limit.skills().size() == 1 ? "skill '" + limit.skills().iterator().next() + "' is"
+                : "skills '" + String.join("', '", limit.skills()) + "' are";
+        return "tool '" + name + "' is not offered while " + skills + " loaded, whose allowed-tools leave it out; "
+                + "offered tools: " + String.join(", ", offered);
+    }
+
+    private boolean strategyTool(String name) {
+        for (int i = own; i < boxes.size(); i++) {
+            if (boxes.get(i).contains(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * What the model is told, one definition per name, the first toolbox holding a name winning;
+     * under the limit of the skills loaded in the current turn, if any.
+     */
     List<ToolDefinition> definitions() {
-        if (builtins.isEmpty() && boxes.size() == 1) {
+        return definitions(limit());
+    }
+
+    private List<ToolDefinition> definitions(Limit limit) {
+        if (limit == null && builtins.isEmpty() && boxes.size() == 1) {
             return boxes.getFirst().definitions();
         }
         List<ToolDefinition> all = new ArrayList<>();
         Set<String> seen = new HashSet<>();
-        for (ToolBox box : boxes) {
-            for (ToolDefinition d : box.definitions()) {
-                if (seen.add(d.name())) {
+        for (int i = 0; i < boxes.size(); i++) {
+            for (ToolDefinition d : boxes.get(i).definitions()) {
+                if (seen.add(d.name()) && (limit == null || i >= own || limit.allows(d.name()))) {
                     all.add(d);
                 }
             }
         }
         for (ToolDefinition d : builtins) {
-            if (seen.add(d.name())) {
+            if (seen.add(d.name()) && (limit == null || limit.allows(d.name()))) {
                 all.add(d);
             }
         }

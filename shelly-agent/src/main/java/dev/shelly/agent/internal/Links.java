@@ -31,6 +31,14 @@ final class Links {
     /** A link the run adds itself, not one of its context's: messages number only the context's. */
     interface Own extends RunInterceptor {}
 
+    /** The context's {@link RunObserver}s around a model call made outside a run's loop ({@link OutsideLoop}). */
+    record ObservedCalls(List<RunObserver> observers) implements Own {
+        @Override
+        public ModelResponse interceptModelCall(ModelChain chain) {
+            return Observed.observedModelCall(observers, chain);
+        }
+    }
+
     /**
      * The context's {@link RunObserver}s, as one link: each starts an observation on the way
      * down (in the order added) and ends it on the way back (in reverse), on the same thread.
@@ -60,8 +68,7 @@ final class Links {
 
         @Override
         public ModelResponse interceptModelCall(ModelChain chain) {
-            return within(Observers.start(observers, o -> o.modelCallStarted(chain.call(), chain.target())),
-                    () -> chain.proceed(chain.call().request()));
+            return observedModelCall(observers, chain);
         }
 
         @Override
@@ -69,6 +76,12 @@ final class Links {
             ToolInvocation invocation = chain.invocation();
             return within(Observers.start(observers, o -> o.toolCallStarted(invocation)),
                     () -> chain.proceed(invocation.call()));
+        }
+
+        /** A model call inside the observers' observation of it. */
+        static ModelResponse observedModelCall(List<RunObserver> observers, ModelChain chain) {
+            return within(Observers.start(observers, o -> o.modelCallStarted(chain.call(), chain.target())),
+                    () -> chain.proceed(chain.call().request()));
         }
 
         /** Does the work inside an observation, which ends with its result or its failure. */

@@ -135,6 +135,10 @@ final class Orchestration {
             if (!registry.contains(agent)) {
                 return at + ": unknown agent '" + agent + "'; available agents: " + available(parent);
             }
+            if (parent.agent.delegateTargets() != null && !parent.agent.delegateTargets().contains(agent)) {
+                return at + ": agent '" + parent.name() + "' may not delegate to '" + agent + "'; it delegates only to: "
+                        + available(parent);
+            }
             String task = text(item.get("task"));
             if (task == null) {
                 return at + ".task is missing; say what agent '" + agent + "' should do";

@@ -94,7 +94,7 @@ public final class Run implements ContextRun {
         this.intercepts = chain.length > 1;
         Registry registry = context.registry().orElse(null);
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
-                && !AgentSpec.otherAgents(registry, agent.name()).isEmpty();
+                && !agent.targets(registry).isEmpty();
     }
 
     private RunInterceptor[] chain(List<RunInterceptor> links, List<RunObserver> observers) {
@@ -202,10 +202,10 @@ public final class Run implements ContextRun {
         return agent.name();
     }
 
-    /** The registry's agents other than this one, sorted by name. */
+    /** The agents of the run's registry this one may delegate to, sorted by name. */
     List<Registry.Entry> otherAgents() {
         Registry registry = context.registry().orElse(null);
-        return registry == null ? List.of() : AgentSpec.otherAgents(registry, agent.name());
+        return registry == null ? List.of() : agent.targets(registry);
     }
 
     /** The run's one tool context, made at its first tool call. Touched by the running thread only. */

@@ -1,5 +1,6 @@
 package dev.shelly.agent.internal;
 
+import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.Tool;
@@ -7,7 +8,9 @@ import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import java.util.ArrayList;
 import java.util.List;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /** The {@code load_skill} tool: a skill's full procedure and where its supplementary files are. */
 final class SkillTool {
@@ -15,6 +18,8 @@ final class SkillTool {
 
     private static final String SCHEMA = """
             {"type":"object","properties":{"name":{"type":"string","description":"The skill's name, as listed under ## Skills"}},"required":["name"],"additionalProperties":false}""";
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private SkillTool() {}
 
@@ -28,6 +33,16 @@ final class SkillTool {
     static ToolBox toolbox(List<Skill> skills) {
         List<String> names = names(skills);
         return ToolBox.of(new Tool(definition(skills), (input, ctx) -> load(skills, names, input), null));
+    }
+
+    /** The skill a {@code load_skill} call asks for, or null when its arguments name none. */
+    static String nameIn(ToolCall call) {
+        try {
+            JsonNode name = JSON.readTree(call.arguments()).get("name");
+            return name != null && name.isString() && !name.stringValue().isBlank() ? name.stringValue().strip() : null;
+        } catch (JacksonException e) {
+            return null;
+        }
     }
 
     private static List<String> names(List<Skill> skills) {

@@ -139,6 +139,7 @@ final class ToolTurn {
         if (offered != null) {
             refuseUnoffered(offered);
         }
+        refuseHidden();
         if (cutOff >= 0) {
             refuseCutOff(cutOff);
         }
@@ -319,6 +320,16 @@ final class ToolTurn {
         for (int i = 0; i < calls.length; i++) {
             if (calls[i].result() == null && !isCompleteJson(calls[i].call().arguments())) {
                 refuse(i, cutOffText(calls[i].call(), outputTokens));
+            }
+        }
+    }
+
+    /** Refuses the undecided calls of tools the skills loaded in this turn leave out ({@link AgentTools#hidden}). */
+    private void refuseHidden() {
+        for (int i = 0; i < calls.length; i++) {
+            String why = calls[i].result() == null && !calls[i].decided() ? tools.hidden(calls[i].call().name()) : null;
+            if (why != null) {
+                refuse(i, why);
             }
         }
     }

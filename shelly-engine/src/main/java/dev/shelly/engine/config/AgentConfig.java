@@ -20,8 +20,10 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param description one line saying what it does (other agents see it)
  * @param instructions its instructions (the system prompt's Instructions section)
  * @param provider the name of a configured provider, or null when exactly one is configured
+ * @param model the model this agent asks its provider for, or null for the provider's {@code model}
  * @param toolboxes the toolboxes it uses, in lookup order
  * @param skills the names of the skills it knows, or null for every skill the engine loaded
+ * @param delegateTargets the only agents it may delegate to, or null for every other agent
  * @param options its limits; every one left out takes the agent default
  * @param promptCaching whether the agent's requests carry prompt-cache hints, or null for the
  *     agent default (on)
@@ -31,9 +33,9 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  *     section), or null for the engine's default policy
  * @param coding its coding toolbox (the {@code coding:} section), or null for none
  */
-public record AgentConfig(String name, String description, String instructions, String provider,
-        List<Toolbox> toolboxes, List<String> skills, Options options, Boolean promptCaching, Context context,
-        Approval approval, Coding coding) {
+public record AgentConfig(String name, String description, String instructions, String provider, String model,
+        List<Toolbox> toolboxes, List<String> skills, List<String> delegateTargets, Options options,
+        Boolean promptCaching, Context context, Approval approval, Coding coding) {
 
     /** Validates and copies. */
     public AgentConfig {
@@ -41,8 +43,10 @@ public record AgentConfig(String name, String description, String instructions, 
         description = description == null ? "" : description.strip();
         instructions = instructions == null ? "" : instructions.strip();
         Fields.notBlank(provider, "provider");
+        Fields.notBlank(model, "model");
         toolboxes = toolboxes == null ? List.of() : List.copyOf(toolboxes);
         skills = Fields.names(skills, "skills");
+        delegateTargets = Fields.names(delegateTargets, "delegate_targets");
         options = options == null ? Options.DEFAULT : options;
     }
 
@@ -62,7 +66,8 @@ public record AgentConfig(String name, String description, String instructions, 
     public AgentConfig(String name, String description, String instructions, String provider,
             List<Toolbox> toolboxes, List<String> skills, Options options, Boolean promptCaching,
             Approval approval) {
-        this(name, description, instructions, provider, toolboxes, skills, options, promptCaching, null, approval, null);
+        this(name, description, instructions, provider, null, toolboxes, skills, null, options, promptCaching, null,
+                approval, null);
     }
 
     /**
@@ -296,8 +301,10 @@ public record AgentConfig(String name, String description, String instructions, 
         private String description = "";
         private String instructions = "";
         private String provider;
+        private String model;
         private final List<Toolbox> toolboxes = new ArrayList<>();
         private List<String> skills;
+        private List<String> delegateTargets;
         private Options options = Options.DEFAULT;
         private Boolean promptCaching;
         private Context context;
@@ -342,6 +349,17 @@ public record AgentConfig(String name, String description, String instructions, 
         }
 
         /**
+         * Sets the model the agent asks its provider for, instead of the provider's own.
+         *
+         * @param value a model of the provider's kind
+         * @return this builder
+         */
+        public Builder model(String value) {
+            this.model = value;
+            return this;
+        }
+
+        /**
          * Adds toolboxes by name, all their tools.
          *
          * @param names toolbox names
@@ -374,6 +392,17 @@ public record AgentConfig(String name, String description, String instructions, 
          */
         public Builder skills(String... names) {
             this.skills = List.of(names);
+            return this;
+        }
+
+        /**
+         * Limits the agents it may delegate to.
+         *
+         * @param names configured agents
+         * @return this builder
+         */
+        public Builder delegateTargets(String... names) {
+            this.delegateTargets = List.of(names);
             return this;
         }
 
@@ -460,8 +489,8 @@ public record AgentConfig(String name, String description, String instructions, 
          * @return the configuration
          */
         public AgentConfig build() {
-            return new AgentConfig(name, description, instructions, provider, toolboxes, skills, options, promptCaching,
-                    context, approval, coding);
+            return new AgentConfig(name, description, instructions, provider, model, toolboxes, skills, delegateTargets,
+                    options, promptCaching, context, approval, coding);
         }
     }
 

@@ -7,8 +7,10 @@ import dev.shelly.agent.ToolPolicy;
 import dev.shelly.modeladapter.RateLimit;
 import dev.shelly.modeladapter.RetryPolicy;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -36,6 +38,7 @@ final class Bindings {
         bind(module, Approval.class, AgentConfig.Approval.class, Approval::approval);
         bind(module, ApprovalsSection.class, EngineConfig.ApprovalSettings.class, ApprovalsSection::settings);
         bind(module, OffloadSection.class, AgentConfig.Offloading.class, OffloadSection::settings);
+        bind(module, OAuthSection.class, McpServerConfig.OAuth.class, OAuthSection::oauth);
         return module;
     }
 
@@ -139,6 +142,35 @@ final class Bindings {
         EngineConfig.ApprovalSettings settings() {
             return new EngineConfig.ApprovalSettings(timeout, Approvals.OnTimeout.valueOf(onTimeout.toUpperCase(Locale.ROOT)),
                     defaultPolicy == null ? null : defaultPolicy.policy());
+        }
+    }
+
+    /**
+     * {@code oauth:} of an MCP server: the grant and the consent mode by their names in the file,
+     * the URLs as text; the checks of the settings together are {@link McpServerConfig.OAuth}'s.
+     */
+    record OAuthSection(String clientId, String clientSecret, String clientName, String grant, List<String> scopes,
+            String resource, String redirectUri, String consent) {
+        McpServerConfig.OAuth oauth() {
+            return new McpServerConfig.OAuth(clientId, clientSecret, clientName,
+                    choice(grant, "grant", McpServerConfig.OAuth.Grant.class), scopes, url(resource, "resource"),
+                    url(redirectUri, "redirect_uri"), choice(consent, "consent", McpServerConfig.OAuth.Consent.class));
+        }
+
+        private static URI url(String text, String field) {
+            return text == null ? null : URI.create(Fields.httpUrl(text, field));
+        }
+
+        private static <E extends Enum<E>> E choice(String text, String field, Class<E> type) {
+            if (text == null) {
+                return null;
+            }
+            List<String> names = Arrays.stream(type.getEnumConstants()).map(e -> e.name().toLowerCase(Locale.ROOT)).toList();
+            String given = text.strip().toLowerCase(Locale.ROOT);
+            if (!names.contains(given)) {
+                throw new InvalidSettingException(field, "expected " + String.join(" or ", names) + ", got '" + text + "'");
+            }
+            return Enum.valueOf(type, given.toUpperCase(Locale.ROOT));
         }
     }
 

@@ -42,7 +42,7 @@ final class ConfigChecks {
         Set<String> providerNames = providers.stream().map(ProviderConfig::name).collect(Collectors.toSet());
         for (int i = 0; i < mcpServers.size(); i++) {
             String sampling = mcpServers.get(i).sampling();
-            if (sampling != null && !providerNames.contains(sampling)) {
+            if (sampling != null && !sampling.equals(McpServerConfig.AGENT_MODEL) && !providerNames.contains(sampling)) {
                 throw error("mcp_servers[" + i + "].sampling", "sampling names provider '" + sampling
                         + "', which is not configured; configured providers: " + String.join(", ", new TreeSet<>(providerNames)));
             }
@@ -87,6 +87,19 @@ final class ConfigChecks {
         }
         Set<String> agentNames = new LinkedHashSet<>();
         agents.forEach(a -> agentNames.add(a.name()));
+        for (int i = 0; i < agents.size(); i++) {
+            List<String> targets = agents.get(i).delegateTargets();
+            for (int j = 0; targets != null && j < targets.size(); j++) {
+                if (targets.get(j).equals(agents.get(i).name())) {
+                    throw error("agents[" + i + "].delegate_targets[" + j + "]", "an agent does not delegate to itself; "
+                            + "name other agents");
+                }
+                if (!agentNames.contains(targets.get(j))) {
+                    throw error("agents[" + i + "].delegate_targets[" + j + "]", "unknown agent '" + targets.get(j)
+                            + "'; expected one of: " + EngineConfig.names(agentNames));
+                }
+            }
+        }
         if (entryAgent != null && !agentNames.contains(entryAgent)) {
             throw error("entry_agent", "unknown agent '" + entryAgent + "'; expected one of: " + EngineConfig.names(agentNames));
         }

@@ -6,8 +6,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads {@code config.yaml} into an {@link EngineConfig}.
@@ -46,8 +51,12 @@ import java.util.function.Function;
  *     url: https://mcp.example.com/mcp
  *     resources: true                  # optional: list_resources and read_resource tools
  *     prompts: true                    # optional: a get_prompt tool
- *     sampling: claude                 # optional: the server's sampling requests go to this provider
+ *     sampling: claude                 # optional: its sampling requests go to this provider's model
+ *                                      # (true: the calling agent's), as model calls of the calling run
  *     elicitation: true                # optional: its questions go to the person (the run's approvals)
+ *     oauth:                           # optional: OAuth 2.1 as the MCP authorization spec has it
+ *       scopes: [docs.read]            # also client_id, client_secret, client_name, grant, resource,
+ *                                      # redirect_uri, consent (see McpServerConfig.OAuth)
  * agents:
  *   - name: assistant
  *     description: Answers questions about the project
@@ -81,6 +90,10 @@ public final class ConfigLoader {
     public static final int MAX_BYTES = 1024 * 1024;
     /** How deeply collections may nest in a configuration. */
     public static final int MAX_DEPTH = 50;
+    /** The settings file of a settings folder ({@code .shelly}, {@code ~/.shelly}). */
+    public static final String CONFIG_FILE = "config.yaml";
+    /** The folder of agent files ({@code NAME.md}) in a settings folder. */
+    public static final String AGENTS_DIR = "agents";
 
     private ConfigLoader() {}
 
@@ -110,18 +123,111 @@ public final class ConfigLoader {
         if (env == null) {
             throw new IllegalArgumentException("ConfigLoader.load env must not be null");
         }
-        String text;
+        return parse(read(file), file.toString(), env);
+    }
+
+    /**
+     * Reads the settings of a project, merged from their levels: the environment over the
+     * project's folder over the user's folder over the defaults (the values the records take for
+     * a field left out).
+     *
+     * <p>A settings folder holds {@value #CONFIG_FILE} and {@value #AGENTS_DIR}{@code /NAME.md},
+     * agents written as markdown (see the engine's README); both are optional in the user's
+     * folder. Within a folder, an agent defined both in the file and as markdown is an error
+     * naming both files. Between the folders, {@code providers}, {@code mcp_servers} and
+     * {@code agents} are merged by name (a project's entry replaces the user's entry of the same
+     * name whole), {@code prices} and {@code context_windows} by model id, and every other
+     * section is taken whole from the project when it has it. Then the environment variables
+     * {@code SHELLY_ENTRY_AGENT}, {@code SHELLY_MODEL} (the entry agent's model) and
+     * {@code SHELLY_<SECTION>_<FIELD>} for the single-valued fields of {@code approvals},
+     * {@code redis} and {@code telemetry} override what the files say.
+     *
+     * <p>Every error names where the bad value came from: the file and line, in the file's own
+     * terms (a user's agent is {@code agents[0]} of the user's file), or the variable.
+     *
+     * @param project the project's settings folder, {@code .shelly}
+     * @param user the user's settings folder, {@code ~/.shelly}, or null for none; the project's
+     *     own folder given again is not read twice
+     * @param env looks up environment variables, for interpolation and the overrides
+     * @return the configuration, its references not yet checked
+     * @throws ConfigException when a file cannot be read or a value is wrong; when neither folder
+     *     gives any setting, the error names the project's missing {@value #CONFIG_FILE}
+     */
+    public static EngineConfig loadSettings(Path project, Path user, Function<String, String> env) {
+        if (project == null) {
+            throw new IllegalArgumentException("ConfigLoader.loadSettings project must not be null");
+        }
+        if (env == null) {
+            throw new IllegalArgumentException("ConfigLoader.loadSettings env must not be null");
+        }
+        Path projectFile = project.resolve(CONFIG_FILE);
+        Layer settings = folder(project, env);
+        if (user != null && !user.toAbsolutePath().normalize().equals(project.toAbsolutePath().normalize())) {
+            settings = settings.over(folder(user, env));
+        }
+        if (settings.isEmpty() && !Files.exists(projectFile)) {
+            read(projectFile); // names the missing file
+        }
+        EnvOverrides.apply(settings, env);
+        Locations at = new Locations(projectFile.toString(), settings.places());
+        return new EngineConfig(ConfigBinder.bind(settings.root(), Sections.class, at), at);
+    }
+
+    /** The settings of one folder: its file, and its agent files as further entries of {@code agents}. */
+    private static Layer folder(Path dir, Function<String, String> env) {
+        Path file = dir.resolve(CONFIG_FILE);
+        Layer layer = Layer.empty();
+        if (Files.exists(file)) {
+            ConfigTree.Parsed parsed = ConfigTree.parse(read(file), file.toString(), env);
+            if (parsed.root() != null && !parsed.root().isNull()) {
+                if (!(parsed.root() instanceof ObjectNode root)) {
+                    throw new ConfigException(file.toString(), 1, "", "expected a mapping of sections (providers, agents, "
+                            + "...), got " + ConfigBinder.describe(parsed.root()));
+                }
+                layer = new Layer(root, new HashMap<>(parsed.locations().places()));
+            }
+        }
+        List<AgentFiles.AgentFile> agents = AgentFiles.read(dir.resolve(AGENTS_DIR), env);
+        if (agents.isEmpty()) {
+            return layer;
+        }
+        JsonNode list = layer.root().get("agents");
+        if (list != null && !list.isArray()) {
+            return layer; // binding reports that agents: is not a list
+        }
+        ArrayNode entries = list == null ? layer.root().putArray("agents") : (ArrayNode) list;
+        for (AgentFiles.AgentFile agent : agents) {
+            for (int i = 0; i < entries.size(); i++) {
+                if (agent.name().equals(Layer.nameOf(entries.get(i)))) {
+                    Locations.Place place = layer.places().get("agents[" + i + "].name");
+                    throw new ConfigException(agent.file().toString(), 1, "", "agent '" + agent.name()
+                            + "' is defined twice: in this file and in " + file
+                            + (place == null ? "" : ":" + place.line()) + " (agents[" + i + "]); define it in one of them");
+                }
+            }
+            int index = entries.size();
+            entries.add(agent.entry());
+            Layer.copy(agent.places(), "", "agents[" + index + "]", layer.places());
+        }
+        return layer;
+    }
+
+    /**
+     * Reads a settings file whole, refusing one over {@value #MAX_BYTES} bytes before reading it.
+     *
+     * @throws ConfigException naming the file when it cannot be read or is too large
+     */
+    static String read(Path file) {
         try {
             long size = Files.size(file);
             if (size > MAX_BYTES) {
                 throw tooLarge(file.toString(), size + " bytes");
             }
-            text = Files.readString(file, StandardCharsets.UTF_8);
+            return Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new ConfigException(file.toString(), 0, "", "cannot read the file: " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : " " + e.getMessage()));
         }
-        return parse(text, file.toString(), env);
     }
 
     /**

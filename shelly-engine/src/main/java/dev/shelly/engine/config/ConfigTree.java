@@ -72,7 +72,7 @@ final class ConfigTree {
             parser = p;
             JsonToken first = p.nextToken();
             if (first == null) {
-                return new Parsed(null, new Locations(file, lines));
+                return new Parsed(null, Locations.of(file, lines));
             }
             JsonNode root = value(first, "", 0);
             if (p.nextToken() != null) {
@@ -81,7 +81,7 @@ final class ConfigTree {
                 throw new ConfigException(file, line(), "", "a second YAML document begins here; a configuration is "
                         + "one document: merge the two, or remove the '---' between them");
             }
-            return new Parsed(root, new Locations(file, lines));
+            return new Parsed(root, Locations.of(file, lines));
         } catch (JacksonYAMLParseException e) {
             throw new ConfigException(file, lineOf(e), "", "not valid YAML: " + yamlProblem(e));
         } catch (JacksonException e) {

@@ -174,6 +174,17 @@ public final class EngineConfig {
     }
 
     /**
+     * The model an agent asks for: its own {@code model}, else its provider's.
+     *
+     * @param agent the agent
+     * @return the model's name
+     * @throws ConfigException when its provider cannot be resolved
+     */
+    public String modelOf(AgentConfig agent) {
+        return agent.model() != null ? agent.model() : providerOf(agent).model();
+    }
+
+    /**
      * Checks names and references.
      *
      * @param availableSkills the skills that can be named, or null to skip checking skill names

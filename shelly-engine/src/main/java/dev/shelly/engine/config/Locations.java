@@ -1,23 +1,53 @@
 package dev.shelly.engine.config;
 
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Where each field of a configuration file is: its path, such as {@code agents[2].provider},
- * to the 1-based line its value starts on. Built in the same pass that parses the file, so that
+ * Where each field of a configuration came from: its path, such as {@code agents[2].provider},
+ * to the file (or environment variable) that gave it, the 1-based line its value starts on, and
+ * the field's path as that source spells it. Built in the same pass that parses a file, so that
  * any error found later (while binding, checking references or building a provider) is reported
- * at the line of its field.
+ * at the line of its field; when the settings of several files are merged, each field keeps the
+ * place it came from.
  */
 final class Locations {
     /** The locations of a configuration built in code: no file, no lines. */
     static final Locations NONE = new Locations(null, Map.of());
 
-    private final String file;
-    private final Map<String, Integer> lines;
+    /**
+     * Where one field's value came from.
+     *
+     * @param source the file, or the environment variable, that gave the value
+     * @param line the 1-based line, or 0 when the source has no lines
+     * @param path the field's path as the source spells it (empty when the source names it)
+     */
+    record Place(String source, int line, String path) {}
 
-    Locations(String file, Map<String, Integer> lines) {
+    private final String file;
+    private final Map<String, Place> places;
+
+    /**
+     * The locations of settings, from one file or merged from several sources.
+     *
+     * @param file the main file: where a field no source gave is reported
+     * @param places each field's path to where it came from
+     */
+    Locations(String file, Map<String, Place> places) {
         this.file = file;
-        this.lines = Map.copyOf(lines);
+        this.places = Map.copyOf(places);
+    }
+
+    /**
+     * The locations of one file.
+     *
+     * @param file the file
+     * @param lines each field's path to its line
+     */
+    static Locations of(String file, Map<String, Integer> lines) {
+        Map<String, Place> all = new HashMap<>();
+        lines.forEach((path, line) -> all.put(path, new Place(file, line, path)));
+        return new Locations(file, all);
     }
 
     /** The file, or null for a configuration built in code. */
@@ -25,27 +55,39 @@ final class Locations {
         return file;
     }
 
+    /** Every field's place, by its path. */
+    Map<String, Place> places() {
+        return places;
+    }
+
     /**
-     * The line of a field, or of its nearest enclosing field when the field itself is absent
-     * from the file (a missing required field is reported at its section).
+     * The place of a field, or of its nearest enclosing field when the field itself is absent
+     * (a missing required field is reported at its section).
      *
-     * @return the line, or 0 when neither the field nor any enclosing one is in the file
+     * @return the path found and its place, or null when neither the field nor any enclosing one is known
      */
-    int lineOf(String path) {
+    private Map.Entry<String, Place> nearest(String path) {
         String p = path;
         while (!p.isEmpty()) {
-            Integer line = lines.get(p);
-            if (line != null) {
-                return line;
+            Place place = places.get(p);
+            if (place != null) {
+                return Map.entry(p, place);
             }
             int cut = Math.max(p.lastIndexOf('.'), p.lastIndexOf('['));
             p = cut < 0 ? "" : p.substring(0, cut);
         }
-        return 0;
+        return null;
     }
 
-    /** An error at a field, located by this index. */
+    /** An error at a field, located by this index: in the source that gave the field, by its spelling there. */
     ConfigException error(String path, String problem) {
-        return new ConfigException(file, lineOf(path), path, problem);
+        Map.Entry<String, Place> found = nearest(path);
+        if (found == null) {
+            return new ConfigException(file, 0, path, problem);
+        }
+        Place place = found.getValue();
+        String rest = path.substring(found.getKey().length());
+        String shown = place.path().isEmpty() && rest.startsWith(".") ? rest.substring(1) : place.path() + rest;
+        return new ConfigException(place.source(), place.line(), shown, problem);
     }
 }

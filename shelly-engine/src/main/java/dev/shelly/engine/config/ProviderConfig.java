@@ -111,6 +111,21 @@ public record ProviderConfig(String name, String kind, String model, String base
     }
 
     /**
+     * The same provider asking for another model: what an agent with its own {@code model} is
+     * answered by.
+     *
+     * @param other the model's name
+     * @return the provider with that model; this one when it is its model already
+     */
+    public ProviderConfig withModel(String other) {
+        if (other == null || other.equals(model)) {
+            return this;
+        }
+        return new ProviderConfig(name, kind, other, baseUrl, apiKey, maxTokens, temperature, timeout, headers, retry,
+                rateLimit, fallback, fallbackWait, circuitBreaker, settings);
+    }
+
+    /**
      * The settings the provider's factory reads: every field given, by its name in
      * {@code config.yaml}, except {@link #ENGINE_FIELDS}; durations as ISO-8601 text.
      *

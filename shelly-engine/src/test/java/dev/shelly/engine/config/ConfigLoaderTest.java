@@ -239,6 +239,65 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void anMcpServersOAuthSectionIsReadWithItsDefaultsAndCheckedAsAWhole() {
+        EngineConfig c = parse("""
+                providers: [{ name: p, kind: openai, model: m }]
+                mcp_servers:
+                  - name: docs
+                    url: https://mcp.example.com/mcp
+                    oauth: { scopes: [docs.read] }
+                  - name: ci
+                    url: https://ci.example.com/mcp
+                    oauth:
+                      client_id: shelly-ci
+                      client_secret: ${ANTHROPIC_KEY}
+                      grant: client_credentials
+                      resource: https://ci.example.com
+                  - name: wiki
+                    url: https://wiki.example.com/mcp
+                    oauth: { client_id: wiki-app, consent: application, redirect_uri: "https://app.example.com/back" }
+                agents: [{ name: a }]
+                """);
+        McpServerConfig.OAuth docs = c.mcpServers().get(0).oauth();
+        assertThat(docs).isEqualTo(new McpServerConfig.OAuth(null, null, "shelly", McpServerConfig.OAuth.Grant.AUTHORIZATION_CODE,
+                List.of("docs.read"), null, McpServerConfig.OAuth.DEFAULT_REDIRECT, McpServerConfig.OAuth.Consent.LOOPBACK));
+        McpServerConfig.OAuth ci = c.mcpServers().get(1).oauth();
+        assertThat(ci.grant()).isEqualTo(McpServerConfig.OAuth.Grant.CLIENT_CREDENTIALS);
+        assertThat(ci.resource()).isEqualTo(java.net.URI.create("https://ci.example.com"));
+        assertThat(ci.redirectUri()).isNull();
+        assertThat(ci.toString()).contains("clientSecret=***").doesNotContain("sk-ant-secret");
+        assertThat(c.mcpServers().get(1).toString()).doesNotContain("sk-ant-secret");
+        McpServerConfig.OAuth wiki = c.mcpServers().get(2).oauth();
+        assertThat(wiki.consent()).isEqualTo(McpServerConfig.OAuth.Consent.APPLICATION);
+        assertThat(wiki.redirectUri()).isEqualTo(java.net.URI.create("https://app.example.com/back"));
+
+        String server = """
+                providers: [{ name: p, kind: openai, model: m }]
+                mcp_servers:
+                  - name: docs
+                    url: https://mcp.example.com/mcp
+                    oauth: { %s }
+                agents: [{ name: a }]
+                """;
+        assertThat(error(server.formatted("grant: implicit"))).hasMessage("config.yaml:5: mcp_servers[0].oauth.grant: expected "
+                + "authorization_code or client_credentials, got 'implicit'");
+        assertThat(error(server.formatted("grant: client_credentials, client_id: x"))).hasMessage("config.yaml:5: "
+                + "mcp_servers[0].oauth.client_secret: the client_credentials grant needs client_id and client_secret");
+        assertThat(error(server.formatted("redirect_uri: \"https://app.example.com/back\""))).hasMessage("config.yaml:5: "
+                + "mcp_servers[0].oauth.redirect_uri: with consent: loopback the engine takes the redirect itself, so it must be an"
+                + " http URL on 127.0.0.1, [::1] or localhost with a port, got 'https://app.example.com/back'");
+        assertThat(error(server.formatted("client_secret: s"))).hasMessage("config.yaml:5: mcp_servers[0].oauth.client_secret: "
+                + "a client_secret needs the client_id it belongs to");
+        assertThat(error(server.formatted("scope: a"))).hasMessageStartingWith("config.yaml:5: mcp_servers[0].oauth.scope: "
+                + "unknown field 'scope'");
+        assertThat(error("""
+                providers: [{ name: p, kind: openai, model: m }]
+                mcp_servers: [{ name: files, command: npx, oauth: {} }]
+                agents: [{ name: a }]
+                """)).hasMessageContaining("mcp_servers[0].oauth: 'oauth' applies to a url server, not to a command");
+    }
+
+    @Test
     void wrongValuesSayWhatWasExpected() {
         assertThat(error("""
                 providers: [{ name: p, kind: openai, model: m, max_tokens: lots }]
@@ -521,8 +580,8 @@ class ConfigLoaderTest {
                 providers: [{ name: p, kind: openai, model: m }]
                 agents:
                   -
-                """)).hasMessage("config.yaml:3: agents[0]: expected a mapping of approval, coding, context, description, "
-                + "instructions, name, options, prompt_caching, provider, skills, toolboxes, got nothing");
+                """)).hasMessage("config.yaml:3: agents[0]: expected a mapping of approval, coding, context, "
+                + "delegate_targets, description, instructions, model, name, options, prompt_caching, provider, skills, toolboxes, got nothing");
     }
 
     @Test

@@ -209,6 +209,12 @@ public final class FileSessionStore implements SessionStore {
         return readFile(id).orElseThrow(() -> new SessionNotFoundException(id));
     }
 
+    /** Reads the file without holding the session: a save replaces it whole, so a read sees one version. */
+    @Override
+    public Optional<SessionRecord> peek(String id) {
+        return readFile(SessionIds.check(id, "FileSessionStore.peek id"));
+    }
+
     private Optional<SessionRecord> readFile(String id) {
         Path file = file(id);
         String text;

@@ -71,6 +71,26 @@ public interface SessionStore {
     List<String> ids();
 
     /**
+     * What is saved under an id, read without holding the session: for looking at sessions (a
+     * list of them), never for continuing one, since a holder may save a newer version at any
+     * moment. By default the session is held for the moment it is read, so it cannot be read
+     * while another holds it; a store that can read a record whole without holding it (the file
+     * and Redis stores do) overrides this.
+     *
+     * @param id the session's id
+     * @return the record, or empty when nothing is saved under the id
+     * @throws SessionBusyException when the store must hold the session to read it and another
+     *     holder has it
+     * @throws dev.shelly.chats.ShellyException naming the session when the saved form cannot be read
+     * @throws IllegalArgumentException when the id is not valid
+     */
+    default Optional<SessionRecord> peek(String id) {
+        try (Lease lease = open(id, Duration.ZERO)) {
+            return lease.load();
+        }
+    }
+
+    /**
      * Deletes a saved session: holds it (waiting as {@link #open} does) and removes it.
      *
      * @param id the session's id

@@ -576,6 +576,27 @@ public abstract class SessionStoreContract {
     }
 
     @Test
+    void peekReadsWhatIsSavedWithoutHoldingTheSession() {
+        String place = newPlace();
+        SessionStore one = openStore(place);
+        SessionStore two = openStore(place);
+        try (SessionStore.Lease held = one.open("s", Duration.ZERO)) {
+            assertThat(two.peek("s")).isEmpty();
+            held.save(record("s", 1, "first"));
+            assertThat(two.peek("s")).as("read while another store holds it").get()
+                    .satisfies(r -> assertThat(r.messages()).extracting(Message::text).containsExactly("first"))
+                    .satisfies(r -> assertThat(r.version()).isEqualTo(1));
+            held.save(record("s", 2, "first", "second"));
+            assertThat(two.peek("s").orElseThrow().messages()).hasSize(2);
+        }
+        try (SessionStore.Lease lease = two.open("s", Duration.ZERO)) {
+            assertThat(lease.load().orElseThrow().version()).as("peeking took no lease").isEqualTo(2);
+        }
+        assertThatThrownBy(() -> two.peek("../s")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("is not a valid session id");
+    }
+
+    @Test
     void aMissingSessionNamesOnlyTheIdAskedFor() {
         SessionStore store = openStore(newPlace());
         try (SessionStore.Lease lease = store.open("secret-a", Duration.ZERO)) {
