@@ -98,12 +98,17 @@ public final class Run implements ContextRun {
     }
 
     private RunInterceptor[] chain(List<RunInterceptor> links, List<RunObserver> observers) {
-        int size = 1 + (approver == null ? 0 : 1) + links.size() + (observers.isEmpty() ? 0 : 1) + (out == null ? 0 : 1);
+        DebugLog debug = DebugLog.of(name(), context);
+        int size = 1 + (approver == null ? 0 : 1) + (debug == null ? 0 : 1) + links.size() + (observers.isEmpty() ? 0 : 1)
+                + (out == null ? 0 : 1);
         RunInterceptor[] all = new RunInterceptor[size];
         int at = 0;
         all[at++] = new Links.Shaping(this);
         if (approver != null) {
             all[at++] = new Links.Answers(this);
+        }
+        if (debug != null) {
+            all[at++] = debug;
         }
         for (RunInterceptor i : links) {
             all[at++] = i;
