@@ -123,6 +123,20 @@ class ShellyJarTest {
         }
     }
 
+    /** {@code env --default-signal=INT} when this machine's env has it, else nothing. */
+    private static final List<String> DEFAULT_SIGINT = defaultSigint();
+
+    private static List<String> defaultSigint() {
+        try {
+            Process probe = new ProcessBuilder("env", "--default-signal=INT", "true").redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return probe.waitFor(10, TimeUnit.SECONDS) && probe.exitValue() == 0
+                    ? List.of("env", "--default-signal=INT") : List.of();
+        } catch (IOException | InterruptedException e) {
+            return List.of();
+        }
+    }
+
     private Run shelly(Map<String, String> env, String input, String... args) throws Exception {
         Path out = scratch.resolve("out.txt");
         Process process = start(env, out, args);
@@ -136,9 +150,15 @@ class ShellyJarTest {
         return new Run(process.exitValue(), Files.readString(out), Files.readString(scratch.resolve("err.txt")));
     }
 
-    /** Starts {@code bin/shelly} in the project, with a clean environment, output to files. */
+    /**
+     * Starts {@code bin/shelly} in the project, with a clean environment, output to files. A build
+     * started in the background has SIGINT ignored, and a child inherits that, so the launcher is
+     * started with SIGINT at its default where {@code env --default-signal} can do it, as a shell
+     * in a terminal would start it.
+     */
     private Process start(Map<String, String> env, Path out, String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(LAUNCHER.toAbsolutePath().toString()));
+        List<String> command = new ArrayList<>(DEFAULT_SIGINT);
+        command.add(LAUNCHER.toAbsolutePath().toString());
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile())
                 .redirectOutput(out.toFile()).redirectError(scratch.resolve("err.txt").toFile());
