@@ -66,11 +66,11 @@ class StructuredOutputTest {
                 .isEqualTo("Your answer does not match the required JSON schema: $.done is required. Answer again with"
                         + " only a JSON object that matches the schema.");
         StructuredOutput.Binding<Decision> prose = out.bind(answer("The writer should go next."));
-        assertThat(prose).isInstanceOfSatisfying(StructuredOutput.Binding.Mismatch.class, m -> {
-            assertThat(m.correctable()).isTrue();
-            assertThat((List<String>) m.problems()).singleElement().asString()
-                    .startsWith("the answer is not valid JSON (Unrecognized token 'The'");
-        });
+        assertThat(prose).isInstanceOf(StructuredOutput.Binding.Mismatch.class);
+        StructuredOutput.Binding.Mismatch<Decision> m = (StructuredOutput.Binding.Mismatch<Decision>) prose;
+        assertThat(m.correctable()).isTrue();
+        assertThat(m.problems()).singleElement().asString()
+                .startsWith("the answer is not valid JSON (Unrecognized token 'The'");
     }
 
     @Test

@@ -96,6 +96,7 @@ class UserSettingsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block, not used in it
     void continueGoesOnWithTheSessionUsedLastAndTheListReadsSessionsOthersHold() throws Exception {
         Shell shell = Shell.project(dir, ScriptedCompleter.of(Step.reply("one"), Step.reply("two"), Step.reply("three"),
                 Step.reply("four")));

@@ -137,6 +137,7 @@ class TurnJournalTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the resource is held for the block, not used in it
     void aNewSessionIsSavedAtOnceSoAnotherEngineResumesItBeforeItsFirstTurn() {
         JournalEngines scene = new JournalEngines();
         try (Engine one = scene.builder(FileSessionStore.in(dir)).build();

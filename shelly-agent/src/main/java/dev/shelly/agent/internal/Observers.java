@@ -33,7 +33,7 @@ public final class Observers {
         if (observers.size() == 1) {
             return started(observers.getFirst(), start);
         }
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array: made raw, read as its type
         Observation<R>[] all = new Observation[observers.size()];
         for (int i = 0; i < all.length; i++) {
             all[i] = started(observers.get(i), start);
