@@ -64,7 +64,12 @@ public final class Chat {
          * @return the entry
          */
         public static Entry stamp(Message message) {
-            return new Entry(PROCESS + "-" + Long.toString(MESSAGES.incrementAndGet(), 36), Instant.now(), message);
+            return stamp(message, Instant.now(), MESSAGES.incrementAndGet());
+        }
+
+        /** A message stamped with a time its whole batch shares and the next number of a block taken for it. */
+        static Entry stamp(Message message, Instant at, long number) {
+            return new Entry(PROCESS + "-" + Long.toString(number, 36), at, message);
         }
     }
 
@@ -77,8 +82,11 @@ public final class Chat {
      * @param initial the first messages
      */
     public Chat(List<Message> initial) {
-        for (Message m : Checks.copyOf(initial, "Chat initial")) {
-            add(Entry.stamp(m));
+        List<Message> checked = Checks.copyOf(initial, "Chat initial");
+        Instant at = Instant.now();
+        long first = MESSAGES.getAndAdd(checked.size()) + 1;
+        for (int i = 0; i < checked.size(); i++) {
+            add(Entry.stamp(checked.get(i), at, first + i));
         }
     }
 
@@ -140,8 +148,10 @@ public final class Chat {
     public int append(List<Message> more) {
         List<Message> checked = Checks.copyOf(more, "Chat.append more");
         List<Entry> stamped = new ArrayList<>(checked.size());
-        for (Message m : checked) {
-            stamped.add(Entry.stamp(m));
+        Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
+        long first = MESSAGES.getAndAdd(checked.size()) + 1;
+        for (int i = 0; i < checked.size(); i++) {
+            stamped.add(Entry.stamp(checked.get(i), at, first + i));
         }
         lock.writeLock().lock();
         try {
