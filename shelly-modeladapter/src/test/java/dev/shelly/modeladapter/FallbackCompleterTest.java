@@ -317,7 +317,7 @@ class FallbackCompleterTest {
         return new Completer() {
             @Override
             public ModelResponse complete(ModelRequest request) {
-                throw new UnsupportedOperationException();
+                throw new AssertionError("this provider is only called streaming");
             }
 
             @Override
