@@ -12,6 +12,7 @@ import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -460,12 +461,86 @@ public final class Agent extends AgentDefinition implements Runner {
         return "Agent[" + name + "]";
     }
 
+    // ------------------------------------------------------------------ tools a skill brings
+
+    /**
+     * Starts the tools a skill brings with it (an application's MCP servers or scripts declared
+     * in the skill's folder) for one run; set with {@link Builder#skillTools}. The engine gives
+     * its agents one that reads a skill folder's {@code tools.yaml}.
+     *
+     * <p>A run asks once per skill: when a {@code load_skill} of it is answered, and at the
+     * run's start for the skills it is already following (those loaded earlier in the current
+     * turn, as after a pause, and those without a description, which are always in the system
+     * prompt). The tools started are offered from the next model call to the end of the run,
+     * after the agent's own tools and the built-ins (which win on a name clash), under the
+     * {@code allowed-tools} limit of the loaded skills and decided on by the run's approvals like
+     * any other tool; {@link Started#stop()} is called once when the run ends, however it ends
+     * (answered, paused, failed or cancelled). Each run starts its own.
+     */
+    @FunctionalInterface
+    public interface SkillTools {
+        /** Starts nothing: the agent's skills bring no tools. */
+        SkillTools NONE = (skill, context) -> Started.NONE;
+
+        /**
+         * Starts the tools a skill brings, for one run. Called on the run's threads (two skills
+         * loaded by one turn may be started at once). A tool that fails to start is reported in
+         * {@link Started#problems()} while the others start; an exception thrown here is taken as
+         * such a problem, and the run goes on without the skill's tools.
+         *
+         * @param skill the skill
+         * @param context the run's context as a tool sees it (agent, run, session)
+         * @return what was started, {@link Started#NONE} when the skill brings nothing
+         */
+        Started start(Skill skill, ToolContext context);
+
+        /**
+         * The tools started for one skill in one run.
+         *
+         * @param toolboxes the tools, searched in order
+         * @param problems what did not start, one sentence each naming the skill's file and the
+         *     server or tool; the {@code load_skill} result tells the model
+         * @param stop stops what was started; called once, when the run ends
+         */
+        record Started(List<ToolBox> toolboxes, List<String> problems, Runnable stop) {
+            /** Nothing started. */
+            public static final Started NONE = new Started(List.of(), List.of(), () -> { });
+
+            /** Checks and copies. */
+            public Started {
+                toolboxes = List.copyOf(toolboxes == null ? List.of() : toolboxes);
+                problems = List.copyOf(problems == null ? List.of() : problems);
+                if (stop == null) {
+                    throw new IllegalArgumentException("SkillTools.Started stop must not be null");
+                }
+            }
+        }
+    }
+
     // ------------------------------------------------------------------ builder
 
     /** Collects an agent's settings. Only the name and the completer are required. */
     public static final class Builder extends AgentSettings<Builder> {
         private Builder(String name) {
             super(name);
+        }
+
+        /** The loop's view of the skill tools: an exception becomes the skill's one problem. */
+        private static AgentSpec.SkillStarter brought(SkillTools tools) {
+            if (tools == SkillTools.NONE) {
+                return null;
+            }
+            return (skill, context) -> {
+                SkillTools.Started started;
+                try {
+                    started = tools.start(skill, context);
+                } catch (RuntimeException e) {
+                    return new AgentSpec.Brought(List.of(), List.of("the tools of skill '" + skill.name()
+                            + "' did not start: " + e.getMessage()), () -> { });
+                }
+                SkillTools.Started s = started == null ? SkillTools.Started.NONE : started;
+                return new AgentSpec.Brought(s.toolboxes(), s.problems(), s.stop());
+            };
         }
 
         /**
@@ -483,7 +558,7 @@ public final class Agent extends AgentDefinition implements Runner {
                     maxDelegationDepth, skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars,
                     Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList),
                     registry, delegateTargets, listener, List.copyOf(interceptors), List.copyOf(middleware),
-                    callOptions(), prices, contextPolicy, runToolboxes), chat);
+                    callOptions(), prices, contextPolicy, runToolboxes, brought(skillTools)), chat);
         }
     }
 }

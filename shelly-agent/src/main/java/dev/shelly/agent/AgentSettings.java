@@ -54,6 +54,7 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
     Set<String> delegateTargets;
     AgentListener listener = AgentListener.NONE;
     ContextPolicy contextPolicy = ContextPolicy.NONE;
+    Agent.SkillTools skillTools = Agent.SkillTools.NONE;
 
     AgentSettings(String name) {
         String invalid = Registry.invalidName(name);
@@ -169,6 +170,21 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
             }
             skills.add(s);
         }
+        return self();
+    }
+
+    /**
+     * Starts the tools the agent's skills bring (see {@link Agent.SkillTools}): per run, when a
+     * skill is loaded, stopped when the run ends. None unless set.
+     *
+     * @param value starts a skill's tools
+     * @return this builder
+     */
+    public B skillTools(Agent.SkillTools value) {
+        if (value == null) {
+            throw new IllegalArgumentException("Agent '" + name + "' skillTools must not be null");
+        }
+        this.skillTools = value;
         return self();
     }
 

@@ -11,6 +11,7 @@ import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -48,6 +49,7 @@ import java.util.TreeSet;
  * @param prices the prices that turn usage into cost
  * @param contextPolicy how it keeps its model calls inside the window
  * @param runToolboxes the toolboxes runs search: the user's, then those of the context strategies
+ * @param skillTools starts the tools a skill brings for a run, or null when the skills bring none
  */
 public record AgentSpec(
         String name,
@@ -73,7 +75,30 @@ public record AgentSpec(
         ModelOptions options,
         ModelTable prices,
         ContextPolicy contextPolicy,
-        List<ToolBox> runToolboxes) {
+        List<ToolBox> runToolboxes,
+        SkillStarter skillTools) {
+
+    /** Starts the tools a skill brings for one run: the loop's view of {@code Agent.SkillTools}. */
+    @FunctionalInterface
+    public interface SkillStarter {
+        /**
+         * Starts a skill's tools; never throws.
+         *
+         * @param skill the skill
+         * @param context the run's tool context
+         * @return what was started
+         */
+        Brought start(Skill skill, ToolContext context);
+    }
+
+    /**
+     * The tools started for one skill in one run.
+     *
+     * @param toolboxes the tools
+     * @param problems what did not start, for the model
+     * @param stop stops them, once, when the run ends
+     */
+    public record Brought(List<ToolBox> toolboxes, List<String> problems, Runnable stop) {}
 
     /** The iteration limit that means no limit. */
     public static final int UNLIMITED = Integer.MAX_VALUE;

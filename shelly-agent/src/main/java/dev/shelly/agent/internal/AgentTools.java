@@ -13,11 +13,15 @@ import dev.shelly.tools.ToolContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tools of one run: the agent's toolboxes, searched in order, then the built-in
@@ -32,11 +36,21 @@ import java.util.TreeSet;
  * are read from the chat, so a turn taken up after a pause keeps its limit. A skill without a
  * description, inlined in the system prompt, is never loaded and limits nothing.
  *
+ * <p>A skill may bring tools of its own ({@link AgentSpec#skillTools()}): they are started when a
+ * {@code load_skill} of it is answered, or when the run starts for the skills it already follows
+ * (loaded earlier in the turn, or inlined for want of a description), and stopped when the run
+ * ends ({@link #stopBrought()}). They are searched after the agent's toolboxes and the built-ins,
+ * and are under the loaded skills' limit like the agent's own tools.
+ *
  * <p>The built-ins are offered from constant definitions and their toolbox is made only when
  * the model calls one, so an agent that never delegates (most delegated children) pays nothing
  * for them.
  */
 final class AgentTools {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentTools.class);
+    /** How the part of a {@code load_skill} result about tools that did not start begins. */
+    private static final String NOT_STARTED = "Not available:";
+
     private final Run run;
     private final List<ToolBox> boxes;
     private final List<ToolDefinition> builtins;
@@ -44,6 +58,14 @@ final class AgentTools {
     private final int own;
     /** Whether a skill of the agent names allowed-tools, so that loading it limits the tools. */
     private final boolean limiting;
+    /** Starts the tools a skill brings, or null when the agent's skills bring none. */
+    private final AgentSpec.SkillStarter starter;
+    /** Held while a skill's tools start or stop, so that each skill's start once per run. */
+    private final ReentrantLock starting = new ReentrantLock();
+    /** What was started for each skill in this run, by skill name; guarded by {@link #starting}. */
+    private final Map<String, AgentSpec.Brought> started = new LinkedHashMap<>();
+    /** The toolboxes the run's skills brought, in the order started; replaced whole on each start. */
+    private volatile List<ToolBox> brought = List.of();
 
     AgentTools(Run run, List<ToolBox> boxes, ToolDefinition skillTool) {
         String clash = AgentSpec.builtinClash(run.name(), boxes);
@@ -67,6 +89,93 @@ final class AgentTools {
             any |= !s.allowedTools().isEmpty();
         }
         this.limiting = any;
+        this.starter = run.agent.skillTools();
+    }
+
+    /**
+     * Starts the tools of the skills the run already follows: those loaded earlier in the
+     * current turn (a turn taken up after a pause) and those inlined in the system prompt. What
+     * did not start is logged; the run goes on without it.
+     */
+    void startFollowed() {
+        if (starter == null) {
+            return;
+        }
+        Set<String> loaded = loadedInTurn();
+        for (Skill s : run.agent.skills()) {
+            if (s.description().isEmpty() || loaded.contains(s.name())) {
+                String note = bring(s);
+                if (note != null && note.startsWith(NOT_STARTED)) {
+                    LOG.warn("agent '{}': {}", run.name(), note);
+                }
+            }
+        }
+    }
+
+    /**
+     * Starts the tools a skill brings, once per run.
+     *
+     * @return what the model is told about them: the tools now offered and what did not start;
+     *     null when the skill brings nothing or its tools were started before in this run
+     */
+    String bring(Skill skill) {
+        if (starter == null) {
+            return null;
+        }
+        AgentSpec.Brought b;
+        starting.lock();
+        try {
+            if (started.containsKey(skill.name())) {
+                return null;
+            }
+            b = starter.start(skill, run.toolContext());
+            started.put(skill.name(), b);
+            List<ToolBox> all = new ArrayList<>(brought);
+            all.addAll(b.toolboxes());
+            brought = List.copyOf(all);
+        } finally {
+            starting.unlock();
+        }
+        StringBuilder note = new StringBuilder();
+        if (!b.problems().isEmpty()) {
+            note.append(NOT_STARTED);
+            for (String p : b.problems()) {
+                note.append("\n- ").append(p);
+            }
+            note.append("\nGo on without those tools, or tell the user what is missing.");
+        }
+        List<String> names = new ArrayList<>();
+        for (ToolBox box : b.toolboxes()) {
+            names.addAll(box.names());
+        }
+        if (!names.isEmpty()) {
+            if (!note.isEmpty()) {
+                note.append("\n");
+            }
+            note.append("Tools this skill brings, offered from now on: ").append(String.join(", ", names)).append('.');
+        }
+        return note.isEmpty() ? null : note.toString();
+    }
+
+    /** Stops every tool the run's skills brought; called once when the run ends. */
+    void stopBrought() {
+        if (starter == null) {
+            return;
+        }
+        starting.lock();
+        try {
+            for (Map.Entry<String, AgentSpec.Brought> e : started.entrySet()) {
+                try {
+                    e.getValue().stop().run();
+                } catch (RuntimeException ex) {
+                    LOG.warn("agent '{}': stopping the tools of skill '{}' failed: {}", run.name(), e.getKey(), ex.toString());
+                }
+            }
+            started.clear();
+            brought = List.of();
+        } finally {
+            starting.unlock();
+        }
     }
 
     /**
@@ -88,6 +197,20 @@ final class AgentTools {
         if (!limiting) {
             return null;
         }
+        Set<String> loaded = loadedInTurn();
+        Set<String> skills = new TreeSet<>();
+        Set<String> tools = new TreeSet<>();
+        for (Skill s : run.agent.skills()) {
+            if (!s.allowedTools().isEmpty() && loaded.contains(s.name())) {
+                skills.add(s.name());
+                tools.addAll(s.allowedTools());
+            }
+        }
+        return skills.isEmpty() ? null : new Limit(skills, tools);
+    }
+
+    /** The skills a {@code load_skill} answered without error loaded in the current turn. */
+    private Set<String> loadedInTurn() {
         Chat chat = run.chat();
         Set<String> answered = new HashSet<>();
         Map<String, String> loads = new HashMap<>();
@@ -109,15 +232,7 @@ final class AgentTools {
             }
         }
         loads.keySet().retainAll(answered);
-        Set<String> skills = new TreeSet<>();
-        Set<String> tools = new TreeSet<>();
-        for (Skill s : run.agent.skills()) {
-            if (!s.allowedTools().isEmpty() && loads.containsValue(s.name())) {
-                skills.add(s.name());
-                tools.addAll(s.allowedTools());
-            }
-        }
-        return skills.isEmpty() ? null : new Limit(skills, tools);
+        return new HashSet<>(loads.values());
     }
 
     /**
@@ -158,7 +273,8 @@ final class AgentTools {
     }
 
     private List<ToolDefinition> definitions(Limit limit) {
-        if (limit == null && builtins.isEmpty() && boxes.size() == 1) {
+        List<ToolBox> extra = brought;
+        if (limit == null && builtins.isEmpty() && boxes.size() == 1 && extra.isEmpty()) {
             return boxes.getFirst().definitions();
         }
         List<ToolDefinition> all = new ArrayList<>();
@@ -175,6 +291,13 @@ final class AgentTools {
                 all.add(d);
             }
         }
+        for (ToolBox box : extra) {
+            for (ToolDefinition d : box.definitions()) {
+                if (seen.add(d.name()) && (limit == null || limit.allows(d.name()))) {
+                    all.add(d);
+                }
+            }
+        }
         return List.copyOf(all);
     }
 
@@ -187,6 +310,11 @@ final class AgentTools {
         }
         for (ToolDefinition d : builtins) {
             if (d.name().equals(name)) {
+                return true;
+            }
+        }
+        for (ToolBox box : brought) {
+            if (box.contains(name)) {
                 return true;
             }
         }
@@ -207,6 +335,11 @@ final class AgentTools {
         for (ToolDefinition d : builtins) {
             if (d.name().equals(name)) {
                 return !name.equals(Orchestration.DELEGATE);
+            }
+        }
+        for (ToolBox box : brought) {
+            if (box.contains(name)) {
+                return box.get(name).map(dev.shelly.tools.Tool::idempotent).orElse(false);
             }
         }
         return false;
@@ -236,6 +369,11 @@ final class AgentTools {
                 return builtinBox(d.name(), call.id(), waiting).call(call, context, limit);
             }
         }
+        for (ToolBox box : brought) {
+            if (box.contains(call.name())) {
+                return box.call(call, context, limit);
+            }
+        }
         RunContext ctx = run.context;
         if ((call.name().equals(Orchestration.DELEGATE) || call.name().equals(Orchestration.LIST_AGENTS))
                 && ctx.registry().isPresent() && ctx.depth() >= ctx.delegationLimit()) {
@@ -250,7 +388,7 @@ final class AgentTools {
     }
 
     private ToolBox builtinBox(String name, String callId, Orchestration.Waiting waiting) {
-        return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills())
+        return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills(), this::bring)
                 : Orchestration.toolbox(run, callId, waiting);
     }
 
@@ -261,6 +399,9 @@ final class AgentTools {
         }
         for (ToolDefinition d : builtins) {
             names.add(d.name());
+        }
+        for (ToolBox box : brought) {
+            names.addAll(box.names());
         }
         return names.isEmpty() ? "none" : String.join(", ", names);
     }

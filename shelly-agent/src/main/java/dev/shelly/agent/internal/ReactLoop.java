@@ -59,6 +59,8 @@ final class ReactLoop {
         started = true;
         List<ToolCall> pending = Runs.pausedCalls(agent.name(), chat);
         if (!pending.isEmpty()) {
+            // The paused turn's calls may be of tools a skill loaded in that turn brought.
+            tools.startFollowed();
             if (new ToolTurn(run, tools, 0, chat.last().orElseThrow()).take(null, -1) instanceof Outcome.Paused p) {
                 run.paused = p;
                 return p.reply();
@@ -70,6 +72,7 @@ final class ReactLoop {
         for (Message m : input) {
             run.append(m);
         }
+        tools.startFollowed();
         return loop();
     }
 

@@ -56,10 +56,11 @@ public final class Runs {
     public static Run execute(Start start) {
         long began = System.nanoTime();
         Run run = new Run(start);
+        AgentTools tools = null;
         try {
             run.emit(new AgentEvent.AgentStarted(run.source));
-            run.loop = new ReactLoop(run, new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool()),
-                    start.input());
+            tools = new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool());
+            run.loop = new ReactLoop(run, tools, start.input());
             Supplier<Message> chain = !run.intercepts ? run::proceed : () -> start.chain().apply(run);
             Duration limit = start.spec().timeout();
             run.reply = limit == null ? chain.get() : within(run, chain, limit);
@@ -73,6 +74,10 @@ public final class Runs {
         } catch (RuntimeException | Error e) {
             run.emit(new AgentEvent.AgentFailed(run.source, e, Run.since(began)));
             throw e;
+        } finally {
+            if (tools != null) {
+                tools.stopBrought();
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,9 +31,16 @@ final class SkillTool {
                 + String.join(", ", names(skills)) + ".", SCHEMA);
     }
 
-    static ToolBox toolbox(List<Skill> skills) {
+    /**
+     * The tool for one call.
+     *
+     * @param skills the agent's skills
+     * @param onLoad starts the tools a loaded skill brings and says what the model is told about
+     *     them, or null for nothing to tell
+     */
+    static ToolBox toolbox(List<Skill> skills, Function<Skill, String> onLoad) {
         List<String> names = names(skills);
-        return ToolBox.of(new Tool(definition(skills), (input, ctx) -> load(skills, names, input), null));
+        return ToolBox.of(new Tool(definition(skills), (input, ctx) -> load(skills, names, input, onLoad), null));
     }
 
     /** The skill a {@code load_skill} call asks for, or null when its arguments name none. */
@@ -53,7 +61,8 @@ final class SkillTool {
         return names;
     }
 
-    private static ToolOutput load(List<Skill> skills, List<String> names, JsonNode input) {
+    private static ToolOutput load(List<Skill> skills, List<String> names, JsonNode input,
+            Function<Skill, String> onLoad) {
         JsonNode name = input.get("name");
         if (name == null || !name.isString() || name.stringValue().isBlank()) {
             return ToolOutput.error("load_skill needs 'name': one of " + String.join(", ", names));
@@ -61,7 +70,8 @@ final class SkillTool {
         String wanted = name.stringValue().strip();
         for (Skill s : skills) {
             if (s.name().equals(wanted)) {
-                return ToolOutput.text(render(s));
+                String tools = onLoad.apply(s);
+                return ToolOutput.text(tools == null ? render(s) : render(s) + "\n\n" + tools);
             }
         }
         return ToolOutput.error("unknown skill '" + wanted + "'; available skills: " + String.join(", ", names));

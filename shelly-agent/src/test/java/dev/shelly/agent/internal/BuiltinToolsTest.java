@@ -16,7 +16,7 @@ class BuiltinToolsTest {
 
     @Test
     void loadSkillWithoutANameSaysWhichNamesExist() throws Exception {
-        ToolHandler load = SkillTool.toolbox(List.of(Skill.of("a", "", "x"), Skill.of("b", "", "y")))
+        ToolHandler load = SkillTool.toolbox(List.of(Skill.of("a", "", "x"), Skill.of("b", "", "y")), skill -> null)
                 .get("load_skill").orElseThrow().handler();
 
         assertThat(load.call(JsonMapper.builder().build().readTree("{}"), ToolContext.of("t")))
