@@ -41,6 +41,7 @@ final class AgentFactory {
      * @param coding the coding toolboxes, by agent name
      * @param human who may ask the user
      * @param skills every skill loaded
+     * @param skillTools starts the tools the skills' folders bring
      * @param projectContext the project context
      * @param prices the price table
      * @param windows the context windows
@@ -48,7 +49,7 @@ final class AgentFactory {
      */
     record Parts(EngineConfig config, ShellyDir dir, Map<String, Completer> completers,
             Map<String, Completer> ownModels, Map<String, Supplier<ToolBox>> toolboxes, Map<String, CodingSupport.Coding> coding, HumanInTheLoop human,
-            List<Skill> skills, String projectContext, ModelTable prices, ModelTable windows,
+            List<Skill> skills, Agent.SkillTools skillTools, String projectContext, ModelTable prices, ModelTable windows,
             EventBus<AgentEvent> events) {}
 
     AgentFactory(Parts parts) {
@@ -127,6 +128,7 @@ final class AgentFactory {
                 .context(parts.projectContext())
                 .completer(parts.ownModels().getOrDefault(a.name(), parts.completers().get(config.providerOf(a).name())))
                 .skills(skillsOf(a))
+                .skillTools(parts.skillTools())
                 .registry(registry)
                 .prices(parts.prices());
         if (publishes) {

@@ -1,5 +1,6 @@
 package dev.shelly.engine;
 
+import dev.shelly.agent.Agent;
 import dev.shelly.agent.ToolPolicy;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.engine.config.AgentConfig;
@@ -81,6 +82,9 @@ final class EngineWiring {
         TreeSet<String> skillNames = new TreeSet<>();
         skills.forEach(skill -> skillNames.add(skill.name()));
         config.check(skillNames, s.toolboxes.keySet());
+        TreeSet<String> providerNames = new TreeSet<>();
+        config.providers().forEach(p -> providerNames.add(p.name()));
+        Map<String, ConfigLoader.SkillTools> skillTools = SkillFolders.read(skills, s.env, providerNames);
         s.approvals.check(config);
         String projectContext = s.projectContext != null ? s.projectContext : s.dir == null ? "" : s.dir.projectContext();
         EngineTelemetry traced = s.telemetry != null ? s.telemetry
@@ -93,7 +97,7 @@ final class EngineWiring {
             throw e;
         }
         try {
-            return build(skills, projectContext, shared, traced);
+            return build(skills, skillTools, projectContext, shared, traced);
         } catch (RuntimeException e) {
             traced.close();
             if (shared != null) {
@@ -132,7 +136,8 @@ final class EngineWiring {
         }
     }
 
-    private Engine build(List<Skill> skills, String projectContext, SharedBackends shared, EngineTelemetry traced) {
+    private Engine build(List<Skill> skills, Map<String, ConfigLoader.SkillTools> skillTools, String projectContext,
+            SharedBackends shared, EngineTelemetry traced) {
         EngineSettings s = settings;
         Store store = s.store != null ? s.store : shared != null ? new Store(shared.state()) : new Store();
         TaskBoard tasks = s.tasks != null ? s.tasks
@@ -154,8 +159,10 @@ final class EngineWiring {
             HumanInTheLoop human = new HumanInTheLoop(s.approvals, config, s.permissions, s.dir, s.clock, codingPolicies);
             EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
             ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
+            Agent.SkillTools brought = SkillFolders.of(skillTools, () -> new McpServers(config, workDir(),
+                    s.dir, traced.mcpMeta, chained, prices, s.mcpConsent, s.mcpTokens));
             AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, ownModels, boxes, coding,
-                    human, skills, projectContext, prices, windows, events));
+                    human, skills, brought, projectContext, prices, windows, events));
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
                     s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
             return new Engine(new EngineParts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,

@@ -72,6 +72,23 @@ final class McpServers {
 
     /** Connects one server, the {@code index}th of the configuration. */
     McpConnection connect(McpServerConfig server, int index) {
+        try {
+            return open(server);
+        } catch (RuntimeException e) {
+            ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
+                    + "' did not start: " + e.getMessage());
+            error.initCause(e);
+            throw error;
+        }
+    }
+
+    /**
+     * Connects one server: a configured one, or one a skill brings (whose working directory is
+     * already absolute).
+     *
+     * @throws RuntimeException when it does not start
+     */
+    McpConnection open(McpServerConfig server) {
         McpEndpoint endpoint;
         if (server.isStdio()) {
             Path cwd = server.workingDir() == null ? projectDir : projectDir.resolve(server.workingDir());
@@ -79,39 +96,31 @@ final class McpServers {
         } else {
             endpoint = new McpEndpoint.Http(URI.create(server.url()), server.headers());
         }
-        McpToolClient client;
-        try {
-            McpToolClient.Builder builder = McpToolClient.builder(endpoint).name(server.name());
-            if (meta != null) {
-                builder.requestMeta(meta);
-            }
-            if (server.resources()) {
-                builder.resourceTools();
-            }
-            List<URI> roots = roots(config, projectDir);
-            if (!roots.isEmpty()) {
-                builder.roots(roots);
-            }
-            if (server.prompts()) {
-                builder.promptTools();
-            }
-            builder.onProgress(McpServers::announce);
-            if (server.elicitation()) {
-                builder.elicitation(McpQuestions::ask);
-            }
-            if (server.sampling() != null) {
-                builder.sampling(sampler(server));
-            }
-            if (server.oauth() != null) {
-                builder.oauth(oauth(server.name(), server.oauth()));
-            }
-            client = builder.connect();
-        } catch (RuntimeException e) {
-            ConfigException error = config.errorAt("mcp_servers[" + index + "]", "MCP server '" + server.name()
-                    + "' did not start: " + e.getMessage());
-            error.initCause(e);
-            throw error;
+        McpToolClient.Builder builder = McpToolClient.builder(endpoint).name(server.name());
+        if (meta != null) {
+            builder.requestMeta(meta);
         }
+        if (server.resources()) {
+            builder.resourceTools();
+        }
+        List<URI> roots = roots(config, projectDir);
+        if (!roots.isEmpty()) {
+            builder.roots(roots);
+        }
+        if (server.prompts()) {
+            builder.promptTools();
+        }
+        builder.onProgress(McpServers::announce);
+        if (server.elicitation()) {
+            builder.elicitation(McpQuestions::ask);
+        }
+        if (server.sampling() != null) {
+            builder.sampling(sampler(server));
+        }
+        if (server.oauth() != null) {
+            builder.oauth(oauth(server.name(), server.oauth()));
+        }
+        McpToolClient client = builder.connect();
         return new McpConnection(client.name(), client::toolBox, client::close);
     }
 

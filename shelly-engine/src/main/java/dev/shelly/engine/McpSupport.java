@@ -1,7 +1,9 @@
 package dev.shelly.engine;
 
+import dev.shelly.engine.config.ConfigException;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -33,6 +35,25 @@ final class McpSupport {
             throw config.errorAt("mcp_servers", "MCP servers are configured (" + String.join(", ", names)
                     + "), but shelly-mcp is not on the class path; add the dependency dev.shelly:shelly-mcp "
                     + "(the engine depends on it as optional, so that applications without MCP servers do not carry it)");
+        }
+    }
+
+    /**
+     * Checks that a skill's file listing MCP servers can have them.
+     *
+     * @param file the skill's {@code tools.yaml}
+     * @param servers the servers it lists, not empty
+     * @param loader the class loader the engine's classes come from
+     * @throws ConfigException at the file's {@code mcp_servers} when shelly-mcp cannot be loaded
+     */
+    static void require(Path file, List<McpServerConfig> servers, ClassLoader loader) {
+        try {
+            Class.forName(CLIENT_CLASS, false, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            List<String> names = servers.stream().map(McpServerConfig::name).toList();
+            throw new ConfigException(file.toString(), 0, "mcp_servers", "the skill brings MCP servers ("
+                    + String.join(", ", names) + "), but shelly-mcp is not on the class path; add the dependency "
+                    + "dev.shelly:shelly-mcp");
         }
     }
 }

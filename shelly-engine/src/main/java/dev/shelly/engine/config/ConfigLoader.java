@@ -6,8 +6,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import tools.jackson.databind.JsonNode;
@@ -94,6 +99,8 @@ public final class ConfigLoader {
     public static final String CONFIG_FILE = "config.yaml";
     /** The folder of agent files ({@code NAME.md}) in a settings folder. */
     public static final String AGENTS_DIR = "agents";
+    /** The file in a skill's folder that declares the tools the skill brings. */
+    public static final String SKILL_TOOLS_FILE = "tools.yaml";
 
     private ConfigLoader() {}
 
@@ -210,6 +217,98 @@ public final class ConfigLoader {
             Layer.copy(agent.places(), "", "agents[" + index + "]", layer.places());
         }
         return layer;
+    }
+
+    /**
+     * Reads the tools a skill's folder declares in its {@value #SKILL_TOOLS_FILE}: MCP servers
+     * ({@code mcp_servers:}, each entry exactly as in {@code config.yaml}) and programs run as
+     * tools ({@code tools:}). The file is read as {@code config.yaml} is: {@code ${VAR}} from the
+     * environment, and {@code ${SHELLY_SKILL_DIR}} for the skill's folder; unknown fields are errors.
+     * A relative {@code working_dir}, and a {@code command} written as a path
+     * ({@code scripts/lint.sh}, {@code ./server}), are resolved against the skill's folder, which
+     * is also the working directory unless {@code working_dir} says otherwise; a bare program name
+     * ({@code node}, {@code npx}) is looked up on the PATH.
+     *
+     * <pre>{@code
+     * mcp_servers:
+     *   - name: tracker
+     *     command: node
+     *     args: [server.js]                 # in the skill's folder, the server's working directory
+     *     env: { TRACKER_TOKEN: "${TRACKER_TOKEN}" }
+     *   - name: docs
+     *     url: https://mcp.example.com/mcp
+     * tools:
+     *   - name: word_count
+     *     description: Counts the words of a text
+     *     command: scripts/count.sh         # gets the call's arguments as JSON on stdin
+     *     input_schema: { type: object, properties: { text: { type: string } }, required: [text] }
+     *     timeout: 30s                      # optional; 60s when left out
+     * }</pre>
+     *
+     * @param skillDir the skill's folder
+     * @param env looks up environment variables for interpolation
+     * @return what the file declares, or empty when the folder has no {@value #SKILL_TOOLS_FILE}
+     * @throws ConfigException naming the file, the line and the field when the file cannot be
+     *     read or a value is wrong, or a server or tool name is given twice
+     */
+    public static Optional<SkillTools> loadSkillTools(Path skillDir, Function<String, String> env) {
+        if (skillDir == null) {
+            throw new IllegalArgumentException("ConfigLoader.loadSkillTools skillDir must not be null");
+        }
+        if (env == null) {
+            throw new IllegalArgumentException("ConfigLoader.loadSkillTools env must not be null");
+        }
+        return SkillToolsFile.load(skillDir, env);
+    }
+
+    /**
+     * What a skill's {@value #SKILL_TOOLS_FILE} declares: started for a run when an agent loads
+     * the skill, stopped when the run ends.
+     *
+     * @param file the file, for messages
+     * @param mcpServers the MCP servers, their relative paths resolved against the skill's folder
+     * @param tools the programs run as tools
+     */
+    public record SkillTools(Path file, List<McpServerConfig> mcpServers, List<ScriptTool> tools) {
+        /** Copies the lists. */
+        public SkillTools {
+            mcpServers = List.copyOf(mcpServers);
+            tools = List.copyOf(tools);
+        }
+
+        /**
+         * Whether the file declares anything.
+         *
+         * @return true when it declares no server and no tool
+         */
+        public boolean isEmpty() {
+            return mcpServers.isEmpty() && tools.isEmpty();
+        }
+    }
+
+    /**
+     * A program of a skill run as a tool: each call starts it in {@code workingDir} with the
+     * call's arguments as JSON on its standard input; what it writes to standard output is the
+     * result, and an exit status other than 0 makes the result an error (with what it wrote to
+     * standard error). It gets the small environment MCP servers get ({@code HOME},
+     * {@code LOGNAME}, {@code PATH}, {@code SHELL}, {@code TERM}, {@code USER}) plus {@code env}.
+     *
+     * @param name the tool's name
+     * @param description what the model is told the tool does
+     * @param command the program: an absolute path, or a name looked up on the PATH
+     * @param args its arguments
+     * @param env variables set for it
+     * @param inputSchema the JSON schema of the arguments, as JSON text
+     * @param timeout how long one call may run before it is killed
+     * @param workingDir where it runs: the skill's folder
+     */
+    public record ScriptTool(String name, String description, String command, List<String> args,
+            Map<String, String> env, String inputSchema, Duration timeout, Path workingDir) {
+        /** Copies the list and the map. */
+        public ScriptTool {
+            args = args == null ? List.of() : List.copyOf(args);
+            env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
+        }
     }
 
     /**

@@ -1,0 +1,195 @@
+package dev.shelly.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.chats.Message;
+import dev.shelly.chats.ToolResult;
+import dev.shelly.engine.config.ConfigException;
+import dev.shelly.testing.ScriptedCompleter;
+import dev.shelly.testing.Step;
+import dev.shelly.testing.logs.LogCapture;
+import dev.shelly.tools.Tool;
+import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolOutput;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A skill's folder brings tools ({@code tools.yaml}): an MCP server subprocess (the project's own
+ * Java server over stdio) and a script, started when a run loads the skill and stopped when the
+ * run ends, however it ends.
+ */
+@Timeout(120)
+class SkillFoldersTest {
+    @TempDir
+    Path dir;
+    private ShellyDir project;
+    private Path skill;
+    private final Map<String, String> env = Map.of("JAVA", java(), "CP", System.getProperty("java.class.path"));
+
+    private static String java() {
+        return ProcessHandle.current().info().command().orElse("java");
+    }
+
+    @BeforeEach
+    void project() throws Exception {
+        project = new ShellyDir(dir.resolve(".shelly"));
+        skill = Files.createDirectories(project.skillsDir().resolve("ops"));
+        Files.writeString(skill.resolve("SKILL.md"), "---\ndescription: Operations\n---\nAsk the server for its pid.\n");
+        Path script = Files.createDirectories(skill.resolve("scripts")).resolve("where.sh");
+        Files.writeString(script, "#!/bin/sh\nread -r input\necho \"$input in $(pwd) with ${GREETING}\"\n");
+        Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.writeString(project.configFile(), """
+                providers: [{ name: m, kind: openai, model: x, api_key: k }]
+                agents: [{ name: a, toolboxes: [wait] }]
+                """);
+    }
+
+    private void tools(String yaml) throws Exception {
+        Files.writeString(skill.resolve("tools.yaml"), yaml);
+    }
+
+    private static final String PID_SERVER = """
+            mcp_servers:
+              - name: pids
+                command: "${JAVA}"
+                args: ["-Dshelly.test=skill-pid-server", "-cp", "${CP}", "dev.shelly.engine.PidMcpServer"]
+            """;
+
+    private Engine engine(ScriptedCompleter model, ToolBox wait) {
+        return Engine.builder().dir(project).environment(env::get).userDir(null).completer("m", model)
+                .toolbox("wait", wait).build();
+    }
+
+    private static ToolBox noWait() {
+        return ToolBox.of(Tool.of("wait", "Waits", "{\"type\":\"object\"}", (in, ctx) -> ToolOutput.text("waited")));
+    }
+
+    private static List<ToolResult> results(Session session) {
+        List<ToolResult> all = new ArrayList<>();
+        for (Message m : session.chat().messages()) {
+            all.addAll(m.toolResults());
+        }
+        return all;
+    }
+
+    /** The JVM's child processes that run the skill's pid server (marked early on its command line, which is long). */
+    private static List<ProcessHandle> servers() {
+        return ProcessHandle.current().children()
+                .filter(p -> p.info().commandLine().orElse("").contains("-Dshelly.test=skill-pid-server")).toList();
+    }
+
+    @Test
+    void loadingTheSkillStartsItsServerAndScriptForTheRunAndTheRunsEndStopsThem() throws Exception {
+        tools(PID_SERVER + """
+                tools:
+                  - name: where
+                    description: Says where it runs
+                    command: scripts/where.sh
+                    env: { GREETING: hello }
+                    input_schema: { type: object, properties: { q: { type: string } } }
+                """);
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCall("load_skill", "{\"name\":\"ops\"}"),
+                Step.toolCalls(new Step.Call("pid", "{}"), new Step.Call("where", "{\"q\":\"x\"}")),
+                Step.reply(request -> request.last().orElseThrow().toolResults().getFirst().text()),
+                Step.reply("no skill now"));
+        try (Engine engine = engine(model, noWait()); Session session = engine.newSession()) {
+            assertThat(model.requests()).isEmpty();
+            assertThat(servers()).as("nothing starts before the skill is loaded").isEmpty();
+
+            long pid = Long.parseLong(session.send("which process?").text());
+
+            assertThat(model.requests().get(0).toolNames()).containsExactly("wait", "load_skill");
+            assertThat(model.requests().get(1).toolNames()).containsExactly("wait", "load_skill", "pid", "where");
+            assertThat(results(session).get(0).text()).endsWith("Skill directory: " + skill
+                    + "\nSupplementary files mentioned above are in this directory.\n\n"
+                    + "Tools this skill brings, offered from now on: pid, where.");
+            assertThat(results(session).get(2).text()).isEqualTo("{\"q\":\"x\"} in " + skill.toRealPath() + " with hello");
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("the run's end stopped the skill's server").isFalse();
+
+            session.send("and now?");
+            assertThat(model.requests().get(3).toolNames()).containsExactly("wait", "load_skill");
+            assertThat(servers()).isEmpty();
+        }
+    }
+
+    @Test
+    void aServerThatDoesNotStartIsToldToTheModelAndTheRunGoesOn() throws Exception {
+        tools("""
+                mcp_servers:
+                  - name: broken
+                    command: shelly-no-such-program-here
+                """);
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("load_skill", "{\"name\":\"ops\"}"),
+                Step.reply("went on"));
+        try (LogCapture log = LogCapture.start(); Engine engine = engine(model, noWait());
+                Session session = engine.newSession()) {
+            assertThat(session.send("go").text()).isEqualTo("went on");
+
+            String problem = "MCP server 'broken' of " + skill.resolve("tools.yaml") + " did not start: ";
+            assertThat(results(session).getFirst().text()).contains("\n\nNot available:\n- " + problem)
+                    .endsWith("\nGo on without those tools, or tell the user what is missing.");
+            assertThat(log.lines()).filteredOn(l -> l.message().contains(problem)).hasSize(1);
+        }
+    }
+
+    @Test
+    void aCancelledRunStopsTheSkillsServer() throws Exception {
+        tools(PID_SERVER);
+        CountDownLatch waiting = new CountDownLatch(1);
+        ToolBox wait = ToolBox.of(Tool.of("wait", "Waits", "{\"type\":\"object\"}", (in, ctx) -> {
+            waiting.countDown();
+            new CountDownLatch(1).await();
+            return ToolOutput.text("never");
+        }));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("load_skill", "{\"name\":\"ops\"}"),
+                Step.toolCall("wait", "{}"));
+        try (Engine engine = engine(model, wait); Session session = engine.newSession()) {
+            Future<Turn> turn = session.submit("wait");
+            assertThat(waiting.await(60, TimeUnit.SECONDS)).isTrue();
+            List<ProcessHandle> running = servers();
+            assertThat(running).hasSize(1);
+
+            session.cancel();
+
+            assertThat(turn.isDone()).isTrue();
+            assertThat(running.getFirst().onExit().get(30, TimeUnit.SECONDS).isAlive()).isFalse();
+            assertThat(servers()).isEmpty();
+        }
+    }
+
+    @Test
+    void aWrongToolsFileFailsTheEngineNamingTheFileAndLine() throws Exception {
+        tools("""
+                mcp_servers:
+                  - name: pids
+                    command: java
+                    arg: [-version]
+                """);
+        assertThatThrownBy(() -> engine(ScriptedCompleter.of(), noWait())).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(skill.resolve("tools.yaml") + ":4: mcp_servers[0].arg: unknown field 'arg'; expected one of args, command, elicitation, env, headers, name, oauth, "
+                        + "prompts, resources, sampling, url, working_dir");
+
+        tools("""
+                tools:
+                  - name: where
+                    command: scripts/where.sh
+                """);
+        assertThatThrownBy(() -> engine(ScriptedCompleter.of(), noWait())).isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith(skill.resolve("tools.yaml") + ":2: tools[0]");
+    }
+}
