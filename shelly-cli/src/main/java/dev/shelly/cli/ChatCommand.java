@@ -18,7 +18,8 @@ import java.util.function.Supplier;
  * {@code shelly chat [--agent NAME] [--session ID | --continue]}: a conversation on the terminal.
  * Each line typed is a turn of one session; the answer streams as it is written, tool calls and
  * delegations show as they happen, a call that needs approval (or a question an MCP server asks
- * while its tool runs) is asked about inline, and Ctrl-C
+ * while its tool runs) is asked about inline, so is the authorization an MCP server with
+ * {@code oauth:} needs ({@link McpConsent}), and Ctrl-C
  * stops the running turn (not the program). The session is saved after every turn.
  */
 final class ChatCommand extends Command {
@@ -47,7 +48,7 @@ final class ChatCommand extends Command {
         args.atMost(0);
         SessionChoice choice = SessionChoice.of(name(), args);
         PrintStream out = terminal.out();
-        try (Engine engine = project.engine(true, SESSION_WAIT);
+        try (Engine engine = project.engine(true, SESSION_WAIT, McpConsent.asking(terminal));
                 Session session = choice.open(engine, project)) {
             Transcript view = new Transcript(terminal, out, true);
             session.listen(view);

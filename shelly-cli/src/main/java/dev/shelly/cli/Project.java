@@ -6,6 +6,7 @@ import dev.shelly.engine.ShellyDir;
 import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.ProviderConfig;
+import dev.shelly.mcp.McpOAuth;
 import dev.shelly.modeladapter.Completer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -100,12 +101,25 @@ final class Project {
      * @throws dev.shelly.engine.config.ConfigException naming the file, line and field of a problem
      */
     Engine engine(boolean talks, Duration sessionWait) {
+        return engine(talks, sessionWait, McpConsent.refusing());
+    }
+
+    /**
+     * The project's engine, with the person's consent step for MCP servers that need their
+     * authorization.
+     *
+     * @param talks whether models are called
+     * @param sessionWait how long opening a session waits for another process that holds it
+     * @param consent asks the person, or refuses when nobody is there to ask
+     * @return the engine; close it
+     */
+    Engine engine(boolean talks, Duration sessionWait, McpOAuth.Consent consent) {
         ShellyDir dir = requireDir();
         ShellyDir user = ShellyDir.user(terminal.env()::get).orElse(null);
         EngineConfig config = ConfigLoader.loadSettings(dir.root(), user == null ? null : user.root(),
                 terminal.env()::get);
         Engine.Builder builder = Engine.builder().dir(dir).userDir(user).config(config)
-                .environment(terminal.env()::get).sessionWait(sessionWait);
+                .environment(terminal.env()::get).sessionWait(sessionWait).mcpConsent(consent);
         if (!talks) {
             for (ProviderConfig provider : config.providers()) {
                 builder.completer(provider.name(), silent(provider.name()));

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * error; with {@code --json} standard output holds the {@link TurnRecord} only. Exits with 0 when
  * the agent answered, 3 when the turn waits for an approval (answer it with
  * {@code shelly chat --session ID}), 1 when it failed, 2 for a usage error. {@code -} as the prompt
- * reads it from standard input.
+ * reads it from standard input. An MCP server that needs the person's authorization is refused,
+ * naming it ({@link McpConsent#refusing()}): {@code shelly chat} asks for it.
  */
 final class RunCommand extends Command {
     static final String JSON = "--json";
