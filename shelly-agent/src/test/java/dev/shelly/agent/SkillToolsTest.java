@@ -11,6 +11,7 @@ import dev.shelly.modeladapter.ModelException;
 import dev.shelly.skills.Skill;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
+import dev.shelly.testing.logs.LogCapture;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.event.Level;
 
 /**
  * The tools a skill brings: started for a run when the skill is loaded (or already followed),
@@ -215,7 +217,13 @@ class SkillToolsTest {
             throw new IllegalStateException("no such program 'tracker'");
         }).build();
 
-        assertThat(agent.run("go").text()).isEqualTo("without it");
+        try (LogCapture log = LogCapture.start()) {
+            assertThat(agent.run("go").text()).isEqualTo("without it");
+
+            assertThat(log.lines()).filteredOn(l -> l.level() == Level.WARN).extracting(LogCapture.Line::message)
+                    .containsExactly("agent 'a', skill 'issues': the tools of skill 'issues' did not start: "
+                            + "no such program 'tracker'");
+        }
         assertThat(results(agent).getFirst().text()).isEqualTo("Search first, then file.\n\nNot available:\n"
                 + "- the tools of skill 'issues' did not start: no such program 'tracker'\n"
                 + "Go on without those tools, or tell the user what is missing.");

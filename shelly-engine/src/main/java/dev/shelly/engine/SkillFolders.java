@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * opened), and runs of different sessions must not see each other's; a stdio server starts in
  * far less time than a model call takes, and the server's life is then exactly the run's, with
  * nothing counted across threads. A server that does not start is reported to the model in the
- * {@code load_skill} result (and logged), naming the skill's file and the server, and the run
+ * {@code load_skill} result (and the agent logs it), naming the skill's file and the server, and the run
  * goes on with the skill's other tools: the skill's procedure is still worth reading, and the
  * model can work around a missing tool or tell the person, as it does for a failing tool call.
  * A file that is wrong (a bad field, a sampling provider that is not configured) fails the engine
@@ -121,9 +121,7 @@ final class SkillFolders implements Agent.SkillTools {
                 connected.add(connection);
                 boxes.add(connection.toolBox().get());
             } catch (RuntimeException e) {
-                String problem = "MCP server '" + server.name() + "' of " + tools.file() + " did not start: " + e.getMessage();
-                LOG.warn("agent '{}', skill '{}': {}", context.agent(), skill.name(), problem);
-                problems.add(problem);
+                problems.add("MCP server '" + server.name() + "' of " + tools.file() + " did not start: " + e.getMessage());
             }
         }
         if (!tools.tools().isEmpty()) {

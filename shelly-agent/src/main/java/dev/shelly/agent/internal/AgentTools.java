@@ -66,6 +66,8 @@ final class AgentTools {
     private final Map<String, AgentSpec.Brought> started = new LinkedHashMap<>();
     /** The toolboxes the run's skills brought, in the order started; replaced whole on each start. */
     private volatile List<ToolBox> brought = List.of();
+    /** Whether the run has ended and stopped what its skills brought; guarded by {@link #starting}. */
+    private boolean ended;
 
     AgentTools(Run run, List<ToolBox> boxes, ToolDefinition skillTool) {
         String clash = AgentSpec.builtinClash(run.name(), boxes);
@@ -104,16 +106,14 @@ final class AgentTools {
         Set<String> loaded = loadedInTurn();
         for (Skill s : run.agent.skills()) {
             if (s.description().isEmpty() || loaded.contains(s.name())) {
-                String note = bring(s);
-                if (note != null && note.startsWith(NOT_STARTED)) {
-                    LOG.warn("agent '{}': {}", run.name(), note);
-                }
+                bring(s);
             }
         }
     }
 
     /**
-     * Starts the tools a skill brings, once per run.
+     * Starts the tools a skill brings, once per run; logs what did not start. Nothing starts
+     * once the run has ended (a call it abandoned may still be running).
      *
      * @return what the model is told about them: the tools now offered and what did not start;
      *     null when the skill brings nothing or its tools were started before in this run
@@ -125,7 +125,7 @@ final class AgentTools {
         AgentSpec.Brought b;
         starting.lock();
         try {
-            if (started.containsKey(skill.name())) {
+            if (started.containsKey(skill.name()) || ended) {
                 return null;
             }
             b = starter.start(skill, run.toolContext());
@@ -135,6 +135,9 @@ final class AgentTools {
             brought = List.copyOf(all);
         } finally {
             starting.unlock();
+        }
+        for (String problem : b.problems()) {
+            LOG.warn("agent '{}', skill '{}': {}", run.name(), skill.name(), problem);
         }
         StringBuilder note = new StringBuilder();
         if (!b.problems().isEmpty()) {
@@ -173,6 +176,7 @@ final class AgentTools {
             }
             started.clear();
             brought = List.of();
+            ended = true;
         } finally {
             starting.unlock();
         }
