@@ -173,6 +173,67 @@ class SkillFoldersTest {
     }
 
     @Test
+    void aScriptThatFailsIsAnErrorResultAndOneThatOutlivesItsTimeoutIsKilled() throws Exception {
+        Path scripts = skill.resolve("scripts");
+        Files.writeString(scripts.resolve("fail.sh"), "#!/bin/sh\necho partial\necho 'no such issue' >&2\nexit 3\n");
+        Files.writeString(scripts.resolve("hang.sh"), "#!/bin/sh\necho $$ > \"$1\"\nexec sleep 60\n");
+        for (String name : List.of("fail.sh", "hang.sh")) {
+            Files.setPosixFilePermissions(scripts.resolve(name), PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        Path pidFile = dir.resolve("hang.pid");
+        tools("""
+                tools:
+                  - name: fail
+                    description: Fails
+                    command: scripts/fail.sh
+                  - name: hang
+                    description: Hangs
+                    command: ./scripts/hang.sh
+                    args: ["%s"]
+                    timeout: 1s
+                """.formatted(pidFile));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("load_skill", "{\"name\":\"ops\"}"),
+                Step.toolCalls(new Step.Call("fail", "{}"), new Step.Call("hang", "{}")), Step.reply("done"));
+        try (Engine engine = engine(model, noWait()); Session session = engine.newSession()) {
+            session.send("go");
+
+            assertThat(results(session).get(1)).satisfies(r -> {
+                assertThat(r.isError()).isTrue();
+                assertThat(r.text()).isEqualTo("tool 'fail' exited with status 3: no such issue\npartial");
+            });
+            assertThat(results(session).get(2)).satisfies(r -> {
+                assertThat(r.isError()).isTrue();
+                assertThat(r.text()).startsWith("tool 'hang' did not finish within ").endsWith(" and was stopped");
+            });
+            long pid = Long.parseLong(Files.readString(pidFile).strip());
+            ProcessHandle.of(pid).ifPresent(p -> p.onExit().join());
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        }
+    }
+
+    @Test
+    void concurrentSessionsLoadingTheSkillEachGetTheirOwnServer() throws Exception {
+        tools(PID_SERVER);
+        CountDownLatch both = new CountDownLatch(2);
+        ToolBox wait = ToolBox.of(Tool.of("wait", "Waits for the other session", "{\"type\":\"object\"}", (in, ctx) -> {
+            both.countDown();
+            return ToolOutput.text(both.await(60, TimeUnit.SECONDS) ? "both" : "alone");
+        }));
+        ScriptedCompleter model = ScriptedCompleter.perChat(Step.toolCall("load_skill", "{\"name\":\"ops\"}"),
+                Step.toolCalls(new Step.Call("pid", "{}"), new Step.Call("wait", "{}")),
+                Step.reply(request -> request.last().orElseThrow().toolResults().getFirst().text()));
+        try (Engine engine = engine(model, wait); Session one = engine.newSession(); Session two = engine.newSession()) {
+            Future<Turn> first = one.submit("which process?");
+            Future<Turn> second = two.submit("which process?");
+            long a = Long.parseLong(first.get(60, TimeUnit.SECONDS).text());
+            long b = Long.parseLong(second.get(60, TimeUnit.SECONDS).text());
+
+            assertThat(a).isNotEqualTo(b);
+            assertThat(servers()).isEmpty();
+        }
+    }
+
+    @Test
     void aWrongToolsFileFailsTheEngineNamingTheFileAndLine() throws Exception {
         tools("""
                 mcp_servers:
