@@ -2,6 +2,7 @@ package dev.shelly.cli;
 
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.skills.Skill;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,7 +10,8 @@ import java.util.List;
 
 /**
  * {@code shelly skills}: the skills the agents can load, from {@code .shelly/skills} and the
- * user's {@code ~/.shelly/skills} under it, with their description and the agents that have them.
+ * user's {@code ~/.shelly/skills} under it, with their description, the agents that have them
+ * and what their {@code tools.yaml} brings.
  */
 final class SkillsCommand extends Command {
     SkillsCommand(Terminal terminal) {
@@ -31,10 +33,25 @@ final class SkillsCommand extends Command {
                         .filter(a -> a.skills() == null || a.skills().contains(skill.name()))
                         .map(AgentConfig::name).toList();
                 rows.add(List.of(skill.name(), skill.description(),
-                        agents.isEmpty() ? "(no agent)" : "agents: " + String.join(", ", agents)));
+                        (agents.isEmpty() ? "(no agent)" : "agents: " + String.join(", ", agents)) + brings(skill)));
             }
             Table.lines(rows).forEach(terminal.out()::println);
         }
         return 0;
+    }
+
+    /** What the skill's tools.yaml brings ({@code "; brings MCP server tracker, tool lint"}), or "". */
+    private String brings(Skill skill) {
+        if (skill.dir() == null) {
+            return "";
+        }
+        ConfigLoader.SkillTools tools = ConfigLoader.loadSkillTools(skill.dir(), terminal.env()::get).orElse(null);
+        if (tools == null || tools.isEmpty()) {
+            return "";
+        }
+        List<String> parts = new ArrayList<>();
+        tools.mcpServers().forEach(server -> parts.add("MCP server " + server.name()));
+        tools.tools().forEach(tool -> parts.add("tool " + tool.name()));
+        return "; brings " + String.join(", ", parts);
     }
 }

@@ -63,6 +63,9 @@ class SkillToolsTest {
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
                 .as("the server's process ended with the turn").isFalse();
         assertThat(model.requests().get(1).toolNames()).contains("pid");
+
+        assertThat(shell.run("", "skills").out()).isEqualTo(
+                "ops  Knows the server  agents: assistant; brings MCP server pids\n");
     }
 
     @Test
