@@ -184,4 +184,17 @@ class McpOAuthTest {
                         + " to show them the page; give it one with Engine.Builder.mcpConsent");
         assertThat(gate.grants).isEmpty();
     }
+
+    @Test
+    void aConsentStepThatRefusesFailsTheBuildWithItsReasonNamingTheServer() throws Exception {
+        config("redirect_uri: http://127.0.0.1:" + freePort() + "/callback\n");
+        assertThatThrownBy(() -> Engine.builder().dir(new ShellyDir(project.resolve(".shelly"))).completer("m", model())
+                .mcpConsent(page -> {
+                    throw new IllegalStateException("nobody is here to open " + page.getHost());
+                }).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("mcp_servers[0]: MCP server 'docs' did not start: ")
+                .hasMessageContaining("nobody is here to open 127.0.0.1");
+        assertThat(gate.grants).isEmpty();
+    }
 }
