@@ -270,8 +270,11 @@ public final class ConfigLoader {
      * @param tools the programs run as tools
      */
     public record SkillTools(Path file, List<McpServerConfig> mcpServers, List<ScriptTool> tools) {
-        /** Copies the lists. */
+        /** Checks and copies the lists. */
         public SkillTools {
+            if (file == null || mcpServers == null || tools == null) {
+                throw new IllegalArgumentException("ConfigLoader.SkillTools file, mcpServers and tools must not be null");
+            }
             mcpServers = List.copyOf(mcpServers);
             tools = List.copyOf(tools);
         }
@@ -304,8 +307,12 @@ public final class ConfigLoader {
      */
     public record ScriptTool(String name, String description, String command, List<String> args,
             Map<String, String> env, String inputSchema, Duration timeout, Path workingDir) {
-        /** Copies the list and the map. */
+        /** Checks and copies the list and the map. */
         public ScriptTool {
+            if (name == null || description == null || command == null || inputSchema == null || timeout == null
+                    || workingDir == null) {
+                throw new IllegalArgumentException("ConfigLoader.ScriptTool of '" + name + "': only args and env may be null");
+            }
             args = args == null ? List.of() : List.copyOf(args);
             env = env == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(env));
         }
