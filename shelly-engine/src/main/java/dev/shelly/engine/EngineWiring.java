@@ -92,8 +92,9 @@ final class EngineWiring {
             traced.close();
             throw e;
         }
+        Engine engine;
         try {
-            return build(skills, projectContext, shared, traced);
+            engine = build(skills, projectContext, shared, traced);
         } catch (RuntimeException e) {
             traced.close();
             if (shared != null) {
@@ -103,6 +104,41 @@ final class EngineWiring {
                     e.addSuppressed(suppressed);
                 }
             }
+            throw e;
+        }
+        return withExtensions(engine);
+    }
+
+    /**
+     * Starts what the configured extension sections ask for ({@code console:}), through the
+     * {@link Engine.Extension} a module registers; the engine does not depend on those modules.
+     */
+    private Engine withExtensions(Engine engine) {
+        if (config.console().isEmpty()) {
+            return engine;
+        }
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            Engine.Extension console = null;
+            for (Engine.Extension e : ServiceLoader.load(Engine.Extension.class, Engine.class.getClassLoader())) {
+                if (e.section().equals("console")) {
+                    console = e;
+                }
+            }
+            if (console == null) {
+                throw config.errorAt("console", "the console section needs dev.shelly:shelly-console on the class path");
+            }
+            try {
+                started.add(console.start(engine));
+            } catch (RuntimeException e) {
+                ConfigException error = config.errorAt("console", "the console could not start: " + e.getMessage());
+                error.initCause(e);
+                throw error;
+            }
+            engine.extensions(started);
+            return engine;
+        } catch (RuntimeException e) {
+            engine.close();
             throw e;
         }
     }
