@@ -30,7 +30,7 @@ import java.util.concurrent.Future;
  * {@code publish}, with hostile arguments, waits for approval.
  */
 final class Team implements AutoCloseable {
-    static final String HOSTILE_RESULT = "<script>window.__pwned='result'</script>"
+    static final String HOSTILE_RESULT = "<script>alert('result');window.__pwned='result'</script>"
             + "<img src=x onerror=\"window.__pwned='img'\"><a href=\"javascript:window.__pwned='link'\">click me</a>";
     static final String HOSTILE_ARGS = "{\"title\":\"<script>window.__pwned='args'</script>\","
             + "\"link\":\"javascript:window.__pwned='arglink'\",\"body\":\"<img src=x onerror=window.__pwned='argimg'>\"}";

@@ -9,6 +9,7 @@ import dev.shelly.modeladapter.Usage;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,8 @@ final class Board {
         String agent;
         Instant lastActivity;
         final Map<String, RunView> runs = new LinkedHashMap<>();
+        /** The runs that took a paused run up again, by id, and the run (its node) they continue. */
+        final Map<String, String> continued = new HashMap<>();
         final Map<String, ObjectNode> pending = new LinkedHashMap<>();
         final List<ObjectNode> turns = new ArrayList<>();
         int turnCount;
@@ -50,6 +53,10 @@ final class Board {
 
         SessionView(String id) {
             this.id = id;
+        }
+
+        String node(String runId) {
+            return runId == null ? null : continued.getOrDefault(runId, runId);
         }
 
         ObjectNode currentTurn() {
@@ -64,6 +71,8 @@ final class Board {
         final String parent;
         final int depth;
         final Instant started;
+        /** The run that goes on in this node now: its own, or the one that took it up after a pause. */
+        String current;
         String state = "running";
         long tookMs = -1;
         Usage usage = Usage.ZERO;
@@ -79,10 +88,11 @@ final class Board {
             this.parent = parent;
             this.depth = depth;
             this.started = started;
+            this.current = id;
         }
 
         ObjectNode json() {
-            ObjectNode r = Views.object().put("id", id).put("agent", agent).put("parent", parent).put("depth", depth)
+            ObjectNode r = Views.object().put("id", id).put("runId", current).put("agent", agent).put("parent", parent).put("depth", depth)
                     .put("state", state).put("started", Views.time(started)).put("tookMs", tookMs);
             r.set("usage", Views.usage(usage));
             r.set("cost", Views.cost(cost));
@@ -110,7 +120,10 @@ final class Board {
         SessionView s = sessions.computeIfAbsent(source.sessionId(), SessionView::new);
         Instant now = clock.instant();
         s.lastActivity = now;
-        String runId = source.runId();
+        if (event instanceof AgentEvent.AgentStarted && !s.runs.containsKey(source.runId())) {
+            takeUp(s, source);
+        }
+        String runId = s.node(source.runId());
         ObjectNode change = Views.object().put("session", s.id).put("run", runId).put("at", now.toString());
         switch (event) {
             case AgentEvent.AgentStarted e -> {
@@ -125,9 +138,10 @@ final class Board {
                 }
                 RunView run = s.runs.get(runId);
                 if (run == null) {
-                    run = new RunView(runId, source.agent(), source.parentRunId(), source.depth(), now);
+                    run = new RunView(runId, source.agent(), s.node(source.parentRunId()), source.depth(), now);
                     s.runs.put(runId, run);
                 } else {
+                    run.current = source.runId();
                     run.state = "running";
                 }
                 change.put("type", "run").set("node", run.json());
@@ -242,6 +256,7 @@ final class Board {
 
     private void newTurn(SessionView s, String agent) {
         s.runs.clear();
+        s.continued.clear();
         s.pending.clear();
         s.turnCount++;
         if (s.agent == null) {
@@ -281,8 +296,25 @@ final class Board {
 
     /** The run of an event, made up when its start was not seen (the console started after it). */
     private static RunView run(SessionView s, AgentEvent.Source source, Instant now) {
-        return s.runs.computeIfAbsent(source.runId(),
-                id -> new RunView(id, source.agent(), source.parentRunId(), source.depth(), now));
+        return s.runs.computeIfAbsent(s.node(source.runId()),
+                id -> new RunView(id, source.agent(), s.node(source.parentRunId()), source.depth(), now));
+    }
+
+    /**
+     * A run that starts while its session's turn is paused takes up the waiting run of its agent
+     * under the same parent: the tree keeps one node for both, which goes on with the new run.
+     */
+    private static void takeUp(SessionView s, AgentEvent.Source source) {
+        if (!s.paused && source.parentRunId() == null) {
+            return;
+        }
+        String parent = s.node(source.parentRunId());
+        for (RunView r : s.runs.values()) {
+            if (r.state.equals("waiting") && r.agent.equals(source.agent()) && java.util.Objects.equals(r.parent, parent)) {
+                s.continued.put(source.runId(), r.id);
+                return;
+            }
+        }
     }
 
     static ObjectNode pending(PendingCall p, String runId) {

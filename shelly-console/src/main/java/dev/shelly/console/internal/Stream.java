@@ -76,6 +76,11 @@ final class Stream {
             // dropped, or the server stops
         } finally {
             writer = null;
+            if (dropped) {
+                // Whatever writes next (the end of the response) closes the connection at once
+                // instead of waiting for a browser that stopped reading.
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -177,8 +177,8 @@
         // aborted or cut off: reconnect below
       }
       if (state.controller === controller) state.controller = null;
-      if (state.stopped) break;
       setStatus("offline");
+      if (state.stopped) break;
       await new Promise(r => setTimeout(r, 1000));
     }
   }
@@ -401,7 +401,7 @@
       r.tookMs >= 0 ? el("span", { class: "muted" }, ms(r.tookMs)) : null,
       r.usage && r.usage.total ? el("span", { class: "muted" }, tokens(r.usage.total) + " · " + usd(r.cost)) : null,
       r.state === "running" || r.state === "waiting"
-        ? el("button", { class: "danger cancel-run", onclick: () => cancel(r.id) }, "Cancel") : null));
+        ? el("button", { class: "danger cancel-run", onclick: () => cancel(r.runId || r.id) }, "Cancel") : null));
     if (r.error) li.appendChild(el("div", { class: "muted" }, r.error));
     const calls = el("ul", { class: "calls" });
     for (const m of r.models) {
