@@ -24,6 +24,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -74,7 +75,23 @@ class ConsoleBrowserTest {
     }
 
     private static WebDriverWait waitUpTo(int seconds) {
-        return new WebDriverWait(browser, Duration.ofSeconds(seconds), Duration.ofMillis(50));
+        WebDriverWait wait = new WebDriverWait(browser, Duration.ofSeconds(seconds), Duration.ofMillis(50));
+        wait.ignoring(StaleElementReferenceException.class);
+        return wait;
+    }
+
+    /** Runs checks on the page again when it was drawn anew under them. */
+    private static void stable(Runnable checks) {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                checks.run();
+                return;
+            } catch (StaleElementReferenceException e) {
+                if (attempt == 20) {
+                    throw e;
+                }
+            }
+        }
     }
 
     private static WebElement run(String agent) {
@@ -99,25 +116,27 @@ class ConsoleBrowserTest {
             assertThat(browser.getCurrentUrl()).doesNotContain(TOKEN);
 
             // The tree: the lead and both children under it, the tool calls with their results.
-            WebElement lead = run("lead");
-            assertThat(lead.getDomAttribute("data-state")).isEqualTo("waiting");
-            assertThat(lead.findElements(By.cssSelector("li.run"))).extracting(e -> e.getDomAttribute("data-agent"))
-                    .containsExactlyInAnyOrder("researcher", "writer");
-            WebElement fetch = run("researcher").findElement(By.cssSelector("li.tool[data-tool='fetch_page']"));
-            assertThat(fetch.getDomAttribute("data-state")).isEqualTo("done");
-            assertThat(fetch.findElement(By.cssSelector(".result")).getText()).isEqualTo(Team.HOSTILE_RESULT);
-            assertThat(fetch.findElement(By.cssSelector(".args")).getText()).contains("javascript:window.__pwned='url'");
-            WebElement publish = run("writer").findElement(By.cssSelector("li.tool[data-tool='publish']"));
-            assertThat(publish.getDomAttribute("data-state")).isEqualTo("waiting");
-            assertThat(publish.findElement(By.cssSelector(".args")).getText()).isEqualTo(Team.HOSTILE_ARGS);
-            assertThat(lead.findElements(By.cssSelector(".model")).getFirst().getText()).contains(Team.MODEL)
-                    .contains("in 1200 / out 300 tok");
-            assertThat(browser.findElement(By.cssSelector("svg.chart rect.bar"))).isNotNull();
+            stable(() -> {
+                WebElement lead = run("lead");
+                assertThat(lead.getDomAttribute("data-state")).isEqualTo("waiting");
+                assertThat(lead.findElements(By.cssSelector("li.run"))).extracting(e -> e.getDomAttribute("data-agent"))
+                        .containsExactlyInAnyOrder("researcher", "writer");
+                WebElement fetch = run("researcher").findElement(By.cssSelector("li.tool[data-tool='fetch_page']"));
+                assertThat(fetch.getDomAttribute("data-state")).isEqualTo("done");
+                assertThat(fetch.findElement(By.cssSelector(".result")).getText()).isEqualTo(Team.HOSTILE_RESULT);
+                assertThat(fetch.findElement(By.cssSelector(".args")).getText()).contains("javascript:window.__pwned='url'");
+                WebElement publish = run("writer").findElement(By.cssSelector("li.tool[data-tool='publish']"));
+                assertThat(publish.getDomAttribute("data-state")).isEqualTo("waiting");
+                assertThat(publish.findElement(By.cssSelector(".args")).getText()).isEqualTo(Team.HOSTILE_ARGS);
+                assertThat(lead.findElements(By.cssSelector(".model")).getFirst().getText()).contains(Team.MODEL)
+                        .contains("in 1200 / out 300 tok");
+                assertThat(browser.findElement(By.cssSelector("svg.chart rect.bar"))).isNotNull();
 
-            // The decision, with its hostile arguments as text in the edit box.
-            WebElement card = browser.findElement(By.cssSelector("#pending li[data-pending-id]"));
-            assertThat(card.getText()).contains("writer wants to run publish");
-            assertThat(card.findElement(By.cssSelector("textarea")).getDomProperty("value")).isEqualTo(Team.HOSTILE_ARGS);
+                // The decision, with its hostile arguments as text in the edit box.
+                WebElement card = browser.findElement(By.cssSelector("#pending li[data-pending-id]"));
+                assertThat(card.getText()).contains("writer wants to run publish");
+                assertThat(card.findElement(By.cssSelector("textarea")).getDomProperty("value")).isEqualTo(Team.HOSTILE_ARGS);
+            });
             assertNothingInjected();
 
             Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
@@ -131,7 +150,7 @@ class ConsoleBrowserTest {
             js.executeScript("window.shellyConsole.pause()");
             waitUpTo(5).until(d -> "offline".equals(d.findElement(By.id("status")).getDomAttribute("data-state")));
             long seenBefore = Long.parseLong(browser.findElement(By.id("stream")).getDomAttribute("data-last"));
-            card.findElement(By.cssSelector("button.approve")).click();
+            stable(() -> browser.findElement(By.cssSelector("#pending button.approve")).click());
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (session.paused() || !session.chat().last().orElseThrow().text().equals("lead finished after 1 results")) {
                 assertThat(System.nanoTime()).as("the approved turn finishes").isLessThan(deadline);
@@ -139,7 +158,7 @@ class ConsoleBrowserTest {
             }
             long serverSeq = serverSeq();
             assertThat(serverSeq).as("events flowed while the page was cut off").isGreaterThan(seenBefore);
-            assertThat(runState("lead")).as("the page saw none of it").isEqualTo("waiting");
+            stable(() -> assertThat(runState("lead")).as("the page saw none of it").isEqualTo("waiting"));
 
             // Reconnect: the missed events arrive from Last-Event-ID, in order, none missing.
             js.executeScript("window.shellyConsole.resume()");
@@ -148,11 +167,13 @@ class ConsoleBrowserTest {
                     .map(e -> e.getDomAttribute("data-agent") + "=" + e.getDomAttribute("data-state")).toList())
                     .until(d -> Long.parseLong(d.findElement(By.id("stream")).getDomAttribute("data-last")) >= serverSeq
                     && runState("lead").equals("done") && runState("writer").equals("done"));
-            assertThat(browser.findElement(By.id("stream")).getDomAttribute("data-gaps")).isEqualTo("0");
-            WebElement published = run("writer").findElement(By.cssSelector("li.tool[data-tool='publish']"));
-            assertThat(published.getDomAttribute("data-state")).isEqualTo("done");
-            assertThat(published.findElement(By.cssSelector(".result")).getText())
-                    .isEqualTo("published: <script>window.__pwned='args'</script>");
+            stable(() -> {
+                assertThat(browser.findElement(By.id("stream")).getDomAttribute("data-gaps")).isEqualTo("0");
+                WebElement published = run("writer").findElement(By.cssSelector("li.tool[data-tool='publish']"));
+                assertThat(published.getDomAttribute("data-state")).isEqualTo("done");
+                assertThat(published.findElement(By.cssSelector(".result")).getText())
+                        .isEqualTo("published: <script>window.__pwned='args'</script>");
+            });
             waitUpTo(10).until(d -> d.findElements(By.cssSelector("#pending li[data-pending-id]")).isEmpty()
                     && d.findElement(By.id("conversation")).getText().contains("lead finished after 1 results"));
             assertNothingInjected();

@@ -6,7 +6,8 @@
   const LONG = 280;
   const state = {
     token: null, sessions: new Map(), selected: null, detail: null, detailSeq: 0,
-    last: 0, gaps: 0, count: 0, controller: null, stopped: false, refresh: null, listTimer: null
+    last: 0, gaps: 0, count: 0, controller: null, stopped: false, refresh: null, listTimer: null,
+    open: new Set(), drawn: {}
   };
 
   function el(tag, attrs, ...children) {
@@ -33,12 +34,17 @@
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
 
-  /** A text shown whole when short, folded behind its first line when long. */
-  function block(text, cls) {
+  /**
+   * A text shown whole when short, folded behind its first line when long; a fold the person
+   * opened stays open when the view is drawn again (key names it).
+   */
+  function block(text, cls, key) {
     const t = text === null || text === undefined ? "" : String(text);
     if (t.length <= LONG && t.split("\n").length <= 4) return el("pre", { class: cls }, t);
     const head = t.slice(0, 120).split("\n")[0] + " … (" + t.length + " characters)";
-    return el("details", { class: cls }, el("summary", null, head), el("pre", null, t));
+    const fold = el("details", { class: cls, open: key && state.open.has(key) }, el("summary", null, head), el("pre", null, t));
+    if (key) fold.addEventListener("toggle", () => { if (fold.open) state.open.add(key); else state.open.delete(key); });
+    return fold;
   }
 
   function tokens(n) { return (n || 0).toLocaleString("en-US") + " tok"; }
@@ -266,30 +272,46 @@
     frame = requestAnimationFrame(() => { frame = 0; renderSession(); });
   }
 
+  /**
+   * Draws the selected session, part by part: a part whose data did not change is left as it
+   * is, so what the person types (a reason, edited arguments) survives the events that arrive.
+   */
   function renderSession() {
     const root = document.getElementById("session");
     const d = state.detail;
     if (!d) return;
-    clear(root);
+    if (root.dataset.session !== d.id) {
+      clear(root);
+      state.drawn = {};
+      root.dataset.session = d.id;
+      for (const part of ["head", "chart", "pending", "tree", "conversation"]) root.appendChild(el("div", { "data-part": part }));
+    }
     const s = d.summary || {};
-    root.appendChild(el("h2", null, "Session"));
-    root.appendChild(el("div", { class: "sid" }, d.id));
-    root.appendChild(el("div", { class: "summary" },
-      el("div", null, "agent: ", el("strong", null, s.agent || "")),
-      el("div", null, "turns: " + (s.turns || 0)),
-      el("div", null, "tokens: " + tokens(s.usage && s.usage.total)),
-      el("div", null, "cost: " + usd(s.cost)),
-      el("div", null, s.paused || d.pending.length ? el("span", { class: "badge paused" }, "waiting for a decision")
-        : el("span", { class: "badge" }, "not paused")),
-      d.open ? el("button", { class: "danger", id: "cancel-turn", onclick: () => cancel(null) }, "Cancel turn") : null));
-    root.appendChild(el("h3", null, "Tokens and cost per turn"));
-    root.appendChild(chart(d.turns));
-    root.appendChild(el("h3", null, "Waiting for a decision"));
-    root.appendChild(pending(d.pending));
-    root.appendChild(el("h3", null, "Current turn"));
-    root.appendChild(tree(d.runs));
-    root.appendChild(el("h3", null, "Conversation"));
-    root.appendChild(conversation(d.conversation));
+    const waiting = s.paused || d.pending.length > 0;
+    draw(root, "head", [s, waiting, d.open], () => [
+      el("h2", null, "Session"),
+      el("div", { class: "sid" }, d.id),
+      el("div", { class: "summary" },
+        el("div", null, "agent: ", el("strong", null, s.agent || "")),
+        el("div", null, "turns: " + (s.turns || 0)),
+        el("div", null, "tokens: " + tokens(s.usage && s.usage.total)),
+        el("div", null, "cost: " + usd(s.cost)),
+        el("div", null, waiting ? el("span", { class: "badge paused" }, "waiting for a decision")
+          : el("span", { class: "badge" }, "not paused")),
+        d.open ? el("button", { class: "danger", id: "cancel-turn", onclick: () => cancel(null) }, "Cancel turn") : null)]);
+    draw(root, "chart", d.turns, () => [el("h3", null, "Tokens and cost per turn"), chart(d.turns)]);
+    draw(root, "pending", d.pending, () => [el("h3", null, "Waiting for a decision"), pending(d.pending)]);
+    draw(root, "tree", d.runs, () => [el("h3", null, "Current turn"), tree(d.runs)]);
+    draw(root, "conversation", d.conversation, () => [el("h3", null, "Conversation"), conversation(d.conversation)]);
+  }
+
+  function draw(root, part, data, make) {
+    const sign = JSON.stringify(data);
+    if (state.drawn[part] === sign) return;
+    state.drawn[part] = sign;
+    const box = root.querySelector("[data-part='" + part + "']");
+    clear(box);
+    for (const node of make()) box.appendChild(node);
   }
 
   function chart(turns) {
@@ -330,7 +352,7 @@
           el("span", { class: "badge waiting" }, p.kind)),
         p.reason ? el("div", { class: "muted" }, p.reason) : null);
       if (p.kind === "question") {
-        card.appendChild(block(p.arguments, "args"));
+        card.appendChild(block(p.arguments, "args", "pending/" + p.id));
         const answer = el("input", { type: "text", placeholder: "your answer", "aria-label": "answer" });
         card.appendChild(el("div", { class: "actions" }, answer,
           el("button", { class: "primary reply", onclick: () => decide(p, { answer: "reply", text: answer.value }) }, "Reply"),
@@ -412,10 +434,10 @@
       const item = el("li", { class: "tool", "data-tool": t.name, "data-call-id": t.id, "data-state": t.state || "" },
         el("div", null, el("strong", null, t.name), el("span", { class: "badge " + (t.state || "") }, t.state || ""),
           t.tookMs !== undefined ? el("span", { class: "muted" }, " " + ms(t.tookMs)) : null),
-        el("div", { class: "muted" }, "arguments"), block(t.arguments, "args"));
+        el("div", { class: "muted" }, "arguments"), block(t.arguments, "args", r.id + "/" + t.id + "/args"));
       if (t.result !== undefined) {
         item.appendChild(el("div", { class: "muted" }, t.state === "error" ? "error" : "result"));
-        item.appendChild(block(t.result, "result"));
+        item.appendChild(block(t.result, "result", r.id + "/" + t.id + "/result"));
       }
       calls.appendChild(item);
     }
@@ -434,10 +456,11 @@
       const item = el("div", { class: "msg " + m.role, "data-message-id": m.id || "" },
         el("div", { class: "meta" }, m.role + (m.sender ? " · " + m.sender : "") + (m.id ? " · " + m.id : "")));
       for (const p of m.parts) {
-        if (p.kind === "text") item.appendChild(block(p.text, "text"));
-        else if (p.kind === "thinking") item.appendChild(block(p.text, "thinking"));
-        else if (p.kind === "tool_call") item.appendChild(el("div", null, el("div", { class: "muted" }, "calls " + p.name + " (" + p.id + ")"), block(p.arguments, "args")));
-        else if (p.kind === "tool_result") item.appendChild(el("div", null, el("div", { class: "muted" }, (p.error ? "error of " : "result of ") + p.id), block(p.text, "result")));
+        const key = (m.id || "") + "/" + m.parts.indexOf(p);
+        if (p.kind === "text") item.appendChild(block(p.text, "text", key));
+        else if (p.kind === "thinking") item.appendChild(block(p.text, "thinking", key));
+        else if (p.kind === "tool_call") item.appendChild(el("div", null, el("div", { class: "muted" }, "calls " + p.name + " (" + p.id + ")"), block(p.arguments, "args", key)));
+        else if (p.kind === "tool_result") item.appendChild(el("div", null, el("div", { class: "muted" }, (p.error ? "error of " : "result of ") + p.id), block(p.text, "result", key)));
         else item.appendChild(el("div", { class: "muted" }, p.text || p.kind));
       }
       box.appendChild(item);
