@@ -3,6 +3,9 @@ package dev.shelly.console;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.shelly.agent.AgentEvent;
+import dev.shelly.chats.Message;
+import dev.shelly.chats.Role;
 import dev.shelly.engine.Session;
 import dev.shelly.engine.Turn;
 import java.io.File;
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
@@ -139,6 +143,16 @@ class ConsoleBrowserTest {
             });
             assertNothingInjected();
 
+            // What the person types survives the events that arrive meanwhile.
+            stable(() -> browser.findElement(By.cssSelector("#pending input[aria-label='reason']")).sendKeys("not yet"));
+            long seen = Long.parseLong(browser.findElement(By.id("stream")).getDomAttribute("data-last"));
+            team.engine.events().publish(new AgentEvent.MessageAdded(new AgentEvent.Source("lead", null, 0,
+                    lead(session), null, session.id()), Message.text("lead", Role.ASSISTANT, "still waiting")));
+            waitUpTo(5).until(d -> Long.parseLong(d.findElement(By.id("stream")).getDomAttribute("data-last")) > seen);
+            Thread.sleep(300); // the page fetches the session again after a message
+            stable(() -> assertThat(browser.findElement(By.cssSelector("#pending input[aria-label='reason']"))
+                    .getDomProperty("value")).isEqualTo("not yet"));
+
             Path shot = browser.getScreenshotAs(OutputType.FILE).toPath();
             Path kept = Path.of("target", "console-screenshots", "paused-turn.png");
             Files.createDirectories(kept.getParent());
@@ -179,7 +193,18 @@ class ConsoleBrowserTest {
             assertNothingInjected();
             Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), kept.resolveSibling("finished-turn.png"),
                     StandardCopyOption.REPLACE_EXISTING);
+
+            // A narrow screen: one column, nothing wider than the window.
+            browser.manage().window().setSize(new Dimension(420, 900));
+            waitUpTo(5).until(d -> Boolean.TRUE.equals(js.executeScript(
+                    "return document.documentElement.scrollWidth <= window.innerWidth")));
+            Files.copy(browser.getScreenshotAs(OutputType.FILE).toPath(), kept.resolveSibling("narrow.png"),
+                    StandardCopyOption.REPLACE_EXISTING);
         }
+    }
+
+    private static String lead(Session session) {
+        return session.runs().stream().filter(r -> r.parentRunId() == null).findFirst().orElseThrow().runId();
     }
 
     /** No script ran, no element came from the hostile text, and no alert is open. */

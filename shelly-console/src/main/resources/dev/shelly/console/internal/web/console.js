@@ -288,7 +288,8 @@
     }
     const s = d.summary || {};
     const waiting = s.paused || d.pending.length > 0;
-    draw(root, "head", [s, waiting, d.open], () => [
+    const busy = waiting || d.runs.some(r => r.state === "running");
+    draw(root, "head", [s, waiting, busy, d.open], () => [
       el("h2", null, "Session"),
       el("div", { class: "sid" }, d.id),
       el("div", { class: "summary" },
@@ -298,7 +299,8 @@
         el("div", null, "cost: " + usd(s.cost)),
         el("div", null, waiting ? el("span", { class: "badge paused" }, "waiting for a decision")
           : el("span", { class: "badge" }, "not paused")),
-        d.open ? el("button", { class: "danger", id: "cancel-turn", onclick: () => cancel(null) }, "Cancel turn") : null)]);
+        d.open && busy ? el("button", { class: "danger", id: "cancel-turn", onclick: () => cancel(null) }, "Cancel turn")
+          : null)]);
     draw(root, "chart", d.turns, () => [el("h3", null, "Tokens and cost per turn"), chart(d.turns)]);
     draw(root, "pending", d.pending, () => [el("h3", null, "Waiting for a decision"), pending(d.pending)]);
     draw(root, "tree", d.runs, () => [el("h3", null, "Current turn"), tree(d.runs)]);
