@@ -1,5 +1,6 @@
 package dev.shelly.engine;
 
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.ToolPolicy;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.engine.config.AgentConfig;
@@ -9,8 +10,10 @@ import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
 import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
+import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
 import dev.shelly.skills.Skill;
 import dev.shelly.state.Store;
 import dev.shelly.state.tasks.TaskBoard;
@@ -50,6 +53,8 @@ final class EngineWiring {
     private final List<String> warnings = new ArrayList<>();
     /** The provider kinds on the class path, found when the first provider is built by its kind. */
     private ProviderKinds kinds;
+    /** Names the run of a provider's retries and fallbacks on the bus; made with the bus. */
+    private ModelCallEvents modelEvents;
 
     private EngineWiring(EngineSettings settings) {
         this.settings = settings;
@@ -173,10 +178,14 @@ final class EngineWiring {
         Store store = s.store != null ? s.store : shared != null ? new Store(shared.state()) : new Store();
         TaskBoard tasks = s.tasks != null ? s.tasks
                 : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
+        EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
+        modelEvents = new ModelCallEvents(events::publish, () -> events.subscriberCount() > 0);
         Map<String, Completer> models = providers(shared, traced);
+        FallbackListener onBus = modelEvents.fallbacks();
         ProviderChains chains = new ProviderChains(config, models, event -> {
             traced.fallbacks.onFallback(event);
             s.fallbackListener.onFallback(event);
+            onBus.onFallback(event);
         });
         Map<String, Completer> chained = chains.byProvider();
         Map<String, Completer> ownModels = ownModels(chains, shared, traced);
@@ -188,12 +197,11 @@ final class EngineWiring {
             Map<String, UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
             coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
             HumanInTheLoop human = new HumanInTheLoop(s.approvals, config, s.permissions, s.dir, s.clock, codingPolicies);
-            EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
             ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
             AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, ownModels, boxes, coding,
                     human, skills, projectContext, prices, windows, events));
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
-                    s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
+                    s.sessionWait, s.clock, events, human, new LiveSession.Links(withModelEvents(s.interceptors), traced.observer));
             return new Engine(new EngineParts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
                     human, agents, sessions, List.copyOf(warnings)));
         } catch (RuntimeException e) {
@@ -250,7 +258,23 @@ final class EngineWiring {
             kinds = ProviderKinds.load();
         }
         return kinds.build(config, index, model, s.env, s.usage,
-                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit), traced.retries);
+                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit), retries(traced));
+    }
+
+    /** The telemetry's retry listener, and the bus's. */
+    private RetryListener retries(EngineTelemetry traced) {
+        RetryListener onBus = modelEvents.retries();
+        return event -> {
+            traced.retries.onRetry(event);
+            onBus.onRetry(event);
+        };
+    }
+
+    /** The builder's interceptors, then the link that names the run of a provider's retries and fallbacks. */
+    private List<RunInterceptor> withModelEvents(List<RunInterceptor> given) {
+        List<RunInterceptor> all = new ArrayList<>(given);
+        all.add(modelEvents);
+        return List.copyOf(all);
     }
 
     /**
