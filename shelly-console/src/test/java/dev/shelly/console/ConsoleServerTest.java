@@ -197,6 +197,33 @@ class ConsoleServerTest {
         }
     }
 
+    @Test
+    void retriesFallbacksAndCompactionsShowInTheirRun() throws Exception {
+        AgentEvent.Source source = new AgentEvent.Source("lead", null, 0, "run-tree", null, "tree-session");
+        AgentEvent.Source child = new AgentEvent.Source("helper", "lead", 1, "run-child", "run-tree", "tree-session");
+        team.engine.events().publish(new AgentEvent.AgentStarted(source));
+        team.engine.events().publish(new AgentEvent.AgentStarted(child));
+        team.engine.events().publish(new AgentEvent.ModelRetried(child, 1, 3, "overloaded (HTTP 529)", Duration.ofMillis(400)));
+        team.engine.events().publish(new AgentEvent.ModelFellBack(child, "claude", "gpt", "overloaded"));
+        team.engine.events().publish(new AgentEvent.ContextCompacted(source, 4, "compaction", 12_000, 3_000, 20));
+        JsonNode runs = null;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            runs = JSON.readTree(send("GET", "/api/sessions/tree-session", TOKEN, null).body()).path("runs");
+            if (runs.size() == 2 && runs.get(0).path("compactions").size() == 1 && runs.get(1).path("retries").size() == 2) {
+                break;
+            }
+            Thread.sleep(10);
+        }
+        assertThat(runs.get(1).path("parent").asString()).isEqualTo("run-tree");
+        assertThat(runs.get(1).path("retries").get(0).path("error").asString()).isEqualTo("overloaded (HTTP 529)");
+        assertThat(runs.get(1).path("retries").get(0).path("delayMs").asLong()).isEqualTo(400);
+        assertThat(runs.get(1).path("retries").get(1).path("to").asString()).isEqualTo("gpt");
+        assertThat(runs.get(0).path("compactions").get(0).path("before").asLong()).isEqualTo(12_000);
+        assertThat(runs.get(0).path("compactions").get(0).path("after").asLong()).isEqualTo(3_000);
+        assertThat(send("GET", "/api/sessions/never-seen", TOKEN, null).statusCode()).isEqualTo(404);
+    }
+
     /** Publishes tool results of {@code size} characters each (a kilobyte unless given) on the engine's bus, for a session of their own. */
     private static void publish(String session, int n) {
         publish(session, n, 1000);

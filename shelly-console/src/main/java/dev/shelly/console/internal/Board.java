@@ -18,7 +18,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * What the console knows of each session from the engine's events: the run tree of its current
- * turn (runs, their model and tool calls, compactions), the decisions it waits for, its tokens
+ * turn (runs, their model and tool calls, retries and fallbacks, compactions), the decisions it waits for, its tokens
  * and cost per turn, and when it was last active. Each event it takes becomes one change for the
  * page, or none. Not thread-safe: the {@link Hub} calls it under its lock.
  */
@@ -81,6 +81,7 @@ final class Board {
         final List<ObjectNode> models = new ArrayList<>();
         final Map<String, ObjectNode> tools = new LinkedHashMap<>();
         final List<ObjectNode> compactions = new ArrayList<>();
+        final List<ObjectNode> retries = new ArrayList<>();
 
         RunView(String id, String agent, String parent, int depth, Instant started) {
             this.id = id;
@@ -103,6 +104,8 @@ final class Board {
             tools.values().forEach(t::add);
             ArrayNode c = r.putArray("compactions");
             compactions.forEach(c::add);
+            ArrayNode x = r.putArray("retries");
+            retries.forEach(x::add);
             return r;
         }
     }
@@ -232,6 +235,21 @@ final class Board {
                 keep(run.compactions, c);
                 change.put("type", "compaction").set("compaction", c);
             }
+            case AgentEvent.ModelRetried e -> {
+                RunView run = run(s, source, now);
+                ObjectNode r = Views.object().put("kind", "retry").put("attempt", e.attempt())
+                        .put("maxAttempts", e.maxAttempts()).put("error", Views.clip(e.error()))
+                        .put("delayMs", e.delay() == null ? 0 : e.delay().toMillis());
+                keep(run.retries, r);
+                change.put("type", "retry").set("retry", r);
+            }
+            case AgentEvent.ModelFellBack e -> {
+                RunView run = run(s, source, now);
+                ObjectNode r = Views.object().put("kind", "fallback").put("from", e.from()).put("to", e.to())
+                        .put("reason", e.reason());
+                keep(run.retries, r);
+                change.put("type", "retry").set("retry", r);
+            }
             case AgentEvent.MessageAdded e -> {
                 if (source.parentRunId() != null) {
                     return null;
@@ -346,6 +364,10 @@ final class Board {
             d.put("lastActivity", Views.time(s.lastActivity));
         }
         return d;
+    }
+
+    boolean knows(String session) {
+        return sessions.containsKey(session);
     }
 
     Instant lastActivity(String session) {

@@ -96,14 +96,25 @@ final class Pages {
         ObjectNode detail = hub.read(b -> b.detail(id).deepCopy(), at);
         detail.put("seq", at[0]);
         if (!engine.openSessionIds().contains(id)) {
-            Session.Summary saved = engine.sessionSummary(id);
             detail.put("id", id).put("open", false);
+            detail.putArray("conversation");
+            Session.Summary saved;
+            try {
+                saved = engine.sessionSummary(id);
+            } catch (SessionNotFoundException e) {
+                if (!hub.read(b -> b.knows(id), at)) {
+                    throw e;
+                }
+                // Closed and not saved: what its events showed.
+                detail.set("summary", Views.object().put("id", id).put("open", false)
+                        .put("lastActivity", detail.path("lastActivity").asString(null)));
+                return detail;
+            }
             ObjectNode s = Views.object().put("id", id).put("agent", saved.agent()).put("turns", saved.turns())
                     .put("paused", saved.paused()).put("open", false).put("lastActivity", Views.time(saved.lastUsed()));
             s.set("usage", Views.usage(saved.usage()));
             s.set("cost", Views.cost(saved.cost()));
             detail.set("summary", s);
-            detail.putArray("conversation");
             return detail;
         }
         try (Session session = engine.resume(id)) {

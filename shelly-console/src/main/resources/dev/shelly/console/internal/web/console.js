@@ -252,6 +252,11 @@
       case "decided":
         d.pending = d.pending.filter(p => p.id !== c.id);
         break;
+      case "retry": {
+        const r = find(c.run);
+        if (r) r.retries.push(c.retry);
+        break;
+      }
       case "compaction": {
         const r = find(c.run);
         if (r) r.compactions.push(c.compaction);
@@ -442,6 +447,11 @@
         item.appendChild(block(t.result, "result", r.id + "/" + t.id + "/result"));
       }
       calls.appendChild(item);
+    }
+    for (const x of r.retries || []) {
+      calls.appendChild(el("li", { class: "retry" }, x.kind === "retry"
+        ? "retry: attempt " + x.attempt + " of " + x.maxAttempts + " failed (" + x.error + "); next in " + ms(x.delayMs)
+        : "fallback: " + x.from + " → " + x.to + " (" + x.reason + ")"));
     }
     for (const c of r.compactions) {
       calls.appendChild(el("li", { class: "compaction" }, c.strategy + ": " + tokens(c.before) + " → " + tokens(c.after)));
