@@ -1,6 +1,7 @@
 package dev.shelly.console.internal;
 
 import dev.shelly.agent.AgentEvent;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,16 +22,21 @@ final class Hub {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Board board;
-    private final String[] history;
-    private final long[] ids;
+    /** Most characters the history keeps, whatever its length in changes: large tool results fill it sooner. */
+    static final long HISTORY_CHARS = 8L << 20;
+
+    private final int history;
+    private final ArrayDeque<String> frames = new ArrayDeque<>();
+    private long charsKept;
+    /** The number of the oldest change kept. */
+    private long oldest = 1;
     private long seq;
     private long dropped;
     private final List<Stream> clients = new CopyOnWriteArrayList<>();
 
     Hub(Board board, int history) {
         this.board = board;
-        this.history = new String[history];
-        this.ids = new long[history];
+        this.history = history;
     }
 
     /** Takes an engine event; called on the console's bus subscription thread. */
@@ -75,9 +81,12 @@ final class Hub {
         change.put("seq", id);
         String frame = "id: " + id + "\nevent: " + change.path("type").asString("change") + "\ndata: "
                 + Views.JSON.writeValueAsString(change) + "\n\n";
-        int slot = (int) (id % history.length);
-        history[slot] = frame;
-        ids[slot] = id;
+        frames.addLast(frame);
+        charsKept += frame.length();
+        while (frames.size() > history || (charsKept > HISTORY_CHARS && frames.size() > 1)) {
+            charsKept -= frames.removeFirst().length();
+            oldest++;
+        }
         for (Stream client : clients) {
             if (!client.offer(frame)) {
                 drop(client);
@@ -103,12 +112,14 @@ final class Hub {
         try {
             List<String> replay = new ArrayList<>();
             if (lastId >= 0 && lastId < seq) {
-                long oldest = Math.max(1, seq - history.length + 1);
-                if (lastId + 1 < oldest || lastId > seq) {
+                if (lastId + 1 < oldest) {
                     replay.add("event: reset\ndata: {\"type\":\"reset\",\"seq\":" + seq + "}\n\n");
                 } else {
-                    for (long id = lastId + 1; id <= seq; id++) {
-                        replay.add(history[(int) (id % history.length)]);
+                    long id = oldest;
+                    for (String frame : frames) {
+                        if (id++ > lastId) {
+                            replay.add(frame);
+                        }
                     }
                 }
             } else if (lastId > seq) {

@@ -8,7 +8,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One browser's event stream: a bounded buffer of frames the {@link Hub} fills without waiting,
+ * One browser's event stream: a buffer of frames, bounded in number and in characters, the {@link Hub} fills without waiting,
  * and the request's own (virtual) thread writing them out. Dropping it ends the write loop and
  * interrupts the thread, which closes the connection even when the browser stopped reading.
  */
@@ -16,8 +16,12 @@ final class Stream {
     private static final String END = new String("end");
     private static final byte[] PING = ": ping\n\n".getBytes(StandardCharsets.UTF_8);
 
+    /** Most characters a client may fall behind by, whatever its length in changes. */
+    static final long MAX_CHARS = 16L << 20;
+
     private final BlockingQueue<String> frames;
     private final int capacity;
+    private final java.util.concurrent.atomic.AtomicLong chars = new java.util.concurrent.atomic.AtomicLong();
     private volatile Thread writer;
     private volatile boolean dropped;
 
@@ -32,7 +36,11 @@ final class Stream {
 
     /** Queues a frame; false when the buffer is full. */
     boolean offer(String frame) {
-        return !dropped && frames.size() < capacity && frames.offer(frame);
+        if (dropped || frames.size() >= capacity || chars.get() + frame.length() > MAX_CHARS) {
+            return false;
+        }
+        chars.addAndGet(frame.length());
+        return frames.offer(frame);
     }
 
     /** Ends the stream: the writer stops, and a writer blocked on a stalled connection is interrupted. */
@@ -60,6 +68,9 @@ final class Stream {
                 if (frame == END || dropped) {
                     return;
                 }
+                if (frame != null) {
+                    chars.addAndGet(-frame.length());
+                }
                 out.write(frame == null ? PING : frame.getBytes(StandardCharsets.UTF_8));
                 // Several queued frames go out in one flush.
                 String more;
@@ -68,6 +79,7 @@ final class Stream {
                         out.flush();
                         return;
                     }
+                    chars.addAndGet(-more.length());
                     out.write(more.getBytes(StandardCharsets.UTF_8));
                 }
                 out.flush();
