@@ -1,6 +1,7 @@
 package dev.shelly.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.chats.ToolCall;
@@ -222,6 +223,34 @@ class ConsoleServerTest {
         assertThat(runs.get(0).path("compactions").get(0).path("before").asLong()).isEqualTo(12_000);
         assertThat(runs.get(0).path("compactions").get(0).path("after").asLong()).isEqualTo(3_000);
         assertThat(send("GET", "/api/sessions/never-seen", TOKEN, null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void cancellingFromTheConsoleEndsARunningTurnAndAPausedOne() throws Exception {
+        try (var session = team.engine.newSessionWith("sleeper")) {
+            java.util.concurrent.Future<Turn> turn = session.submit("wait");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (session.runs().isEmpty() || session.chat().messages().stream().noneMatch(m -> m.hasToolCalls())) {
+                assertThat(System.nanoTime()).as("the tool call starts").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            HttpResponse<String> cancelled = send("POST", "/api/sessions/" + session.id() + "/cancel", TOKEN, "{}");
+            assertThat(cancelled.statusCode()).isEqualTo(200);
+            assertThat(JSON.readTree(cancelled.body()).path("cancelled").asBoolean()).isTrue();
+            assertThatThrownBy(() -> turn.get(20, TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(java.util.concurrent.CancellationException.class)
+                    .hasMessageContaining("agent 'sleeper' was cancelled");
+        }
+        Team.Started started = team.start();
+        try (var session = started.session()) {
+            assertThat(started.turn().get(30, TimeUnit.SECONDS).paused()).isTrue();
+            HttpResponse<String> wrongRun = send("POST", "/api/sessions/" + session.id() + "/cancel", TOKEN,
+                    "{\"run\":\"no-such-run\"}");
+            assertThat(wrongRun.statusCode()).isEqualTo(400);
+            assertThat(wrongRun.body()).contains("has no run 'no-such-run'");
+            assertThat(send("POST", "/api/sessions/" + session.id() + "/cancel", TOKEN, "{}").statusCode()).isEqualTo(200);
+            assertThat(session.paused()).isFalse();
+        }
     }
 
     /** Publishes tool results of {@code size} characters each (a kilobyte unless given) on the engine's bus, for a session of their own. */

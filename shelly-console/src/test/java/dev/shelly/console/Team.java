@@ -49,10 +49,13 @@ final class Team implements AutoCloseable {
                         .toolboxes("web").build())
                 .agent(AgentConfig.builder("writer").description("Writes and publishes").instructions("You are writer.")
                         .toolboxes("web").build())
+                .agent(AgentConfig.builder("sleeper").description("Waits").instructions("You are sleeper.")
+                        .toolboxes("web").build())
                 .entryAgent("lead")
                 .build();
         this.engine = Engine.builder().config(config).completer("m", model).toolbox("web", tools())
                 .toolPolicy("writer", ToolPolicy.builder().allow("fetch_page").ask("publish").build())
+                .toolPolicy("sleeper", ToolPolicy.builder().allow("wait_forever").build())
                 .build();
     }
 
@@ -69,7 +72,11 @@ final class Team implements AutoCloseable {
         return ToolBox.of(
                 Tool.of("fetch_page", "Fetches a page", "{\"type\":\"object\"}", (input, ctx) -> ToolOutput.text(HOSTILE_RESULT)),
                 Tool.of("publish", "Publishes a post", "{\"type\":\"object\"}",
-                        (input, ctx) -> ToolOutput.text("published: " + input.path("title").asString(""))));
+                        (input, ctx) -> ToolOutput.text("published: " + input.path("title").asString(""))),
+                Tool.of("wait_forever", "Waits until cancelled", "{\"type\":\"object\"}", (input, ctx) -> {
+                    new java.util.concurrent.CountDownLatch(1).await();
+                    return ToolOutput.text("never");
+                }));
     }
 
     /** Each agent: its first move on the user's (or the delegated task's) message, a reply after results. */
@@ -82,6 +89,8 @@ final class Team implements AutoCloseable {
             if (system.contains("You are lead.")) {
                 parts.add(new ToolCall("d1", "delegate", "{\"tasks\":[{\"agent\":\"researcher\",\"task\":\"find sources\"},"
                         + "{\"agent\":\"writer\",\"task\":\"publish the post\"}]}"));
+            } else if (system.contains("You are sleeper.")) {
+                parts.add(new ToolCall("w1", "wait_forever", "{}"));
             } else if (system.contains("You are researcher.")) {
                 parts.add(new ToolCall("f1", "fetch_page", "{\"url\":\"javascript:window.__pwned='url'\"}"));
             } else {
