@@ -270,8 +270,17 @@ final class EngineWiring {
         };
     }
 
-    /** The builder's interceptors, then the link that names the run of a provider's retries and fallbacks. */
+    /**
+     * The builder's interceptors, then the link that names the run of a provider's retries and
+     * fallbacks; left out when no provider can retry or fall back (every one given in code, none
+     * with a fallback), so such an engine's model calls pay nothing for it.
+     */
     private List<RunInterceptor> withModelEvents(List<RunInterceptor> given) {
+        boolean retriesOrFallbacks = config.providers().stream()
+                .anyMatch(p -> !settings.completers.containsKey(p.name()) || !p.fallback().isEmpty());
+        if (!retriesOrFallbacks) {
+            return List.copyOf(given);
+        }
         List<RunInterceptor> all = new ArrayList<>(given);
         all.add(modelEvents);
         return List.copyOf(all);
