@@ -250,6 +250,21 @@ class ConsoleServerTest {
             assertThat(wrongRun.body()).contains("has no run 'no-such-run'");
             assertThat(send("POST", "/api/sessions/" + session.id() + "/cancel", TOKEN, "{}").statusCode()).isEqualTo(200);
             assertThat(session.paused()).isFalse();
+            JsonNode after = JSON.readTree(send("GET", "/api/sessions/" + session.id(), TOKEN, null).body());
+            assertThat(after.path("pending")).isEmpty();
+            assertThat(after.path("runs")).extracting(r -> r.path("state").asString()).doesNotContain("waiting", "running");
+            // The next message is a new turn with a tree of its own, not the cancelled one taken up.
+            session.submit("Again, please.").get(30, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            JsonNode next;
+            do {
+                next = JSON.readTree(send("GET", "/api/sessions/" + session.id(), TOKEN, null).body());
+                assertThat(System.nanoTime()).as("the second turn shows").isLessThan(deadline);
+                Thread.sleep(10);
+            } while (next.path("turns").size() < 2 || next.path("pending").isEmpty());
+            assertThat(next.path("runs")).extracting(r -> r.path("agent").asString())
+                    .containsExactlyInAnyOrder("lead", "researcher", "writer");
+            assertThat(next.path("runs")).extracting(r -> r.path("state").asString()).doesNotContain("cancelled");
         }
     }
 

@@ -272,6 +272,24 @@ final class Board {
         return Views.object().put("type", "decided").put("session", session).put("id", id);
     }
 
+    /**
+     * A paused turn the console cancelled: its waiting runs are cancelled and nothing waits, so
+     * the next run of the session starts a new turn instead of taking one of them up.
+     */
+    ObjectNode pausedTurnCancelled(String session) {
+        SessionView s = sessions.get(session);
+        if (s != null) {
+            s.paused = false;
+            s.pending.clear();
+            for (RunView r : s.runs.values()) {
+                if (r.state.equals("waiting") || r.state.equals("running")) {
+                    r.state = "cancelled";
+                }
+            }
+        }
+        return Views.object().put("type", "cancelled").put("session", session);
+    }
+
     private void newTurn(SessionView s, String agent) {
         s.runs.clear();
         s.continued.clear();

@@ -98,6 +98,7 @@ final class Steer {
             }
             if (session.paused()) {
                 session.cancel();
+                hub.change(b -> b.pausedTurnCancelled(sessionId));
                 return true;
             }
             for (Session.RunInfo run : session.runs()) {

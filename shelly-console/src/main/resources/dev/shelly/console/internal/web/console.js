@@ -263,6 +263,7 @@
         break;
       }
       case "message":
+      case "cancelled":
         scheduleDetail();
         break;
     }
