@@ -79,7 +79,13 @@ public final class Server implements AutoCloseable {
         this.threads = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("shelly-console-", 0).factory());
         http.setExecutor(threads);
         http.createContext("/", this::handle);
-        this.subscription = engine.events().subscribe(this::accept);
+        try {
+            this.subscription = engine.events().subscribe(this::accept);
+        } catch (RuntimeException e) {
+            http.stop(0);
+            threads.shutdownNow();
+            throw e;
+        }
         http.start();
     }
 
