@@ -226,6 +226,27 @@ class ConsoleServerTest {
     }
 
     @Test
+    void aQuestionFromAskUserIsAnsweredInTheConsole() throws Exception {
+        try (var session = team.engine.newSessionWith("asker")) {
+            assertThat(session.send("Paint it.").paused()).isTrue();
+            JsonNode detail = JSON.readTree(send("GET", "/api/sessions/" + session.id(), TOKEN, null).body());
+            JsonNode question = detail.path("pending").get(0);
+            assertThat(question.path("kind").asString()).isEqualTo("question");
+            assertThat(question.path("reason").asString()).contains("Which <b>colour</b>?");
+            HttpResponse<String> replied = send("POST", "/api/sessions/" + session.id() + "/decisions/"
+                    + URLEncoder.encode(question.path("id").asString(), StandardCharsets.UTF_8), TOKEN,
+                    "{\"answer\":\"reply\",\"text\":\"teal\"}");
+            assertThat(replied.statusCode()).isEqualTo(200);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (session.paused() || !session.chat().last().orElseThrow().text().startsWith("asker heard")) {
+                assertThat(System.nanoTime()).as("the turn finishes").isLessThan(deadline);
+                Thread.sleep(20);
+            }
+            assertThat(session.chat().last().orElseThrow().text()).isEqualTo("asker heard: teal");
+        }
+    }
+
+    @Test
     void cancellingFromTheConsoleEndsARunningTurnAndAPausedOne() throws Exception {
         try (var session = team.engine.newSessionWith("sleeper")) {
             java.util.concurrent.Future<Turn> turn = session.submit("wait");

@@ -51,11 +51,13 @@ final class Team implements AutoCloseable {
                         .toolboxes("web").build())
                 .agent(AgentConfig.builder("sleeper").description("Waits").instructions("You are sleeper.")
                         .toolboxes("web").build())
+                .agent(AgentConfig.builder("asker").description("Asks").instructions("You are asker.").build())
                 .entryAgent("lead")
                 .build();
         this.engine = Engine.builder().config(config).completer("m", model).toolbox("web", tools())
                 .toolPolicy("writer", ToolPolicy.builder().allow("fetch_page").ask("publish").build())
                 .toolPolicy("sleeper", ToolPolicy.builder().allow("wait_forever").build())
+                .askUser("asker")
                 .build();
     }
 
@@ -89,6 +91,8 @@ final class Team implements AutoCloseable {
             if (system.contains("You are lead.")) {
                 parts.add(new ToolCall("d1", "delegate", "{\"tasks\":[{\"agent\":\"researcher\",\"task\":\"find sources\"},"
                         + "{\"agent\":\"writer\",\"task\":\"publish the post\"}]}"));
+            } else if (system.contains("You are asker.")) {
+                parts.add(new ToolCall("q1", "ask_user", "{\"question\":\"Which <b>colour</b>?\"}"));
             } else if (system.contains("You are sleeper.")) {
                 parts.add(new ToolCall("w1", "wait_forever", "{}"));
             } else if (system.contains("You are researcher.")) {
@@ -101,9 +105,13 @@ final class Team implements AutoCloseable {
             for (ToolResult r : last.toolResults()) {
                 results.add(r.text().length() > 60 ? r.text().substring(0, 60) : r.text());
             }
-            String who = system.contains("You are lead.") ? "lead" : system.contains("You are researcher.") ? "researcher"
-                    : "writer";
-            parts.add(new Text(who + " finished after " + results.size() + " results"));
+            if (system.contains("You are asker.")) {
+                parts.add(new Text("asker heard: " + results.getFirst()));
+            } else {
+                String who = system.contains("You are lead.") ? "lead" : system.contains("You are researcher.")
+                        ? "researcher" : "writer";
+                parts.add(new Text(who + " finished after " + results.size() + " results"));
+            }
         }
         return new Message("model", Role.ASSISTANT, parts);
     }
