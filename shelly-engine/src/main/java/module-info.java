@@ -25,4 +25,6 @@ module dev.shelly.engine {
     // Provider kinds (shelly-providers' and a user's own) and shared backends (shelly-redis).
     uses dev.shelly.modeladapter.spi.CompleterFactory;
     uses dev.shelly.storage.spi.SharedBackendsProvider;
+    // Modules started by a section of the configuration (shelly-console for console:).
+    uses dev.shelly.engine.Engine.Extension;
 }

@@ -21,7 +21,7 @@ class ModuleDependencyTest {
     static final Set<String> LIBRARIES = Set.of(
             "shelly-chats", "shelly-modeladapter", "shelly-provider-spi", "shelly-providers", "shelly-tools",
             "shelly-mcp", "shelly-skills", "shelly-agent", "shelly-coding", "shelly-state", "shelly-storage", "shelly-engine",
-            "shelly-redis",
+            "shelly-redis", "shelly-console",
             "shelly-testing", "shelly-otel");
 
     /** Each module and the Shelly modules it may use. */
@@ -63,6 +63,10 @@ class ModuleDependencyTest {
             // Redis backends for the storage, state and model adapter SPIs. Never the engine, in any
             // scope: the engine finds them with ServiceLoader (dev.shelly.storage.spi).
             Map.entry("shelly-redis", Set.of("shelly-storage", "shelly-state", "shelly-modeladapter", "shelly-testing")),
+            // The browser console: an application of the engine's public API (sessions, events,
+            // prices). Never the engine, in any scope: the engine finds it with ServiceLoader
+            // (Engine.Extension) when the configuration has a console: section.
+            Map.entry("shelly-console", Set.of("shelly-engine", "shelly-testing")),
             Map.entry("examples", LIBRARIES),
             // The shelly command: an application over the engine's public API (and the types it
             // hands out: agents, chats, models), shipping what a config.yaml may ask for (provider

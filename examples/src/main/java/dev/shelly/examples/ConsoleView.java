@@ -108,6 +108,7 @@ public final class ConsoleView implements AgentListener, RetryListener, Fallback
         withLock(() -> {
             endLine();
             out.println(line);
+            out.flush();
         });
     }
 

@@ -32,7 +32,8 @@ public final class Examples {
                 new TriageExample(),
                 new LongRunExample(),
                 new ApprovalExample(),
-                new CoderExample());
+                new CoderExample(),
+                new ConsoleExample());
     }
 
     /**

@@ -38,7 +38,8 @@ class MainTest {
                 "long-run     120 tool calls in an 8k-token window: offload, trimming, compaction and a loop check keep "
                         + "every request under it",
                 "approval     a tool call waits for approval; a second process resumes the paused session and approves it",
-                "coder        a coding agent reads, fixes and tests a small bundled project inside its workspace");
+                "coder        a coding agent reads, fixes and tests a small bundled project inside its workspace",
+                "console      a team's run tree, cost and approvals in a browser console; approve the post there");
     }
 
     @Test
@@ -60,7 +61,7 @@ class MainTest {
         assertThat(r.out()).isEmpty();
         assertThat(r.errLines()).containsExactly(
                 "error: unknown example 'weather'; known examples: tools, delegation, skills, concurrent, middleware, "
-                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, long-run, approval, coder");
+                        + "state, tasks, redis-tasks, mcp, chat, pipeline, parallel, llm-team, support, nested, triage, long-run, approval, coder, console");
     }
 
     @Test

@@ -245,6 +245,29 @@ public sealed interface AgentEvent {
             long tokensAfter) implements AgentEvent {}
 
     /**
+     * A model call failed and is tried again after a wait: reported for the run whose call it is
+     * by an engine, whose providers retry transient failures.
+     *
+     * @param source the agent whose model call it is
+     * @param attempt the attempt that failed, from 1
+     * @param maxAttempts how many attempts the call may make
+     * @param error what the failed attempt ended with
+     * @param delay how long the call waits before the next attempt
+     */
+    record ModelRetried(Source source, int attempt, int maxAttempts, String error, Duration delay) implements AgentEvent {}
+
+    /**
+     * A model call moved from one provider to its fallback: reported for the run whose call it is
+     * by an engine, whose providers fall back when one cannot answer.
+     *
+     * @param source the agent whose model call it is
+     * @param from the provider that could not answer
+     * @param to the provider asked next
+     * @param reason why, as a word ({@code rate_limited}, {@code overloaded}, {@code circuit_open}, ...)
+     */
+    record ModelFellBack(Source source, String from, String to, String reason) implements AgentEvent {}
+
+    /**
      * A tool reported progress while it runs (an MCP server's {@code notifications/progress}).
      *
      * @param source the agent whose tool call it is

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.LoggerFactory;
 
 /**
  * The composition root: builds the providers, connects the MCP servers, loads skills and
@@ -61,9 +62,15 @@ public final class Engine implements AutoCloseable {
     public static final String STATE_NAMESPACE = "shared";
 
     private final EngineParts parts;
+    /** What the configuration's extension sections started, closed first when the engine closes. */
+    private volatile List<AutoCloseable> extensions = List.of();
 
     Engine(EngineParts parts) {
         this.parts = parts;
+    }
+
+    void extensions(List<AutoCloseable> started) {
+        this.extensions = List.copyOf(started);
     }
 
     /**
@@ -330,10 +337,56 @@ public final class Engine implements AutoCloseable {
         return parts.sessions().open();
     }
 
-    /** Closes the open sessions (cancelling their turns), the MCP clients (ending their subprocesses) and the event bus. */
+    /**
+     * The ids of the sessions this engine holds open now; {@link #resume} of one returns another
+     * handle on its live conversation.
+     *
+     * @return the ids, sorted
+     */
+    public List<String> openSessionIds() {
+        return parts.sessions().openIds();
+    }
+
+    /**
+     * Closes what the configuration's extensions started (a console), the open sessions
+     * (cancelling their turns), the MCP clients (ending their subprocesses) and the event bus.
+     */
     @Override
     public void close() {
+        List<AutoCloseable> started = extensions;
+        extensions = List.of();
+        for (AutoCloseable extension : started.reversed()) {
+            try {
+                extension.close();
+            } catch (Exception e) {
+                LoggerFactory.getLogger(Engine.class).warn("closing {} failed: {}", extension, e.toString());
+            }
+        }
         parts.close();
+    }
+
+    /**
+     * A module that starts with the engine when the configuration has its section, such as
+     * {@code shelly-console} for {@code console:}. The engine finds extensions with
+     * {@link java.util.ServiceLoader} only when a section it names is configured, so an engine
+     * without one pays nothing, and it does not depend on the module that provides it.
+     */
+    public interface Extension {
+        /**
+         * The top-level section of the configuration that starts this extension.
+         *
+         * @return the section's name, such as {@code console}
+         */
+        String section();
+
+        /**
+         * Starts the extension on a built engine.
+         *
+         * @param engine the engine, built and running
+         * @return what to close when the engine closes
+         * @throws RuntimeException when it cannot start; the engine is then closed and its build fails
+         */
+        AutoCloseable start(Engine engine);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.shelly.engine;
 
 import dev.shelly.agent.Agent;
+import dev.shelly.agent.RunInterceptor;
 import dev.shelly.agent.ToolPolicy;
 import dev.shelly.chats.ShellyException;
 import dev.shelly.engine.config.AgentConfig;
@@ -10,8 +11,10 @@ import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
 import dev.shelly.engine.config.ProviderConfig;
 import dev.shelly.modeladapter.Completer;
+import dev.shelly.modeladapter.FallbackCompleter.FallbackListener;
 import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
+import dev.shelly.modeladapter.RetryingCompleter.RetryListener;
 import dev.shelly.skills.Skill;
 import dev.shelly.state.Store;
 import dev.shelly.state.tasks.TaskBoard;
@@ -51,6 +54,8 @@ final class EngineWiring {
     private final List<String> warnings = new ArrayList<>();
     /** The provider kinds on the class path, found when the first provider is built by its kind. */
     private ProviderKinds kinds;
+    /** Names the run of a provider's retries and fallbacks on the bus; made with the bus. */
+    private ModelCallEvents modelEvents;
 
     private EngineWiring(EngineSettings settings) {
         this.settings = settings;
@@ -96,8 +101,9 @@ final class EngineWiring {
             traced.close();
             throw e;
         }
+        Engine engine;
         try {
-            return build(skills, skillTools, projectContext, shared, traced);
+            engine = build(skills, skillTools, projectContext, shared, traced);
         } catch (RuntimeException e) {
             traced.close();
             if (shared != null) {
@@ -107,6 +113,41 @@ final class EngineWiring {
                     e.addSuppressed(suppressed);
                 }
             }
+            throw e;
+        }
+        return withExtensions(engine);
+    }
+
+    /**
+     * Starts what the configured extension sections ask for ({@code console:}), through the
+     * {@link Engine.Extension} a module registers; the engine does not depend on those modules.
+     */
+    private Engine withExtensions(Engine engine) {
+        if (config.console().isEmpty()) {
+            return engine;
+        }
+        List<AutoCloseable> started = new ArrayList<>();
+        try {
+            Engine.Extension console = null;
+            for (Engine.Extension e : ServiceLoader.load(Engine.Extension.class, Engine.class.getClassLoader())) {
+                if (e.section().equals("console")) {
+                    console = e;
+                }
+            }
+            if (console == null) {
+                throw config.errorAt("console", "the console section needs dev.shelly:shelly-console on the class path");
+            }
+            try {
+                started.add(console.start(engine));
+            } catch (RuntimeException e) {
+                ConfigException error = config.errorAt("console", "the console could not start: " + e.getMessage());
+                error.initCause(e);
+                throw error;
+            }
+            engine.extensions(started);
+            return engine;
+        } catch (RuntimeException e) {
+            engine.close();
             throw e;
         }
     }
@@ -142,10 +183,14 @@ final class EngineWiring {
         Store store = s.store != null ? s.store : shared != null ? new Store(shared.state()) : new Store();
         TaskBoard tasks = s.tasks != null ? s.tasks
                 : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
+        EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
+        modelEvents = new ModelCallEvents(events::publish, () -> events.subscriberCount() > 0);
         Map<String, Completer> models = providers(shared, traced);
+        FallbackListener onBus = modelEvents.fallbacks();
         ProviderChains chains = new ProviderChains(config, models, event -> {
             traced.fallbacks.onFallback(event);
             s.fallbackListener.onFallback(event);
+            onBus.onFallback(event);
         });
         Map<String, Completer> chained = chains.byProvider();
         Map<String, Completer> ownModels = ownModels(chains, shared, traced);
@@ -157,14 +202,13 @@ final class EngineWiring {
             Map<String, UnaryOperator<ToolPolicy>> codingPolicies = new LinkedHashMap<>();
             coding.forEach((agent, c) -> codingPolicies.put(agent, c.policy()));
             HumanInTheLoop human = new HumanInTheLoop(s.approvals, config, s.permissions, s.dir, s.clock, codingPolicies);
-            EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
             ModelTable windows = ModelTable.defaults().withAll(config.contextWindows()).withAll(s.contextWindows);
             Agent.SkillTools brought = SkillFolders.of(skillTools, () -> new McpServers(config, workDir(),
                     s.dir, traced.mcpMeta, chained, prices, s.mcpConsent, s.mcpTokens));
             AgentFactory agents = new AgentFactory(new AgentFactory.Parts(config, s.dir, chained, ownModels, boxes, coding,
                     human, skills, brought, projectContext, prices, windows, events));
             SessionManager sessions = new SessionManager(config.entryAgent().orElseThrow(), agents, sessionStore(shared),
-                    s.sessionWait, s.clock, events, human, new LiveSession.Links(List.copyOf(s.interceptors), traced.observer));
+                    s.sessionWait, s.clock, events, human, new LiveSession.Links(withModelEvents(s.interceptors), traced.observer));
             return new Engine(new EngineParts(config, s.dir, events, s.usage, store, tasks, shared, clients, traced,
                     human, agents, sessions, List.copyOf(warnings)));
         } catch (RuntimeException e) {
@@ -221,7 +265,32 @@ final class EngineWiring {
             kinds = ProviderKinds.load();
         }
         return kinds.build(config, index, model, s.env, s.usage,
-                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit), traced.retries);
+                shared == null ? RateLimiter::inProcess : limit -> shared.rateLimiter(p.name(), limit), retries(traced));
+    }
+
+    /** The telemetry's retry listener, and the bus's. */
+    private RetryListener retries(EngineTelemetry traced) {
+        RetryListener onBus = modelEvents.retries();
+        return event -> {
+            traced.retries.onRetry(event);
+            onBus.onRetry(event);
+        };
+    }
+
+    /**
+     * The builder's interceptors, then the link that names the run of a provider's retries and
+     * fallbacks; left out when no provider can retry or fall back (every one given in code, none
+     * with a fallback), so such an engine's model calls pay nothing for it.
+     */
+    private List<RunInterceptor> withModelEvents(List<RunInterceptor> given) {
+        boolean retriesOrFallbacks = config.providers().stream()
+                .anyMatch(p -> !settings.completers.containsKey(p.name()) || !p.fallback().isEmpty());
+        if (!retriesOrFallbacks) {
+            return List.copyOf(given);
+        }
+        List<RunInterceptor> all = new ArrayList<>(given);
+        all.add(modelEvents);
+        return List.copyOf(all);
     }
 
     /**

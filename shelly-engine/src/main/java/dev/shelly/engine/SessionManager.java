@@ -145,6 +145,12 @@ final class SessionManager {
         return live.size();
     }
 
+    List<String> openIds() {
+        List<String> ids = new ArrayList<>(live.keySet());
+        ids.sort(null);
+        return List.copyOf(ids);
+    }
+
     void delete(String id) {
         SessionIds.check(id, "Engine.deleteSession id");
         if (live.containsKey(id)) {

@@ -122,6 +122,16 @@ public final class EngineConfig {
     }
 
     /**
+     * The {@code console:} section: a browser console on the engine, served by
+     * {@code dev.shelly:shelly-console}.
+     *
+     * @return the section, or empty when the engine starts no console
+     */
+    public Optional<Console> console() {
+        return Optional.ofNullable(sections.console());
+    }
+
+    /**
      * The {@code prices:} section: model prices laid over {@link ModelTable#defaults()}.
      *
      * @return the configured prices, empty when none are
@@ -396,6 +406,47 @@ public final class EngineConfig {
         }
     }
 
+    /**
+     * The {@code console:} section of {@code config.yaml}: the engine starts a browser console
+     * (sessions, run trees, cost, the decisions that wait) when it is built, and stops it when it
+     * closes. It takes effect through {@code dev.shelly:shelly-console}, which must be on the class
+     * path.
+     *
+     * <pre>{@code
+     * console:
+     *   port: 7070                          # default 7070; 0 takes a free port
+     *   bind: 127.0.0.1                     # default: the loopback address only
+     *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a new random token, printed once with the console's link
+     * }</pre>
+     *
+     * @param port the TCP port, 0 for any free one; null for {@value #DEFAULT_PORT}
+     * @param bind the address to listen on; null for {@value #DEFAULT_BIND}
+     * @param token the token every request must carry, at least 16 characters; null for a random one
+     */
+    public record Console(Integer port, String bind, String token) {
+        /** The port when none is given. */
+        public static final int DEFAULT_PORT = 7070;
+        /** The address when none is given: loopback only. */
+        public static final String DEFAULT_BIND = "127.0.0.1";
+
+        /** Fills in the defaults and validates the fields; an error never repeats the token. */
+        public Console {
+            if (port != null && (port < 0 || port > 65_535)) {
+                throw new InvalidSettingException("port", "must be between 0 and 65535, was " + port);
+            }
+            port = port == null ? DEFAULT_PORT : port;
+            bind = bind == null ? DEFAULT_BIND : Fields.notBlank(bind, "bind").strip();
+            if (token != null && (token.isBlank() || token.strip().length() < 16)) {
+                throw new InvalidSettingException("token", "must have at least 16 characters");
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Console[port=" + port + ", bind=" + bind + ", token=" + (token == null ? "generated" : "set") + "]";
+        }
+    }
+
     /** Builds a configuration in code. */
     public static final class Builder {
         private final List<ProviderConfig> providers = new ArrayList<>();
@@ -407,6 +458,7 @@ public final class EngineConfig {
         private ModelTable prices = ModelTable.empty();
         private ModelTable contextWindows = ModelTable.empty();
         private Telemetry telemetry;
+        private Console console;
 
         private Builder() {}
 
@@ -488,6 +540,17 @@ public final class EngineConfig {
         }
 
         /**
+         * Starts a browser console with the engine (needs {@code shelly-console} on the class path).
+         *
+         * @param value the console settings
+         * @return this builder
+         */
+        public Builder console(Console value) {
+            this.console = value;
+            return this;
+        }
+
+        /**
          * Prices models beyond (or instead of) {@link ModelTable#defaults()}.
          *
          * @param value the prices; replaces any set before
@@ -522,7 +585,7 @@ public final class EngineConfig {
          */
         public EngineConfig build() {
             return new EngineConfig(new Sections(providers, mcpServers, agents, entryAgent, redis, prices, contextWindows,
-                    approvals, telemetry),
+                    approvals, telemetry, console),
                     Locations.NONE);
         }
     }

@@ -16,12 +16,14 @@ import tools.jackson.databind.node.ObjectNode;
  *   <li>{@code SHELLY_ENTRY_AGENT}: {@code entry_agent};
  *   <li>{@code SHELLY_MODEL}: the {@code model} of the entry agent (its own model on its provider);
  *   <li>{@code SHELLY_<SECTION>_<FIELD>} for the single-valued fields of the sections
- *       {@code approvals}, {@code redis} and {@code telemetry}, the section and field upper-cased:
+ *       {@code approvals}, {@code redis}, {@code telemetry} and {@code console}, the section and field
+ *       upper-cased:
  *       {@code SHELLY_APPROVALS_TIMEOUT}, {@code SHELLY_APPROVALS_ON_TIMEOUT},
  *       {@code SHELLY_REDIS_URL}, {@code SHELLY_REDIS_KEY_PREFIX}, {@code SHELLY_REDIS_TLS},
  *       {@code SHELLY_REDIS_TIMEOUT}, {@code SHELLY_TELEMETRY_ENDPOINT},
- *       {@code SHELLY_TELEMETRY_PROTOCOL}, {@code SHELLY_TELEMETRY_SERVICE_NAME} and
- *       {@code SHELLY_TELEMETRY_CAPTURE_CONTENT}.
+ *       {@code SHELLY_TELEMETRY_PROTOCOL}, {@code SHELLY_TELEMETRY_SERVICE_NAME},
+ *       {@code SHELLY_TELEMETRY_CAPTURE_CONTENT}, {@code SHELLY_CONSOLE_PORT},
+ *       {@code SHELLY_CONSOLE_BIND} and {@code SHELLY_CONSOLE_TOKEN}.
  * </ul>
  * A variable that is unset or empty overrides nothing. A bad value is reported at the variable:
  * {@code environment variable SHELLY_APPROVALS_TIMEOUT: must be positive, was PT0S}.
@@ -36,7 +38,8 @@ final class EnvOverrides {
     private static final Map<String, Map<String, Boolean>> SECTIONS = Map.of(
             "approvals", Map.of("timeout", false, "on_timeout", false),
             "redis", Map.of("url", false, "key_prefix", false, "tls", true, "timeout", false),
-            "telemetry", Map.of("endpoint", false, "protocol", false, "service_name", false, "capture_content", true));
+            "telemetry", Map.of("endpoint", false, "protocol", false, "service_name", false, "capture_content", true),
+            "console", Map.of("port", false, "bind", false, "token", false));
 
     private EnvOverrides() {}
 

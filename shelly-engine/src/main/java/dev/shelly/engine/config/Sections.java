@@ -25,11 +25,12 @@ import tools.jackson.databind.util.StdConverter;
  * @param contextWindows the {@code context_windows:} section: model id to window in tokens
  * @param approvals the {@code approvals:} section, or null
  * @param telemetry the {@code telemetry:} section, or null
+ * @param console the {@code console:} section, or null
  */
 record Sections(List<ProviderConfig> providers, List<McpServerConfig> mcpServers, List<AgentConfig> agents,
         String entryAgent, RedisConfig redis, @JsonDeserialize(converter = Prices.class) ModelTable prices,
         @JsonDeserialize(converter = Windows.class) ModelTable contextWindows,
-        EngineConfig.ApprovalSettings approvals, EngineConfig.Telemetry telemetry) {
+        EngineConfig.ApprovalSettings approvals, EngineConfig.Telemetry telemetry, EngineConfig.Console console) {
 
     Sections {
         providers = providers == null ? List.of() : List.copyOf(providers);

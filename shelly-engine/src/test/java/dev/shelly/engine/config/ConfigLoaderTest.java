@@ -642,6 +642,35 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aConsoleSectionIsReadWithItsTokenFromTheEnvironmentAndNeverPrinted() {
+        EngineConfig.Console c = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                console:
+                  port: 7171
+                  bind: 0.0.0.0
+                  token: ${CONSOLE_TOKEN}
+                """, "config.yaml", Map.of("CONSOLE_TOKEN", "s3cret-console-token")::get).console().orElseThrow();
+        assertThat(c).isEqualTo(new EngineConfig.Console(7171, "0.0.0.0", "s3cret-console-token"));
+        assertThat(c.toString()).doesNotContain("s3cret").isEqualTo("Console[port=7171, bind=0.0.0.0, token=set]");
+        EngineConfig.Console defaults = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                console: {}
+                """, "config.yaml", ENV).console().orElseThrow();
+        assertThat(defaults).isEqualTo(new EngineConfig.Console(7070, "127.0.0.1", null));
+        assertThat(ConfigLoader.parse("agents: [{ name: a }]", "config.yaml", ENV).console()).isEmpty();
+        assertThat(error("""
+                agents: [{ name: a }]
+                console:
+                  port: 70000
+                """)).hasMessage("config.yaml:3: console.port: must be between 0 and 65535, was 70000");
+        assertThat(error("""
+                agents: [{ name: a }]
+                console:
+                  token: short
+                """)).hasMessage("config.yaml:3: console.token: must have at least 16 characters");
+    }
+
+    @Test
     void telemetryErrorsNameFileLineAndField() {
         assertThat(error("""
                 agents: [{ name: a }]

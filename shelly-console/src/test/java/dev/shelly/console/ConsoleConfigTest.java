@@ -1,0 +1,70 @@
+package dev.shelly.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.shelly.engine.Engine;
+import dev.shelly.engine.config.AgentConfig;
+import dev.shelly.engine.config.ConfigException;
+import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.engine.config.ProviderConfig;
+import dev.shelly.testing.ScriptedCompleter;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The console started by the engine from a {@code console:} section, and stopped with it. */
+@Timeout(60)
+class ConsoleConfigTest {
+    private static final String TOKEN = "config-token-0123456789abcdef";
+
+    private static EngineConfig config(EngineConfig.Console console) {
+        return EngineConfig.builder()
+                .provider(ProviderConfig.builder("m", "openai", "gpt-test").apiKey("k").build())
+                .agent(AgentConfig.builder("a").description("Answers").build())
+                .console(console)
+                .build();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Test
+    void aConsoleSectionStartsTheConsoleWithTheEngineAndClosingTheEngineStopsIt() throws Exception {
+        int port = freePort();
+        URI sessions = URI.create("http://127.0.0.1:" + port + "/api/sessions");
+        try (HttpClient http = HttpClient.newHttpClient()) {
+            try (Engine engine = Engine.builder().config(config(new EngineConfig.Console(port, null, TOKEN)))
+                    .completer("m", ScriptedCompleter.of()).build()) {
+                assertThat(engine.events().subscriberCount()).isEqualTo(1);
+                HttpResponse<String> ok = http.send(HttpRequest.newBuilder(sessions).header("Authorization", "Bearer " + TOKEN)
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(ok.statusCode()).isEqualTo(200);
+                assertThat(ok.body()).contains("\"sessions\":[]");
+                assertThat(http.send(HttpRequest.newBuilder(sessions).build(), HttpResponse.BodyHandlers.ofString())
+                        .statusCode()).isEqualTo(401);
+            }
+            assertThatThrownBy(() -> http.send(HttpRequest.newBuilder(sessions).build(), HttpResponse.BodyHandlers.ofString()))
+                    .isInstanceOf(ConnectException.class);
+        }
+    }
+
+    @Test
+    void aPortInUseFailsTheBuildAtTheConsoleSection() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+            assertThatThrownBy(() -> Engine.builder().config(config(new EngineConfig.Console(taken.getLocalPort(), null, TOKEN)))
+                    .completer("m", ScriptedCompleter.of()).build())
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("console: the console could not start: cannot listen on 127.0.0.1:" + taken.getLocalPort());
+        }
+    }
+}
