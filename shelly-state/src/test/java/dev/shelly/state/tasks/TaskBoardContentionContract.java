@@ -37,7 +37,7 @@ public abstract class TaskBoardContentionContract {
     private static final int THREADS = 64;
     private static final long GUARD_SECONDS = 60;
 
-    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock());
+    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock(), TickingClock.LEASE);
 
     @RepeatedTest(20)
     void exactlyOneOfManyConcurrentClaimersWins() throws Exception {
