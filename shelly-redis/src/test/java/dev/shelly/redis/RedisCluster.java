@@ -66,7 +66,9 @@ public final class RedisCluster implements AutoCloseable {
                 "--daemonize", "no", "--protected-mode", "no", "--loglevel", "warning", "--save", "",
                 "--appendonly", "no", "--cluster-enabled", "yes", "--cluster-config-file",
                 dir.resolve("nodes-" + port + ".conf").toString(), "--cluster-node-timeout",
-                Integer.toString(NODE_TIMEOUT_MILLIS), "--dir", dir.toString());
+                Integer.toString(NODE_TIMEOUT_MILLIS), "--cluster-replica-validity-factor", "0",
+                "--dbfilename", "dump-" + port + ".rdb", "--dir", dir.toString(), "--logfile",
+                dir.resolve(port + ".log").toString());
         try {
             nodes.put(port, new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
@@ -120,9 +122,90 @@ public final class RedisCluster implements AutoCloseable {
         throw new IllegalStateException("no live master serves slot " + slot);
     }
 
-    /** Waits until every slot is served again (a replica took over) and the survivors agree. */
-    public void awaitFailover() {
+    /**
+     * Waits until another node serves a key's slot (a replica took over from the killed master)
+     * and every live node says the cluster is ok.
+     *
+     * @param key the key whose master was killed
+     * @param killed the killed master's port
+     */
+    public void awaitFailover(String key, int killed) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            Integer port = masterPortOf(key);
+            if (port != null && port != killed) {
+                break;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no replica took over from the master on port " + killed + " within 30 s");
+            }
+            pause(50);
+        }
         awaitHealthy(0);
+    }
+
+    /** The port of the live master serving a key's slot, as a live node sees it, or null. */
+    private Integer masterPortOf(String key) {
+        String any = Integer.toString(alivePort());
+        int slot = Integer.parseInt(run(List.of("redis-cli", "-p", any, "cluster", "keyslot", key)).strip());
+        for (String line : run(List.of("redis-cli", "-p", any, "cluster", "nodes")).split("\n")) {
+            String[] f = line.strip().split(" ");
+            if (f.length > 8 && f[2].contains("master") && !f[2].contains("fail") && serves(f, slot)) {
+                return Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1, f[1].indexOf('@')));
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Gives the master that now serves a key's slot a replica again, as an operator replaces a
+     * dead node: a fresh node (new port, no data) joins as its replica and syncs. Until then the
+     * master has no replica to confirm writes. (The dead node itself is not restarted: with its
+     * old node file it would claim its slots, empty, for a moment before the cluster corrects it.)
+     *
+     * @param key the key, hash tag and all
+     */
+    public void addReplicaFor(String key) {
+        int any = alivePort();
+        int slot = Integer.parseInt(run(List.of("redis-cli", "-p", Integer.toString(any), "cluster", "keyslot", key)).strip());
+        String master = null;
+        for (String line : run(List.of("redis-cli", "-p", Integer.toString(any), "cluster", "nodes")).split("\n")) {
+            String[] f = line.strip().split(" ");
+            if (f.length > 8 && f[2].contains("master") && !f[2].contains("fail") && serves(f, slot)) {
+                master = f[0];
+            }
+        }
+        if (master == null) {
+            throw new IllegalStateException("no live master serves slot " + slot);
+        }
+        int port = freePorts(1).getFirst();
+        startNode(port);
+        String self = Integer.toString(port);
+        run(List.of("redis-cli", "-p", self, "cluster", "meet", "127.0.0.1", Integer.toString(any)));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!run(List.of("redis-cli", "-p", self, "cluster", "replicate", master)).strip().equals("OK")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the new node on port " + port + " did not learn of master " + master);
+            }
+            pause(50);
+        }
+        while (!run(List.of("redis-cli", "-p", self, "info", "replication")).contains("master_link_status:up")
+                || !run(List.of("redis-cli", "-p", self, "cluster", "info")).contains("cluster_state:ok")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the new node on port " + port + " did not sync with master " + master
+                        + ": " + tail(port));
+            }
+            pause(50);
+        }
+    }
+
+    private String tail(int port) {
+        try {
+            List<String> lines = Files.readAllLines(dir.resolve(port + ".log"));
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(no log: " + e.getMessage() + ")";
+        }
     }
 
     private static boolean serves(String[] fields, int slot) {
