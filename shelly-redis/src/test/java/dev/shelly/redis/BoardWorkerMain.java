@@ -60,8 +60,8 @@ public final class BoardWorkerMain {
                     w.join();
                 }
             } else if (args[0].equals("drain")) {
-                TaskBoard board = new TaskBoard(redis.taskBackend(args[3]), Clock.systemUTC(),
-                        java.time.Duration.ofMillis(Long.parseLong(args[7])));
+                dev.shelly.state.tasks.TaskBackend backend = redis.taskBackend(args[3]);
+                TaskBoard board = new TaskBoard(backend, Clock.systemUTC(), java.time.Duration.ofMillis(Long.parseLong(args[7])));
                 int threads = Integer.parseInt(args[5]);
                 long pause = Long.parseLong(args[6]);
                 boolean hold = Boolean.parseBoolean(args[8]);
@@ -70,7 +70,7 @@ public final class BoardWorkerMain {
                 for (int t = 0; t < threads; t++) {
                     String agent = args[4] + "-" + t;
                     boolean holder = hold && t == 0;
-                    workers.add(Thread.ofPlatform().start(() -> drain(board, agent, pause, holder, out)));
+                    workers.add(Thread.ofPlatform().start(() -> drain(board, backend, agent, pause, holder, out)));
                 }
                 for (Thread w : workers) {
                     w.join();
@@ -122,17 +122,19 @@ public final class BoardWorkerMain {
         }
     }
 
-    private static void drain(TaskBoard board, String agent, long pause, boolean holder, PrintStream out) {
+    private static void drain(TaskBoard board, dev.shelly.state.tasks.TaskBackend backend, String agent, long pause,
+            boolean holder, PrintStream out) {
         int claims = 0;
         while (true) {
             Optional<Task> claimed;
             try {
                 claimed = board.claimNext(agent);
                 if (claimed.isEmpty()) {
-                    if (board.list().stream().allMatch(t -> t.status().isFinal())) {
+                    if (backend.withStatus(TaskStatus.IN_PROGRESS, 1).isEmpty()
+                            && backend.withStatus(TaskStatus.PENDING, 1).isEmpty()) {
                         return;
                     }
-                    Thread.sleep(50); // claims of others still run; one of them may lapse
+                    Thread.sleep(100); // claims of others still run; one of them may lapse
                     continue;
                 }
             } catch (RedisUnavailableException e) {
