@@ -29,7 +29,7 @@ import java.util.List;
  *
  * <pre>{@code
  * redis:
- *   nodes: [redis://:${REDIS_PASSWORD}@10.0.0.1:7000, 10.0.0.2:7000, 10.0.0.3:7000]
+ *   nodes: ["redis://:${REDIS_PASSWORD}@10.0.0.1:7000", 10.0.0.2:7000, 10.0.0.3:7000]
  *   # or: url: redis-cluster://:${REDIS_PASSWORD}@10.0.0.1:7000,10.0.0.2:7000,10.0.0.3:7000
  *   replicas: 1                                              # default on a cluster: 1 (WAIT for a replica)
  * }</pre>
@@ -73,7 +73,7 @@ public record RedisConfig(String url, String keyPrefix, Boolean tls, Duration ti
             url = clusterUrl(nodes);
         }
         if (url == null) {
-            throw new InvalidSettingException("url", "missing required field (or give nodes: for a cluster)");
+            throw new InvalidSettingException("url", "missing required field");
         }
         if (url.isBlank()) {
             throw new InvalidSettingException("url", "must not be blank");
