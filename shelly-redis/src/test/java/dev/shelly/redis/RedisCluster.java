@@ -123,6 +123,43 @@ public final class RedisCluster implements AutoCloseable {
     }
 
     /**
+     * Kills (SIGKILL) the node a client listens on for a channel: the one whose
+     * {@code PUBSUB CHANNELS} lists it (in a cluster a node lists only its own subscribers).
+     *
+     * @param channel the channel
+     * @return the killed node's port
+     */
+    public int killNodeListeningOn(String channel) {
+        for (Map.Entry<Integer, Process> node : nodes.entrySet()) {
+            if (node.getValue().isAlive() && run(List.of("redis-cli", "-p", Integer.toString(node.getKey()), "pubsub",
+                    "channels", channel)).strip().equals(channel)) {
+                node.getValue().destroyForcibly();
+                try {
+                    node.getValue().waitFor(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return node.getKey();
+            }
+        }
+        throw new IllegalStateException("no live node has a subscriber of " + channel);
+    }
+
+    /** Waits until every live node says the cluster is ok and agrees that the killed node failed. */
+    public void awaitFailed(int killed) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String address = "127.0.0.1:" + killed + "@";
+        while (run(List.of("redis-cli", "-p", Integer.toString(alivePort()), "cluster", "nodes")).lines()
+                .noneMatch(l -> l.contains(address) && l.contains("fail") && !l.contains("fail?"))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the cluster did not mark the node on port " + killed + " failed in 30 s");
+            }
+            pause(50);
+        }
+        awaitHealthy(0);
+    }
+
+    /**
      * Waits until another node serves a key's slot (a replica took over from the killed master)
      * and every live node says the cluster is ok.
      *

@@ -28,7 +28,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import tools.jackson.databind.node.JsonNodeFactory;
 
 /**
@@ -39,6 +42,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
  * after which writes are confirmed again. A cluster of its own, since it loses
  * a node.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // each test leaves a node dead: the failover runs on a whole cluster
 class RedisClusterFailoverTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static RedisCluster cluster;
@@ -54,6 +58,7 @@ class RedisClusterFailoverTest {
     }
 
     @Test
+    @Order(1)
     void aMasterKilledMidRunLosesNoAcknowledgedTaskStateWriteOrTurn() throws Exception {
         String board = "board";
         String store = sameSlotAs(board, "store");
@@ -149,6 +154,45 @@ class RedisClusterFailoverTest {
                         .isGreaterThanOrEqualTo(e.getValue());
             }
             assertThat(turns).hasSize(3);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aWatcherWakesOnChangesAfterTheNodeItListenedOnDied() throws Exception {
+        try (RedisBackends watching = RedisBackends.builder(cluster.url()).keyPrefix("w:").timeout(Duration.ofSeconds(2))
+                .replicas(0).build();
+                RedisBackends writing = RedisBackends.builder(cluster.url()).keyPrefix("w:").timeout(Duration.ofSeconds(2))
+                        .replicas(0).build()) {
+            TaskBoard watched = new TaskBoard(watching.taskBackend("watched"), Clock.systemUTC());
+            TaskBoard writer = new TaskBoard(writing.taskBackend("watched"), Clock.systemUTC());
+            Task before = watched.create("before", "");
+            writer.claim(before.id(), "w");
+            assertThat(watched.watch(before.id(), TaskStatus.PENDING, Duration.ofSeconds(10))).isPresent();
+
+            int killed = cluster.killNodeListeningOn("w:{watched}:changed");
+            cluster.awaitFailed(killed);
+            Task after = retry(new AtomicBoolean(), new AtomicLong(), () -> writer.create("after", ""));
+            long start = System.nanoTime();
+            Thread claimer = Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                retry(new AtomicBoolean(), new AtomicLong(), () -> writer.claim(after.id(), "w"));
+            });
+            Optional<Task> seen = retry(new AtomicBoolean(), new AtomicLong(), () -> {
+                try {
+                    return watched.watch(after.id(), TaskStatus.PENDING, Duration.ofSeconds(30));
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            claimer.join();
+            assertThat(seen).as("the watcher woke").map(Task::status).contains(TaskStatus.IN_PROGRESS);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("woken by the change, not by its timeout")
+                    .isLessThan(Duration.ofSeconds(15));
         }
     }
 
