@@ -33,7 +33,10 @@ import java.util.stream.Collectors;
  * longer than the lease) lapses: the next board that looks for work ({@link #claimNext}) or
  * renews its own claims gives the task back to pending, and a live worker claims it again. A
  * late completion from the old holder is then refused, as after {@link #releaseClaimsOf}. Long
- * work can also {@linkplain #renew renew} its claim itself. The boards of every process that
+ * work can also {@linkplain #renew renew} its claim itself. The heartbeat renews for the process,
+ * not for a thread: a worker thread that dies inside a live process keeps its claim until the
+ * application gives the task back ({@link #update} to pending, or {@link #releaseClaimsOf}). The
+ * boards of every process that
  * shares a backend compare a lease with their own clock: their clocks must agree to well within
  * the lease (NTP does).
  */
