@@ -107,6 +107,7 @@ public final class RedisBoardBenchmark {
     /** Six redis-servers in cluster mode on free ports, joined into 3 masters with a replica each. */
     private static String startCluster(List<Process> nodes) throws Exception {
         java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("bench-cluster");
+        dir.toFile().deleteOnExit();
         List<String> addresses = new ArrayList<>();
         while (addresses.size() < 6) {
             int port;
@@ -122,6 +123,9 @@ public final class RedisBoardBenchmark {
                     "--cluster-node-timeout", "2000", "--dbfilename", "dump-" + port + ".rdb", "--dir", dir.toString())
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
             addresses.add("127.0.0.1:" + port);
+            // Deleted at exit, before the folder (registered first, so deleted last).
+            dir.resolve("nodes-" + port + ".conf").toFile().deleteOnExit();
+            dir.resolve("dump-" + port + ".rdb").toFile().deleteOnExit();
         }
         Thread.sleep(500);
         List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
