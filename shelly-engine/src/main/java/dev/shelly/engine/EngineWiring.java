@@ -182,7 +182,9 @@ final class EngineWiring {
         EngineSettings s = settings;
         Store store = s.store != null ? s.store : shared != null ? new Store(shared.state()) : new Store();
         TaskBoard tasks = s.tasks != null ? s.tasks
-                : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC()) : new TaskBoard();
+                : shared != null ? new TaskBoard(shared.tasks(), Clock.systemUTC(),
+                        config.redis().map(RedisConfig::taskLease).orElse(TaskBoard.DEFAULT_LEASE))
+                : new TaskBoard();
         EventBus<dev.shelly.agent.AgentEvent> events = s.events != null ? s.events : new EventBus<>();
         modelEvents = new ModelCallEvents(events::publish, () -> events.subscriberCount() > 0);
         Map<String, Completer> models = providers(shared, traced);

@@ -45,7 +45,7 @@ final class Notifications implements RedisConnection.Listener, Watchable, AutoCl
         all[0] = channel;
         all[1] = origin;
         System.arraycopy(args, 0, all, 2, args.length);
-        Long answer = redis.script(script, what, ScriptOutputType.INTEGER, keys, all);
+        Long answer = redis.writeScript(script, what, ScriptOutputType.INTEGER, keys, all);
         if (answer != 0) {
             signal.bump();
         }

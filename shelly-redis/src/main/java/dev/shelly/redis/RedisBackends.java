@@ -8,10 +8,15 @@ import dev.shelly.modeladapter.RateLimitedCompleter.RateLimiter;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import dev.shelly.state.StateBackend;
 import dev.shelly.state.tasks.TaskBackend;
+import dev.shelly.state.tasks.TaskBoard;
+import java.time.Clock;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.SocketOptions;
@@ -25,7 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One Redis server and the Shelly backends that live in it: {@link RedisStateBackend} for a
+ * One Redis server (or one Redis Cluster) and the Shelly backends that live in it: {@link RedisStateBackend} for a
  * {@link dev.shelly.state.Store}, {@link RedisTaskBackend} for a {@link dev.shelly.state.tasks.TaskBoard},
  * {@link RedisSessionStore} for an engine's sessions, and {@link RedisRateLimiter} for a
  * {@link dev.shelly.modeladapter.RateLimitedCompleter}. Every process that opens the same server
@@ -46,6 +51,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * away, commands wait for the reconnect up to that timeout. Thread-safe. It is also the engine's
  * {@link SharedBackends} for a {@code redis:} section ({@link #state()}, {@link #tasks()},
  * {@link #sessions()}).
+ *
+ * <p>A Redis Cluster is opened the same way, by a {@code redis-cluster://host:port,host:port}
+ * URL or {@link #builder(List)} with its nodes: every backend keeps its keys under one hash tag,
+ * so each of its scripts runs on one slot, and each write returns once a replica confirmed it
+ * ({@link Builder#replicas}).
  */
 public final class RedisBackends implements SharedBackends {
     /** How long a session's lease lives without renewal unless {@link Builder#sessionLease} says otherwise. */
@@ -60,20 +70,36 @@ public final class RedisBackends implements SharedBackends {
     private RedisSessionStore engineSessions;
     private final List<RedisSessionStore> sessionStores = new ArrayList<>();
     private final Duration sessionLease;
+    private final Duration taskLease;
 
-    private RedisBackends(RedisConnection redis, Duration sessionLease) {
+    private RedisBackends(RedisConnection redis, Duration sessionLease, Duration taskLease) {
         this.redis = redis;
         this.sessionLease = sessionLease;
+        this.taskLease = taskLease;
     }
 
     /**
-     * Starts the settings for a server.
+     * Starts the settings for a server, or for a cluster.
      *
-     * @param url {@code redis://[[user]:password@]host[:port][/database]}, or {@code rediss://} for TLS
+     * @param url {@code redis://[[user]:password@]host[:port][/database]}, {@code rediss://} for
+     *     TLS, or {@code redis-cluster://[[user]:password@]host:port,host:port,...} for a cluster
      * @return a builder
      */
     public static Builder builder(String url) {
-        return new Builder(url);
+        return new Builder(url, null);
+    }
+
+    /**
+     * Starts the settings for a Redis Cluster: any of its nodes; the client finds the rest.
+     *
+     * @param nodes each {@code host:port} or {@code redis://[[user]:password@]host:port}
+     * @return a builder
+     */
+    public static Builder builder(List<String> nodes) {
+        if (nodes == null || nodes.isEmpty()) {
+            throw new IllegalArgumentException("RedisBackends nodes must name at least one node of the cluster");
+        }
+        return new Builder(null, List.copyOf(nodes));
     }
 
     /**
@@ -84,7 +110,8 @@ public final class RedisBackends implements SharedBackends {
      * @throws RedisUnavailableException when the server cannot be reached within the timeout
      */
     public static RedisBackends open(RedisConfig config) {
-        return builder(config.url()).keyPrefix(config.keyPrefix()).tls(config.tls()).timeout(config.timeout()).build();
+        return builder(config.url()).keyPrefix(config.keyPrefix()).tls(config.tls()).timeout(config.timeout())
+                .taskLease(config.taskLease()).replicas(config.replicas()).build();
     }
 
     /**
@@ -94,7 +121,7 @@ public final class RedisBackends implements SharedBackends {
      * @return the backend; close it to stop listening for its changes
      */
     public StateBackend stateBackend(String name) {
-        return new RedisStateBackend(redis, redis.prefix() + checkName(name, "stateBackend") + ":");
+        return new RedisStateBackend(redis, redis.base("", checkName(name, "stateBackend")));
     }
 
     /**
@@ -104,7 +131,28 @@ public final class RedisBackends implements SharedBackends {
      * @return the backend; close it to stop listening for its changes
      */
     public TaskBackend taskBackend(String name) {
-        return new RedisTaskBackend(redis, redis.prefix() + checkName(name, "taskBackend") + ":");
+        return new RedisTaskBackend(redis, redis.base("", checkName(name, "taskBackend")));
+    }
+
+    /**
+     * A task board over {@link #taskBackend(String)}, on the system clock, whose claims are
+     * leases of {@link Builder#taskLease} (default 30 s).
+     *
+     * @param name the board's name: letters, digits, '_', '-', '.' or ':'
+     * @return the board
+     */
+    public TaskBoard taskBoard(String name) {
+        return new TaskBoard(taskBackend(name), Clock.systemUTC(), taskLease);
+    }
+
+    /**
+     * How long a task board's claim lives without renewal on boards made here, and on the
+     * engine's board of a {@code redis:} section.
+     *
+     * @return the lease
+     */
+    public Duration taskLease() {
+        return taskLease;
     }
 
     /**
@@ -116,7 +164,7 @@ public final class RedisBackends implements SharedBackends {
      *     lease watchdog)
      */
     public RedisSessionStore sessionStore(String name) {
-        RedisSessionStore store = new RedisSessionStore(redis, redis.prefix() + checkName(name, "sessionStore") + ":",
+        RedisSessionStore store = new RedisSessionStore(redis, redis.base("", checkName(name, "sessionStore")),
                 sessionLease);
         lock.lock();
         try {
@@ -148,7 +196,7 @@ public final class RedisBackends implements SharedBackends {
         if (limit == null) {
             throw new IllegalArgumentException("RedisBackends.rateLimiter limit must not be null");
         }
-        return new RedisRateLimiter(redis, redis.prefix() + "ratelimit:" + checkName(name, "rateLimiter") + ":", limit,
+        return new RedisRateLimiter(redis, redis.base("ratelimit:", checkName(name, "rateLimiter")), limit,
                 windowMicros);
     }
 
@@ -306,16 +354,52 @@ public final class RedisBackends implements SharedBackends {
     /** The connection settings; {@link #build()} connects. */
     public static final class Builder {
         private final String url;
+        private final List<String> nodes;
         private String keyPrefix = RedisConfig.DEFAULT_KEY_PREFIX;
         private Boolean tls;
         private Duration timeout = RedisConfig.DEFAULT_TIMEOUT;
         private Duration sessionLease = DEFAULT_SESSION_LEASE;
+        private Duration taskLease = RedisConfig.DEFAULT_TASK_LEASE;
+        private Integer replicas;
 
-        private Builder(String url) {
-            if (url == null || url.isBlank()) {
+        private Builder(String url, List<String> nodes) {
+            if (nodes == null && (url == null || url.isBlank())) {
                 throw new IllegalArgumentException("RedisBackends url must not be null or blank");
             }
-            this.url = url.strip();
+            this.url = url == null ? null : url.strip();
+            this.nodes = nodes;
+        }
+
+        /**
+         * Sets how long a task board's claim lives without renewal (default 30 s), for
+         * {@link #taskBoard(String)} and the engine's board: how soon the task of a worker that
+         * died comes back. A live board renews every third of it.
+         *
+         * @param value at least 100 ms
+         * @return this builder
+         */
+        public Builder taskLease(Duration value) {
+            if (value == null || value.compareTo(Duration.ofMillis(100)) < 0) {
+                throw new IllegalArgumentException("RedisBackends taskLease must be at least 100 ms, was " + value);
+            }
+            this.taskLease = value;
+            return this;
+        }
+
+        /**
+         * Sets how many replicas must confirm each write before it returns ({@code WAIT}); default
+         * 1 on a cluster, 0 on one server. With 0, a write acknowledged by a master that dies
+         * before replicating it is lost in the failover.
+         *
+         * @param value 0 or more
+         * @return this builder
+         */
+        public Builder replicas(int value) {
+            if (value < 0) {
+                throw new IllegalArgumentException("RedisBackends replicas must not be negative, was " + value);
+            }
+            this.replicas = value;
+            return this;
         }
 
         /**
@@ -385,26 +469,51 @@ public final class RedisBackends implements SharedBackends {
         public RedisBackends build() {
             RedisConfig config;
             try {
-                config = new RedisConfig(url, keyPrefix, tls != null ? tls : url.startsWith("rediss://"), timeout);
+                config = new RedisConfig(url, keyPrefix, tls != null ? tls : url != null && url.startsWith("rediss://"),
+                        timeout, nodes, taskLease, replicas);
             } catch (InvalidSettingException e) {
                 throw new IllegalArgumentException("RedisBackends " + e.field() + " " + e.reason(), e);
             }
-            RedisURI uri = RedisURI.create(config.url());
-            uri.setTimeout(timeout);
-            uri.setSsl(config.tls());
             // Lettuce reconnects on its own; by default it waits up to 30 s between attempts, so after
             // an outage the first answer could come many seconds after the server is back. Here an
             // attempt is never more than RECONNECT_AT_MOST away.
             ClientResources resources = ClientResources.builder()
                     .reconnectDelay(Delay.exponential(Duration.ofMillis(10), RECONNECT_AT_MOST, 2, TimeUnit.MILLISECONDS))
                     .build();
+            SocketOptions socket = SocketOptions.builder().connectTimeout(timeout).build();
+            if (config.cluster()) {
+                List<RedisURI> seeds = new ArrayList<>();
+                for (String node : config.nodes()) {
+                    RedisURI uri = RedisURI.create("redis://" + config.clusterUserInfo() + node);
+                    uri.setTimeout(timeout);
+                    uri.setSsl(config.tls());
+                    seeds.add(uri);
+                }
+                RedisClusterClient client = RedisClusterClient.create(resources, seeds);
+                // After a failover the client must learn the new master soon: it refreshes its view
+                // of the cluster on every redirection or lost connection, and once a second anyway.
+                client.setOptions(ClusterClientOptions.builder()
+                        .autoReconnect(true)
+                        .socketOptions(socket)
+                        .timeoutOptions(TimeoutOptions.enabled(timeout))
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                .enablePeriodicRefresh(Duration.ofSeconds(1))
+                                .enableAllAdaptiveRefreshTriggers()
+                                .adaptiveRefreshTriggersTimeout(Duration.ofMillis(100))
+                                .build())
+                        .build());
+                return new RedisBackends(RedisConnection.open(client, resources, config), sessionLease, taskLease);
+            }
+            RedisURI uri = RedisURI.create(config.url());
+            uri.setTimeout(timeout);
+            uri.setSsl(config.tls());
             RedisClient client = RedisClient.create(resources, uri);
             client.setOptions(ClientOptions.builder()
                     .autoReconnect(true)
-                    .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                    .socketOptions(socket)
                     .timeoutOptions(TimeoutOptions.enabled(timeout))
                     .build());
-            return new RedisBackends(RedisConnection.open(client, resources, config), sessionLease);
+            return new RedisBackends(RedisConnection.open(client, resources, config), sessionLease, taskLease);
         }
     }
 }

@@ -15,7 +15,8 @@ import dev.shelly.state.Watchable;
  * predicate), and the test and the write are one Lua script, which publishes on the backend's
  * channel after the write. A cells of an indexed backend (the task board) also keeps a sorted set
  * of keys by their first version ({@code order}) and moves each key between index sets (one per
- * status) in the same script, so a reader of an index never reads the whole hash.
+ * status) in the same script, and a sorted set of keys by lease expiry, so a reader of an index
+ * never reads the whole hash.
  *
  * <p>Thread-safe. Errors: {@link RedisUnavailableException} after the timeout.
  */
@@ -33,8 +34,9 @@ final class RedisCells implements AutoCloseable {
     }
 
     // KEYS: the hash, the version counter; for an indexed write also the order set, the index the
-    // key leaves (or joins first) and the index it joins. ARGV: channel, writer id (see
-    // Notifications.write), key, text, what is expected, the expected version or text.
+    // key leaves (or joins first), the index it joins, and the lease set. ARGV: channel, writer id
+    // (see Notifications.write), key, text, what is expected, the expected version or text; for an
+    // indexed write also the key's score in the lease set ('' to leave it).
     private static final LuaScript WRITE = LuaScript.of("""
             local cur = redis.call('HGET', KEYS[1], ARGV[3])
             local curv, curtext = 0, false
@@ -55,6 +57,11 @@ final class RedisCells implements AutoCloseable {
                 local n = redis.call('ZSCORE', KEYS[3], ARGV[3])
                 redis.call('ZREM', KEYS[4], ARGV[3])
                 redis.call('ZADD', KEYS[5], n, ARGV[3])
+              end
+              if ARGV[7] ~= '' then
+                redis.call('ZADD', KEYS[6], ARGV[7], ARGV[3])
+              else
+                redis.call('ZREM', KEYS[6], ARGV[3])
               end
             end
             redis.call('PUBLISH', ARGV[1], ARGV[2])
@@ -111,13 +118,15 @@ final class RedisCells implements AutoCloseable {
 
     /**
      * Writes like {@link #write}, and moves the key from one index set to another (on its first
-     * write: adds it to the order set and to {@code to}).
+     * write: adds it to the order set and to {@code to}); puts it into the lease set with a score,
+     * or takes it out for a negative score.
      *
      * @return the version of this write, or 0 when the test refused it
      */
-    long writeIndexed(String what, String key, String text, Expect expect, String expected, String from, String to) {
-        return notifications.write(WRITE, what, new String[] {keys[0], keys[1], order, from, to}, key, text,
-                expect.name(), expected == null ? "" : expected);
+    long writeIndexed(String what, String key, String text, Expect expect, String expected, String from, String to,
+            String leases, long leaseScore) {
+        return notifications.write(WRITE, what, new String[] {keys[0], keys[1], order, from, to, leases}, key, text,
+                expect.name(), expected == null ? "" : expected, leaseScore < 0 ? "" : Long.toString(leaseScore));
     }
 
     /**

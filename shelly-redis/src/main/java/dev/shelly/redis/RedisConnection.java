@@ -1,15 +1,19 @@
 package dev.shelly.redis;
 
 import dev.shelly.storage.spi.RedisConfig;
-import io.lettuce.core.RedisClient;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
@@ -27,7 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The two Lettuce connections of one {@link RedisBackends}, and the one place that turns the
+ * The two Lettuce connections of one {@link RedisBackends} (to one server, or to a Redis Cluster,
+ * whose client routes each command to the master of its keys' slot), and the one place that turns the
  * client's exceptions into {@link RedisUnavailableException}s naming the server (without its
  * password), the timeout and the operation. Thread-safe.
  *
@@ -35,6 +40,12 @@ import org.slf4j.LoggerFactory;
  * a reconnect; messages published while the connection was down are lost, so on every
  * re-subscription each listener is told to assume a change ({@link Listener#resubscribed()}),
  * and its watchers look again.
+ *
+ * <p>Durability: a write counts as done when the server answered it and, with {@code replicas}
+ * above 0, when that many replicas confirmed it ({@code WAIT} on the same connection, to the master
+ * that ran it): Redis replicates asynchronously, and a master that dies before its replica has a
+ * write loses it in the failover. A write not confirmed in time fails with a
+ * {@link RedisUnavailableException} (it may still have landed, as after any timeout).
  */
 final class RedisConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RedisConnection.class);
@@ -48,22 +59,27 @@ final class RedisConnection implements AutoCloseable {
         void resubscribed();
     }
 
-    private final RedisClient client;
+    private final AbstractRedisClient client;
     private final ClientResources resources;
     private final RedisConfig config;
-    private final StatefulRedisConnection<String, String> connection;
+    private final StatefulConnection<String, String> connection;
+    private final RedisClusterAsyncCommands<String, String> commands;
     private final StatefulRedisPubSubConnection<String, String> pubsub;
+    private final int replicas;
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
     private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
     private final ReentrantLock subscriptions = new ReentrantLock();
 
-    private RedisConnection(RedisClient client, ClientResources resources, RedisConfig config,
-            StatefulRedisConnection<String, String> connection, StatefulRedisPubSubConnection<String, String> pubsub) {
+    private RedisConnection(AbstractRedisClient client, ClientResources resources, RedisConfig config,
+            StatefulConnection<String, String> connection, StatefulRedisPubSubConnection<String, String> pubsub) {
         this.client = client;
         this.resources = resources;
         this.config = config;
         this.connection = connection;
+        this.commands = connection instanceof StatefulRedisClusterConnection<String, String> cluster ? cluster.async()
+                : ((StatefulRedisConnection<String, String>) connection).async();
         this.pubsub = pubsub;
+        this.replicas = config.replicas();
         pubsub.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String channel, String message) {
@@ -95,11 +111,18 @@ final class RedisConnection implements AutoCloseable {
      * @return the open connection
      * @throws RedisUnavailableException when the server cannot be reached within the timeout
      */
-    static RedisConnection open(RedisClient client, ClientResources resources, RedisConfig config) {
-        StatefulRedisConnection<String, String> connection = null;
+    static RedisConnection open(AbstractRedisClient client, ClientResources resources, RedisConfig config) {
+        StatefulConnection<String, String> connection = null;
         try {
-            connection = client.connect();
-            StatefulRedisPubSubConnection<String, String> pubsub = client.connectPubSub();
+            StatefulRedisPubSubConnection<String, String> pubsub;
+            if (client instanceof io.lettuce.core.cluster.RedisClusterClient cluster) {
+                connection = cluster.connect();
+                pubsub = cluster.connectPubSub();
+            } else {
+                io.lettuce.core.RedisClient single = (io.lettuce.core.RedisClient) client;
+                connection = single.connect();
+                pubsub = single.connectPubSub();
+            }
             return new RedisConnection(client, resources, config, connection, pubsub);
         } catch (RedisException e) {
             if (connection != null) {
@@ -116,16 +139,32 @@ final class RedisConnection implements AutoCloseable {
     }
 
     /**
+     * The start of every key of one backend: {@code <prefix><name>:} on one server (as before
+     * clusters were supported, so that data written then is found), and
+     * {@code <prefix>{<name>}:} on a cluster, whose hash tag puts all of a backend's keys in one
+     * slot, so that each of its scripts runs on one node.
+     */
+    String base(String kind, String name) {
+        String tagged = config.cluster() ? "{" + name + "}" : name;
+        return config.keyPrefix() + kind + tagged + ":";
+    }
+
+    /** Whether this is a cluster. */
+    boolean cluster() {
+        return config.cluster();
+    }
+
+    /**
      * Runs one command (or script) and waits for its answer, turning the client's failures into
      * clear ones. The wait ignores interrupts, which it carries over (the flag stays set): it is
      * bounded by the timeout anyway, and a caller that was interrupted must still be able to
      * read, e.g. a watcher whose value is already there. Blocking points that wait for a change
      * answer interrupts instead.
      */
-    <T> T call(String what, Function<RedisAsyncCommands<String, String>, RedisFuture<T>> op) {
+    <T> T call(String what, Function<RedisClusterAsyncCommands<String, String>, RedisFuture<T>> op) {
         RedisFuture<T> future;
         try {
-            future = op.apply(connection.async());
+            future = op.apply(commands);
         } catch (RedisException e) {
             throw failed(what, e);
         }
@@ -173,6 +212,72 @@ final class RedisConnection implements AutoCloseable {
                 throw e;
             }
             return call(what, c -> c.eval(script.source(), type, keys, args));
+        }
+    }
+
+    /**
+     * Runs a script that writes, and returns once the write is as durable as configured: with
+     * {@code replicas} above 0, once that many replicas of the master that ran it confirmed it.
+     */
+    <T> T writeScript(LuaScript script, String what, ScriptOutputType type, String[] keys, String... args) {
+        if (replicas == 0) {
+            return script(script, what, type, keys, args);
+        }
+        RedisClusterNode before = masterOf(keys[0]);
+        T answer = script(script, what, type, keys, args);
+        awaitReplicas(what, keys[0], before);
+        return answer;
+    }
+
+    /** Runs a command that writes, then waits for the replicas like {@link #writeScript}. */
+    <T> T write(String what, String key, Function<RedisClusterAsyncCommands<String, String>, RedisFuture<T>> op) {
+        if (replicas == 0) {
+            return call(what, op);
+        }
+        RedisClusterNode before = masterOf(key);
+        T answer = call(what, op);
+        awaitReplicas(what, key, before);
+        return answer;
+    }
+
+    private RedisClusterNode masterOf(String key) {
+        if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
+            return cluster.getPartitions().getMasterBySlot(SlotHash.getSlot(key));
+        }
+        return null;
+    }
+
+    /**
+     * WAIT on the connection that carried the write: to the master of the key's slot on a
+     * cluster (the one connection per master that the client routes writes through), so that it
+     * counts this write. When the slot moved to another master meanwhile (a failover), the write
+     * cannot be confirmed and fails.
+     */
+    private void awaitReplicas(String what, String key, RedisClusterNode before) {
+        long millis = Math.max(1, config.timeout().toMillis() / 2);
+        Long confirmed;
+        if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
+            RedisClusterNode now = masterOf(key);
+            if (before == null || now == null || !before.getNodeId().equals(now.getNodeId())) {
+                throw new RedisUnavailableException("Redis at " + config.safeUrl() + " moved the slot of " + key
+                        + " to another master while " + what + ": the write may be lost in the failover", null);
+            }
+            StatefulRedisConnection<String, String> node;
+            try {
+                node = cluster.getConnection(now.getUri().getHost(), now.getUri().getPort());
+            } catch (RedisException e) {
+                throw failed(what + " (confirming it with the replicas)", e);
+            }
+            confirmed = call(what + " (waiting for " + replicas + " replica(s) to confirm it)",
+                    c -> node.async().waitForReplication(replicas, millis));
+        } else {
+            confirmed = call(what + " (waiting for " + replicas + " replica(s) to confirm it)",
+                    c -> ((StatefulRedisConnection<String, String>) connection).async().waitForReplication(replicas, millis));
+        }
+        if (confirmed == null || confirmed < replicas) {
+            throw new RedisUnavailableException("Redis at " + config.safeUrl() + ": only " + confirmed + " of "
+                    + replicas + " replica(s) confirmed the write within " + seconds(config.timeout()) + " while "
+                    + what + "; it may be lost if its master fails", null);
         }
     }
 
@@ -238,7 +343,7 @@ final class RedisConnection implements AutoCloseable {
         }
     }
 
-    private static void shutdown(RedisClient client, ClientResources resources) {
+    private static void shutdown(AbstractRedisClient client, ClientResources resources) {
         try {
             client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         } finally {

@@ -104,7 +104,7 @@ final class RedisRateLimiter implements RateLimiter {
 
     /** Takes the next slot, without waiting for it. */
     Slot reserve() {
-        List<Object> answer = redis.script(RESERVE, "taking a rate-limit slot of " + base, ScriptOutputType.MULTI, keys,
+        List<Object> answer = redis.writeScript(RESERVE, "taking a rate-limit slot of " + base, ScriptOutputType.MULTI, keys,
                 Long.toString(windowMicros / limit.requestsPerMinute()), Long.toString(limit.tokensPerMinute()),
                 Long.toString(MINUTE_MICROS), Integer.toString(limit.requestsPerMinute()),
                 Long.toString(windowMicros + GUARD_MILLIS * 1000));
@@ -130,7 +130,7 @@ final class RedisRateLimiter implements RateLimiter {
         if (tokens > 0 && limit.limitsTokens()) {
             String micros = String.format(java.util.Locale.ROOT, "%.3f",
                     (double) tokens * MINUTE_MICROS / limit.tokensPerMinute());
-            redis.script(CHARGE, "charging " + tokens + " tokens to " + base, ScriptOutputType.VALUE,
+            redis.writeScript(CHARGE, "charging " + tokens + " tokens to " + base, ScriptOutputType.VALUE,
                     new String[] {keys[1]}, micros);
         }
     }

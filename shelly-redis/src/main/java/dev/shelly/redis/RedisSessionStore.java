@@ -183,7 +183,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
                 throw waiting.interrupted();
             }
             long seen = released.revision();
-            Long answer = redis.script(ACQUIRE, "taking the lease of session '" + id + "' of " + base,
+            Long answer = redis.writeScript(ACQUIRE, "taking the lease of session '" + id + "' of " + base,
                     ScriptOutputType.INTEGER, keys, token, ttlMillis);
             if (answer == ACQUIRED) {
                 RedisLease lease = new RedisLease(id, token);
@@ -262,7 +262,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
 
     private void renew(RedisLease lease) {
         try {
-            Long renewed = redis.script(RENEW, "renewing the lease of session '" + lease.id + "' of " + base,
+            Long renewed = redis.writeScript(RENEW, "renewing the lease of session '" + lease.id + "' of " + base,
                     ScriptOutputType.INTEGER, new String[] {leaseKey(lease.id)}, lease.token, ttlMillis);
             if (renewed == 0 && held.remove(lease)) {
                 LOG.warn("session {}: its lease of {} ms expired before it was renewed; its saves will be refused",
@@ -326,7 +326,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
         public boolean save(SessionRecord record) {
             String json = JSON.writeValueAsString(CODEC.encodeRecord(state.savable(record)));
             return state.whileOpen(() -> {
-                Long answer = redis.script(SAVE, "saving session '" + id + "' of " + base, ScriptOutputType.INTEGER,
+                Long answer = redis.writeScript(SAVE, "saving session '" + id + "' of " + base, ScriptOutputType.INTEGER,
                         keys, token, Long.toString(record.version()), json, id, ttlMillis);
                 if (answer == -1) {
                     throw lost("saved");
@@ -338,7 +338,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
         @Override
         public void delete() {
             state.whileOpen(() -> {
-                Long answer = redis.script(DELETE, "deleting session '" + id + "' of " + base, ScriptOutputType.INTEGER,
+                Long answer = redis.writeScript(DELETE, "deleting session '" + id + "' of " + base, ScriptOutputType.INTEGER,
                         keys, token, id);
                 if (answer == -1) {
                     throw lost("deleted");
@@ -351,7 +351,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
         public void append(String entry) {
             String sealed = JournalLines.sealed(JournalLines.check(id, entry));
             state.whileOpen(() -> {
-                Long answer = redis.script(APPEND, "appending to the journal of session '" + id + "' of " + base,
+                Long answer = redis.writeScript(APPEND, "appending to the journal of session '" + id + "' of " + base,
                         ScriptOutputType.INTEGER, keys, token, sealed);
                 if (answer == -1) {
                     throw lost("appended to");
@@ -392,7 +392,7 @@ public final class RedisSessionStore implements SessionStore, AutoCloseable {
             state.close(() -> {
                 held.remove(this);
                 try {
-                    redis.script(RELEASE, "releasing the lease of session '" + id + "' of " + base,
+                    redis.writeScript(RELEASE, "releasing the lease of session '" + id + "' of " + base,
                             ScriptOutputType.INTEGER, new String[] {keys[0]}, token, channel(), id);
                 } catch (RuntimeException e) {
                     LOG.warn("session {}: cannot release its lease, which comes free when it expires within {} ms: {}",

@@ -4,6 +4,7 @@ import dev.shelly.state.tasks.Task;
 import dev.shelly.state.tasks.TaskBackend;
 import dev.shelly.state.tasks.TaskStatus;
 import io.lettuce.core.ScriptOutputType;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +18,8 @@ import java.util.Optional;
  * {@code order} of ids scored by their first version, for {@link #all()} in insertion order; one
  * sorted set per status, {@code status:<status>}, with the same scores, so that
  * {@link #withStatus} (what {@link dev.shelly.state.tasks.TaskBoard#claimNext} reads) does not
- * read the whole board; the counter {@code sequence} for {@link #nextSequence()}; and the
+ * read the whole board; a sorted set {@code leases} of the claimed ids scored by their lease's
+ * end (epoch milliseconds), for {@link #expiredClaims}; the counter {@code sequence} for {@link #nextSequence()}; and the
  * channel {@code changed}.
  *
  * <p>Atomic steps: {@code nextSequence} is one {@code INCR}; {@code insert} and {@code replace}
@@ -29,8 +31,7 @@ import java.util.Optional;
  *
  * <p>Thread-safe. Errors: {@link RedisUnavailableException} after the timeout. A write that
  * timed out may have run: the board then finds the task changed (claimed by this agent, say)
- * when it reads it again; {@link dev.shelly.state.tasks.TaskBoard#releaseClaimsOf} gives back
- * what a stopped agent held.
+ * when it reads it again; a claim that nobody renews lapses (its lease) and goes back to pending.
  */
 final class RedisTaskBackend extends CellsBackend implements TaskBackend {
     private static final int READ_CHUNK = 500;
@@ -49,20 +50,29 @@ final class RedisTaskBackend extends CellsBackend implements TaskBackend {
             return out
             """);
 
+    /** The tasks whose lease scores lie before a time: ZRANGEBYSCORE, then HMGET, atomically. */
+    private static final LuaScript READ_EXPIRED = LuaScript.of("""
+            local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+            if #ids == 0 then return {} end
+            return redis.call('HMGET', KEYS[2], unpack(ids))
+            """);
+
     private final RedisConnection redis;
     private final String base;
     private final String sequenceKey;
+    private final String leasesKey;
 
     RedisTaskBackend(RedisConnection redis, String base) {
         super(new RedisCells(base + "tasks", base + "version", base + "order", new Notifications(redis, base + "changed")));
         this.redis = redis;
         this.base = base;
         this.sequenceKey = base + "sequence";
+        this.leasesKey = base + "leases";
     }
 
     @Override
     public long nextSequence() {
-        return redis.call("numbering a task of " + base, c -> c.incr(sequenceKey));
+        return redis.write("numbering a task of " + base, sequenceKey, c -> c.incr(sequenceKey));
     }
 
     @Override
@@ -72,7 +82,7 @@ final class RedisTaskBackend extends CellsBackend implements TaskBackend {
         }
         String status = statusKey(task.status());
         return cells.writeIndexed("creating task " + task.id() + " of " + base, task.id(), TaskCodec.encode(task),
-                RedisCells.Expect.ABSENT, null, status, status) != 0;
+                RedisCells.Expect.ABSENT, null, status, status, leasesKey, leaseScore(task)) != 0;
     }
 
     @Override
@@ -122,7 +132,32 @@ final class RedisTaskBackend extends CellsBackend implements TaskBackend {
         }
         return cells.writeIndexed("updating task " + next.id() + " of " + base, next.id(), TaskCodec.encode(next),
                 RedisCells.Expect.TEXT, TaskCodec.encode(expected), statusKey(expected.status()),
-                statusKey(next.status())) != 0;
+                statusKey(next.status()), leasesKey, leaseScore(next)) != 0;
+    }
+
+    @Override
+    public List<Task> expiredClaims(Instant now, int limit) {
+        if (now == null || limit < 1) {
+            throw new IllegalArgumentException("RedisTaskBackend.expiredClaims needs a time and a limit of at least 1, got "
+                    + now + " and " + limit);
+        }
+        List<Object> texts = redis.script(READ_EXPIRED, "reading the lapsed claims of " + base, ScriptOutputType.MULTI,
+                new String[] {leasesKey, cells.hash()}, "(" + now.toEpochMilli(), Integer.toString(limit));
+        List<Task> tasks = new ArrayList<>(texts.size());
+        for (Object text : texts) {
+            if (text != null) {
+                Task t = decode(cells.hash(), text.toString());
+                // The score is the lease in milliseconds; the task's own lease decides.
+                if (t.status() == TaskStatus.IN_PROGRESS && t.leaseUntil() != null && t.leaseUntil().isBefore(now)) {
+                    tasks.add(t);
+                }
+            }
+        }
+        return List.copyOf(tasks);
+    }
+
+    private static long leaseScore(Task t) {
+        return t.leaseUntil() == null ? -1 : t.leaseUntil().toEpochMilli();
     }
 
     private String statusKey(TaskStatus status) {

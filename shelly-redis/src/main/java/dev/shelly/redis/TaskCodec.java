@@ -10,7 +10,7 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A task as JSON text, always the same text for equal tasks: the fields in one order, nulls
- * written out, instants in ISO-8601 (which reads back to the same instant). That is what lets the
+ * written out (except {@code leaseUntil}, present only on a claim), instants in ISO-8601 (which reads back to the same instant). That is what lets the
  * replace script compare the stored text with the expected task's text: equal text, equal task.
  */
 final class TaskCodec {
@@ -29,6 +29,11 @@ final class TaskCodec {
         o.put("result", t.result());
         o.put("createdAt", t.createdAt().toString());
         o.put("updatedAt", t.updatedAt().toString());
+        if (t.leaseUntil() != null) {
+            // Only a claim has it, so a task without one encodes as before leases existed: the text
+            // a board compares with what older versions stored is the same.
+            o.put("leaseUntil", t.leaseUntil().toString());
+        }
         return JSON.writeValueAsString(o);
     }
 
@@ -37,7 +42,8 @@ final class TaskCodec {
             JsonNode o = JSON.readTree(text);
             return new Task(text(o, "id"), text(o, "title"), text(o, "description"),
                     TaskStatus.fromWireName(text(o, "status")), text(o, "assignee"), text(o, "createdBy"),
-                    text(o, "result"), Instant.parse(text(o, "createdAt")), Instant.parse(text(o, "updatedAt")));
+                    text(o, "result"), Instant.parse(text(o, "createdAt")), Instant.parse(text(o, "updatedAt")),
+                    o.has("leaseUntil") ? Instant.parse(text(o, "leaseUntil")) : null);
         } catch (RuntimeException e) {
             throw new ShellyException(where + " holds no Shelly task (" + e.getMessage() + "); another program wrote it", e);
         }

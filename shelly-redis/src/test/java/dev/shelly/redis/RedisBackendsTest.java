@@ -45,4 +45,36 @@ class RedisBackendsTest {
                             + "the database");
         }
     }
+
+    @Test
+    void aClusterIsOpenedByItsNodesAndKeepsEachBackendInOneSlotWithLeasesFromTheBuilder() {
+        String prefix = "run-" + UUID.randomUUID() + ":";
+        try (RedisBackends cluster = RedisBackends.builder(SharedCluster.cluster().nodes()).keyPrefix(prefix)
+                .taskLease(java.time.Duration.ofSeconds(7)).build()) {
+            TaskBoard board = cluster.taskBoard("board");
+            assertThat(board.lease()).isEqualTo(java.time.Duration.ofSeconds(7));
+            assertThat(board.create("t", "").id()).isEqualTo("task-1");
+            assertThat(board.claimNext("w").orElseThrow().leaseUntil()).isNotNull();
+            use(cluster);
+            assertThat(cluster.ping()).isTrue();
+            assertThat(cluster.deleteKeys()).as("deleted across the masters").isPositive();
+            assertThat(cluster.stateBackend("notes").keys()).isEmpty();
+        }
+    }
+
+    @Test
+    void clusterSettingsAreCheckedAndNamed() {
+        assertThatThrownBy(() -> RedisBackends.builder(java.util.List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RedisBackends nodes must name at least one node of the cluster");
+        assertThatThrownBy(() -> RedisBackends.builder(java.util.List.of("h:1", "ftp://h:2")).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RedisBackends nodes[1] must be host:port or redis://host:port, got 'ftp://'");
+        assertThatThrownBy(() -> RedisBackends.builder("redis-cluster://h:1").replicas(-1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RedisBackends replicas must not be negative, was -1");
+        assertThatThrownBy(() -> RedisBackends.builder("redis://h").taskLease(java.time.Duration.ofMillis(10)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RedisBackends taskLease must be at least 100 ms, was PT0.01S");
+    }
 }

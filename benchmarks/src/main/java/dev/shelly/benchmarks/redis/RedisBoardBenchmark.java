@@ -26,10 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The task board on Redis, measured from outside (not JMH: the work spans processes).
  *
  * <ol>
- *   <li><b>Claims per second across two JVMs:</b> a board of {@code tasks} pending tasks; two
+ *   <li><b>Claims per second across JVMs:</b> a board of {@code tasks} pending tasks; {@code jvms}
  *       child JVMs with {@code threads} threads each claim ({@code claimNext}) and complete every
- *       task; the figure is tasks / wall time from the start signal until both children are done.
- *       Each task costs a claim and a completion (two compare-and-set scripts and their reads).</li>
+ *       task; the figure is tasks / wall time from the start signal until all children are done.
+ *       Each task costs a claim and a completion (two compare-and-set scripts and their reads); on
+ *       a cluster each write also waits for a replica to confirm it ({@code WAIT}).</li>
  *   <li><b>Watch wake-up latency:</b> one process, two connections; a thread watches a task
  *       ({@code TaskBoard.watch}) through one connection while another claims it through the
  *       other; the figure is the time from just before the claim until the watcher returns:
@@ -37,9 +38,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ol>
  *
  * <pre>{@code
- * java -cp benchmarks/target/benchmarks.jar dev.shelly.benchmarks.redis.RedisBoardBenchmark [tasks] [threads] [watches]
+ * java -cp benchmarks/target/benchmarks.jar dev.shelly.benchmarks.redis.RedisBoardBenchmark [tasks] [threads] [watches] [jvms] [cluster]
  * }</pre>
- * With {@code REDIS_URL} set it uses that server; else it starts {@code redis-server} on a free port.
+ * With {@code REDIS_URL} set it uses that server (or cluster, {@code redis-cluster://...}); else
+ * it starts {@code redis-server} on a free port, or with {@code cluster} a cluster of 3 masters
+ * with a replica each (six {@code redis-server}s, joined by {@code redis-cli --cluster create}).
+ * It prints the machine's load average with the figures.
  */
 public final class RedisBoardBenchmark {
     private RedisBoardBenchmark() {}
@@ -58,9 +62,14 @@ public final class RedisBoardBenchmark {
         int tasks = args.length > 0 ? Integer.parseInt(args[0]) : 5_000;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 4;
         int watches = args.length > 2 ? Integer.parseInt(args[2]) : 1_000;
+        int jvms = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+        boolean cluster = args.length > 4 && args[4].equals("cluster");
         String url = System.getenv("REDIS_URL");
         Process server = null;
-        if (url == null || url.isBlank()) {
+        List<Process> nodes = new ArrayList<>();
+        if ((url == null || url.isBlank()) && cluster) {
+            url = startCluster(nodes);
+        } else if (url == null || url.isBlank()) {
             int port;
             try (ServerSocket s = new ServerSocket(0)) {
                 port = s.getLocalPort();
@@ -74,10 +83,16 @@ public final class RedisBoardBenchmark {
             String prefix = "bench:" + UUID.randomUUID() + ":";
             try (RedisBackends redis = connect(url, prefix, server != null);
                     RedisBackends other = RedisBackends.builder(url).keyPrefix(prefix).build()) {
-                claims(url, prefix, redis, tasks, threads);
+                System.out.println("load average before: " + loadAverage());
+                claims(url, prefix, redis, tasks, threads, jvms);
                 watches(redis, other, watches);
+                System.out.println("load average after: " + loadAverage());
             }
         } finally {
+            for (Process node : nodes) {
+                node.destroy();
+                node.waitFor(10, TimeUnit.SECONDS);
+            }
             if (server != null) {
                 server.destroy();
                 server.waitFor(10, TimeUnit.SECONDS);
@@ -85,14 +100,73 @@ public final class RedisBoardBenchmark {
         }
     }
 
-    private static void claims(String url, String prefix, RedisBackends redis, int tasks, int threads) throws Exception {
+    private static String loadAverage() throws IOException {
+        return java.nio.file.Files.readString(Path.of("/proc/loadavg")).strip();
+    }
+
+    /** Six redis-servers in cluster mode on free ports, joined into 3 masters with a replica each. */
+    private static String startCluster(List<Process> nodes) throws Exception {
+        java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("bench-cluster");
+        dir.toFile().deleteOnExit();
+        List<String> addresses = new ArrayList<>();
+        while (addresses.size() < 6) {
+            int port;
+            try (ServerSocket s = new ServerSocket(0)) {
+                port = s.getLocalPort();
+            }
+            if (port >= 55_000) {
+                continue; // the cluster bus listens on port + 10000
+            }
+            nodes.add(new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no", "--daemonize", "no", "--cluster-enabled", "yes",
+                    "--cluster-config-file", dir.resolve("nodes-" + port + ".conf").toString(),
+                    "--cluster-node-timeout", "2000", "--dbfilename", "dump-" + port + ".rdb", "--dir", dir.toString())
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start());
+            addresses.add("127.0.0.1:" + port);
+            // Deleted at exit, before the folder (registered first, so deleted last).
+            dir.resolve("nodes-" + port + ".conf").toFile().deleteOnExit();
+            dir.resolve("dump-" + port + ".rdb").toFile().deleteOnExit();
+        }
+        Thread.sleep(500);
+        List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+        create.addAll(addresses);
+        create.addAll(List.of("--cluster-replicas", "1", "--cluster-yes"));
+        Process p = new ProcessBuilder(create).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor(60, TimeUnit.SECONDS);
+        if (!out.contains("All 16384 slots covered")) {
+            throw new IllegalStateException("redis-cli --cluster create failed: " + out);
+        }
+        for (String address : addresses) {
+            String port = address.substring(address.indexOf(':') + 1);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (true) {
+                Process info = new ProcessBuilder("redis-cli", "-p", port, "info", "replication").start();
+                String text = new String(info.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                Process state = new ProcessBuilder("redis-cli", "-p", port, "cluster", "info").start();
+                String ok = new String(state.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (ok.contains("cluster_state:ok") && (text.contains("role:master") || text.contains("master_link_status:up"))) {
+                    break;
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the cluster did not become healthy within 30 s");
+                }
+                Thread.sleep(50);
+            }
+        }
+        return "redis-cluster://" + String.join(",", addresses);
+    }
+
+    private static void claims(String url, String prefix, RedisBackends redis, int tasks, int threads, int jvms)
+            throws Exception {
         TaskBoard board = new TaskBoard(redis.taskBackend("claims"), Clock.systemUTC());
         for (int i = 0; i < tasks; i++) {
             board.create("t" + i, "");
         }
         List<Process> children = new ArrayList<>();
         List<BufferedReader> outputs = new ArrayList<>();
-        for (String name : List.of("a", "b")) {
+        for (int j = 0; j < jvms; j++) {
+            String name = Character.toString('a' + j);
             Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                     System.getProperty("java.class.path"), RedisBoardBenchmark.class.getName(), "child", url, prefix,
                     name, Integer.toString(threads)).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -119,9 +193,9 @@ public final class RedisBoardBenchmark {
             p.waitFor(60, TimeUnit.SECONDS);
         }
         long completed = board.list(TaskStatus.COMPLETED, null).size();
-        System.out.printf("claims: %d tasks claimed and completed by 2 JVMs x %d threads in %.2f s: %.0f tasks/s "
-                + "(JVM a %d, JVM b %d); %d completed on the board%n", tasks, threads, seconds, tasks / seconds, done[0],
-                done[1], completed);
+        System.out.printf("claims: %d tasks claimed and completed by %d JVMs x %d threads in %.2f s: %.0f tasks/s "
+                + "(per JVM %s); %d completed on the board%n", tasks, jvms, threads, seconds, tasks / seconds,
+                Arrays.toString(done), completed);
     }
 
     private static void watches(RedisBackends redis, RedisBackends other, int rounds) throws Exception {

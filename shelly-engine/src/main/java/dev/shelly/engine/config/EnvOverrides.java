@@ -37,7 +37,7 @@ final class EnvOverrides {
     /** The overridable fields of each section; true for a field read as true or false. */
     private static final Map<String, Map<String, Boolean>> SECTIONS = Map.of(
             "approvals", Map.of("timeout", false, "on_timeout", false),
-            "redis", Map.of("url", false, "key_prefix", false, "tls", true, "timeout", false),
+            "redis", Map.of("url", false, "key_prefix", false, "tls", true, "timeout", false, "task_lease", false),
             "telemetry", Map.of("endpoint", false, "protocol", false, "service_name", false, "capture_content", true),
             "console", Map.of("port", false, "bind", false, "token", false));
 

@@ -496,7 +496,56 @@ class ConfigLoaderTest {
                   url: redis://h
                   password: x
                 """)).hasMessage("config.yaml:4: redis.password: unknown field 'password'; expected one of "
-                        + "key_prefix, timeout, tls, url");
+                        + "key_prefix, nodes, replicas, task_lease, timeout, tls, url");
+    }
+
+    @Test
+    void aRedisClusterIsNamedByItsNodesOrOneUrlAndItsMistakesByTheirField() {
+        RedisConfig listed = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                redis:
+                  nodes: ["redis://:${REDIS_PASSWORD}@10.0.0.1:7000", 10.0.0.2:7000]
+                  task_lease: 10s
+                """, "config.yaml", Map.of("REDIS_PASSWORD", "s3cret")::get).redis().orElseThrow();
+        assertThat(listed.cluster()).isTrue();
+        assertThat(listed.nodes()).containsExactly("10.0.0.1:7000", "10.0.0.2:7000");
+        assertThat(listed.clusterUserInfo()).isEqualTo(":s3cret@");
+        assertThat(listed.taskLease()).isEqualTo(java.time.Duration.ofSeconds(10));
+        assertThat(listed.replicas()).isEqualTo(1);
+        assertThat(listed.toString()).doesNotContain("s3cret").isEqualTo("RedisConfig[url=redis-cluster://10.0.0.1:7000,"
+                + "10.0.0.2:7000, keyPrefix=shelly:, tls=false, timeout=PT5S, taskLease=PT10S]");
+        RedisConfig url = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                redis: { url: "redis-cluster://10.0.0.1:7000,10.0.0.2:7000", replicas: 0 }
+                """, "config.yaml", ENV).redis().orElseThrow();
+        assertThat(url.nodes()).isEqualTo(listed.nodes());
+        assertThat(url.replicas()).isZero();
+        assertThat(ConfigLoader.parse("agents: [{ name: a }]\nredis: { url: redis://h }", "config.yaml", ENV).redis()
+                .orElseThrow().cluster()).isFalse();
+
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  url: redis://h
+                  nodes: [h:1]
+                """)).hasMessage("config.yaml:4: redis.nodes: give either url (one server, or redis-cluster://) or nodes "
+                        + "(a cluster), not both");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  nodes: [h:1, "http://h:2"]
+                """)).hasMessage("config.yaml:3: redis.nodes[1]: must be host:port or redis://host:port, got 'http://'");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  url: redis-cluster://h:1,:2
+                """)).hasMessageStartingWith("config.yaml:3: redis.url: node 2 is not host:port");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  url: redis://h
+                  task_lease: 50ms
+                """)).hasMessage("config.yaml:4: redis.task_lease: must be at least 100ms, was PT0.05S");
     }
 
     @Test

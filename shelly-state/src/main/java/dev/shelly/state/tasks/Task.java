@@ -15,11 +15,32 @@ import java.time.Instant;
  * @param result what the work produced, or why it failed, or null
  * @param createdAt when it was created
  * @param updatedAt when it last changed
+ * @param leaseUntil while in progress, when the claim lapses unless its holder renews it (then
+ *     the task goes back to pending, see {@link TaskBoard#lease()}); null for a claim that never
+ *     lapses (one made before claims were leases) and for every task not in progress
  */
 public record Task(String id, String title, String description, TaskStatus status, String assignee,
-        String createdBy, String result, Instant createdAt, Instant updatedAt) {
+        String createdBy, String result, Instant createdAt, Instant updatedAt, Instant leaseUntil) {
 
-    /** Validates the fields and the assignee rule of the status. */
+    /**
+     * A task with no lease: a claim that never lapses, or a task not in progress.
+     *
+     * @param id the board's id for it
+     * @param title a short name for the work
+     * @param description what exactly to do; may be empty
+     * @param status where it stands
+     * @param assignee the agent that claimed it
+     * @param createdBy the agent or application that created it, or null
+     * @param result what the work produced, or why it failed, or null
+     * @param createdAt when it was created
+     * @param updatedAt when it last changed
+     */
+    public Task(String id, String title, String description, TaskStatus status, String assignee, String createdBy,
+            String result, Instant createdAt, Instant updatedAt) {
+        this(id, title, description, status, assignee, createdBy, result, createdAt, updatedAt, null);
+    }
+
+    /** Validates the fields, the assignee rule of the status, and that only a claim has a lease. */
     public Task {
         if (id == null || id.isBlank()) {
             throw new IllegalArgumentException("Task.id must not be null or blank");
@@ -48,6 +69,10 @@ public record Task(String id, String title, String description, TaskStatus statu
         }
         if (createdAt == null || updatedAt == null) {
             throw new IllegalArgumentException("Task.createdAt and Task.updatedAt of " + id + " must not be null");
+        }
+        if (leaseUntil != null && status != TaskStatus.IN_PROGRESS) {
+            throw new IllegalArgumentException("Task.leaseUntil of " + id + " must be null while it is "
+                    + status.wireName() + ": only a claim has a lease");
         }
     }
 }

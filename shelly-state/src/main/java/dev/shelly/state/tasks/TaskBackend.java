@@ -1,6 +1,7 @@
 package dev.shelly.state.tasks;
 
 import dev.shelly.state.Watchable;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -81,5 +82,26 @@ public interface TaskBackend extends Watchable {
                     + status + " and " + limit);
         }
         return all().stream().filter(t -> t.status() == status).limit(limit).toList();
+    }
+
+    /**
+     * The first claims whose lease ran out before {@code now}: in_progress tasks whose
+     * {@link Task#leaseUntil()} is set and earlier. What {@link TaskBoard} reads to give lapsed
+     * claims back, so that a backend can answer from an index of leases instead of reading every
+     * task. The default filters {@link #all()}.
+     *
+     * @param now the board's time
+     * @param limit the most tasks to return, at least 1
+     * @return up to {@code limit} tasks, in any order
+     */
+    default List<Task> expiredClaims(Instant now, int limit) {
+        if (now == null || limit < 1) {
+            throw new IllegalArgumentException("TaskBackend.expiredClaims needs a time and a limit of at least 1, got "
+                    + now + " and " + limit);
+        }
+        return all().stream()
+                .filter(t -> t.status() == TaskStatus.IN_PROGRESS && t.leaseUntil() != null
+                        && t.leaseUntil().isBefore(now))
+                .limit(limit).toList();
     }
 }

@@ -25,13 +25,36 @@ import java.util.stream.Collectors;
  * <p>Ids are {@code task-1}, {@code task-2}, ... in creation order. Timestamps come from the
  * board's {@link Clock}, truncated to milliseconds. Tasks live in a {@link TaskBackend}, in
  * memory unless another backend is given.
+ *
+ * <p><b>Claims are leases.</b> A claim holds its task for the board's {@linkplain #lease() lease}
+ * (default 30 s) from the claim, and the board renews it (a heartbeat every third of the lease)
+ * for as long as the claim lasts: until the task is completed, failed, cancelled or given back.
+ * A claim whose holder stopped renewing (its process died, or was cut off from the backend for
+ * longer than the lease) lapses: the next board that looks for work ({@link #claimNext}) or
+ * renews its own claims gives the task back to pending, and a live worker claims it again. A
+ * late completion from the old holder is then refused, as after {@link #releaseClaimsOf}. Long
+ * work can also {@linkplain #renew renew} its claim itself. The heartbeat renews for the process,
+ * not for a thread: a worker thread that dies inside a live process keeps its claim until the
+ * application gives the task back ({@link #update} to pending, or {@link #releaseClaimsOf}). The
+ * boards of every process that
+ * shares a backend compare a lease with their own clock: their clocks must agree to well within
+ * the lease (NTP does).
  */
 public final class TaskBoard {
     /** How many pending tasks {@link #claimNext} reads at a time before trying to claim one. */
     private static final int CLAIM_BATCH = 16;
+    /** How many lapsed claims one look gives back at most. */
+    private static final int EXPIRED_BATCH = 100;
+    /** How long a claim lives without renewal unless the board is given another lease. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     private final TaskBackend backend;
     private final Clock clock;
+    private final Duration lease;
+    private final LeaseKeeper keeper;
+    private final long lookForExpiredNanos;
+    private final java.util.concurrent.atomic.AtomicLong lastLookForExpired = new java.util.concurrent.atomic.AtomicLong(
+            System.nanoTime());
 
     /** An empty board in memory, on the system clock (UTC). */
     public TaskBoard() {
@@ -45,11 +68,43 @@ public final class TaskBoard {
      * @param clock the source of created and updated times
      */
     public TaskBoard(TaskBackend backend, Clock clock) {
+        this(backend, clock, DEFAULT_LEASE);
+    }
+
+    /**
+     * A board over a backend whose claims are leases of another length.
+     *
+     * @param backend where the tasks live
+     * @param clock the source of created and updated times, and of lease times
+     * @param lease how long a claim lives without renewal: how soon a dead worker's task comes
+     *     back; at least 100 ms (the board renews every third of it)
+     */
+    public TaskBoard(TaskBackend backend, Clock clock, Duration lease) {
+        this(backend, clock, lease, true);
+    }
+
+    /** A board that renews its claims by itself or not (a holder that stopped renewing, for tests). */
+    TaskBoard(TaskBackend backend, Clock clock, Duration lease, boolean heartbeat) {
         if (backend == null || clock == null) {
             throw new IllegalArgumentException("TaskBoard needs a backend and a clock");
         }
+        if (lease == null || lease.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException("TaskBoard lease must be at least 100 ms, was " + lease);
+        }
         this.backend = backend;
         this.clock = clock;
+        this.lease = lease;
+        this.keeper = heartbeat ? new LeaseKeeper(this, lease) : null;
+        this.lookForExpiredNanos = lease.toNanos() / 4;
+    }
+
+    /**
+     * How long a claim lives without renewal: how soon the task of a worker that died comes back.
+     *
+     * @return the lease
+     */
+    public Duration lease() {
+        return lease;
     }
 
     /**
@@ -147,7 +202,7 @@ public final class TaskBoard {
             }
             Task claimed = claimed(current, agent);
             if (backend.replace(current, claimed)) {
-                return claimed;
+                return held(claimed);
             }
         }
     }
@@ -163,9 +218,16 @@ public final class TaskBoard {
      */
     public Optional<Task> claimNext(String agent) {
         requireText(agent, "claiming agent");
+        long last = lastLookForExpired.get();
+        if (System.nanoTime() - last > lookForExpiredNanos && lastLookForExpired.compareAndSet(last, System.nanoTime())) {
+            releaseExpiredClaims();
+        }
         while (true) {
             List<Task> pending = backend.withStatus(TaskStatus.PENDING, CLAIM_BATCH);
             if (pending.isEmpty()) {
+                if (!releaseExpiredClaims().isEmpty()) {
+                    continue;
+                }
                 return Optional.empty();
             }
             // The oldest first; an agent that loses it to another tries the rest from a random
@@ -176,7 +238,7 @@ public final class TaskBoard {
                 Task current = pending.get(k == 0 ? 0 : 1 + (offset + k - 1) % (n - 1));
                 Task claimed = claimed(current, agent);
                 if (backend.replace(current, claimed)) {
-                    return Optional.of(claimed);
+                    return Optional.of(held(claimed));
                 }
                 if (k == 0 && n > 1) {
                     offset = ThreadLocalRandom.current().nextInt(n - 1);
@@ -187,10 +249,11 @@ public final class TaskBoard {
 
     /**
      * Gives back every task an agent holds: each of its in_progress tasks becomes pending again,
-     * its assignee cleared, so that other agents can claim it. This is the recovery policy for an
-     * agent (or a whole process of agents) that stopped while holding claims: until it is
-     * called, such tasks stay visible as in_progress with that agent as assignee, and nothing is
-     * lost. Safe while the agent still runs: a task it finishes first is not given back, and a
+     * its assignee cleared, so that other agents can claim it. The claims of an agent (or a
+     * whole process of agents) that stopped come back by themselves when their leases lapse;
+     * this gives them back at once, for an application that knows the agent is gone. Until
+     * either happens, such tasks stay visible as in_progress with that agent as assignee, and
+     * nothing is lost. Safe while the agent still runs: a task it finishes first is not given back, and a
      * task given back can no longer be completed by it.
      *
      * @param agent the agent whose claims to release
@@ -202,9 +265,11 @@ public final class TaskBoard {
         for (Task held : list(TaskStatus.IN_PROGRESS, agent)) {
             Task current = held;
             while (current.status() == TaskStatus.IN_PROGRESS && agent.equals(current.assignee())) {
-                Task next = new Task(current.id(), current.title(), current.description(), TaskStatus.PENDING, null,
-                        current.createdBy(), current.result(), current.createdAt(), now());
+                Task next = givenBack(current);
                 if (backend.replace(current, next)) {
+                    if (keeper != null) {
+                        keeper.drop(current.id(), agent);
+                    }
                     released.add(next);
                     break;
                 }
@@ -214,9 +279,95 @@ public final class TaskBoard {
         return Collections.unmodifiableList(released);
     }
 
+    /**
+     * Gives back every claim whose lease ran out: each such task becomes pending again, its
+     * assignee cleared (one compare-and-set each, so a claim renewed or finished meanwhile is not
+     * touched). The board does this by itself, in {@link #claimNext} and in its heartbeat; an
+     * application may call it to see lapsed claims come back at once.
+     *
+     * @return the tasks given back, as they are now (pending)
+     */
+    public List<Task> releaseExpiredClaims() {
+        Instant now = now();
+        List<Task> released = new ArrayList<>();
+        for (Task expired : backend.expiredClaims(now, EXPIRED_BATCH)) {
+            Task next = givenBack(expired);
+            if (backend.replace(expired, next)) {
+                released.add(next);
+            }
+        }
+        return Collections.unmodifiableList(released);
+    }
+
+    /**
+     * Renews an agent's claim: its lease runs for the board's {@linkplain #lease() lease} from
+     * now. The board's heartbeat does this for every claim made through it; long work that
+     * wants to be sure may call it too (in a process that claimed through another board, say).
+     *
+     * @param id the task's id
+     * @param agent the agent holding the claim
+     * @return the task with its new lease
+     * @throws IllegalArgumentException when the board has no such task
+     * @throws TaskStateException when the agent does not hold the task (any more): its lease
+     *     lapsed and the task went back, or it ended
+     */
+    public Task renew(String id, String agent) {
+        requireText(agent, "renewing agent");
+        while (true) {
+            Task current = require(id);
+            if (current.status() != TaskStatus.IN_PROGRESS || !agent.equals(current.assignee())) {
+                throw new TaskStateException(id, current.status(), TaskStatus.IN_PROGRESS, "cannot renew the claim of "
+                        + "task " + id + " by '" + agent + "': it is " + current.status().wireName()
+                        + (current.assignee() == null ? "" : ", claimed by '" + current.assignee() + "'"));
+            }
+            Task renewed = withLease(current, now().plus(lease));
+            if (backend.replace(current, renewed)) {
+                return renewed;
+            }
+        }
+    }
+
+    /** The heartbeat's renewal: false when the agent no longer holds the task. */
+    boolean renewHeld(String id, String agent) {
+        while (true) {
+            Optional<Task> found = backend.get(id);
+            if (found.isEmpty() || found.get().status() != TaskStatus.IN_PROGRESS
+                    || !agent.equals(found.get().assignee())) {
+                return false;
+            }
+            Task current = found.get();
+            if (backend.replace(current, withLease(current, now().plus(lease)))) {
+                return true;
+            }
+        }
+    }
+
+    private Task held(Task claimed) {
+        if (keeper != null) {
+            keeper.hold(claimed.id(), claimed.assignee());
+        }
+        return claimed;
+    }
+
+    /** How many claims this board renews now (for tests). */
+    int renewing() {
+        return keeper == null ? 0 : keeper.size();
+    }
+
     private Task claimed(Task pending, String agent) {
+        Instant now = now();
         return new Task(pending.id(), pending.title(), pending.description(), TaskStatus.IN_PROGRESS, agent,
-                pending.createdBy(), pending.result(), pending.createdAt(), now());
+                pending.createdBy(), pending.result(), pending.createdAt(), now, now.plus(lease));
+    }
+
+    private Task givenBack(Task claimed) {
+        return new Task(claimed.id(), claimed.title(), claimed.description(), TaskStatus.PENDING, null,
+                claimed.createdBy(), claimed.result(), claimed.createdAt(), now(), null);
+    }
+
+    private static Task withLease(Task t, Instant until) {
+        return new Task(t.id(), t.title(), t.description(), t.status(), t.assignee(), t.createdBy(), t.result(),
+                t.createdAt(), t.updatedAt(), until);
     }
 
     /**
@@ -260,6 +411,9 @@ public final class TaskBoard {
             Task next = new Task(id, current.title(), current.description(), status, assignee, current.createdBy(),
                     result == null ? current.result() : result, current.createdAt(), now());
             if (backend.replace(current, next)) {
+                if (keeper != null && current.assignee() != null) {
+                    keeper.drop(id, current.assignee());
+                }
                 return next;
             }
         }

@@ -19,7 +19,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.time.Clock;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
 
 /**
  * Many virtual threads creating, claiming, finishing and watching tasks on one board at once, on
@@ -37,7 +39,7 @@ public abstract class TaskBoardContentionContract {
     private static final int THREADS = 64;
     private static final long GUARD_SECONDS = 60;
 
-    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock());
+    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock(), TickingClock.LEASE);
 
     @RepeatedTest(20)
     void exactlyOneOfManyConcurrentClaimersWins() throws Exception {
@@ -219,5 +221,56 @@ public abstract class TaskBoardContentionContract {
                 assertThat(t.result()).isEqualTo(t.assignee());
             }
         }
+    }
+
+    @Test
+    void heartbeatsKeepLiveClaimsWhileOthersHuntForLapsedOnesAndDeadClaimsComeBackOnce() throws Exception {
+        TaskBackend backend = newBackend();
+        // Renewed every 200 ms: a live claim is lost only if its heartbeat stalls for 600 ms.
+        Duration lease = Duration.ofMillis(600);
+        TaskBoard setup = new TaskBoard(backend, Clock.systemUTC(), lease, false);
+        for (int i = 0; i < 12; i++) {
+            setup.create("t" + i, "");
+        }
+        // A worker that dies holding three tasks: its board never renews.
+        TaskBoard dead = new TaskBoard(backend, Clock.systemUTC(), lease, false);
+        Set<String> lost = new HashSet<>();
+        for (int i = 0; i < 3; i++) {
+            lost.add(dead.claimNext("dead").orElseThrow().id());
+        }
+        Map<String, List<String>> completedBy = new ConcurrentHashMap<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int w = 0; w < 4; w++) {
+                String agent = "live-" + w;
+                TaskBoard own = new TaskBoard(backend, Clock.systemUTC(), lease);
+                workers.add(pool.submit(() -> {
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(GUARD_SECONDS);
+                    while (System.nanoTime() < deadline) {
+                        Optional<Task> next = own.claimNext(agent);
+                        if (next.isEmpty()) {
+                            if (backend.withStatus(TaskStatus.PENDING, 1).isEmpty()
+                                    && backend.withStatus(TaskStatus.IN_PROGRESS, 1).isEmpty()) {
+                                return null;
+                            }
+                            Thread.sleep(20);
+                            continue;
+                        }
+                        Thread.sleep(lease.toMillis() + 100); // work longer than a lease: the heartbeat keeps it
+                        own.update(next.get().id(), TaskStatus.COMPLETED, agent, agent);
+                        completedBy.computeIfAbsent(next.get().id(), k -> new java.util.concurrent.CopyOnWriteArrayList<>())
+                                .add(agent);
+                    }
+                    throw new AssertionError(agent + " did not finish within " + GUARD_SECONDS + " s");
+                }));
+            }
+            for (Future<?> f : workers) {
+                f.get(GUARD_SECONDS * 2, TimeUnit.SECONDS);
+            }
+        }
+        assertThat(completedBy).hasSize(12);
+        assertThat(completedBy.values()).as("each task completed once, never lost by a live worker")
+                .allSatisfy(by -> assertThat(by).hasSize(1));
+        assertThat(lost).allSatisfy(id -> assertThat(backend.get(id).orElseThrow().result()).startsWith("live-"));
     }
 }

@@ -31,7 +31,7 @@ public abstract class TaskBoardContract {
      */
     protected abstract TaskBackend newBackend();
 
-    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock());
+    private final TaskBoard board = new TaskBoard(newBackend(), new TickingClock(), TickingClock.LEASE);
 
     @Test
     void createsPendingTasksWithSequentialIdsAndTimestamps() {
@@ -57,7 +57,7 @@ public abstract class TaskBoardContract {
         board.create("Research X", "", "lead");
         Task claimed = board.claim("task-1", "worker-1");
         assertThat(claimed).isEqualTo(new Task("task-1", "Research X", "", IN_PROGRESS, "worker-1", "lead", null,
-                at(0), at(1)));
+                at(0), at(1), at(1).plus(TickingClock.LEASE)));
         Task done = board.update("task-1", COMPLETED, "three sources: a, b, c", "worker-1");
         assertThat(done).isEqualTo(new Task("task-1", "Research X", "", COMPLETED, "worker-1", "lead",
                 "three sources: a, b, c", at(0), at(2)));
@@ -252,7 +252,7 @@ public abstract class TaskBoardContract {
     @Test
     void withStatusAnswersTheFirstTasksOfAStatusInCreationOrder() {
         TaskBackend backend = newBackend();
-        TaskBoard own = new TaskBoard(backend, new TickingClock());
+        TaskBoard own = new TaskBoard(backend, new TickingClock(), TickingClock.LEASE);
         for (int i = 0; i < 40; i++) {
             own.create("t" + i, "");
         }
@@ -267,6 +267,94 @@ public abstract class TaskBoardContract {
         }
         assertThat(own.claimNext("x")).isEmpty();
         assertThat(backend.withStatus(PENDING, 5)).isEmpty();
+    }
+
+    @Test
+    void aClaimWhoseHolderStoppedRenewingGoesBackAfterItsLeaseAndItsLateCompletionIsRefused() {
+        TaskBackend backend = newBackend();
+        ManualClock clock = new ManualClock();
+        TaskBoard dead = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        TaskBoard live = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        dead.create("a", "");
+        dead.create("b", "");
+        Task held = dead.claim("task-1", "gone");
+        assertThat(held.leaseUntil()).isEqualTo(ManualClock.START.plusSeconds(30));
+        dead.claim("task-2", "gone");
+        dead.update("task-2", COMPLETED, "done", "gone");
+
+        clock.advance(Duration.ofSeconds(29));
+        assertThat(live.claimNext("alive")).as("the lease still runs").isEmpty();
+        assertThat(live.releaseExpiredClaims()).isEmpty();
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(live.releaseExpiredClaims()).extracting(Task::id, Task::status, Task::assignee, Task::leaseUntil)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("task-1", PENDING, null, null));
+        assertRefused(() -> dead.update("task-1", COMPLETED, "late", "gone"), PENDING, COMPLETED,
+                "cannot move task task-1 from pending to completed; from pending a task can move to "
+                        + "in_progress (by claiming it), cancelled");
+        Task again = live.claimNext("alive").orElseThrow();
+        assertThat(again.id()).isEqualTo("task-1");
+        assertThat(again.leaseUntil()).isEqualTo(ManualClock.START.plusSeconds(61));
+        assertRefused(() -> dead.update("task-1", COMPLETED, "late", "gone"), IN_PROGRESS, COMPLETED,
+                "agent 'gone' cannot mark task task-1 completed: it is assigned to 'alive'");
+        assertThat(backend.get("task-2").orElseThrow().status()).as("a finished task has no lease to lapse")
+                .isEqualTo(COMPLETED);
+        assertThat(live.update("task-1", COMPLETED, "ok", "alive").leaseUntil()).isNull();
+    }
+
+    @Test
+    void aWorkerLookingForWorkTakesALapsedClaimByItself() {
+        TaskBackend backend = newBackend();
+        ManualClock clock = new ManualClock();
+        TaskBoard dead = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        TaskBoard live = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        dead.create("a", "");
+        dead.claimNext("gone");
+        clock.advance(Duration.ofSeconds(31));
+        assertThat(live.claimNext("alive")).map(Task::assignee).contains("alive");
+        assertThat(dead.claimNext("gone")).isEmpty();
+    }
+
+    @Test
+    void renewingAClaimKeepsItAndOnlyItsHolderMayRenew() {
+        TaskBackend backend = newBackend();
+        ManualClock clock = new ManualClock();
+        TaskBoard holder = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        TaskBoard other = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        holder.create("long work", "");
+        holder.claim("task-1", "w1");
+        clock.advance(Duration.ofSeconds(20));
+        Task renewed = holder.renew("task-1", "w1");
+        assertThat(renewed.leaseUntil()).isEqualTo(ManualClock.START.plusSeconds(50));
+        assertThat(renewed.updatedAt()).as("renewing is no change of the task").isEqualTo(ManualClock.START);
+        clock.advance(Duration.ofSeconds(20));
+        assertThat(other.claimNext("w2")).isEmpty();
+        assertRefused(() -> other.renew("task-1", "w2"), IN_PROGRESS, IN_PROGRESS,
+                "cannot renew the claim of task task-1 by 'w2': it is in_progress, claimed by 'w1'");
+        holder.update("task-1", COMPLETED, "ok", "w1");
+        assertRefused(() -> holder.renew("task-1", "w1"), COMPLETED, IN_PROGRESS,
+                "cannot renew the claim of task task-1 by 'w1': it is completed, claimed by 'w1'");
+    }
+
+    @Test
+    void theBoardRenewsItsClaimsWhileTheyLastAndStopsWhenTheyEnd() throws Exception {
+        TaskBackend backend = newBackend();
+        Duration lease = Duration.ofMillis(300);
+        TaskBoard holder = new TaskBoard(backend, Clock.systemUTC(), lease);
+        TaskBoard other = new TaskBoard(backend, Clock.systemUTC(), lease, false);
+        holder.create("a", "");
+        holder.create("b", "");
+        holder.claim("task-1", "w1");
+        holder.claimNext("w1");
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1200);
+        while (System.nanoTime() < end) {
+            assertThat(other.claimNext("w2")).as("renewed claims never lapse").isEmpty();
+            Thread.sleep(20);
+        }
+        assertThat(backend.get("task-1").orElseThrow().leaseUntil()).isAfter(Instant.now());
+        holder.update("task-1", COMPLETED, "ok", "w1");
+        holder.update("task-2", PENDING, null);
+        assertThat(holder.renewing()).isZero();
+        assertThat(other.claimNext("w2")).map(Task::id).contains("task-2");
     }
 
     private static void assertRefused(Runnable call, TaskStatus current, TaskStatus requested, String message) {

@@ -16,7 +16,7 @@ class TaskToolsTest {
     private static final ToolContext W1 = new ToolContext("worker-1", "lead", 1);
     private static final ToolContext W2 = new ToolContext("worker-2", "lead", 1);
 
-    private final TaskBoard board = new TaskBoard(new InMemoryTaskBackend(), new TickingClock());
+    private final TaskBoard board = new TaskBoard(new InMemoryTaskBackend(), new TickingClock(), TickingClock.LEASE);
     private final ToolBox tools = board.tools();
 
     private ToolResult call(ToolContext ctx, String name, String arguments) {
