@@ -7,4 +7,6 @@ module dev.shelly.provider.spi {
     requires org.slf4j;
 
     exports dev.shelly.provider.spi;
+    // The bytes of each stream event, for the providers Shelly ships.
+    exports dev.shelly.provider.spi.internal to dev.shelly.providers;
 }

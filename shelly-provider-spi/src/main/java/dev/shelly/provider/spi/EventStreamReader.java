@@ -3,23 +3,26 @@ package dev.shelly.provider.spi;
 import dev.shelly.modeladapter.ModelException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Locale;
-import java.util.concurrent.BlockingQueue;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.Response;
 import okio.BufferedSource;
 
 /**
- * Reads the answer to one stream request on the thread that does the call, and hands what it
- * finds to the calling thread through a queue, in order: each {@link SseEvent}, then
- * {@link #END_EVENT} after the last one, {@link #END_OF_STREAM} when the body ends first, a
- * {@link WholeBody} when the server answered with one JSON document, or the failure to throw.
+ * Does the call of one stream request and hands the events of its answer on, in order, to
+ * {@link Events}; {@link #read} then returns what ends them: {@link #END_EVENT} after the last
+ * one, {@link #END_OF_STREAM} when the body ends first, a {@link WholeBody} when the server
+ * answered with one JSON document, or the failure to throw.
+ *
+ * <p>The body is read as bytes, line by line, into buffers kept for the whole stream: an event
+ * costs nothing until its handler asks for strings.
  */
-final class EventStreamReader implements Runnable {
-    /** The event the stream's decoder called the last one has been queued. */
+final class EventStreamReader {
+    /** The event the stream's decoder called the last one has been handed on. */
     static final Object END_EVENT = new Object();
     /** The body ended before an event the decoder called the last one. */
     static final Object END_OF_STREAM = new Object();
@@ -27,78 +30,87 @@ final class EventStreamReader implements Runnable {
     /** A streaming request answered with one JSON document. */
     record WholeBody(byte[] bytes) {}
 
-    private final Call call;
-    private final BlockingQueue<Object> queue;
-    private final Function<ErrorResponse, ModelException> errors;
-    private final Predicate<SseEvent> isEnd;
-    private final HttpFailures failures;
+    /** Where the events go. */
+    @FunctionalInterface
+    interface Events {
+        /**
+         * Handles one event.
+         *
+         * @param parser holds the event: its name, and its data until the next line is fed
+         * @return true when it was the last event
+         */
+        boolean handle(SseParser parser);
+    }
 
-    EventStreamReader(Call call, BlockingQueue<Object> queue, Function<ErrorResponse, ModelException> errors,
-            Predicate<SseEvent> isEnd, HttpFailures failures) {
+    private final Call call;
+    private final Events events;
+    private final Function<ErrorResponse, ModelException> errors;
+    private final HttpFailures failures;
+    private byte[] line = new byte[512];
+
+    EventStreamReader(Call call, Events events, Function<ErrorResponse, ModelException> errors, HttpFailures failures) {
         this.call = call;
-        this.queue = queue;
+        this.events = events;
         this.errors = errors;
-        this.isEnd = isEnd;
         this.failures = failures;
     }
 
-    @Override
-    public void run() {
+    /**
+     * Does the call and hands its events on.
+     *
+     * @return what ends them: an end marker, a whole body, or the failure to throw (an exception
+     *     the handler throws included)
+     */
+    Object read() {
         int answered = 0; // the status, once a successful answer is being read
         try (Response response = call.execute()) {
             if (!response.isSuccessful()) {
-                queue.add(failures.failure(response, errors));
-                return;
+                return failures.failure(response, errors);
             }
             answered = response.code();
             BufferedSource source = response.body().source();
             MediaType type = response.body().contentType();
             if (isWholeDocument(type, source)) {
-                queue.add(new WholeBody(source.readByteArray()));
-                return;
+                return new WholeBody(source.readByteArray());
             }
             if (!isEventStream(type) && isHtml(type, source)) {
-                queue.add(failures.notAReply("an HTML page", source));
-                return;
+                return failures.notAReply("an HTML page", source);
             }
-            queue.add(events(source));
+            return events(source);
         } catch (IOException e) {
-            queue.add(answered > 0 && !(e instanceof InterruptedIOException) ? failures.streamCut(answered, e)
-                    : failures.ioFailure(e));
+            return answered > 0 && !(e instanceof InterruptedIOException) ? failures.streamCut(answered, e)
+                    : failures.ioFailure(e);
         } catch (RuntimeException | Error e) {
-            queue.add(e);
+            return e;
         }
     }
 
-    /** Queues the body's events; returns what ends them: an end marker, or the failure of a body that is no stream. */
+    /** Hands on the body's events; returns what ends them: an end marker, or the failure of a body that is no stream. */
     private Object events(BufferedSource source) throws IOException {
         SseParser parser = new SseParser();
         StringBuilder head = null; // the first lines, while none of them is an event field
         boolean anyEvent = false;
-        String line;
-        while ((line = source.readUtf8Line()) != null) {
-            if (!anyEvent && (head != null || !isSseLine(line))) {
+        int length;
+        while ((length = readLine(source)) >= 0) {
+            if (!anyEvent && (head != null || !isSseLine(line, length))) {
                 if (head == null) {
                     head = new StringBuilder();
                 }
                 if (head.length() < HttpFailures.MAX_EXCERPT) {
-                    head.append(line, 0, Math.min(line.length(), HttpFailures.MAX_EXCERPT)).append('\n');
+                    String text = new String(line, 0, length, StandardCharsets.UTF_8);
+                    head.append(text, 0, Math.min(text.length(), HttpFailures.MAX_EXCERPT)).append('\n');
                 }
             }
-            SseEvent event = parser.line(line);
-            if (event != null) {
+            if (parser.line(line, length)) {
                 anyEvent = true;
-                queue.add(event);
-                if (isEnd.test(event)) {
+                if (events.handle(parser)) {
                     return END_EVENT;
                 }
             }
         }
-        SseEvent last = parser.finish();
-        if (last != null) {
+        if (parser.finish()) {
             anyEvent = true;
-            queue.add(last);
-            if (isEnd.test(last)) {
+            if (events.handle(parser)) {
                 return END_EVENT;
             }
         }
@@ -107,6 +119,40 @@ final class EventStreamReader implements Runnable {
                     + ErrorResponse.excerpt(head.toString(), HttpFailures.MAX_EXCERPT));
         }
         return END_OF_STREAM;
+    }
+
+    /**
+     * Reads the next line into {@link #line}, as okio's {@code readUtf8Line} splits lines: up to
+     * a {@code \n} or a {@code \r\n}, or the rest of the body at its end.
+     *
+     * @return the line's length in bytes, or -1 at the end of the body
+     */
+    private int readLine(BufferedSource source) throws IOException {
+        long newline = source.indexOf((byte) '\n');
+        long size;
+        if (newline >= 0) {
+            size = newline > 0 && source.getBuffer().getByte(newline - 1) == '\r' ? newline - 1 : newline;
+        } else {
+            size = source.getBuffer().size();
+            if (size == 0) {
+                return -1;
+            }
+        }
+        if (size > Integer.MAX_VALUE - 8) {
+            throw new IOException("a line of the event stream is too long: " + size + " bytes");
+        }
+        int n = (int) size;
+        if (n > line.length) {
+            line = Arrays.copyOf(line, Math.max(n, line.length * 2));
+        }
+        int read = 0;
+        while (read < n) {
+            read += source.read(line, read, n - read);
+        }
+        if (newline >= 0) {
+            source.skip(newline - size + 1); // the line ending
+        }
+        return n;
     }
 
     /**
@@ -134,6 +180,33 @@ final class EventStreamReader implements Runnable {
      * Whether a line can belong to an event stream: blank, a comment, or a field an event is
      * made of. Anything else before the first event means the body is not an event stream.
      */
+    private static boolean isSseLine(byte[] bytes, int length) {
+        boolean blank = true;
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] < 0) { // not ASCII: as a string, where white space beyond ASCII counts as blank
+                return isSseLine(new String(bytes, 0, length, StandardCharsets.UTF_8));
+            }
+            blank &= Character.isWhitespace(bytes[i]);
+        }
+        if (blank || bytes[0] == ':') {
+            return true;
+        }
+        int fieldEnd = 0;
+        while (fieldEnd < length && bytes[fieldEnd] != ':') {
+            fieldEnd++;
+        }
+        for (byte[] field : FIELDS) {
+            if (Arrays.equals(bytes, 0, fieldEnd, field, 0, field.length)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final byte[][] FIELDS = {"data".getBytes(StandardCharsets.US_ASCII),
+        "event".getBytes(StandardCharsets.US_ASCII), "id".getBytes(StandardCharsets.US_ASCII),
+        "retry".getBytes(StandardCharsets.US_ASCII)};
+
     private static boolean isSseLine(String line) {
         if (line.isBlank() || line.startsWith(":")) {
             return true;
