@@ -4,12 +4,12 @@ import dev.shelly.modeladapter.ModelException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.function.Function;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.Response;
+import okio.Buffer;
 import okio.BufferedSource;
 
 /**
@@ -46,7 +46,6 @@ final class EventStreamReader {
     private final Events events;
     private final Function<ErrorResponse, ModelException> errors;
     private final HttpFailures failures;
-    private byte[] line = new byte[512];
 
     EventStreamReader(Call call, Events events, Function<ErrorResponse, ModelException> errors, HttpFailures failures) {
         this.call = call;
@@ -69,7 +68,7 @@ final class EventStreamReader {
             }
             answered = response.code();
             BufferedSource source = response.body().source();
-            MediaType type = response.body().contentType();
+            MediaType type = contentType(response);
             if (isWholeDocument(type, source)) {
                 return new WholeBody(source.readByteArray());
             }
@@ -88,20 +87,47 @@ final class EventStreamReader {
     /** Hands on the body's events; returns what ends them: an end marker, or the failure of a body that is no stream. */
     private Object events(BufferedSource source) throws IOException {
         SseParser parser = new SseParser();
+        Buffer buffer = source.getBuffer();
+        Buffer.UnsafeCursor cursor = new Buffer.UnsafeCursor();
         StringBuilder head = null; // the first lines, while none of them is an event field
         boolean anyEvent = false;
-        int length;
-        while ((length = readLine(source)) >= 0) {
-            if (!anyEvent && (head != null || !isSseLine(line, length))) {
+        long newline;
+        while ((newline = nextLine(source)) >= 0 || buffer.size() > 0) {
+            // A line ends at \n or \r\n, or with the body, as okio's readUtf8Line splits lines.
+            long size = newline < 0 ? buffer.size() : newline > 0 && buffer.getByte(newline - 1) == '\r' ? newline - 1 : newline;
+            if (size > Integer.MAX_VALUE - 8) {
+                throw new IOException("a line of the event stream is too long: " + size + " bytes");
+            }
+            int length = (int) size;
+            if (!anyEvent && (head != null || !isSseLine(buffer, length))) {
                 if (head == null) {
                     head = new StringBuilder();
                 }
                 if (head.length() < HttpFailures.MAX_EXCERPT) {
-                    String text = new String(line, 0, length, StandardCharsets.UTF_8);
+                    Buffer copy = new Buffer();
+                    buffer.copyTo(copy, 0, length);
+                    String text = copy.readUtf8();
                     head.append(text, 0, Math.min(text.length(), HttpFailures.MAX_EXCERPT)).append('\n');
                 }
             }
-            if (parser.line(line, length)) {
+            if (head == null && newline >= 0 && !parser.hasData()) {
+                // The usual event, one data line and a blank line, already read: handled in place.
+                long blankEnd = blankLineEnd(buffer, newline + 1);
+                if (blankEnd > 0 && borrow(buffer, cursor, parser, length)) {
+                    boolean last = events.handle(parser);
+                    buffer.skip(blankEnd);
+                    anyEvent = true;
+                    if (last) {
+                        return END_EVENT;
+                    }
+                    continue;
+                }
+            }
+            boolean complete = parser.line(buffer, length);
+            if (newline >= 0) {
+                buffer.skip(newline - size + 1); // the line ending
+            }
+            if (complete) {
                 anyEvent = true;
                 if (events.handle(parser)) {
                     return END_EVENT;
@@ -122,37 +148,49 @@ final class EventStreamReader {
     }
 
     /**
-     * Reads the next line into {@link #line}, as okio's {@code readUtf8Line} splits lines: up to
-     * a {@code \n} or a {@code \r\n}, or the rest of the body at its end.
-     *
-     * @return the line's length in bytes, or -1 at the end of the body
+     * The end of a blank line starting at {@code from}, when the buffer holds it: after its
+     * {@code \n} or {@code \r\n}; else 0.
      */
-    private int readLine(BufferedSource source) throws IOException {
-        long newline = source.indexOf((byte) '\n');
-        long size;
-        if (newline >= 0) {
-            size = newline > 0 && source.getBuffer().getByte(newline - 1) == '\r' ? newline - 1 : newline;
-        } else {
-            size = source.getBuffer().size();
-            if (size == 0) {
-                return -1;
+    private static long blankLineEnd(Buffer buffer, long from) {
+        long size = buffer.size();
+        if (from < size && buffer.getByte(from) == '\n') {
+            return from + 1;
+        }
+        if (from + 1 < size && buffer.getByte(from) == '\r' && buffer.getByte(from + 1) == '\n') {
+            return from + 2;
+        }
+        return 0;
+    }
+
+    /**
+     * Completes the event of a {@code data} line at the head of the buffer from the buffer's own
+     * array, when the line's value lies in one piece of it.
+     *
+     * @return whether it did; when not, nothing has changed
+     */
+    private static boolean borrow(Buffer buffer, Buffer.UnsafeCursor cursor, SseParser parser, int length) {
+        if (length < 5 || buffer.getByte(0) != 'd' || buffer.getByte(1) != 'a' || buffer.getByte(2) != 't'
+                || buffer.getByte(3) != 'a' || buffer.getByte(4) != ':') {
+            return false;
+        }
+        int start = length > 5 && buffer.getByte(5) == ' ' ? 6 : 5;
+        buffer.readUnsafe(cursor);
+        try {
+            cursor.seek(start);
+            if (cursor.data == null || cursor.end - cursor.start < length - start) {
+                return length == start && parser.dataLine(EMPTY, 0, 0);
             }
+            return parser.dataLine(cursor.data, cursor.start, length - start);
+        } finally {
+            cursor.close();
         }
-        if (size > Integer.MAX_VALUE - 8) {
-            throw new IOException("a line of the event stream is too long: " + size + " bytes");
-        }
-        int n = (int) size;
-        if (n > line.length) {
-            line = Arrays.copyOf(line, Math.max(n, line.length * 2));
-        }
-        int read = 0;
-        while (read < n) {
-            read += source.read(line, read, n - read);
-        }
-        if (newline >= 0) {
-            source.skip(newline - size + 1); // the line ending
-        }
-        return n;
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /** Reads until the buffer holds a whole line: the index of its {@code \n}, or -1 when the body ended first. */
+    private static long nextLine(BufferedSource source) throws IOException {
+        return source.indexOf((byte) '\n');
     }
 
     /**
@@ -172,6 +210,22 @@ final class EventStreamReader {
         return firstByte(source) == '{';
     }
 
+    /**
+     * The body's declared type: the usual event stream headers are known without parsing (OkHttp
+     * parses a media type with regular expressions), any other as OkHttp parses it, null when
+     * there is none or it is malformed.
+     */
+    private static MediaType contentType(Response response) {
+        String header = response.header("Content-Type");
+        if (header != null && (header.equalsIgnoreCase("text/event-stream")
+                || header.equalsIgnoreCase("text/event-stream; charset=utf-8"))) {
+            return EVENT_STREAM;
+        }
+        return response.body().contentType();
+    }
+
+    private static final MediaType EVENT_STREAM = MediaType.get("text/event-stream");
+
     private static boolean isEventStream(MediaType type) {
         return type != null && type.type().equalsIgnoreCase("text") && type.subtype().equalsIgnoreCase("event-stream");
     }
@@ -180,23 +234,30 @@ final class EventStreamReader {
      * Whether a line can belong to an event stream: blank, a comment, or a field an event is
      * made of. Anything else before the first event means the body is not an event stream.
      */
-    private static boolean isSseLine(byte[] bytes, int length) {
+    private static boolean isSseLine(Buffer buffer, int length) {
         boolean blank = true;
         for (int i = 0; i < length; i++) {
-            if (bytes[i] < 0) { // not ASCII: as a string, where white space beyond ASCII counts as blank
-                return isSseLine(new String(bytes, 0, length, StandardCharsets.UTF_8));
+            byte b = buffer.getByte(i);
+            if (b < 0) { // not ASCII: as a string, where white space beyond ASCII counts as blank
+                Buffer copy = new Buffer();
+                buffer.copyTo(copy, 0, length);
+                return isSseLine(copy.readUtf8());
             }
-            blank &= Character.isWhitespace(bytes[i]);
+            blank &= Character.isWhitespace(b);
         }
-        if (blank || bytes[0] == ':') {
+        if (blank || buffer.getByte(0) == ':') {
             return true;
         }
         int fieldEnd = 0;
-        while (fieldEnd < length && bytes[fieldEnd] != ':') {
+        while (fieldEnd < length && buffer.getByte(fieldEnd) != ':') {
             fieldEnd++;
         }
         for (byte[] field : FIELDS) {
-            if (Arrays.equals(bytes, 0, fieldEnd, field, 0, field.length)) {
+            boolean same = fieldEnd == field.length;
+            for (int i = 0; same && i < fieldEnd; i++) {
+                same = buffer.getByte(i) == field[i];
+            }
+            if (same) {
                 return true;
             }
         }

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.BooleanSupplier;
@@ -67,6 +68,7 @@ final class HttpModelClient {
     static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** The default longest silence while reading: 10 minutes. */
     static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
+    private static final int MAX_URLS = 16;
 
     private final String provider;
     private final HttpUrl baseUrl;
@@ -77,6 +79,8 @@ final class HttpModelClient {
     private final Duration connectTimeout;
     private final Duration readTimeout;
     private final Duration callTimeout;
+    /** The URL of each path called, parsed once: a provider calls one or two paths. */
+    private final Map<String, HttpUrl> urls = new ConcurrentHashMap<>();
 
     private HttpModelClient(Builder b) {
         this.provider = b.provider;
@@ -264,8 +268,8 @@ final class HttpModelClient {
         if (Thread.currentThread().isVirtual()) {
             EventStreamReader.Events events = bytes != null
                     ? p -> {
-                        bytes.onEvent(p.name(), p.data(), p.length());
-                        return bytes.isEnd(p.name(), p.data(), p.length());
+                        bytes.onEvent(p.name(), p.data(), p.offset(), p.length());
+                        return bytes.isEnd(p.name(), p.data(), p.offset(), p.length());
                     }
                     : p -> {
                         SseEvent event = p.toEvent();
@@ -349,7 +353,13 @@ final class HttpModelClient {
         if (Thread.currentThread().isInterrupted()) {
             throw new CancellationException(provider + ": completion cancelled before the request was sent");
         }
-        HttpUrl url = HttpUrl.get(baseUrl() + "/" + (path.startsWith("/") ? path.substring(1) : path));
+        HttpUrl url = urls.get(path);
+        if (url == null) {
+            url = HttpUrl.get(baseUrl() + "/" + (path.startsWith("/") ? path.substring(1) : path));
+            if (urls.size() < MAX_URLS) {
+                urls.put(path, url);
+            }
+        }
         Request.Builder request = new Request.Builder().url(url).post(RequestBody.create(json, JSON));
         headers.forEach(request::header);
         request.header("Accept", stream ? "text/event-stream" : "application/json");

@@ -106,6 +106,27 @@ class HttpModelClientTest {
 
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
+    void eventsArrivingAByteAtATimeAndLinesLongerThanABufferAreReadWhole(boolean virtual) {
+        String longData = "\u00e9\u4e16\ud83d\ude00".repeat(3000); // 30,000 bytes of multi-byte characters
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream; charset=UTF-8")
+                .body("event: n\u00e4me\r\ndata: h\u00e9llo\r\ndata:\r\n\r\nevent: n\u00e4me\ndata: \ud83d\ude00\n\n"
+                        + "data: [DONE]\r\n\r\n")
+                .throttleBody(1, 1, TimeUnit.MILLISECONDS).build());
+        List<SseEvent> events = new ArrayList<>();
+        stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
+        assertThat(events).containsExactly(new SseEvent("n\u00e4me", "h\u00e9llo\n"), new SseEvent("n\u00e4me", "\ud83d\ude00"),
+                new SseEvent("message", "[DONE]"));
+
+        server.enqueue(new MockResponse.Builder().body(": c\ndata: " + longData + "\ndata: " + longData + "\n\ndata: [DONE]")
+                .build());
+        events.clear();
+        stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
+        assertThat(events).containsExactly(new SseEvent("message", longData + "\n" + longData),
+                new SseEvent("message", "[DONE]"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
     void aLastEventWithoutTrailingBlankLineIsStillDelivered(boolean virtual) {
         server.enqueue(new MockResponse.Builder().body("data: a\n\ndata: [DONE]").build());
         List<SseEvent> events = new ArrayList<>();
@@ -309,19 +330,20 @@ class HttpModelClientTest {
     @Test
     void aByteDecoderTakesTheEventsOfAStreamReadOnAVirtualThread() {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
-                .body("event: first\ndata: one\r\ndata: tw\u00f6\n\ndata:three\n\n: note\nevent: stop\ndata: {}\n\nz").build());
+                .body("event: first\ndata: one\r\ndata: tw\u00f6\n\ndata:three\n\ndata:\r\n\r\n: note\nevent: stop\ndata: {}\n\nz")
+                .build());
         List<SseEvent> strings = new ArrayList<>();
         List<SseEvent> bytes = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         ByteEventDecoder decoder = new ByteEventDecoder() {
             @Override
-            public void onEvent(String event, byte[] data, int length) {
-                bytes.add(new SseEvent(event, new String(data, 0, length, StandardCharsets.UTF_8)));
+            public void onEvent(String event, byte[] data, int offset, int length) {
+                bytes.add(new SseEvent(event, new String(data, offset, length, StandardCharsets.UTF_8)));
                 threads.add(Thread.currentThread());
             }
 
             @Override
-            public boolean isEnd(String event, byte[] data, int length) {
+            public boolean isEnd(String event, byte[] data, int offset, int length) {
                 return event.equals("stop");
             }
         };
@@ -331,7 +353,7 @@ class HttpModelClientTest {
         assertThat(joined(caller)).isTrue();
         assertThat(strings).as("the decoder took them all").isEmpty();
         assertThat(bytes).containsExactly(new SseEvent("first", "one\ntw\u00f6"), new SseEvent("message", "three"),
-                new SseEvent("stop", "{}"));
+                new SseEvent("message", ""), new SseEvent("stop", "{}"));
         assertThat(threads).as("handled on the calling thread").containsOnly(caller);
     }
 
@@ -341,12 +363,12 @@ class HttpModelClientTest {
         List<SseEvent> strings = new ArrayList<>();
         ByteEventDecoder decoder = new ByteEventDecoder() {
             @Override
-            public void onEvent(String event, byte[] data, int length) {
+            public void onEvent(String event, byte[] data, int offset, int length) {
                 throw new AssertionError("not on a platform thread");
             }
 
             @Override
-            public boolean isEnd(String event, byte[] data, int length) {
+            public boolean isEnd(String event, byte[] data, int offset, int length) {
                 throw new AssertionError("not on a platform thread");
             }
         };

@@ -49,8 +49,8 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDeco
     private final ChatCompletionsFormat format;
     private final StreamListener listener;
     private final StringBuilder text = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
-    private final StringBuilder refusal = new StringBuilder();
+    private final StringBuilder reasoning = new StringBuilder(0); // most replies have none
+    private final StringBuilder refusal = new StringBuilder(0);
     private final List<Call> calls = new ArrayList<>();
     private final Map<Integer, Call> byIndex = new HashMap<>();
     private String id;
@@ -72,14 +72,16 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDeco
     }
 
     @Override
-    public boolean isEnd(String event, byte[] data, int length) {
-        int from = start(data, length);
-        int to = end(data, from, length);
-        if (Arrays.equals(data, from, to, DONE_BYTES, 0, DONE_BYTES.length)) {
-            return true;
+    public boolean isEnd(String event, byte[] data, int offset, int length) {
+        int from = start(data, offset, offset + length);
+        int to = end(data, from, offset + length);
+        boolean end = Arrays.equals(data, from, to, DONE_BYTES, 0, DONE_BYTES.length)
+                // white space beyond ASCII around the data: as a string
+                || from < to && (data[from] < 0 || data[to - 1] < 0) && isEnd(event(event, data, offset, length));
+        if (end && chunks != null) {
+            chunks.close();
         }
-        // White space beyond ASCII around the data: as a string.
-        return from < to && (data[from] < 0 || data[to - 1] < 0) && isEnd(event(event, data, length));
+        return end;
     }
 
     @Override
@@ -119,21 +121,21 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDeco
      * made a string and read as a tree.
      */
     @Override
-    public void onEvent(String event, byte[] data, int length) {
-        int from = start(data, length);
-        int to = end(data, from, length);
+    public void onEvent(String event, byte[] data, int offset, int length) {
+        int from = start(data, offset, offset + length);
+        int to = end(data, from, offset + length);
         if (from == to || Arrays.equals(data, from, to, DONE_BYTES, 0, DONE_BYTES.length)) {
             return;
         }
         if (event.equals("error")) {
-            onEvent(event(event, data, length));
+            onEvent(event(event, data, offset, length));
             return;
         }
         if (chunks == null) {
             chunks = new ChunkReader();
         }
-        if (!chunks.read(data, length, id == null, model == null)) {
-            onEvent(event(event, data, length));
+        if (!chunks.read(data, offset, length, id == null, model == null)) {
+            onEvent(event(event, data, offset, length));
             return;
         }
         sawChunk = true;
@@ -158,26 +160,26 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDeco
         }
     }
 
-    private static SseEvent event(String event, byte[] data, int length) {
-        return new SseEvent(event, new String(data, 0, length, StandardCharsets.UTF_8));
+    private static SseEvent event(String event, byte[] data, int offset, int length) {
+        return new SseEvent(event, new String(data, offset, length, StandardCharsets.UTF_8));
     }
 
     /** The first byte after the leading ASCII white space. */
-    private static int start(byte[] data, int length) {
-        int from = 0;
-        while (from < length && data[from] >= 0 && Character.isWhitespace(data[from])) {
-            from++;
+    private static int start(byte[] data, int from, int to) {
+        int i = from;
+        while (i < to && data[i] >= 0 && Character.isWhitespace(data[i])) {
+            i++;
         }
-        return from;
+        return i;
     }
 
     /** The end before the trailing ASCII white space. */
-    private static int end(byte[] data, int from, int length) {
-        int to = length;
-        while (to > from && data[to - 1] >= 0 && Character.isWhitespace(data[to - 1])) {
-            to--;
+    private static int end(byte[] data, int from, int to) {
+        int i = to;
+        while (i > from && data[i - 1] >= 0 && Character.isWhitespace(data[i - 1])) {
+            i--;
         }
-        return to;
+        return i;
     }
 
     private void onUsage(Usage u) {
@@ -300,6 +302,9 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDeco
 
     @Override
     public dev.shelly.modeladapter.ModelResponse finish() {
+        if (chunks != null) {
+            chunks.close();
+        }
         if (!sawChunk) {
             throw invalid(format.provider(), "the stream ended without a single chunk", null);
         }
@@ -307,7 +312,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDeco
         if (!reasoning.isEmpty()) {
             parts.add(Thinking.of(reasoning.toString(), null).withOrigin(ChatCompletionsFormat.ORIGIN));
         }
-        String all = text.toString() + refusal;
+        String all = refusal.isEmpty() ? text.toString() : text.toString() + refusal;
         if (!all.isEmpty()) {
             parts.add(new Text(all));
         }

@@ -108,19 +108,20 @@ final class ChunkReader {
      * Reads one chunk.
      *
      * @param data the buffer holding the chunk
-     * @param length the chunk's length in bytes, from index 0
+     * @param offset where the chunk starts in it
+     * @param length the chunk's length in bytes
      * @param withId whether to read the id (the decoder has none yet)
      * @param withModel whether to read the model
      * @return true when the chunk was read; false when it is declined, and nothing of it is kept
      */
-    boolean read(byte[] data, int length, boolean withId, boolean withModel) {
+    boolean read(byte[] data, int offset, int length, boolean withId, boolean withModel) {
         wantId = withId;
         wantModel = withModel;
         if (parser == null) {
             parser = WireSupport.JSON.tokenStreamFactory().createNonBlockingByteArrayParser(ObjectReadContext.empty());
         }
         try {
-            ((ByteArrayFeeder) parser.nonBlockingInputFeeder()).feedInput(data, 0, length);
+            ((ByteArrayFeeder) parser.nonBlockingInputFeeder()).feedInput(data, offset, offset + length);
             if (parser.nextToken() == JsonToken.START_OBJECT) {
                 chunk();
                 if (parser.nextToken() == JsonToken.NOT_AVAILABLE) {
@@ -133,6 +134,17 @@ final class ChunkReader {
         parser.close(); // a parser that stopped inside a chunk cannot go on with the next
         parser = null;
         return false;
+    }
+
+    /**
+     * Ends the stream: the parser goes back to Jackson, its buffers to be reused and the field
+     * names it learnt to be known to the next stream's parser.
+     */
+    void close() {
+        if (parser != null) {
+            parser.close();
+            parser = null;
+        }
     }
 
     private void chunk() {

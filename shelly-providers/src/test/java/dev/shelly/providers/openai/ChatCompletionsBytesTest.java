@@ -116,17 +116,17 @@ class ChatCompletionsBytesTest {
                 choice("{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}"),
                 HEAD + "],\"usage\":{\"prompt_tokens\":20,\"completion_tokens\":9,\"total_tokens\":29}}")) {
             byte[] bytes = chunk.getBytes(StandardCharsets.UTF_8);
-            assertThat(reader.read(bytes, bytes.length, true, true)).as(chunk).isTrue();
+            assertThat(reader.read(bytes, 0, bytes.length, true, true)).as(chunk).isTrue();
         }
         assertThat(reader.usage).isTrue();
         assertThat(reader.totalTokens).isEqualTo(29);
         for (String declined : List.of("{\"error\":{}}", "[1]", "{\"a\":1} x", "{\"a\":", choice("{\"index\":\"0\"}"),
                 choice("{\"index\":0,\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":{}}}]}}"))) {
             byte[] bytes = declined.getBytes(StandardCharsets.UTF_8);
-            assertThat(reader.read(bytes, bytes.length, true, true)).as(declined).isFalse();
+            assertThat(reader.read(bytes, 0, bytes.length, true, true)).as(declined).isFalse();
         }
         byte[] after = text("\"again\"").getBytes(StandardCharsets.UTF_8);
-        assertThat(reader.read(after, after.length, false, false)).as("a new parser after a declined chunk").isTrue();
+        assertThat(reader.read(after, 0, after.length, false, false)).as("a new parser after a declined chunk").isTrue();
         assertThat(reader.choice.content).isEqualTo("again");
         assertThat(reader.id).as("not read when not asked for").isNull();
     }
@@ -148,15 +148,15 @@ class ChatCompletionsBytesTest {
                 }
                 boolean end;
                 if (bytes) {
-                    // One buffer for the whole stream, stale bytes after the data, as the reader keeps it.
+                    // One buffer for the whole stream, stale bytes around the data, as the reader keeps it.
                     byte[] b = data.getBytes(StandardCharsets.UTF_8);
-                    if (b.length > buffer.length) {
-                        buffer = new byte[b.length * 2];
+                    if (b.length + 3 > buffer.length) {
+                        buffer = new byte[b.length * 2 + 3];
                     }
                     Arrays.fill(buffer, (byte) '}');
-                    System.arraycopy(b, 0, buffer, 0, b.length);
-                    ((ByteEventDecoder) decoder).onEvent(name, buffer, b.length);
-                    end = ((ByteEventDecoder) decoder).isEnd(name, buffer, b.length);
+                    System.arraycopy(b, 0, buffer, 3, b.length);
+                    ((ByteEventDecoder) decoder).onEvent(name, buffer, 3, b.length);
+                    end = ((ByteEventDecoder) decoder).isEnd(name, buffer, 3, b.length);
                 } else {
                     SseEvent event = new SseEvent(name, data);
                     decoder.onEvent(event);
