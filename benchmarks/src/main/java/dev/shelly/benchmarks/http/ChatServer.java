@@ -95,13 +95,16 @@ final class ChatServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** How many connections the server has answered on: one per client connection. */
-    int connections() {
+    /** How many connections OkHttp (Shelly's client) has made to this server. */
+    int okHttpConnections() {
         return clients.size();
     }
 
     private void answer(HttpExchange exchange) throws IOException {
-        clients.add(exchange.getRemoteAddress());
+        String agent = exchange.getRequestHeaders().getFirst("User-Agent");
+        if (agent != null && agent.startsWith("okhttp")) {
+            clients.add(exchange.getRemoteAddress());
+        }
         try (exchange) {
             boolean stream = streams(exchange.getRequestBody());
             try {

@@ -23,7 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * every one answered after the same latency: the wall time of one round (all calls started,
  * all answered) for the raw socket client ({@link RawClient}, the floor), the OpenAI completer
  * alone (plain and streamed) and {@code Agent.run} (one model call, no tools; it streams), with
- * the ratio of each to the raw floor of the same reply format. The scenarios run alternately,
+ * the ratio of each to the raw floor of the same reply format. The floor keeps its connections
+ * from round to round, as any pooling client does; {@code raw-sse-new} is the same raw client
+ * opening a connection for every call and closing it after, for comparison with clients that
+ * do not pool. The scenarios run alternately,
  * round after round, in one JVM; the medians are compared.
  *
  * <pre>
@@ -69,16 +72,17 @@ public final class HttpFanOut {
                 Map<String, Scenario> scenarios = new LinkedHashMap<>();
                 scenarios.put("raw-json", i -> check(raw.call(false).length == ChatServer.JSON_REPLY.length));
                 scenarios.put("raw-sse", i -> check(raw.call(true).length == ChatServer.SSE_REPLY.length));
+                scenarios.put("raw-sse-new", i -> check(raw.callOnNewConnection(true).length == ChatServer.SSE_REPLY.length));
                 scenarios.put("completer-json", i -> checkText(completer.complete(request)));
                 scenarios.put("completer-sse", i -> checkText(completer.complete(request, StreamListener.NONE)));
                 scenarios.put("agent-sse", i -> check(Agent.builder("worker").completer(completer).build()
                         .run("Does handle() close its resource?").text().equals(ChatServer.TEXT)));
                 if (args.length > 3) { // only the scenarios named, and the floors
                     List<String> only = List.of(args[3].split(","));
-                    scenarios.keySet().removeIf(n -> !n.startsWith("raw-") && !only.contains(n));
+                    scenarios.keySet().removeIf(n -> !n.equals("raw-json") && !n.equals("raw-sse") && !only.contains(n));
                 }
                 run(scenarios, agents, rounds, warmup);
-                System.out.println("connections " + server.connections());
+                System.out.println("connections Shelly's HTTP client opened: " + server.okHttpConnections());
             }
         }
         System.out.printf(Locale.ROOT, "load average at the end %.2f%n", OS.getSystemLoadAverage());

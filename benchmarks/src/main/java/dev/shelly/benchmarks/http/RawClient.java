@@ -70,6 +70,20 @@ final class RawClient implements AutoCloseable {
         }
     }
 
+    /**
+     * One call on a connection of its own, opened for it and closed after it, as a client
+     * without a pool makes it.
+     *
+     * @param stream whether to send the streamed request
+     * @return the response body
+     * @throws IOException on a network failure or a status other than 200
+     */
+    byte[] callOnNewConnection(boolean stream) throws IOException {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            return new Connection(socket).exchange(stream ? streamRequest : jsonRequest);
+        }
+    }
+
     @Override
     public void close() throws IOException {
         Connection c;
