@@ -179,7 +179,9 @@ final class HttpModelClient {
             }
             return response.body().bytes();
         } catch (IOException e) {
-            if (Thread.currentThread().isInterrupted() || call.isCanceled()) {
+            // Only an interrupt is a cancellation: OkHttp cancels the call itself at its deadline,
+            // which is a timeout.
+            if (Thread.currentThread().isInterrupted()) {
                 throw cancelled(call);
             }
             throw failures.ioFailure(e);

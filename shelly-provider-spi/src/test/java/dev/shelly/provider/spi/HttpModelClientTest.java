@@ -434,11 +434,13 @@ class HttpModelClientTest {
                 .throttleBody(1, 20, TimeUnit.MILLISECONDS).build();
     }
 
-    @Test
-    void aTricklingServerIsCutOffAtTheCallDeadlineWhenPosting() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aTricklingServerIsCutOffAtTheCallDeadlineWhenPosting(boolean virtual) {
         server.enqueue(trickle("{\"x\":\"" + "a".repeat(10_000) + "\"}"));
         long start = System.nanoTime();
-        assertThatThrownBy(() -> deadlineClient(Duration.ofMillis(400)).post("chat", new byte[] {'{', '}'}, mapper))
+        assertThatThrownBy(() -> onThread(virtual, () -> deadlineClient(Duration.ofMillis(400)).post("chat",
+                new byte[] {'{', '}'}, mapper)))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
                     assertThat(e.retryable()).as("a retry would wait as long").isFalse();
