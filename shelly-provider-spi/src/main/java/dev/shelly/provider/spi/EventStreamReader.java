@@ -3,23 +3,26 @@ package dev.shelly.provider.spi;
 import dev.shelly.modeladapter.ModelException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.concurrent.BlockingQueue;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.Response;
+import okio.Buffer;
 import okio.BufferedSource;
 
 /**
- * Reads the answer to one stream request on the thread that does the call, and hands what it
- * finds to the calling thread through a queue, in order: each {@link SseEvent}, then
- * {@link #END_EVENT} after the last one, {@link #END_OF_STREAM} when the body ends first, a
- * {@link WholeBody} when the server answered with one JSON document, or the failure to throw.
+ * Does the call of one stream request and hands the events of its answer on, in order, to
+ * {@link Events}; {@link #read} then returns what ends them: {@link #END_EVENT} after the last
+ * one, {@link #END_OF_STREAM} when the body ends first, a {@link WholeBody} when the server
+ * answered with one JSON document, or the failure to throw.
+ *
+ * <p>The body is read as bytes, line by line, into buffers kept for the whole stream: an event
+ * costs nothing until its handler asks for strings.
  */
-final class EventStreamReader implements Runnable {
-    /** The event the stream's decoder called the last one has been queued. */
+final class EventStreamReader {
+    /** The event the stream's decoder called the last one has been handed on. */
     static final Object END_EVENT = new Object();
     /** The body ended before an event the decoder called the last one. */
     static final Object END_OF_STREAM = new Object();
@@ -27,78 +30,113 @@ final class EventStreamReader implements Runnable {
     /** A streaming request answered with one JSON document. */
     record WholeBody(byte[] bytes) {}
 
+    /** Where the events go. */
+    @FunctionalInterface
+    interface Events {
+        /**
+         * Handles one event.
+         *
+         * @param parser holds the event: its name, and its data until the next line is fed
+         * @return true when it was the last event
+         */
+        boolean handle(SseParser parser);
+    }
+
     private final Call call;
-    private final BlockingQueue<Object> queue;
+    private final Events events;
     private final Function<ErrorResponse, ModelException> errors;
-    private final Predicate<SseEvent> isEnd;
     private final HttpFailures failures;
 
-    EventStreamReader(Call call, BlockingQueue<Object> queue, Function<ErrorResponse, ModelException> errors,
-            Predicate<SseEvent> isEnd, HttpFailures failures) {
+    EventStreamReader(Call call, Events events, Function<ErrorResponse, ModelException> errors, HttpFailures failures) {
         this.call = call;
-        this.queue = queue;
+        this.events = events;
         this.errors = errors;
-        this.isEnd = isEnd;
         this.failures = failures;
     }
 
-    @Override
-    public void run() {
+    /**
+     * Does the call and hands its events on.
+     *
+     * @return what ends them: an end marker, a whole body, or the failure to throw (an exception
+     *     the handler throws included)
+     */
+    Object read() {
         int answered = 0; // the status, once a successful answer is being read
         try (Response response = call.execute()) {
             if (!response.isSuccessful()) {
-                queue.add(failures.failure(response, errors));
-                return;
+                return failures.failure(response, errors);
             }
             answered = response.code();
             BufferedSource source = response.body().source();
-            MediaType type = response.body().contentType();
+            MediaType type = contentType(response);
             if (isWholeDocument(type, source)) {
-                queue.add(new WholeBody(source.readByteArray()));
-                return;
+                return new WholeBody(source.readByteArray());
             }
             if (!isEventStream(type) && isHtml(type, source)) {
-                queue.add(failures.notAReply("an HTML page", source));
-                return;
+                return failures.notAReply("an HTML page", source);
             }
-            queue.add(events(source));
+            return events(source);
         } catch (IOException e) {
-            queue.add(answered > 0 && !(e instanceof InterruptedIOException) ? failures.streamCut(answered, e)
-                    : failures.ioFailure(e));
+            return answered > 0 && !(e instanceof InterruptedIOException) ? failures.streamCut(answered, e)
+                    : failures.ioFailure(e);
         } catch (RuntimeException | Error e) {
-            queue.add(e);
+            return e;
         }
     }
 
-    /** Queues the body's events; returns what ends them: an end marker, or the failure of a body that is no stream. */
+    /** Hands on the body's events; returns what ends them: an end marker, or the failure of a body that is no stream. */
     private Object events(BufferedSource source) throws IOException {
         SseParser parser = new SseParser();
+        Buffer buffer = source.getBuffer();
+        Buffer.UnsafeCursor cursor = new Buffer.UnsafeCursor();
         StringBuilder head = null; // the first lines, while none of them is an event field
         boolean anyEvent = false;
-        String line;
-        while ((line = source.readUtf8Line()) != null) {
-            if (!anyEvent && (head != null || !isSseLine(line))) {
+        long newline;
+        while ((newline = nextLine(source)) >= 0 || buffer.size() > 0) {
+            // A line ends at \n or \r\n, or with the body, as okio's readUtf8Line splits lines.
+            long size = newline < 0 ? buffer.size() : newline > 0 && buffer.getByte(newline - 1) == '\r' ? newline - 1 : newline;
+            if (size > Integer.MAX_VALUE - 8) {
+                throw new IOException("a line of the event stream is too long: " + size + " bytes");
+            }
+            int length = (int) size;
+            if (!anyEvent && (head != null || !isSseLine(buffer, length))) {
                 if (head == null) {
                     head = new StringBuilder();
                 }
                 if (head.length() < HttpFailures.MAX_EXCERPT) {
-                    head.append(line, 0, Math.min(line.length(), HttpFailures.MAX_EXCERPT)).append('\n');
+                    Buffer copy = new Buffer();
+                    buffer.copyTo(copy, 0, length);
+                    String text = copy.readUtf8();
+                    head.append(text, 0, Math.min(text.length(), HttpFailures.MAX_EXCERPT)).append('\n');
                 }
             }
-            SseEvent event = parser.line(line);
-            if (event != null) {
+            if (head == null && newline >= 0 && !parser.hasData()) {
+                // The usual event, one data line and a blank line, already read: handled in place.
+                long blankEnd = blankLineEnd(buffer, newline + 1);
+                if (blankEnd > 0 && borrow(buffer, cursor, parser, length)) {
+                    boolean last = events.handle(parser);
+                    buffer.skip(blankEnd);
+                    anyEvent = true;
+                    if (last) {
+                        return END_EVENT;
+                    }
+                    continue;
+                }
+            }
+            boolean complete = parser.line(buffer, length);
+            if (newline >= 0) {
+                buffer.skip(newline - size + 1); // the line ending
+            }
+            if (complete) {
                 anyEvent = true;
-                queue.add(event);
-                if (isEnd.test(event)) {
+                if (events.handle(parser)) {
                     return END_EVENT;
                 }
             }
         }
-        SseEvent last = parser.finish();
-        if (last != null) {
+        if (parser.finish()) {
             anyEvent = true;
-            queue.add(last);
-            if (isEnd.test(last)) {
+            if (events.handle(parser)) {
                 return END_EVENT;
             }
         }
@@ -107,6 +145,52 @@ final class EventStreamReader implements Runnable {
                     + ErrorResponse.excerpt(head.toString(), HttpFailures.MAX_EXCERPT));
         }
         return END_OF_STREAM;
+    }
+
+    /**
+     * The end of a blank line starting at {@code from}, when the buffer holds it: after its
+     * {@code \n} or {@code \r\n}; else 0.
+     */
+    private static long blankLineEnd(Buffer buffer, long from) {
+        long size = buffer.size();
+        if (from < size && buffer.getByte(from) == '\n') {
+            return from + 1;
+        }
+        if (from + 1 < size && buffer.getByte(from) == '\r' && buffer.getByte(from + 1) == '\n') {
+            return from + 2;
+        }
+        return 0;
+    }
+
+    /**
+     * Completes the event of a {@code data} line at the head of the buffer from the buffer's own
+     * array, when the line's value lies in one piece of it.
+     *
+     * @return whether it did; when not, nothing has changed
+     */
+    private static boolean borrow(Buffer buffer, Buffer.UnsafeCursor cursor, SseParser parser, int length) {
+        if (length < 5 || buffer.getByte(0) != 'd' || buffer.getByte(1) != 'a' || buffer.getByte(2) != 't'
+                || buffer.getByte(3) != 'a' || buffer.getByte(4) != ':') {
+            return false;
+        }
+        int start = length > 5 && buffer.getByte(5) == ' ' ? 6 : 5;
+        buffer.readUnsafe(cursor);
+        try {
+            cursor.seek(start);
+            if (cursor.data == null || cursor.end - cursor.start < length - start) {
+                return length == start && parser.dataLine(EMPTY, 0, 0);
+            }
+            return parser.dataLine(cursor.data, cursor.start, length - start);
+        } finally {
+            cursor.close();
+        }
+    }
+
+    private static final byte[] EMPTY = new byte[0];
+
+    /** Reads until the buffer holds a whole line: the index of its {@code \n}, or -1 when the body ended first. */
+    private static long nextLine(BufferedSource source) throws IOException {
+        return source.indexOf((byte) '\n');
     }
 
     /**
@@ -126,6 +210,22 @@ final class EventStreamReader implements Runnable {
         return firstByte(source) == '{';
     }
 
+    /**
+     * The body's declared type: the usual event stream headers are known without parsing (OkHttp
+     * parses a media type with regular expressions), any other as OkHttp parses it, null when
+     * there is none or it is malformed.
+     */
+    private static MediaType contentType(Response response) {
+        String header = response.header("Content-Type");
+        if (header != null && (header.equalsIgnoreCase("text/event-stream")
+                || header.equalsIgnoreCase("text/event-stream; charset=utf-8"))) {
+            return EVENT_STREAM;
+        }
+        return response.body().contentType();
+    }
+
+    private static final MediaType EVENT_STREAM = MediaType.get("text/event-stream");
+
     private static boolean isEventStream(MediaType type) {
         return type != null && type.type().equalsIgnoreCase("text") && type.subtype().equalsIgnoreCase("event-stream");
     }
@@ -134,6 +234,40 @@ final class EventStreamReader implements Runnable {
      * Whether a line can belong to an event stream: blank, a comment, or a field an event is
      * made of. Anything else before the first event means the body is not an event stream.
      */
+    private static boolean isSseLine(Buffer buffer, int length) {
+        boolean blank = true;
+        for (int i = 0; i < length; i++) {
+            byte b = buffer.getByte(i);
+            if (b < 0) { // not ASCII: as a string, where white space beyond ASCII counts as blank
+                Buffer copy = new Buffer();
+                buffer.copyTo(copy, 0, length);
+                return isSseLine(copy.readUtf8());
+            }
+            blank &= Character.isWhitespace(b);
+        }
+        if (blank || buffer.getByte(0) == ':') {
+            return true;
+        }
+        int fieldEnd = 0;
+        while (fieldEnd < length && buffer.getByte(fieldEnd) != ':') {
+            fieldEnd++;
+        }
+        for (byte[] field : FIELDS) {
+            boolean same = fieldEnd == field.length;
+            for (int i = 0; same && i < fieldEnd; i++) {
+                same = buffer.getByte(i) == field[i];
+            }
+            if (same) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final byte[][] FIELDS = {"data".getBytes(StandardCharsets.US_ASCII),
+        "event".getBytes(StandardCharsets.US_ASCII), "id".getBytes(StandardCharsets.US_ASCII),
+        "retry".getBytes(StandardCharsets.US_ASCII)};
+
     private static boolean isSseLine(String line) {
         if (line.isBlank() || line.startsWith(":")) {
             return true;

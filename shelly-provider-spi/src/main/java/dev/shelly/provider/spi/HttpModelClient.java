@@ -2,6 +2,7 @@ package dev.shelly.provider.spi;
 
 import dev.shelly.chats.internal.Redaction;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.provider.spi.internal.ByteEventDecoder;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Clock;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.BooleanSupplier;
@@ -31,11 +33,11 @@ import okhttp3.Response;
  * Posts JSON to one provider's endpoint and returns the reply or its server-sent events, with
  * cancellation by interruption.
  *
- * <p>The network is read on a virtual thread of its own while the calling thread waits
- * interruptibly; when the caller is interrupted the HTTP call is cancelled (its socket closed)
- * and a {@link CancellationException} is thrown with the interrupt flag still set. So a caller
- * on any thread, platform or virtual, can abandon a call that hangs. Events of a stream are
- * handed back to the calling thread in order.
+ * <p>A virtual thread does the call itself; a platform thread has the network read on a virtual
+ * thread of its own while it waits interruptibly. When the caller is interrupted the HTTP call
+ * is cancelled (its socket closed) and a {@link CancellationException} is thrown with the
+ * interrupt flag still set. So a caller on any thread, platform or virtual, can abandon a call
+ * that hangs. Events of a stream are handled on the calling thread in order.
  *
  * <p>Failures are {@link ModelException}s: an HTTP error status becomes whatever the
  * {@link WireFormat} makes of it; a timeout becomes {@code TIMEOUT}; a successful status whose
@@ -66,6 +68,7 @@ final class HttpModelClient {
     static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** The default longest silence while reading: 10 minutes. */
     static final Duration DEFAULT_READ_TIMEOUT = Duration.ofMinutes(10);
+    private static final int MAX_URLS = 16;
 
     private final String provider;
     private final HttpUrl baseUrl;
@@ -76,6 +79,8 @@ final class HttpModelClient {
     private final Duration connectTimeout;
     private final Duration readTimeout;
     private final Duration callTimeout;
+    /** The URL of each path called, parsed once: a provider calls one or two paths. */
+    private final Map<String, HttpUrl> urls = new ConcurrentHashMap<>();
 
     private HttpModelClient(Builder b) {
         this.provider = b.provider;
@@ -174,7 +179,9 @@ final class HttpModelClient {
             }
             return response.body().bytes();
         } catch (IOException e) {
-            if (Thread.currentThread().isInterrupted() || call.isCanceled()) {
+            // Only an interrupt is a cancellation: OkHttp cancels the call itself at its deadline,
+            // which is a timeout.
+            if (Thread.currentThread().isInterrupted()) {
                 throw cancelled(call);
             }
             throw failures.ioFailure(e);
@@ -238,28 +245,58 @@ final class HttpModelClient {
      */
     byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
             Predicate<SseEvent> isEnd, Consumer<SseEvent> handler, BooleanSupplier completeAtClose) {
+        return stream(path, json, errors, isEnd, handler, completeAtClose, null);
+    }
+
+    /**
+     * Like {@link #stream(String, byte[], Function, Predicate, Consumer, BooleanSupplier)}, with
+     * a decoder that can take each event's data as bytes: when the stream is read on the calling
+     * thread (a virtual thread), the events go to it instead of {@code isEnd} and
+     * {@code handler}, and no event is made into strings.
+     *
+     * @param path the path relative to the base URL
+     * @param json the request body
+     * @param errors turns an error response into an exception
+     * @param isEnd tells, on the reading thread, whether an event is the last one
+     * @param handler receives each event on the calling thread
+     * @param completeAtClose whether the events handled so far make a complete reply
+     * @param bytes takes the events as bytes on the calling thread, or null
+     * @return null when the reply came as events; the body when the server answered with JSON
+     */
+    byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
+            Predicate<SseEvent> isEnd, Consumer<SseEvent> handler, BooleanSupplier completeAtClose,
+            ByteEventDecoder bytes) {
         Call call = newCall(path, json, true);
+        if (Thread.currentThread().isVirtual()) {
+            EventStreamReader.Events events = bytes != null
+                    ? p -> {
+                        bytes.onEvent(p.name(), p.data(), p.offset(), p.length());
+                        return bytes.isEnd(p.name(), p.data(), p.offset(), p.length());
+                    }
+                    : p -> {
+                        SseEvent event = p.toEvent();
+                        handler.accept(event);
+                        return isEnd.test(event);
+                    };
+            return streamInline(call, new EventStreamReader(call, events, errors, failures), completeAtClose);
+        }
+        // A platform thread blocked in a socket read does not answer interrupts: a virtual thread
+        // reads the events and queues them; this thread takes them, and cancels the call when interrupted.
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
-        Thread.ofVirtual().name("shelly-sse-" + provider).start(new EventStreamReader(call, queue, errors, isEnd, failures));
+        EventStreamReader reader = new EventStreamReader(call, p -> {
+            SseEvent event = p.toEvent();
+            queue.add(event);
+            return isEnd.test(event);
+        }, errors, failures);
+        Thread.ofVirtual().name("shelly-sse-" + provider).start(() -> queue.add(reader.read()));
         try {
             while (true) {
                 Object item = queue.take();
-                if (item == EventStreamReader.END_EVENT) {
-                    return null;
+                if (item instanceof SseEvent event) {
+                    handler.accept(event);
+                } else {
+                    return ended(item, completeAtClose);
                 }
-                if (item instanceof EventStreamReader.WholeBody whole) {
-                    return whole.bytes();
-                }
-                if (item == EventStreamReader.END_OF_STREAM) {
-                    if (completeAtClose.getAsBoolean()) {
-                        return null;
-                    }
-                    throw failures.streamEnded();
-                }
-                if (item instanceof Throwable t) {
-                    throw rethrow(t);
-                }
-                handler.accept((SseEvent) item);
             }
         } catch (InterruptedException e) {
             throw cancelled(call);
@@ -272,11 +309,59 @@ final class HttpModelClient {
         }
     }
 
+    /**
+     * The stream read on the calling virtual thread, each event handled as it is read, with no
+     * hand-off: an interrupt closes the virtual thread's socket (or OkHttp throws an
+     * {@link InterruptedIOException}) and keeps the flag set, so the call ends promptly as a
+     * cancellation.
+     */
+    private byte[] streamInline(Call call, EventStreamReader reader, BooleanSupplier completeAtClose) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw cancelled(call);
+        }
+        Object end = reader.read();
+        if (end instanceof ModelException && Thread.currentThread().isInterrupted()) {
+            throw cancelled(call);
+        }
+        try {
+            return ended(end, completeAtClose);
+        } catch (ModelException e) {
+            call.cancel();
+            throw failures.redact(e);
+        } catch (RuntimeException | Error e) {
+            call.cancel();
+            throw e;
+        }
+    }
+
+    /** What ends a stream's events: null for its end, the body of a reply that came whole, or the failure thrown. */
+    private byte[] ended(Object end, BooleanSupplier completeAtClose) {
+        if (end == EventStreamReader.END_EVENT) {
+            return null;
+        }
+        if (end instanceof EventStreamReader.WholeBody whole) {
+            return whole.bytes();
+        }
+        if (end == EventStreamReader.END_OF_STREAM) {
+            if (completeAtClose.getAsBoolean()) {
+                return null;
+            }
+            throw failures.streamEnded();
+        }
+        throw rethrow((Throwable) end);
+    }
+
     private Call newCall(String path, byte[] json, boolean stream) {
         if (Thread.currentThread().isInterrupted()) {
             throw new CancellationException(provider + ": completion cancelled before the request was sent");
         }
-        HttpUrl url = HttpUrl.get(baseUrl() + "/" + (path.startsWith("/") ? path.substring(1) : path));
+        HttpUrl url = urls.get(path);
+        if (url == null) {
+            url = HttpUrl.get(baseUrl() + "/" + (path.startsWith("/") ? path.substring(1) : path));
+            if (urls.size() < MAX_URLS) {
+                urls.put(path, url);
+            }
+        }
         Request.Builder request = new Request.Builder().url(url).post(RequestBody.create(json, JSON));
         headers.forEach(request::header);
         request.header("Accept", stream ? "text/event-stream" : "application/json");

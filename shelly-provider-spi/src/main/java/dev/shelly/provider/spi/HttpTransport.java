@@ -15,6 +15,9 @@ import okhttp3.OkHttpClient;
  * {@code SSLContext}.
  */
 final class HttpTransport {
+    /** How many idle connections the shared pool keeps. */
+    static final int MAX_IDLE = 1024;
+
     private final OkHttpClient client;
 
     private HttpTransport(OkHttpClient client) {
@@ -22,7 +25,10 @@ final class HttpTransport {
     }
 
     /**
-     * The process-wide transport: one connection pool (up to 16 idle connections kept 5 minutes).
+     * The process-wide transport: one connection pool keeping up to {@value #MAX_IDLE} idle
+     * connections 5 minutes each. An HTTP/1.1 connection carries one call at a time, so 1,000
+     * agents calling at once hold 1,000 connections; a pool that kept fewer would close the rest
+     * after each wave and open them again for the next.
      *
      * @return the shared transport
      */
@@ -61,7 +67,7 @@ final class HttpTransport {
     /** Holds the shared transport; initialised on first use only. */
     private static final class Shared {
         static final HttpTransport INSTANCE = new HttpTransport(new OkHttpClient.Builder()
-                .connectionPool(new ConnectionPool(16, 5, TimeUnit.MINUTES))
+                .connectionPool(new ConnectionPool(MAX_IDLE, 5, TimeUnit.MINUTES))
                 .build());
     }
 }

@@ -13,6 +13,7 @@ import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.modeladapter.UsageTracker;
+import dev.shelly.provider.spi.internal.ByteEventDecoder;
 
 /**
  * The call itself: a {@link WireFormat} spoken over an {@link HttpModelClient}, the usage of
@@ -84,7 +85,7 @@ final class WireCompleter implements Completer {
             byte[] body = format.request(request, true);
             StreamDecoder decoder = format.decoder(request, listener);
             byte[] whole = client.stream(format.path(true), body, format::error, decoder::isEnd, decoder::onEvent,
-                    decoder::completeAtClose);
+                    decoder::completeAtClose, decoder instanceof ByteEventDecoder bytes ? bytes : null);
             if (whole != null) {
                 ModelResponse response = format.reply(whole, request);
                 replay(response, listener);

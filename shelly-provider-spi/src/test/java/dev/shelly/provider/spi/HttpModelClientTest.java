@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelException.Kind;
+import dev.shelly.provider.spi.internal.ByteEventDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,13 +17,15 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.SocketEffect;
 import mockwebserver3.junit5.StartStop;
-import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -88,56 +91,83 @@ class HttpModelClientTest {
         assertThat(errors.getFirst().header("RETRY-AFTER")).contains("Fri, 31 Dec 1999 23:59:59 GMT");
     }
 
-    @Test
-    void streamsEventsInOrderAndStopsAtTheEndEvent() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void streamsEventsInOrderAndStopsAtTheEndEvent(boolean virtual) {
         server.enqueue(new MockResponse.Builder()
                 .addHeader("Content-Type", "text/event-stream")
                 .body(": a comment\n\nevent: first\ndata: one\ndata: two\n\ndata:three\r\n\r\nevent: stop\ndata: {}\n\n")
                 .build());
         List<SseEvent> events = new ArrayList<>();
-        client().stream("s", new byte[] {'{', '}'}, mapper, e -> e.event().equals("stop"), events::add);
+        stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> e.event().equals("stop"), events::add);
         assertThat(events).containsExactly(new SseEvent("first", "one\ntwo"), new SseEvent("message", "three"),
                 new SseEvent("stop", "{}"));
     }
 
-    @Test
-    void aLastEventWithoutTrailingBlankLineIsStillDelivered() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void eventsArrivingAByteAtATimeAndLinesLongerThanABufferAreReadWhole(boolean virtual) {
+        String longData = "\u00e9\u4e16\ud83d\ude00".repeat(3000); // 30,000 bytes of multi-byte characters
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream; charset=UTF-8")
+                .body("event: n\u00e4me\r\ndata: h\u00e9llo\r\ndata:\r\n\r\nevent: n\u00e4me\ndata: \ud83d\ude00\n\n"
+                        + "data: [DONE]\r\n\r\n")
+                .throttleBody(1, 1, TimeUnit.MILLISECONDS).build());
+        List<SseEvent> events = new ArrayList<>();
+        stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
+        assertThat(events).containsExactly(new SseEvent("n\u00e4me", "h\u00e9llo\n"), new SseEvent("n\u00e4me", "\ud83d\ude00"),
+                new SseEvent("message", "[DONE]"));
+
+        server.enqueue(new MockResponse.Builder().body(": c\ndata: " + longData + "\ndata: " + longData + "\n\ndata: [DONE]")
+                .build());
+        events.clear();
+        stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
+        assertThat(events).containsExactly(new SseEvent("message", longData + "\n" + longData),
+                new SseEvent("message", "[DONE]"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aLastEventWithoutTrailingBlankLineIsStillDelivered(boolean virtual) {
         server.enqueue(new MockResponse.Builder().body("data: a\n\ndata: [DONE]").build());
         List<SseEvent> events = new ArrayList<>();
-        client().stream("s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
+        stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
         assertThat(events).extracting(SseEvent::data).containsExactly("a", "[DONE]");
     }
 
-    @Test
-    void aWholeJsonBodyInsteadOfEventsIsReturnedAndNoEventIsHandled() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aWholeJsonBodyInsteadOfEventsIsReturnedAndNoEventIsHandled(boolean virtual) {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "application/json; charset=utf-8")
                 .body("\n {\"id\":\"whole\"}").build());
         List<SseEvent> events = new ArrayList<>();
-        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add);
+        byte[] body = stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, events::add);
         assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("\n {\"id\":\"whole\"}");
         assertThat(events).isEmpty();
     }
 
-    @Test
-    void aJsonBodyWithoutAJsonContentTypeIsReturnedWhole() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aJsonBodyWithoutAJsonContentTypeIsReturnedWhole(boolean virtual) {
         server.enqueue(new MockResponse.Builder().removeHeader("Content-Type").body("  {\"id\":\"plain\"}").build());
-        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { });
+        byte[] body = stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, e -> { });
         assertThat(new String(body, StandardCharsets.UTF_8)).isEqualTo("  {\"id\":\"plain\"}");
     }
 
-    @Test
-    void eventsWithoutAContentTypeAreStillEvents() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void eventsWithoutAContentTypeAreStillEvents(boolean virtual) {
         server.enqueue(new MockResponse.Builder().removeHeader("Content-Type").body("data: a\n\ndata: [DONE]\n\n").build());
         List<SseEvent> events = new ArrayList<>();
-        byte[] body = client().stream("s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
+        byte[] body = stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), events::add);
         assertThat(body).isNull();
         assertThat(events).extracting(SseEvent::data).containsExactly("a", "[DONE]");
     }
 
-    @Test
-    void aDeclaredEventStreamIsNeverTakenForABody() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aDeclaredEventStreamIsNeverTakenForABody(boolean virtual) {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body("{\"id\":1}").build());
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE);
                     assertThat(e.retryable()).isFalse();
@@ -145,30 +175,33 @@ class HttpModelClientTest {
                 .hasMessage("test: invalid response: the reply to a stream request is not an event stream: {\"id\":1}");
     }
 
-    @Test
-    void aLastEventAfterForeignLinesStillMakesTheBodyAStream() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aLastEventAfterForeignLinesStillMakesTheBodyAStream(boolean virtual) {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
                 .body("x-proxy-note\ndata: a").build());
         List<SseEvent> events = new ArrayList<>();
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
         assertThat(events).extracting(SseEvent::data).containsExactly("a");
     }
 
-    @Test
-    void aStreamOfCommentsThatIsCutIsANetworkFailure() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aStreamOfCommentsThatIsCutIsANetworkFailure(boolean virtual) {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
                 .body(": keep-alive\n\n: keep-alive\n\n").build());
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK))
                 .hasMessageContaining("the server closed the stream before the reply was complete");
     }
 
-    @Test
-    void aStreamThatEndsBeforeItsEndEventIsANetworkFailure() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aStreamThatEndsBeforeItsEndEventIsANetworkFailure(boolean virtual) {
         server.enqueue(new MockResponse.Builder().body("data: a\n\n").build());
         List<SseEvent> events = new ArrayList<>();
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.NETWORK);
                     assertThat(e.getMessage())
@@ -179,15 +212,16 @@ class HttpModelClientTest {
         assertThat(events).hasSize(1);
     }
 
-    @Test
-    void aConnectionDroppedMidStreamIsANetworkFailure() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aConnectionDroppedMidStreamIsANetworkFailure(boolean virtual) {
         server.enqueue(new MockResponse.Builder()
                 .body("data: a\n\ndata: b\n\n")
                 .setHeader("Content-Length", 1000)
                 .onResponseEnd(new SocketEffect.CloseSocket(true, false, false))
                 .build());
         List<SseEvent> events = new ArrayList<>();
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, events::add))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.NETWORK);
                     assertThat(e.getCause()).isInstanceOf(java.io.IOException.class);
@@ -208,18 +242,20 @@ class HttpModelClientTest {
                 });
     }
 
-    @Test
-    void anErrorStatusOnAStreamGoesToTheMapper() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void anErrorStatusOnAStreamGoesToTheMapper(boolean virtual) {
         server.enqueue(new MockResponse.Builder().code(529).body("overloaded").build());
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.OVERLOADED));
     }
 
-    @Test
-    void aHandlerFailureCancelsTheStreamAndIsRethrown() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aHandlerFailureCancelsTheStreamAndIsRethrown(boolean virtual) {
         server.enqueue(new MockResponse.Builder().body("data: a\n\n").throttleBody(9, 1, TimeUnit.HOURS).build());
         IllegalStateException boom = new IllegalStateException("listener failed");
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> {
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, e -> {
             throw boom;
         })).isSameAs(boom);
     }
@@ -231,13 +267,14 @@ class HttpModelClientTest {
         assertCancelledPromptly(virtual, () -> client().post("chat", new byte[] {'{', '}'}, mapper));
     }
 
-    @RepeatedTest(3)
-    void interruptingAWaitingStreamCancelsTheCallPromptly() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true, false, true})
+    void interruptingAWaitingStreamCancelsTheCallPromptly(boolean virtual) throws Exception {
         // The first event arrives, then the server never sends another byte.
         server.enqueue(new MockResponse.Builder().body("data: a\n\ndata: b\n\n").throttleBody(9, 1, TimeUnit.HOURS)
                 .build());
         CountDownLatch firstEvent = new CountDownLatch(1);
-        assertCancelledPromptly(false, firstEvent,
+        assertCancelledPromptly(virtual, firstEvent,
                 () -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> firstEvent.countDown()));
     }
 
@@ -252,6 +289,100 @@ class HttpModelClientTest {
             Thread.interrupted();
         }
         assertThat(server.getRequestCount()).isZero();
+    }
+
+    /**
+     * A stream read on a platform thread (by a virtual thread of its own, the events handed over)
+     * or on a virtual thread (inline); its failure rethrown as thrown.
+     */
+    private byte[] stream(boolean virtual, HttpModelClient client, String path, byte[] json,
+            Function<ErrorResponse, ModelException> errors, Predicate<SseEvent> isEnd, Consumer<SseEvent> handler) {
+        return onThread(virtual, () -> client.stream(path, json, errors, isEnd, handler));
+    }
+
+    private static <T> T onThread(boolean virtual, Supplier<T> call) {
+        if (!virtual) {
+            return call.get();
+        }
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = Thread.ofVirtual().start(() -> {
+            try {
+                result.set(call.get());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        if (failure.get() instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure.get() instanceof Error e) {
+            throw e;
+        }
+        return result.get();
+    }
+
+    @Test
+    void aByteDecoderTakesTheEventsOfAStreamReadOnAVirtualThread() {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")
+                .body("event: first\ndata: one\r\ndata: tw\u00f6\n\ndata:three\n\ndata:\r\n\r\n: note\nevent: stop\ndata: {}\n\nz")
+                .build());
+        List<SseEvent> strings = new ArrayList<>();
+        List<SseEvent> bytes = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        ByteEventDecoder decoder = new ByteEventDecoder() {
+            @Override
+            public void onEvent(String event, byte[] data, int offset, int length) {
+                bytes.add(new SseEvent(event, new String(data, offset, length, StandardCharsets.UTF_8)));
+                threads.add(Thread.currentThread());
+            }
+
+            @Override
+            public boolean isEnd(String event, byte[] data, int offset, int length) {
+                return event.equals("stop");
+            }
+        };
+        Thread caller = Thread.ofVirtual().unstarted(() -> client().stream("s", new byte[] {'{', '}'}, mapper,
+                e -> false, strings::add, () -> false, decoder));
+        caller.start();
+        assertThat(joined(caller)).isTrue();
+        assertThat(strings).as("the decoder took them all").isEmpty();
+        assertThat(bytes).containsExactly(new SseEvent("first", "one\ntw\u00f6"), new SseEvent("message", "three"),
+                new SseEvent("message", ""), new SseEvent("stop", "{}"));
+        assertThat(threads).as("handled on the calling thread").containsOnly(caller);
+    }
+
+    @Test
+    void onAPlatformThreadTheEventsGoToTheHandlerAsStrings() {
+        server.enqueue(new MockResponse.Builder().body("data: a\n\ndata: [DONE]\n\n").build());
+        List<SseEvent> strings = new ArrayList<>();
+        ByteEventDecoder decoder = new ByteEventDecoder() {
+            @Override
+            public void onEvent(String event, byte[] data, int offset, int length) {
+                throw new AssertionError("not on a platform thread");
+            }
+
+            @Override
+            public boolean isEnd(String event, byte[] data, int offset, int length) {
+                throw new AssertionError("not on a platform thread");
+            }
+        };
+        client().stream("s", new byte[] {'{', '}'}, mapper, e -> e.data().equals("[DONE]"), strings::add, () -> false,
+                decoder);
+        assertThat(strings).extracting(SseEvent::data).containsExactly("a", "[DONE]");
+    }
+
+    private static boolean joined(Thread t) {
+        try {
+            return t.join(Duration.ofSeconds(10));
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private void assertCancelledPromptly(boolean virtual, Runnable call) throws Exception {
@@ -303,11 +434,13 @@ class HttpModelClientTest {
                 .throttleBody(1, 20, TimeUnit.MILLISECONDS).build();
     }
 
-    @Test
-    void aTricklingServerIsCutOffAtTheCallDeadlineWhenPosting() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aTricklingServerIsCutOffAtTheCallDeadlineWhenPosting(boolean virtual) {
         server.enqueue(trickle("{\"x\":\"" + "a".repeat(10_000) + "\"}"));
         long start = System.nanoTime();
-        assertThatThrownBy(() -> deadlineClient(Duration.ofMillis(400)).post("chat", new byte[] {'{', '}'}, mapper))
+        assertThatThrownBy(() -> onThread(virtual, () -> deadlineClient(Duration.ofMillis(400)).post("chat",
+                new byte[] {'{', '}'}, mapper)))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
                     assertThat(e.retryable()).as("a retry would wait as long").isFalse();
@@ -316,11 +449,12 @@ class HttpModelClientTest {
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
     }
 
-    @Test
-    void aTricklingStreamIsCutOffAtTheCallDeadline() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aTricklingStreamIsCutOffAtTheCallDeadline(boolean virtual) {
         server.enqueue(trickle(": " + "x".repeat(10_000) + "\n\n"));
         long start = System.nanoTime();
-        assertThatThrownBy(() -> deadlineClient(Duration.ofMillis(400)).stream("s", new byte[] {'{', '}'}, mapper,
+        assertThatThrownBy(() -> stream(virtual, deadlineClient(Duration.ofMillis(400)), "s", new byte[] {'{', '}'}, mapper,
                 e -> false, e -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> {
                     assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
@@ -359,11 +493,12 @@ class HttpModelClientTest {
         assertThat(events).isEmpty();
     }
 
-    @Test
-    void aPlainTextBodyInsteadOfAStreamIsAnInvalidResponse() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aPlainTextBodyInsteadOfAStreamIsAnInvalidResponse(boolean virtual) {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/plain").body("Service unavailable\n")
                 .build());
-        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+        assertThatThrownBy(() -> stream(virtual, client(), "s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
                 .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE))
                 .hasMessage("test: invalid response: the reply to a stream request is not an event stream: "
                         + "Service unavailable");

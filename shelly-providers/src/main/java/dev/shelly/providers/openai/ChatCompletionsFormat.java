@@ -2,7 +2,6 @@ package dev.shelly.providers.openai;
 
 import static dev.shelly.providers.internal.WireSupport.count;
 import static dev.shelly.providers.internal.WireSupport.invalid;
-import static dev.shelly.providers.internal.WireSupport.orZero;
 import static dev.shelly.providers.internal.WireSupport.text;
 
 import dev.shelly.chats.Message;
@@ -242,13 +241,23 @@ final class ChatCompletionsFormat extends OpenAiFormat {
         if (usage == null || !usage.isObject()) {
             return null;
         }
-        long prompt = orZero(count(usage, "prompt_tokens"));
-        long completion = orZero(count(usage, "completion_tokens"));
-        Long total = count(usage, "total_tokens");
-        long cached = orZero(count(usage.path("prompt_tokens_details"), "cached_tokens"));
-        long output = total != null && total > prompt + completion ? total - prompt : completion;
-        long reasoning = orZero(count(usage.path("completion_tokens_details"), "reasoning_tokens"));
+        return usage(orNone(count(usage, "prompt_tokens")), orNone(count(usage, "completion_tokens")),
+                orNone(count(usage, "total_tokens")), orNone(count(usage.path("prompt_tokens_details"), "cached_tokens")),
+                orNone(count(usage.path("completion_tokens_details"), "reasoning_tokens")));
+    }
+
+    /** The usage of counts read as {@link WireSupport#count} reads them, -1 for none. */
+    static Usage usage(long promptCount, long completionCount, long total, long cachedCount, long reasoningCount) {
+        long prompt = Math.max(0, promptCount);
+        long completion = Math.max(0, completionCount);
+        long cached = Math.max(0, cachedCount);
+        long output = total >= 0 && total > prompt + completion ? total - prompt : completion;
+        long reasoning = Math.max(0, reasoningCount);
         return new Usage(Math.max(0, prompt - cached), output, Math.min(cached, prompt), 0, Math.min(reasoning, output));
+    }
+
+    private static long orNone(Long count) {
+        return count == null ? -1 : count;
     }
 
     // ---- streaming ----------------------------------------------------------------------

@@ -12,8 +12,11 @@ import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.provider.spi.SseEvent;
 import dev.shelly.provider.spi.StreamDecoder;
+import dev.shelly.provider.spi.internal.ByteEventDecoder;
 import dev.shelly.providers.internal.WireSupport;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +29,9 @@ import tools.jackson.databind.JsonNode;
  * before continues its own call. The usage chunk, which has
  * no choices, may come after the finish reason.
  */
-final class ChatCompletionsStreamDecoder implements StreamDecoder {
+final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDecoder {
     private static final String DONE = "[DONE]";
+    private static final byte[] DONE_BYTES = DONE.getBytes(StandardCharsets.US_ASCII);
 
     /** One tool call being assembled. */
     private static final class Call {
@@ -45,8 +49,8 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
     private final ChatCompletionsFormat format;
     private final StreamListener listener;
     private final StringBuilder text = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
-    private final StringBuilder refusal = new StringBuilder();
+    private final StringBuilder reasoning = new StringBuilder(0); // most replies have none
+    private final StringBuilder refusal = new StringBuilder(0);
     private final List<Call> calls = new ArrayList<>();
     private final Map<Integer, Call> byIndex = new HashMap<>();
     private String id;
@@ -55,6 +59,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
     private Usage usage;
     private boolean sawChunk;
     private int started;
+    private ChunkReader chunks;
 
     ChatCompletionsStreamDecoder(ChatCompletionsFormat format, StreamListener listener) {
         this.format = format;
@@ -64,6 +69,19 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
     @Override
     public boolean isEnd(SseEvent event) {
         return event.data().strip().equals(DONE);
+    }
+
+    @Override
+    public boolean isEnd(String event, byte[] data, int offset, int length) {
+        int from = start(data, offset, offset + length);
+        int to = end(data, from, offset + length);
+        boolean end = Arrays.equals(data, from, to, DONE_BYTES, 0, DONE_BYTES.length)
+                // white space beyond ASCII around the data: as a string
+                || from < to && (data[from] < 0 || data[to - 1] < 0) && isEnd(event(event, data, offset, length));
+        if (end && chunks != null) {
+            chunks.close();
+        }
+        return end;
     }
 
     @Override
@@ -94,7 +112,77 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
                 }
             }
         }
-        Usage u = ChatCompletionsFormat.usage(chunk.get("usage"));
+        onUsage(ChatCompletionsFormat.usage(chunk.get("usage")));
+    }
+
+    /**
+     * The same as {@link #onEvent(SseEvent)} with the data as a string, but the chunks of every
+     * day are read from the bytes by the stream's {@link ChunkReader}; a chunk it declines is
+     * made a string and read as a tree.
+     */
+    @Override
+    public void onEvent(String event, byte[] data, int offset, int length) {
+        int from = start(data, offset, offset + length);
+        int to = end(data, from, offset + length);
+        if (from == to || Arrays.equals(data, from, to, DONE_BYTES, 0, DONE_BYTES.length)) {
+            return;
+        }
+        if (event.equals("error")) {
+            onEvent(event(event, data, offset, length));
+            return;
+        }
+        if (chunks == null) {
+            chunks = new ChunkReader();
+        }
+        if (!chunks.read(data, offset, length, id == null, model == null)) {
+            onEvent(event(event, data, offset, length));
+            return;
+        }
+        sawChunk = true;
+        if (id == null) {
+            id = chunks.id;
+        }
+        if (model == null) {
+            model = chunks.model;
+        }
+        ChunkReader.Choice c = chunks.choice;
+        if (c != null) {
+            onText(c.reasoningContent != null ? c.reasoningContent : c.reasoning, c.content, c.refusal);
+            for (int i = 0; i < c.fragmentCount; i++) {
+                ChunkReader.Fragment f = c.fragments.get(i);
+                onToolCallFragment(f.index, f.id, f.name, f.arguments);
+            }
+            onFinish(c.finishReason);
+        }
+        if (chunks.usage) {
+            onUsage(ChatCompletionsFormat.usage(chunks.promptTokens, chunks.completionTokens, chunks.totalTokens,
+                    chunks.cachedTokens, chunks.reasoningTokens));
+        }
+    }
+
+    private static SseEvent event(String event, byte[] data, int offset, int length) {
+        return new SseEvent(event, new String(data, offset, length, StandardCharsets.UTF_8));
+    }
+
+    /** The first byte after the leading ASCII white space. */
+    private static int start(byte[] data, int from, int to) {
+        int i = from;
+        while (i < to && data[i] >= 0 && Character.isWhitespace(data[i])) {
+            i++;
+        }
+        return i;
+    }
+
+    /** The end before the trailing ASCII white space. */
+    private static int end(byte[] data, int from, int to) {
+        int i = to;
+        while (i > from && data[i - 1] >= 0 && Character.isWhitespace(data[i - 1])) {
+            i--;
+        }
+        return i;
+    }
+
+    private void onUsage(Usage u) {
         if (u != null) {
             usage = u;
             listener.onDelta(new Delta.UsageDelta(u));
@@ -103,28 +191,32 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
 
     private void onChoice(JsonNode choice) {
         JsonNode delta = choice.path("delta");
-        String r = ChatCompletionsFormat.reasoning(delta);
-        if (r != null && !r.isEmpty()) {
-            reasoning.append(r);
-            listener.onDelta(new Delta.ThinkingDelta(r));
-        }
-        String content = text(delta, "content");
-        if (content != null && !content.isEmpty()) {
-            text.append(content);
-            listener.onDelta(new Delta.TextDelta(content));
-        }
-        String refused = text(delta, "refusal");
-        if (refused != null && !refused.isEmpty()) {
-            refusal.append(refused);
-            listener.onDelta(new Delta.TextDelta(refused));
-        }
+        onText(ChatCompletionsFormat.reasoning(delta), text(delta, "content"), text(delta, "refusal"));
         JsonNode toolCalls = delta.get("tool_calls");
         if (toolCalls != null && toolCalls.isArray()) {
             for (JsonNode fragment : toolCalls) {
                 onToolCallFragment(fragment);
             }
         }
-        String finish = text(choice, "finish_reason");
+        onFinish(text(choice, "finish_reason"));
+    }
+
+    private void onText(String r, String content, String refused) {
+        if (r != null && !r.isEmpty()) {
+            reasoning.append(r);
+            listener.onDelta(new Delta.ThinkingDelta(r));
+        }
+        if (content != null && !content.isEmpty()) {
+            text.append(content);
+            listener.onDelta(new Delta.TextDelta(content));
+        }
+        if (refused != null && !refused.isEmpty()) {
+            refusal.append(refused);
+            listener.onDelta(new Delta.TextDelta(refused));
+        }
+    }
+
+    private void onFinish(String finish) {
         if (finish != null) {
             finishReason = finish;
         }
@@ -132,16 +224,15 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
 
     private void onToolCallFragment(JsonNode fragment) {
         JsonNode indexNode = fragment.get("index");
-        String fragmentId = text(fragment, "id");
-        if (fragmentId != null && fragmentId.isEmpty()) {
-            fragmentId = null;
-        }
-        int index = indexNode != null && indexNode.isIntegralNumber() ? indexNode.asInt() : -1;
         JsonNode function = fragment.path("function");
-        String name = text(function, "name");
-        if (name != null && name.isEmpty()) {
-            name = null;
-        }
+        onToolCallFragment(indexNode != null && indexNode.isIntegralNumber() ? indexNode.asInt() : -1,
+                text(fragment, "id"), text(function, "name"), ChatCompletionsFormat.arguments(function.get("arguments")));
+    }
+
+    /** A fragment: its index (-1 for none), id and name (null for none) and arguments ("" for none). */
+    private void onToolCallFragment(int index, String idSent, String nameSent, String args) {
+        String fragmentId = idSent != null && idSent.isEmpty() ? null : idSent;
+        String name = nameSent != null && nameSent.isEmpty() ? null : nameSent;
         Call call = index >= 0 ? byIndex.get(index) : (fragmentId == null && !calls.isEmpty() ? calls.getLast() : null);
         if (fragmentId != null && call != null && call.id != null && !fragmentId.equals(call.id)) {
             // Another id at an index in use: the same id seen before continues its call; a fragment
@@ -167,7 +258,6 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
         if (call.name == null && name != null) {
             call.name = name;
         }
-        String args = ChatCompletionsFormat.arguments(function.get("arguments"));
         if (!args.isEmpty()) {
             call.arguments.append(args);
             if (call.started) {
@@ -212,6 +302,9 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
 
     @Override
     public dev.shelly.modeladapter.ModelResponse finish() {
+        if (chunks != null) {
+            chunks.close();
+        }
         if (!sawChunk) {
             throw invalid(format.provider(), "the stream ended without a single chunk", null);
         }
@@ -219,7 +312,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder {
         if (!reasoning.isEmpty()) {
             parts.add(Thinking.of(reasoning.toString(), null).withOrigin(ChatCompletionsFormat.ORIGIN));
         }
-        String all = text.toString() + refusal;
+        String all = refusal.isEmpty() ? text.toString() : text.toString() + refusal;
         if (!all.isEmpty()) {
             parts.add(new Text(all));
         }

@@ -35,6 +35,7 @@ import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class OpenAiCompleterTest {
     private static final String KEY = "sk-proj-test-0123456789";
@@ -149,13 +150,23 @@ class OpenAiCompleterTest {
         assertThat(tracker.total()).isEqualTo(new Usage(20, 45, 100, 0));
     }
 
-    @Test
-    void aStreamedReplyEqualsTheNonStreamedOneWithToolCallsAssembledByIndex() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aStreamedReplyEqualsTheNonStreamedOneWithToolCallsAssembledByIndex(boolean virtual) throws Exception {
         server.enqueue(sse(STREAM));
         UsageTracker tracker = new UsageTracker();
         List<Delta> deltas = new ArrayList<>();
-        ModelResponse reply = builder().usageTracker(tracker).build()
-                .complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()), deltas::add);
+        OpenAiCompleter completer = builder().usageTracker(tracker).build();
+        // On a virtual thread the stream is read by the caller, each chunk from its bytes.
+        ModelResponse[] replies = new ModelResponse[1];
+        Runnable call = () -> replies[0] = completer.complete(Fixtures.request(Fixtures.conversation(), Fixtures.tools()),
+                deltas::add);
+        if (virtual) {
+            Thread.ofVirtual().start(call).join();
+        } else {
+            call.run();
+        }
+        ModelResponse reply = replies[0];
         assertThat(reply).isEqualTo(EXPECTED_REPLY);
         assertThat(deltas).containsExactly(
                 new Delta.TextDelta("Checking "),
