@@ -10,7 +10,6 @@ import java.util.TreeMap;
 import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * A directory of agents that can be delegated to: each entry has a name, a description (shown to
@@ -38,9 +37,6 @@ public final class Registry {
     public record Entry(String name, String description) {}
 
     private record Registration(Entry entry, Supplier<Agent> factory) {}
-
-    /** Agent names, as providers accept them in tool names and message sender names. */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
     private final ReentrantLock registration = new ReentrantLock();
     private volatile Map<String, Registration> agents = Map.of();
@@ -158,9 +154,27 @@ public final class Registry {
         return "Registry" + agents.keySet();
     }
 
+    /**
+     * Whether providers accept a name: 1 to 64 ASCII letters, digits, '_' or '-'. Checked by hand
+     * rather than with a pattern: every agent built checks its name, and a matcher per agent is
+     * garbage a fan-out of many agents pays for.
+     */
+    private static boolean validName(String name) {
+        if (name == null || name.isEmpty() || name.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Says what is wrong with an agent name, or returns null when providers accept it. */
     static String invalidName(String name) {
-        if (name != null && NAME.matcher(name).matches()) {
+        if (validName(name)) {
             return null;
         }
         return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "
