@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A conversation: an ordered, append-only list of messages that many threads may share.
@@ -40,8 +40,9 @@ public final class Chat {
     private final long number = IDS.incrementAndGet();
     /** {@code chat-} and {@link #number} in base 36, made when first asked for. */
     private String id;
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final Condition grown = lock.writeLock().newCondition();
+    /** One lock for reads and appends: a read-write lock costs more per chat than readers ever wait here. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition grown = lock.newCondition();
     private final List<Message> messages = new ArrayList<>();
     /**
      * The entries of the first messages, made when they were first read; the messages after them
@@ -159,12 +160,12 @@ public final class Chat {
             throw new IllegalArgumentException("Chat.append more[0] must not be null");
         }
         Instant at = Instant.now();
-        lock.writeLock().lock();
+        lock.lock();
         try {
             messages.add(more);
             return appended(at, messages.size() - 1);
         } finally {
-            lock.writeLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -182,7 +183,7 @@ public final class Chat {
             }
         }
         Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
-        lock.writeLock().lock();
+        lock.lock();
         try {
             int size = messages.size();
             for (Message m : more) {
@@ -190,7 +191,7 @@ public final class Chat {
             }
             return appended(at, size);
         } finally {
-            lock.writeLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -203,13 +204,13 @@ public final class Chat {
     public int append(List<Message> more) {
         List<Message> checked = Checks.copyOf(more, "Chat.append more");
         Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
-        lock.writeLock().lock();
+        lock.lock();
         try {
             int size = messages.size();
             messages.addAll(checked);
             return appended(at, size);
         } finally {
-            lock.writeLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -241,11 +242,11 @@ public final class Chat {
      * @return the size
      */
     public int size() {
-        lock.readLock().lock();
+        lock.lock();
         try {
             return messages.size();
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -266,7 +267,7 @@ public final class Chat {
      * @throws IndexOutOfBoundsException when there is no message at that index
      */
     public Message get(int index) {
-        lock.readLock().lock();
+        lock.lock();
         try {
             if (index < 0 || index >= messages.size()) {
                 throw new IndexOutOfBoundsException(
@@ -274,7 +275,7 @@ public final class Chat {
             }
             return messages.get(index);
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -284,11 +285,11 @@ public final class Chat {
      * @return the last message, or empty when the chat is empty
      */
     public Optional<Message> last() {
-        lock.readLock().lock();
+        lock.lock();
         try {
             return messages.isEmpty() ? Optional.empty() : Optional.of(messages.getLast());
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -312,14 +313,14 @@ public final class Chat {
         if (offset < 0) {
             throw new IllegalArgumentException("Chat.since offset must not be negative, was " + offset);
         }
-        lock.readLock().lock();
+        lock.lock();
         try {
             if (offset >= messages.size()) {
                 return List.of();
             }
             return List.copyOf(messages.subList(offset, messages.size()));
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -344,26 +345,18 @@ public final class Chat {
         if (offset < 0) {
             throw new IllegalArgumentException("Chat.entriesSince offset must not be negative, was " + offset);
         }
-        lock.readLock().lock();
-        try {
-            if (entries.size() == messages.size()) {
-                return offset >= entries.size() ? List.of() : List.copyOf(entries.subList(offset, entries.size()));
-            }
-        } finally {
-            lock.readLock().unlock();
-        }
-        lock.writeLock().lock();
+        lock.lock();
         try {
             stampUnread();
             return offset >= entries.size() ? List.of() : List.copyOf(entries.subList(offset, entries.size()));
         } finally {
-            lock.writeLock().unlock();
+            lock.unlock();
         }
     }
 
     /**
      * Makes the entries of the messages read for the first time: each with its append's time and
-     * the next number of one block taken for them all. Under the write lock.
+     * the next number of one block taken for them all. Under the lock.
      */
     private void stampUnread() {
         int first = entries.size();
@@ -395,7 +388,7 @@ public final class Chat {
     public List<Message> bySender(String sender) {
         Checks.requireNonNull(sender, "Chat.bySender sender");
         List<Message> found = new ArrayList<>();
-        lock.readLock().lock();
+        lock.lock();
         try {
             for (Message m : messages) {
                 if (m.sender().equals(sender)) {
@@ -403,7 +396,7 @@ public final class Chat {
                 }
             }
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
         return Collections.unmodifiableList(found);
     }
@@ -414,7 +407,7 @@ public final class Chat {
      * @return the system prompt, or empty when there is no system message
      */
     public Optional<String> systemPrompt() {
-        lock.readLock().lock();
+        lock.lock();
         try {
             for (Message m : messages) {
                 if (m.role() == Role.SYSTEM) {
@@ -423,7 +416,7 @@ public final class Chat {
             }
             return Optional.empty();
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -440,7 +433,7 @@ public final class Chat {
     public int await(int n, Duration timeout) throws InterruptedException {
         Checks.requireNonNull(timeout, "Chat.await timeout");
         long nanos = TimeUnit.NANOSECONDS.convert(timeout); // saturates instead of overflowing
-        lock.writeLock().lockInterruptibly();
+        lock.lockInterruptibly();
         try {
             while (messages.size() <= n) {
                 if (nanos <= 0) {
@@ -450,7 +443,7 @@ public final class Chat {
             }
             return messages.size();
         } finally {
-            lock.writeLock().unlock();
+            lock.unlock();
         }
     }
 
