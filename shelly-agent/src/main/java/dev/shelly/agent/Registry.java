@@ -5,9 +5,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -42,7 +40,6 @@ public final class Registry {
     private volatile Map<String, Registration> agents = Map.of();
     private volatile List<Entry> entries = List.of();
     /** The agents the factories returned, so that one returned twice is refused; by identity, held weakly. */
-    private final Set<Agent> spawned = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     /** An empty registry. */
     public Registry() {}
@@ -142,7 +139,7 @@ public final class Registry {
         }
         // A factory must build a fresh agent on every call: each delegated child continues the
         // conversation of its own agent, and two children must not share one.
-        if (!spawned.add(agent)) {
+        if (!agent.conversation().claimSpawned()) {
             throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
                     + "before; a factory must build a fresh agent on every call");
         }

@@ -301,8 +301,16 @@ public final class RunContext {
         if (usage == null || cost == null) {
             throw new IllegalArgumentException("RunContext.record needs a usage and a cost");
         }
+        if (usage.equals(Usage.ZERO) && cost.equals(Cost.ZERO)) {
+            return; // nothing to add, at any level
+        }
         for (RunContext c = this; c != null; c = c.totalsParent) {
-            c.totals.updateAndGet(t -> new Totals(t.usage().plus(usage), t.cost().plus(cost)));
+            Totals before;
+            Totals after;
+            do {
+                before = c.totals.get();
+                after = new Totals(before.usage().plus(usage), before.cost().plus(cost));
+            } while (!c.totals.compareAndSet(before, after));
         }
     }
 
