@@ -407,7 +407,7 @@ public final class RunContext {
         Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
         List<RunInterceptor> own = runner.interceptors();
         String id = runIds == null ? null : runIds.runId(parentRun, path, runner.agent());
-        return new RunContext(id != null ? id : RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun,
+        return new RunContext(id != null ? id : RUN_PREFIX + Long.toUnsignedString(RUNS.incrementAndGet(), 32), parentRun,
                 sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
                 reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
                 concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path, runIds,

@@ -18,6 +18,7 @@ import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -66,11 +67,19 @@ final class ReactLoop implements Links.Shaping.Send {
                 return p.reply();
             }
         }
-        if (agent.systemPromptInChat() && chat.isEmpty()) {
-            run.append(Message.system(systemPrompt()));
-        }
-        for (Message m : input) {
-            run.append(m);
+        boolean prompt = agent.systemPromptInChat() && chat.isEmpty();
+        if (prompt || !input.isEmpty()) {
+            // One append: the prompt and the input arrive together.
+            List<Message> first = input;
+            if (prompt) {
+                Message[] all = new Message[input.size() + 1];
+                all[0] = Message.system(systemPrompt());
+                for (int i = 0; i < input.size(); i++) {
+                    all[i + 1] = input.get(i);
+                }
+                first = Arrays.asList(all);
+            }
+            run.appendAll(first);
         }
         return loop();
     }

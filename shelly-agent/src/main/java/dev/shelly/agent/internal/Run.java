@@ -233,6 +233,16 @@ public final class Run implements ContextRun {
         return size - 1;
     }
 
+    /** Appends messages in one append and announces each. */
+    void appendAll(List<Message> messages) {
+        chat.append(messages);
+        if (observed) {
+            for (Message m : messages) {
+                emit(new AgentEvent.MessageAdded(source, m));
+            }
+        }
+    }
+
     @Override
     public void emit(AgentEvent event) {
         if (observed) {
