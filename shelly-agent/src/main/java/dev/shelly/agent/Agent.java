@@ -98,7 +98,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     @Override
     public Message run() {
-        return execute(conversation, List.of(), RunContext.root(), null).reply();
+        return execute(conversation, List.of(), null, null).reply();
     }
 
     /**
@@ -128,7 +128,7 @@ public final class Agent extends AgentDefinition implements Runner {
      * @return the final message
      */
     public Message run(String userMessage) {
-        return run(userMessage, RunContext.root());
+        return execute(conversation, List.of(userInput(userMessage)), null, null).reply();
     }
 
     /**
@@ -150,7 +150,8 @@ public final class Agent extends AgentDefinition implements Runner {
      * @return the final message
      */
     public Message run(List<Message> input) {
-        return run(input, RunContext.root());
+        require(input, "input");
+        return execute(conversation, List.copyOf(input), null, null).reply();
     }
 
     /**
@@ -272,9 +273,12 @@ public final class Agent extends AgentDefinition implements Runner {
         return Message.user(userMessage);
     }
 
-    /** Runs on a conversation the caller gave; a pause is signalled, as the public methods do. */
+    /**
+     * Runs on a conversation the caller gave; a pause is signalled, as the public methods do. A
+     * null caller stands for a fresh {@link RunContext#root()} that nobody else holds.
+     */
     private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
-        Run run = hold(on, caller.enter(defaults), input, out);
+        Run run = hold(on, caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults), input, out);
         if (run.paused() != null) {
             throw run.pauseSignal();
         }

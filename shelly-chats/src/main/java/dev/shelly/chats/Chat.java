@@ -32,8 +32,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Chat {
     private static final AtomicLong IDS = new AtomicLong();
-    /** The random half of every message id this process stamps, so that ids of two processes differ. */
-    private static final String PROCESS = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
+    /** The random half of every message id this process stamps, and its dash, so that ids of two processes differ. */
+    private static final String PROCESS = HexFormat.of().toHexDigits(new SecureRandom().nextLong()) + "-";
     private static final AtomicLong MESSAGES = new AtomicLong();
     private static final long NANOS = 1_000_000_000L;
 
@@ -87,8 +87,24 @@ public final class Chat {
 
         /** A message stamped with a time and the next number of a block taken for it. */
         static Entry stamp(Message message, Instant at, long number) {
-            return new Entry(PROCESS + "-" + Long.toString(number, 36), at, message);
+            return new Entry(base36(PROCESS, number), at, message);
         }
+    }
+
+    /** A prefix and a non-negative number in base 36, built in one buffer (Long.toString takes a scratch one too). */
+    private static String base36(String prefix, long number) {
+        int digits = 1;
+        for (long rest = number / 36; rest > 0; rest /= 36) {
+            digits++;
+        }
+        char[] out = new char[prefix.length() + digits];
+        prefix.getChars(0, prefix.length(), out, 0);
+        long rest = number;
+        for (int i = out.length - 1; i >= prefix.length(); i--) {
+            out[i] = Character.forDigit((int) (rest % 36), 36);
+            rest /= 36;
+        }
+        return new String(out);
     }
 
     /** An empty chat. */
@@ -142,7 +158,7 @@ public final class Chat {
         String known = id;
         if (known == null) {
             // Two threads may both make it; they make equal strings, and a String is safe to share.
-            known = "chat-" + Long.toString(number, 36);
+            known = base36("chat-", number);
             id = known;
         }
         return known;
