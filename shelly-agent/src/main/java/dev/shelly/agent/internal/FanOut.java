@@ -216,9 +216,10 @@ public final class FanOut<T> {
         private volatile int cancelCause = Integer.MIN_VALUE;
 
         Joined<T> join() {
+            Thread.Builder unnamed = Thread.ofVirtual(); // one builder for every task without a name
             for (int i = 0; i < n; i++) {
                 int slot = i;
-                Thread.Builder builder = names == null ? Thread.ofVirtual() : Thread.ofVirtual().name(names.apply(i));
+                Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
                 Runnable work = () -> runTask(slot);
                 threads[i] = builder.unstarted(propagation == null ? work : propagation.apply(work));
             }
