@@ -92,8 +92,8 @@ final class ReactLoop implements Links.Shaping.Send {
     private Message loop() {
         String name = agent.name();
         RunContext ctx = run.context;
-        AgentEvent.Source src = run.source;
         if (run.observed && deltas == StreamListener.NONE) {
+            AgentEvent.Source src = run.source();
             deltas = delta -> run.emit(new AgentEvent.StreamDelta(src, delta));
         }
         ModelOptions options = agent.options();
@@ -138,7 +138,7 @@ final class ReactLoop implements Links.Shaping.Send {
             Usage usage = response.usage();
             ctx.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
             if (run.observed) {
-                run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, Run.since(start)));
+                run.emit(new AgentEvent.CompletionFinished(run.source(), iteration, reply, response, Run.since(start)));
             }
             run.lastResponse = response;
             List<ToolCall> calls = reply.toolCalls();
@@ -167,7 +167,7 @@ final class ReactLoop implements Links.Shaping.Send {
     /** The innermost link of a model call: the completer, the request announced first. */
     private ModelResponse complete(int iteration, ModelRequest request) {
         if (run.observed) {
-            run.emit(new AgentEvent.CompletionStarted(run.source, iteration, request));
+            run.emit(new AgentEvent.CompletionStarted(run.source(), iteration, request));
         }
         ModelResponse response = agent.completer().complete(request, deltas);
         if (response == null) {
