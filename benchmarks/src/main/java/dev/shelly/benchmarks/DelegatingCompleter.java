@@ -10,6 +10,7 @@ import dev.shelly.modeladapter.ModelResponse;
 
 /** A lead's model: one {@code delegate} call with the given tasks, then a final answer. */
 final class DelegatingCompleter implements Completer {
+    private final String arguments;
     private final ModelResponse delegate;
     private final ModelResponse answer = ModelResponse.of(Message.text("model", Role.ASSISTANT, "all parts done"));
 
@@ -20,8 +21,13 @@ final class DelegatingCompleter implements Completer {
                     .append("{\"agent\":\"worker\",\"task\":\"Work on part ").append(i)
                     .append("\",\"context\":\"The parts are independent.\"}");
         }
-        this.delegate = ModelResponse.of(Message.of("model", Role.ASSISTANT,
-                new ToolCall("call_1", "delegate", json.append("]}").toString())));
+        this.arguments = json.append("]}").toString();
+        this.delegate = ModelResponse.of(Message.of("model", Role.ASSISTANT, new ToolCall("call_1", "delegate", arguments)));
+    }
+
+    /** The arguments of the delegate call: {@code {"tasks":[...]}}. */
+    String arguments() {
+        return arguments;
     }
 
     @Override

@@ -99,7 +99,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     @Override
     public Message run() {
-        return execute(conversation, List.of(), RunContext.root(), null).reply();
+        return execute(conversation, List.of(), null, null).reply();
     }
 
     /**
@@ -129,7 +129,7 @@ public final class Agent extends AgentDefinition implements Runner {
      * @return the final message
      */
     public Message run(String userMessage) {
-        return run(userMessage, RunContext.root());
+        return execute(conversation, List.of(userInput(userMessage)), null, null).reply();
     }
 
     /**
@@ -151,7 +151,8 @@ public final class Agent extends AgentDefinition implements Runner {
      * @return the final message
      */
     public Message run(List<Message> input) {
-        return run(input, RunContext.root());
+        require(input, "input");
+        return execute(conversation, List.copyOf(input), null, null).reply();
     }
 
     /**
@@ -273,9 +274,12 @@ public final class Agent extends AgentDefinition implements Runner {
         return Message.user(userMessage);
     }
 
-    /** Runs on a conversation the caller gave; a pause is signalled, as the public methods do. */
+    /**
+     * Runs on a conversation the caller gave; a pause is signalled, as the public methods do. A
+     * null caller stands for a fresh {@link RunContext#root()} that nobody else holds.
+     */
     private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
-        Run run = hold(on, caller.enter(defaults), input, out);
+        Run run = hold(on, caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults), input, out);
         if (run.paused() != null) {
             throw run.pauseSignal();
         }

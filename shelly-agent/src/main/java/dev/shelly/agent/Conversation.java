@@ -33,11 +33,16 @@ import java.util.function.Supplier;
 public final class Conversation {
     private final Chat chat;
     private final AtomicBoolean running = new AtomicBoolean();
+    /** Whether a registry gave out the agent this conversation belongs to ({@link #claimSpawned}). */
+    private final AtomicBoolean spawned = new AtomicBoolean();
     /**
      * What the runs keep between them per agent that ran here (context management's state), by
-     * the agent's identity; touched only by the one running run.
+     * the agent's identity; touched only by the one running run. The first agent's is kept in
+     * the two fields, without a map: most conversations see one agent.
      */
-    private final Map<Object, Object> states = new IdentityHashMap<>(2);
+    private Object firstAgent;
+    private Object firstState;
+    private Map<Object, Object> states;
 
     /** A conversation on a new, empty chat. */
     public Conversation() {
@@ -89,7 +94,25 @@ public final class Conversation {
     /** The state an agent keeps on this conversation, made on its first run here. */
     @SuppressWarnings("unchecked")
     <T> T state(Object agent, Supplier<T> made) {
+        if (firstAgent == null) {
+            firstAgent = agent;
+            firstState = made.get();
+        }
+        if (firstAgent == agent) {
+            return (T) firstState;
+        }
+        if (states == null) {
+            states = new IdentityHashMap<>(2);
+        }
         return (T) states.computeIfAbsent(agent, a -> made.get());
+    }
+
+    /**
+     * Marks the conversation as the one of an agent a registry gave out; false when it was
+     * marked before, that is when a factory returned the same agent twice.
+     */
+    boolean claimSpawned() {
+        return spawned.compareAndSet(false, true);
     }
 
     @Override

@@ -5,12 +5,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.WeakHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import java.util.regex.Pattern;
 
 /**
  * A directory of agents that can be delegated to: each entry has a name, a description (shown to
@@ -39,14 +36,10 @@ public final class Registry {
 
     private record Registration(Entry entry, Supplier<Agent> factory) {}
 
-    /** Agent names, as providers accept them in tool names and message sender names. */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
-
     private final ReentrantLock registration = new ReentrantLock();
     private volatile Map<String, Registration> agents = Map.of();
     private volatile List<Entry> entries = List.of();
     /** The agents the factories returned, so that one returned twice is refused; by identity, held weakly. */
-    private final Set<Agent> spawned = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     /** An empty registry. */
     public Registry() {}
@@ -146,7 +139,7 @@ public final class Registry {
         }
         // A factory must build a fresh agent on every call: each delegated child continues the
         // conversation of its own agent, and two children must not share one.
-        if (!spawned.add(agent)) {
+        if (!agent.conversation().claimSpawned()) {
             throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
                     + "before; a factory must build a fresh agent on every call");
         }
@@ -158,9 +151,27 @@ public final class Registry {
         return "Registry" + agents.keySet();
     }
 
+    /**
+     * Whether providers accept a name: 1 to 64 ASCII letters, digits, '_' or '-'. Checked by hand
+     * rather than with a pattern: every agent built checks its name, and a matcher per agent is
+     * garbage a fan-out of many agents pays for.
+     */
+    private static boolean validName(String name) {
+        if (name == null || name.isEmpty() || name.length() > 64) {
+            return false;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Says what is wrong with an agent name, or returns null when providers accept it. */
     static String invalidName(String name) {
-        if (name != null && NAME.matcher(name).matches()) {
+        if (validName(name)) {
             return null;
         }
         return "agent name " + (name == null ? "null" : "'" + name + "'") + " is invalid: use 1 to 64 letters, "

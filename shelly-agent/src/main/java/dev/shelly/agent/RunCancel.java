@@ -1,17 +1,15 @@
 package dev.shelly.agent;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * Whether one run was cancelled, and the thread its loop runs on while it runs, so that
  * {@link RunContext#cancel()} interrupts that thread and no other: a thread is interrupted only
  * while the run holds it, never after the run let it go (a session's turn thread goes on to
- * other turns).
+ * other turns). Its own monitor guards the thread: each section is a few writes and an
+ * interrupt, never a wait, and a run then carries no lock object.
  */
 final class RunCancel {
-    private final ReentrantLock lock = new ReentrantLock();
     private volatile boolean requested;
-    private Thread thread; // guarded by lock
+    private Thread thread; // guarded by this
 
     boolean requested() {
         return requested;
@@ -19,39 +17,30 @@ final class RunCancel {
 
     /** Marks the run cancelled and interrupts its thread; returns whether it was running. */
     boolean cancel() {
-        lock.lock();
-        try {
+        synchronized (this) {
             requested = true;
             if (thread == null) {
                 return false;
             }
             thread.interrupt();
             return true;
-        } finally {
-            lock.unlock();
         }
     }
 
     /** The run starts on the current thread; interrupted at once when it was cancelled before. */
     void bind() {
-        lock.lock();
-        try {
+        synchronized (this) {
             thread = Thread.currentThread();
             if (requested) {
                 thread.interrupt();
             }
-        } finally {
-            lock.unlock();
         }
     }
 
     /** The run let its thread go. */
     void unbind() {
-        lock.lock();
-        try {
+        synchronized (this) {
             thread = null;
-        } finally {
-            lock.unlock();
         }
     }
 }

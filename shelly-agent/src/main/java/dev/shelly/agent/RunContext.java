@@ -301,8 +301,16 @@ public final class RunContext {
         if (usage == null || cost == null) {
             throw new IllegalArgumentException("RunContext.record needs a usage and a cost");
         }
+        if (usage.equals(Usage.ZERO) && cost.equals(Cost.ZERO)) {
+            return; // nothing to add, at any level
+        }
         for (RunContext c = this; c != null; c = c.totalsParent) {
-            c.totals.updateAndGet(t -> new Totals(t.usage().plus(usage), t.cost().plus(cost)));
+            Totals before;
+            Totals after;
+            do {
+                before = c.totals.get();
+                after = new Totals(before.usage().plus(usage), before.cost().plus(cost));
+            } while (!c.totals.compareAndSet(before, after));
         }
     }
 
@@ -392,8 +400,23 @@ public final class RunContext {
     record Defaults(String agent, Registry registry, Duration cancelGrace, int maxDelegationDepth,
             AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware) {}
 
+    /** An empty root scope that no run records to: what {@link #enterFresh} enters from. */
+    private static final RunContext EMPTY = root();
+
+    /**
+     * The context of a run entered from a fresh {@link #root()} that nobody else holds: the same
+     * context without the root, whose totals no one could read.
+     */
+    static RunContext enterFresh(Defaults runner) {
+        return EMPTY.enter(runner, null);
+    }
+
     /** The context of a run of an agent entered from this one: the agent's defaults after the scope's. */
     RunContext enter(Defaults runner) {
+        return enter(runner, this);
+    }
+
+    private RunContext enter(Defaults runner, RunContext totalsParent) {
         String parentRun = runId != null ? runId : parentRunId;
         Registry reg = runner.registry() != null ? runner.registry() : registry;
         Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
@@ -402,7 +425,7 @@ public final class RunContext {
         return new RunContext(id != null ? id : RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun,
                 sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
                 reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
-                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, path, runIds,
+                concat(interceptors, own), runner.middleware(), observers, grace, totalsParent, approvals, path, runIds,
                 runId == null && cancel != null ? cancel : new RunCancel());
     }
 

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A conversation: an ordered, append-only list of messages that many threads may share.
@@ -27,18 +27,36 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * view or an audit log by id ({@link #entries()}). The stamps are the chat's, not the message's:
  * a {@link Message} stays a value compared by its content, and models never see the stamps. An
  * engine's session keeps them in its saved file; {@link #ofEntries} restores a chat with them.
+ * An append only notes its time; the entries are made when they are first read, and keep the
+ * same ids and times from then on.
  */
 public final class Chat {
     private static final AtomicLong IDS = new AtomicLong();
-    /** The random half of every message id this process stamps, so that ids of two processes differ. */
-    private static final String PROCESS = HexFormat.of().toHexDigits(new SecureRandom().nextLong());
+    /** The random half of every message id this process stamps, and its dash, so that ids of two processes differ. */
+    private static final String PROCESS = HexFormat.of().toHexDigits(new SecureRandom().nextLong()) + "-";
     private static final AtomicLong MESSAGES = new AtomicLong();
+    private static final long NANOS = 1_000_000_000L;
 
-    private final String id = "chat-" + Long.toString(IDS.incrementAndGet(), 36);
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-    private final Condition grown = lock.writeLock().newCondition();
+    private final long number = IDS.incrementAndGet();
+    /** {@code chat-} and {@link #number} in base 36, made when first asked for. */
+    private String id;
+    /** One lock for reads and appends: a read-write lock costs more per chat than readers ever wait here. */
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition grown = lock.newCondition();
     private final List<Message> messages = new ArrayList<>();
+    /**
+     * The entries of the first messages, made when they were first read; the messages after them
+     * have their append times in {@link #appendedAt} until they are read.
+     */
     private final List<Entry> entries = new ArrayList<>();
+    /**
+     * When the messages that have no entry yet were appended: one time per append, in nanoseconds
+     * since the epoch (so that an append keeps no object), and the index of its first message;
+     * {@link #appends} of them. Made at the first append.
+     */
+    private long[] appendedAt;
+    private int[] appendedFrom;
+    private int appends;
 
     /**
      * A message as a chat keeps it: stamped with an id and the time it was appended.
@@ -67,10 +85,26 @@ public final class Chat {
             return stamp(message, Instant.now(), MESSAGES.incrementAndGet());
         }
 
-        /** A message stamped with a time its whole batch shares and the next number of a block taken for it. */
+        /** A message stamped with a time and the next number of a block taken for it. */
         static Entry stamp(Message message, Instant at, long number) {
-            return new Entry(PROCESS + "-" + Long.toString(number, 36), at, message);
+            return new Entry(base36(PROCESS, number), at, message);
         }
+    }
+
+    /** A prefix and a non-negative number in base 36, built in one buffer (Long.toString takes a scratch one too). */
+    private static String base36(String prefix, long number) {
+        int digits = 1;
+        for (long rest = number / 36; rest > 0; rest /= 36) {
+            digits++;
+        }
+        char[] out = new char[prefix.length() + digits];
+        prefix.getChars(0, prefix.length(), out, 0);
+        long rest = number;
+        for (int i = out.length - 1; i >= prefix.length(); i--) {
+            out[i] = Character.forDigit((int) (rest % 36), 36);
+            rest /= 36;
+        }
+        return new String(out);
     }
 
     /** An empty chat. */
@@ -83,10 +117,9 @@ public final class Chat {
      */
     public Chat(List<Message> initial) {
         List<Message> checked = Checks.copyOf(initial, "Chat initial");
-        Instant at = Instant.now();
-        long first = MESSAGES.getAndAdd(checked.size()) + 1;
-        for (int i = 0; i < checked.size(); i++) {
-            add(Entry.stamp(checked.get(i), at, first + i));
+        if (!checked.isEmpty()) {
+            messages.addAll(checked);
+            noteAppend(Instant.now(), 0);
         }
     }
 
@@ -99,14 +132,10 @@ public final class Chat {
     public static Chat ofEntries(List<Entry> initial) {
         Chat chat = new Chat();
         for (Entry e : Checks.copyOf(initial, "Chat.ofEntries initial")) {
-            chat.add(e);
+            chat.entries.add(e);
+            chat.messages.add(e.message());
         }
         return chat;
-    }
-
-    private void add(Entry e) {
-        entries.add(e);
-        messages.add(e.message());
     }
 
     /**
@@ -126,7 +155,34 @@ public final class Chat {
      * @return the id, such as {@code chat-1a}
      */
     public String id() {
-        return id;
+        String known = id;
+        if (known == null) {
+            // Two threads may both make it; they make equal strings, and a String is safe to share.
+            known = base36("chat-", number);
+            id = known;
+        }
+        return known;
+    }
+
+    /**
+     * Appends one message and wakes every waiter: {@link #append(Message...)} with one message,
+     * without the array.
+     *
+     * @param more the message
+     * @return the chat's size after the append
+     */
+    public int append(Message more) {
+        if (more == null) { // as the varargs form says it for one null message
+            throw new IllegalArgumentException("Chat.append more[0] must not be null");
+        }
+        Instant at = Instant.now();
+        lock.lock();
+        try {
+            messages.add(more);
+            return appended(at, messages.size() - 1);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -136,7 +192,23 @@ public final class Chat {
      * @return the chat's size after the append
      */
     public int append(Message... more) {
-        return append(Arrays.asList(Checks.requireNonNull(more, "Chat.append more")));
+        Checks.requireNonNull(more, "Chat.append more");
+        for (int i = 0; i < more.length; i++) {
+            if (more[i] == null) {
+                throw new IllegalArgumentException("Chat.append more[" + i + "] must not be null");
+            }
+        }
+        Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
+        lock.lock();
+        try {
+            int size = messages.size();
+            for (Message m : more) {
+                messages.add(m);
+            }
+            return appended(at, size);
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -147,22 +219,37 @@ public final class Chat {
      */
     public int append(List<Message> more) {
         List<Message> checked = Checks.copyOf(more, "Chat.append more");
-        List<Entry> stamped = new ArrayList<>(checked.size());
         Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
-        long first = MESSAGES.getAndAdd(checked.size()) + 1;
-        for (int i = 0; i < checked.size(); i++) {
-            stamped.add(Entry.stamp(checked.get(i), at, first + i));
-        }
-        lock.writeLock().lock();
+        lock.lock();
         try {
-            for (Entry e : stamped) {
-                add(e);
-            }
-            grown.signalAll();
-            return messages.size();
+            int size = messages.size();
+            messages.addAll(checked);
+            return appended(at, size);
         } finally {
-            lock.writeLock().unlock();
+            lock.unlock();
         }
+    }
+
+    /** Notes the time of an append whose first message is at an index, wakes the waiters; the new size. */
+    private int appended(Instant at, int first) {
+        if (messages.size() > first) {
+            noteAppend(at, first);
+            grown.signalAll();
+        }
+        return messages.size();
+    }
+
+    private void noteAppend(Instant at, int first) {
+        if (appendedAt == null) {
+            appendedAt = new long[8];
+            appendedFrom = new int[8];
+        } else if (appends == appendedAt.length) {
+            appendedAt = Arrays.copyOf(appendedAt, appends * 2);
+            appendedFrom = Arrays.copyOf(appendedFrom, appends * 2);
+        }
+        appendedAt[appends] = at.getEpochSecond() * NANOS + at.getNano();
+        appendedFrom[appends] = first;
+        appends++;
     }
 
     /**
@@ -171,11 +258,11 @@ public final class Chat {
      * @return the size
      */
     public int size() {
-        lock.readLock().lock();
+        lock.lock();
         try {
             return messages.size();
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -196,7 +283,7 @@ public final class Chat {
      * @throws IndexOutOfBoundsException when there is no message at that index
      */
     public Message get(int index) {
-        lock.readLock().lock();
+        lock.lock();
         try {
             if (index < 0 || index >= messages.size()) {
                 throw new IndexOutOfBoundsException(
@@ -204,7 +291,7 @@ public final class Chat {
             }
             return messages.get(index);
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -214,11 +301,11 @@ public final class Chat {
      * @return the last message, or empty when the chat is empty
      */
     public Optional<Message> last() {
-        lock.readLock().lock();
+        lock.lock();
         try {
             return messages.isEmpty() ? Optional.empty() : Optional.of(messages.getLast());
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -242,14 +329,14 @@ public final class Chat {
         if (offset < 0) {
             throw new IllegalArgumentException("Chat.since offset must not be negative, was " + offset);
         }
-        lock.readLock().lock();
+        lock.lock();
         try {
             if (offset >= messages.size()) {
                 return List.of();
             }
             return List.copyOf(messages.subList(offset, messages.size()));
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -274,15 +361,38 @@ public final class Chat {
         if (offset < 0) {
             throw new IllegalArgumentException("Chat.entriesSince offset must not be negative, was " + offset);
         }
-        lock.readLock().lock();
+        lock.lock();
         try {
-            if (offset >= entries.size()) {
-                return List.of();
-            }
-            return List.copyOf(entries.subList(offset, entries.size()));
+            stampUnread();
+            return offset >= entries.size() ? List.of() : List.copyOf(entries.subList(offset, entries.size()));
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
+    }
+
+    /**
+     * Makes the entries of the messages read for the first time: each with its append's time and
+     * the next number of one block taken for them all. Under the lock.
+     */
+    private void stampUnread() {
+        int first = entries.size();
+        int count = messages.size() - first;
+        if (count == 0) {
+            return;
+        }
+        long number = MESSAGES.getAndAdd(count) + 1;
+        int append = -1;
+        Instant at = null;
+        for (int i = first; i < messages.size(); i++) {
+            if (append + 1 < appends && appendedFrom[append + 1] <= i) {
+                while (append + 1 < appends && appendedFrom[append + 1] <= i) {
+                    append++;
+                }
+                at = Instant.ofEpochSecond(Math.floorDiv(appendedAt[append], NANOS), Math.floorMod(appendedAt[append], NANOS));
+            }
+            entries.add(Entry.stamp(messages.get(i), at, number + i - first));
+        }
+        appends = 0;
     }
 
     /**
@@ -294,7 +404,7 @@ public final class Chat {
     public List<Message> bySender(String sender) {
         Checks.requireNonNull(sender, "Chat.bySender sender");
         List<Message> found = new ArrayList<>();
-        lock.readLock().lock();
+        lock.lock();
         try {
             for (Message m : messages) {
                 if (m.sender().equals(sender)) {
@@ -302,7 +412,7 @@ public final class Chat {
                 }
             }
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
         return Collections.unmodifiableList(found);
     }
@@ -313,7 +423,7 @@ public final class Chat {
      * @return the system prompt, or empty when there is no system message
      */
     public Optional<String> systemPrompt() {
-        lock.readLock().lock();
+        lock.lock();
         try {
             for (Message m : messages) {
                 if (m.role() == Role.SYSTEM) {
@@ -322,7 +432,7 @@ public final class Chat {
             }
             return Optional.empty();
         } finally {
-            lock.readLock().unlock();
+            lock.unlock();
         }
     }
 
@@ -339,7 +449,7 @@ public final class Chat {
     public int await(int n, Duration timeout) throws InterruptedException {
         Checks.requireNonNull(timeout, "Chat.await timeout");
         long nanos = TimeUnit.NANOSECONDS.convert(timeout); // saturates instead of overflowing
-        lock.writeLock().lockInterruptibly();
+        lock.lockInterruptibly();
         try {
             while (messages.size() <= n) {
                 if (nanos <= 0) {
@@ -349,12 +459,12 @@ public final class Chat {
             }
             return messages.size();
         } finally {
-            lock.writeLock().unlock();
+            lock.unlock();
         }
     }
 
     @Override
     public String toString() {
-        return "Chat[" + id + ", " + size() + " messages]";
+        return "Chat[" + id() + ", " + size() + " messages]";
     }
 }

@@ -74,6 +74,53 @@ class ChatTest {
     }
 
     @Test
+    void anEntryReadLaterKeepsItsAppendTimeAndOnceReadKeepsItsId() throws InterruptedException {
+        Chat chat = new Chat(List.of(Message.system("sys")));
+        Instant betweenFirst = Instant.now();
+        Thread.sleep(5);
+        chat.append(msg("a", "1"));
+        chat.append(msg("a", "2"), msg("a", "3"));
+        Instant appended = Instant.now();
+        Thread.sleep(5);
+        List<Chat.Entry> read = chat.entries();
+        assertThat(read.get(0).created()).as("the initial message's time").isBefore(betweenFirst);
+        assertThat(read.subList(1, 4)).extracting(Chat.Entry::created)
+                .allMatch(t -> t.isAfter(betweenFirst) && !t.isAfter(appended), "between its append and the next read");
+        assertThat(read.get(2).created()).as("one append, one time").isEqualTo(read.get(3).created());
+        chat.append(msg("a", "4"));
+        assertThat(chat.entries().subList(0, 4)).as("read again: the same ids and times").isEqualTo(read);
+        assertThat(chat.entriesSince(1).subList(0, 3)).isEqualTo(read.subList(1, 4));
+    }
+
+    /** Readers that first read the same messages at once all see one id per message. */
+    @RepeatedTest(10)
+    void concurrentFirstReadsAgreeOnTheIds() throws Exception {
+        Chat chat = new Chat();
+        for (int i = 0; i < 50; i++) {
+            chat.append(msg("a", Integer.toString(i)));
+        }
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<List<Chat.Entry>>> reads = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int r = 0; r < 8; r++) {
+                int offset = r;
+                reads.add(pool.submit(() -> {
+                    start.await();
+                    chat.append(msg("b", Integer.toString(offset)));
+                    return chat.entriesSince(0);
+                }));
+            }
+            start.countDown();
+        }
+        List<Chat.Entry> all = chat.entries();
+        assertThat(all).hasSize(58).extracting(Chat.Entry::id).doesNotHaveDuplicates();
+        for (Future<List<Chat.Entry>> f : reads) {
+            List<Chat.Entry> seen = f.get();
+            assertThat(all.subList(0, seen.size())).isEqualTo(seen);
+        }
+    }
+
+    @Test
     void aChatRestoredFromEntriesKeepsTheirIdsAndTimes() {
         Chat.Entry first = new Chat.Entry("s1#0", Instant.parse("2026-01-02T03:04:05Z"), msg("a", "1"));
         Chat chat = Chat.ofEntries(List.of(first));

@@ -89,7 +89,7 @@ public final class CallView implements ContextView {
         chatIndex[messages.size()] = index;
         messages.add(m);
         if (manager.policy.active()) {
-            estimate += index >= 0 ? manager.account.remember(m) : manager.account.tokens(m);
+            estimate += index >= 0 ? manager.account().remember(m) : manager.account().tokens(m);
         }
     }
 
@@ -156,7 +156,7 @@ public final class CallView implements ContextView {
             throw new IllegalArgumentException("ContextView.replace: the message at " + index + " must keep its role ("
                     + old.role() + ") and its tool-call ids " + ids(old));
         }
-        estimate += manager.account.remember(message) - manager.account.tokens(old);
+        estimate += manager.account().remember(message) - manager.account().tokens(old);
         messages.set(index, message);
         manager.replaced();
     }
@@ -249,24 +249,24 @@ public final class CallView implements ContextView {
     /** The estimate of the request as the view stands, without the provider's count. */
     long estimated() {
         if (toolsEstimate < 0) {
-            toolsEstimate = manager.account.tools(tools);
+            toolsEstimate = manager.account().tools(tools);
         }
         return estimate + 3 + toolsEstimate;
     }
 
     @Override
     public long tokens() {
-        return manager.account.counted(estimated());
+        return manager.account().counted(estimated());
     }
 
     @Override
     public long tokens(Message message) {
-        return manager.account.tokens(message);
+        return manager.account().tokens(message);
     }
 
     @Override
     public OptionalInt window() {
-        return manager.account.window();
+        return manager.account().window();
     }
 
     @Override

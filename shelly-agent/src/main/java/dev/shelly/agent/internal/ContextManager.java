@@ -33,7 +33,8 @@ public final class ContextManager {
     /** The conversation's chat this state belongs to. */
     private final Chat chat;
     final ContextPolicy policy;
-    final TokenAccount account;
+    /** The token account, made when the first view is shaped: a conversation that only passes its chat on has none. */
+    private TokenAccount account;
     /** How far the chat was searched for this agent's summary. */
     private int scanned;
     /** Whether the chat searched so far holds a summary, of any agent. */
@@ -86,7 +87,6 @@ public final class ContextManager {
         this.agent = agent;
         this.chat = chat;
         this.policy = policy;
-        this.account = new TokenAccount(agent.name(), agent.completer(), policy);
         ContextStrategy found = null;
         for (ContextStrategy s : policy.strategies()) {
             if (s.replacesMessages()) {
@@ -151,7 +151,7 @@ public final class ContextManager {
             if (state != null) {
                 state.clear();
             }
-            account.startRun();
+            account().startRun();
             last = null;
             replacer = null;
             manyReplacers = false;
@@ -214,7 +214,7 @@ public final class ContextManager {
                     : "agent '" + agent.name() + "' did not retry: a model-call hook rewrote the request, so its "
                             + "context policy cannot shape it");
         }
-        overflowTokens = account.refused(e, sent);
+        overflowTokens = account().refused(e, sent);
         overflow = e;
         last = null;
     }
@@ -295,7 +295,15 @@ public final class ContextManager {
      */
     public void measured(ModelRequest sent, ModelResponse response, CallView view) {
         overflow = null;
-        account.measured(sent, response, view);
+        account().measured(sent, response, view);
+    }
+
+    /** The token account, made on first use. */
+    TokenAccount account() {
+        if (account == null) {
+            account = new TokenAccount(agent.name(), agent.completer(), policy);
+        }
+        return account;
     }
 
     /** Notes that the strategy being applied replaced a message of the view. */

@@ -211,14 +211,15 @@ public final class FanOut<T> {
         private final AtomicInteger firstFailure = new AtomicInteger(-1);
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition allSettled = lock.newCondition();
-        private int unsettled = n;
+        private final AtomicInteger unsettled = new AtomicInteger(n);
         /** Set before the fan-out interrupts its tasks: -1 for the caller or the deadline, else the failed task. */
         private volatile int cancelCause = Integer.MIN_VALUE;
 
         Joined<T> join() {
+            Thread.Builder unnamed = Thread.ofVirtual(); // one builder for every task without a name
             for (int i = 0; i < n; i++) {
                 int slot = i;
-                Thread.Builder builder = names == null ? Thread.ofVirtual() : Thread.ofVirtual().name(names.apply(i));
+                Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
                 Runnable work = () -> runTask(slot);
                 threads[i] = builder.unstarted(propagation == null ? work : propagation.apply(work));
             }
@@ -230,7 +231,7 @@ public final class FanOut<T> {
             long deadlineAt = deadline == null ? 0 : System.nanoTime() + TimeUnit.NANOSECONDS.convert(deadline);
             lock.lock();
             try {
-                while (unsettled > 0) {
+                while (unsettled.get() > 0) {
                     if (failFast && firstFailure.get() >= 0) {
                         break; // the failure cancelled the others: they get the grace below
                     }
@@ -274,7 +275,7 @@ public final class FanOut<T> {
             long until = System.nanoTime() + TimeUnit.NANOSECONDS.convert(grace);
             lock.lock();
             try {
-                while (unsettled > 0) {
+                while (unsettled.get() > 0) {
                     long left = until - System.nanoTime();
                     if (left <= 0) {
                         return true;
@@ -337,13 +338,16 @@ public final class FanOut<T> {
                     onSettled.settled(i, outcome);
                 }
             } finally {
-                lock.lock();
-                try {
-                    if (--unsettled == 0) {
+                // Only the last task takes the lock, to wake the join: many tasks settling at once
+                // do not queue on it. The join reads the count under the lock, so it cannot miss
+                // the wake-up.
+                if (unsettled.decrementAndGet() == 0) {
+                    lock.lock();
+                    try {
                         allSettled.signalAll();
+                    } finally {
+                        lock.unlock();
                     }
-                } finally {
-                    lock.unlock();
                 }
             }
             return true;

@@ -11,8 +11,10 @@ import dev.shelly.agent.ToolDecision;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
+import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
 import java.util.List;
@@ -143,23 +145,66 @@ final class Links {
     record Shaping(Run run) implements Own {
         private static final Logger LOG = LoggerFactory.getLogger(Shaping.class);
 
+        /** Where a shaped request goes: down the rest of the chain, or straight to the completer. */
+        interface Send {
+            /** Sends the shaped request on; the response. */
+            ModelResponse send(ModelRequest shaped);
+
+            /** The request as it went furthest down: the shaped one itself when nothing could rewrite it. */
+            default ModelRequest sent(ModelRequest shaped) {
+                return shaped;
+            }
+        }
+
+        /** The rest of a model call's chain, as where a shaped request goes. */
+        private record Rest(ModelChain chain) implements Send {
+            @Override
+            public ModelResponse send(ModelRequest shaped) {
+                return chain.proceed(shaped);
+            }
+
+            @Override
+            public ModelRequest sent(ModelRequest shaped) {
+                return ((Chains.Model) chain).sent()[0].request();
+            }
+        }
+
         @Override
         public ModelResponse interceptModelCall(ModelChain chain) {
-            ContextManager manager = run.contextManager;
             ModelCall call = chain.call();
             ModelRequest base = call.request();
+            return call(run, call.iteration(), base.tools(), base.options(), base.conversationId(), new Rest(chain));
+        }
+
+        /**
+         * A model call with its messages given, shaped again once when the model refuses the
+         * request as too long, then measured. A run whose chain holds no other link calls this
+         * straight from the loop, with no chain objects, and passes the chat's messages on as
+         * they are when nothing is shaped.
+         *
+         * @param run the run
+         * @param iteration the call's iteration
+         * @param offered the tools offered
+         * @param options the call's options
+         * @param conversationId the conversation's id
+         * @param send where the shaped request goes
+         * @return the response
+         */
+        static ModelResponse call(Run run, int iteration, List<ToolDefinition> offered, ModelOptions options,
+                String conversationId, Send send) {
+            ContextManager manager = run.contextManager;
             while (true) {
                 List<Message> plain = manager.plain(run.prompt);
-                CallView view = plain != null ? null : manager.view(run, call.iteration(), run.prompt, base.tools());
-                ModelRequest shaped = view == null ? base.withMessages(plain)
-                        : new ModelRequest(view.list(), view.toolList(), base.options(), base.conversationId());
+                CallView view = plain != null ? null : manager.view(run, iteration, run.prompt, offered);
+                ModelRequest shaped = view == null ? new ModelRequest(plain, offered, options, conversationId)
+                        : new ModelRequest(view.list(), view.toolList(), options, conversationId);
                 run.shaped = shaped;
                 run.scoped = view != null && view.scoped() ? shaped.tools() : null;
                 run.callStart = System.nanoTime();
                 try {
-                    ModelResponse response = chain.proceed(shaped);
+                    ModelResponse response = send.send(shaped);
                     if (manager.active()) {
-                        ModelRequest sent = sent(chain);
+                        ModelRequest sent = send.sent(shaped);
                         manager.measured(sent, response, sent == shaped ? view : null);
                     }
                     return response;
@@ -168,14 +213,9 @@ final class Links {
                         throw e;
                     }
                     LOG.debug("agent '{}': the model refused the request as too long: {}", run.name(), e.getMessage());
-                    manager.overflowed(e, sent(chain) == shaped ? view : null);
+                    manager.overflowed(e, send.sent(shaped) == shaped ? view : null);
                 }
             }
-        }
-
-        /** The request as it went furthest down the chain. */
-        private static ModelRequest sent(ModelChain chain) {
-            return ((Chains.Model) chain).sent()[0].request();
         }
     }
 

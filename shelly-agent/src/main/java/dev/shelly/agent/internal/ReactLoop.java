@@ -18,6 +18,7 @@ import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -26,7 +27,7 @@ import java.util.Set;
  * pause left open, the input, then the ReAct loop (ask the model through the chain, append the
  * reply, run its tool calls through the chain, until an answer, a stop tool or the limit).
  */
-final class ReactLoop {
+final class ReactLoop implements Links.Shaping.Send {
     private final AgentSpec agent;
     private final Run run;
     private final Chat chat;
@@ -37,6 +38,8 @@ final class ReactLoop {
     private boolean started;
     /** The model calls made in the run so far, across the times a link proceeds. */
     private int iterations;
+    /** Where the model's stream deltas go: the run's events, or nowhere when nobody listens. */
+    private StreamListener deltas = StreamListener.NONE;
 
     ReactLoop(Run run, AgentTools tools, List<Message> input) {
         this.agent = run.agent;
@@ -66,11 +69,19 @@ final class ReactLoop {
                 return p.reply();
             }
         }
-        if (agent.systemPromptInChat() && chat.isEmpty()) {
-            run.append(Message.system(systemPrompt()));
-        }
-        for (Message m : input) {
-            run.append(m);
+        boolean prompt = agent.systemPromptInChat() && chat.isEmpty();
+        if (prompt || !input.isEmpty()) {
+            // One append: the prompt and the input arrive together.
+            List<Message> first = input;
+            if (prompt) {
+                Message[] all = new Message[input.size() + 1];
+                all[0] = Message.system(systemPrompt());
+                for (int i = 0; i < input.size(); i++) {
+                    all[i + 1] = input.get(i);
+                }
+                first = Arrays.asList(all);
+            }
+            run.appendAll(first);
         }
         tools.startFollowed();
         return loop();
@@ -84,8 +95,10 @@ final class ReactLoop {
     private Message loop() {
         String name = agent.name();
         RunContext ctx = run.context;
-        AgentEvent.Source src = run.source;
-        StreamListener deltas = run.observed ? delta -> run.emit(new AgentEvent.StreamDelta(src, delta)) : StreamListener.NONE;
+        if (run.observed && deltas == StreamListener.NONE) {
+            AgentEvent.Source src = run.source();
+            deltas = delta -> run.emit(new AgentEvent.StreamDelta(src, delta));
+        }
         ModelOptions options = agent.options();
         ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
         int maxIterations = agent.maxIterations();
@@ -101,16 +114,24 @@ final class ReactLoop {
             if (prompt == null && !promptInChat) {
                 prompt = Message.system(systemPrompt());
             }
-            // The call carries the tools offered and the run's options; context management, the
-            // first link, gives it the messages (Links.Shaping).
             run.prompt = promptInChat ? null : prompt;
-            ModelRequest base = new ModelRequest(List.of(), offered, runOptions, chat.id());
-            ModelCall first = new ModelCall(ctx, iteration, base);
-            // The call as it went furthest down the chain: a link may have rewritten the request.
-            ModelCall[] sent = {first};
-            ModelResponse response = new Chains.Model(run.chain, 0, first, agent.completer().target(),
-                    c -> complete(c, deltas), sent).proceed(base);
-            ModelRequest request = sent[0].request();
+            ModelResponse response;
+            ModelRequest request;
+            if (run.intercepts) {
+                // The call carries the tools offered and the run's options; context management, the
+                // first link, gives it the messages (Links.Shaping).
+                ModelRequest base = new ModelRequest(List.of(), offered, runOptions, chat.id());
+                ModelCall first = new ModelCall(ctx, iteration, base);
+                // The call as it went furthest down the chain: a link may have rewritten the request.
+                ModelCall[] sent = {first};
+                response = new Chains.Model(run.chain, 0, first, agent.completer().target(),
+                        c -> complete(c.iteration(), c.request()), sent).proceed(base);
+                request = sent[0].request();
+            } else {
+                // Context management is the chain's only link: no link objects, the completer straight.
+                response = Links.Shaping.call(run, iteration, offered, runOptions, chat.id(), this);
+                request = run.shaped;
+            }
             long start = run.callStart;
             Message reply = response.message();
             if (!reply.sender().equals(name)) {
@@ -120,7 +141,7 @@ final class ReactLoop {
             Usage usage = response.usage();
             ctx.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
             if (run.observed) {
-                run.emit(new AgentEvent.CompletionFinished(src, iteration, reply, response, Run.since(start)));
+                run.emit(new AgentEvent.CompletionFinished(run.source(), iteration, reply, response, Run.since(start)));
             }
             run.lastResponse = response;
             List<ToolCall> calls = reply.toolCalls();
@@ -140,12 +161,18 @@ final class ReactLoop {
         throw new MaxIterationsException(name, maxIterations);
     }
 
+    /** A shaped request of a run whose chain holds only context management: to the completer. */
+    @Override
+    public ModelResponse send(ModelRequest shaped) {
+        return complete(iterations, shaped);
+    }
+
     /** The innermost link of a model call: the completer, the request announced first. */
-    private ModelResponse complete(ModelCall call, StreamListener deltas) {
+    private ModelResponse complete(int iteration, ModelRequest request) {
         if (run.observed) {
-            run.emit(new AgentEvent.CompletionStarted(run.source, call.iteration(), call.request()));
+            run.emit(new AgentEvent.CompletionStarted(run.source(), iteration, request));
         }
-        ModelResponse response = agent.completer().complete(call.request(), deltas);
+        ModelResponse response = agent.completer().complete(request, deltas);
         if (response == null) {
             throw new AgentException(agent.name(), "the completer of agent '" + agent.name()
                     + "' returned null instead of a response", null);

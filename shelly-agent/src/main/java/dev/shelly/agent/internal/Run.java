@@ -34,7 +34,7 @@ public final class Run implements ContextRun {
     private final Chat chat;
     final ContextManager contextManager;
     final RunContext context;
-    final AgentEvent.Source source;
+    private AgentEvent.Source source;
     private final AgentListener listener;
     final boolean observed;
     final boolean canDelegate;
@@ -86,8 +86,6 @@ public final class Run implements ContextRun {
         this.approver = start.approver();
         this.children = start.children();
         this.out = start.out();
-        this.source = new AgentEvent.Source(agent.name(), context.parentAgent().orElse(null), context.depth(),
-                context.runId().orElse(null), context.parentRunId().orElse(null), context.sessionId().orElse(null));
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
         this.chain = chain(context.interceptors(), context.observers());
@@ -228,9 +226,19 @@ public final class Run implements ContextRun {
     public int append(Message message) {
         int size = chat.append(message);
         if (observed) {
-            emit(new AgentEvent.MessageAdded(source, message));
+            emit(new AgentEvent.MessageAdded(source(), message));
         }
         return size - 1;
+    }
+
+    /** Appends messages in one append and announces each. */
+    void appendAll(List<Message> messages) {
+        chat.append(messages);
+        if (observed) {
+            for (Message m : messages) {
+                emit(new AgentEvent.MessageAdded(source(), m));
+            }
+        }
     }
 
     @Override
@@ -240,9 +248,19 @@ public final class Run implements ContextRun {
         }
     }
 
+    /**
+     * {@return where the run's events come from} Made at the first event: a run nobody watches
+     * makes none. Two threads of the run may both make it; they make equal records.
+     */
     @Override
     public AgentEvent.Source source() {
-        return source;
+        AgentEvent.Source known = source;
+        if (known == null) {
+            known = new AgentEvent.Source(agent.name(), context.parentAgent().orElse(null), context.depth(),
+                    context.runId().orElse(null), context.parentRunId().orElse(null), context.sessionId().orElse(null));
+            source = known;
+        }
+        return known;
     }
 
     @Override

@@ -58,21 +58,28 @@ public final class Runs {
         Run run = new Run(start);
         AgentTools tools = null;
         try {
-            run.emit(new AgentEvent.AgentStarted(run.source));
+            if (run.observed) {
+                run.emit(new AgentEvent.AgentStarted(run.source()));
+            }
             tools = new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool());
             run.loop = new ReactLoop(run, tools, start.input());
             Supplier<Message> chain = !run.intercepts ? run::proceed : () -> start.chain().apply(run);
             Duration limit = start.spec().timeout();
             run.reply = limit == null ? chain.get() : within(run, chain, limit);
-            if (run.paused != null) {
-                run.emit(new AgentEvent.AgentFailed(run.source, run.pauseSignal(), Run.since(began)));
+            if (!run.observed) {
                 return run;
             }
-            run.emit(new AgentEvent.AgentFinished(run.source, run.reply, Run.since(began), run.context.usage(),
+            if (run.paused != null) {
+                run.emit(new AgentEvent.AgentFailed(run.source(), run.pauseSignal(), Run.since(began)));
+                return run;
+            }
+            run.emit(new AgentEvent.AgentFinished(run.source(), run.reply, Run.since(began), run.context.usage(),
                     run.context.cost()));
             return run;
         } catch (RuntimeException | Error e) {
-            run.emit(new AgentEvent.AgentFailed(run.source, e, Run.since(began)));
+            if (run.observed) {
+                run.emit(new AgentEvent.AgentFailed(run.source(), e, Run.since(began)));
+            }
             throw e;
         } finally {
             if (tools != null) {

@@ -58,6 +58,15 @@ final class SystemPrompt {
 
     static String build(String name, String description, String instructions, String context, List<Skill> skills,
             List<Registry.Entry> agents) {
+        if (skills.isEmpty() && agents.isEmpty()) {
+            // One concatenation, sized once: the prompt of every fresh agent of a fan-out.
+            String d = description.isBlank() ? "" : description.strip();
+            String i = instructions.isBlank() ? "" : instructions.strip();
+            String c = context.isBlank() ? "" : context.strip();
+            return "You are " + name + '.' + (d.isEmpty() ? "" : " ") + d
+                    + (i.isEmpty() ? "" : "\n\n## Instructions\n\n") + i
+                    + (c.isEmpty() ? "" : "\n\n## Project Context\n\n") + c;
+        }
         StringBuilder sb = new StringBuilder(256).append("You are ").append(name).append('.');
         if (!description.isBlank()) {
             sb.append(' ').append(description.strip());

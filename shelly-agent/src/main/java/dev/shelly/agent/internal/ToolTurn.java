@@ -203,7 +203,7 @@ final class ToolTurn {
         long start = System.nanoTime();
         if (run.observed) {
             for (int i : running) {
-                run.emit(new AgentEvent.ToolCallStarted(run.source, calls[i].effective()));
+                run.emit(new AgentEvent.ToolCallStarted(run.source(), calls[i].effective()));
             }
         }
         RuntimeException[] failure = new RuntimeException[1];
@@ -247,7 +247,7 @@ final class ToolTurn {
         };
         calls[i] = c.answered(result);
         if (run.observed) {
-            run.emit(new AgentEvent.ToolCallFinished(run.source, c.effective(), result, Run.since(start)));
+            run.emit(new AgentEvent.ToolCallFinished(run.source(), c.effective(), result, Run.since(start)));
         }
     }
 
@@ -296,7 +296,7 @@ final class ToolTurn {
                 asks, children);
         if (run.observed) {
             for (PendingCall p : fresh) {
-                run.emit(new AgentEvent.DecisionNeeded(run.source, p));
+                run.emit(new AgentEvent.DecisionNeeded(run.source(), p));
             }
         }
         return new Outcome.Paused(reply, run.name(), run.context.runId().orElse(null), reasons, desk.pending());
@@ -337,7 +337,7 @@ final class ToolTurn {
     private void refuse(int i, String why) {
         calls[i] = calls[i].answered(ToolResult.error(calls[i].call().id(), why));
         if (run.observed) {
-            run.emit(new AgentEvent.ToolCallFinished(run.source, calls[i].effective(), calls[i].result(), Duration.ZERO));
+            run.emit(new AgentEvent.ToolCallFinished(run.source(), calls[i].effective(), calls[i].result(), Duration.ZERO));
         }
     }
 
