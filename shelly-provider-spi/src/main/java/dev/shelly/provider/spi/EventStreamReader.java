@@ -3,7 +3,6 @@ package dev.shelly.provider.spi;
 import dev.shelly.modeladapter.ModelException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.function.Function;
 import okhttp3.Call;
@@ -11,6 +10,7 @@ import okhttp3.MediaType;
 import okhttp3.Response;
 import okio.Buffer;
 import okio.BufferedSource;
+import okio.ByteString;
 
 /**
  * Does the call of one stream request and hands the events of its answer on, in order, to
@@ -235,46 +235,34 @@ final class EventStreamReader {
      * made of. Anything else before the first event means the body is not an event stream.
      */
     private static boolean isSseLine(Buffer buffer, int length) {
-        boolean blank = true;
-        for (int i = 0; i < length; i++) {
-            byte b = buffer.getByte(i);
-            if (b < 0) { // not ASCII: as a string, where white space beyond ASCII counts as blank
-                Buffer copy = new Buffer();
-                buffer.copyTo(copy, 0, length);
-                return isSseLine(copy.readUtf8());
-            }
-            blank &= Character.isWhitespace(b);
-        }
-        if (blank || buffer.getByte(0) == ':') {
+        if (isBlank(buffer, length) || buffer.getByte(0) == ':') {
             return true;
         }
-        int fieldEnd = 0;
-        while (fieldEnd < length && buffer.getByte(fieldEnd) != ':') {
-            fieldEnd++;
-        }
-        for (byte[] field : FIELDS) {
-            boolean same = fieldEnd == field.length;
-            for (int i = 0; same && i < fieldEnd; i++) {
-                same = buffer.getByte(i) == field[i];
-            }
-            if (same) {
+        long fieldEnd = buffer.indexOf((byte) ':', 0, length);
+        long fieldLength = fieldEnd < 0 ? length : fieldEnd;
+        for (ByteString field : FIELDS) {
+            if (fieldLength == field.size() && buffer.rangeEquals(0, field)) {
                 return true;
             }
         }
         return false;
     }
 
-    private static final byte[][] FIELDS = {"data".getBytes(StandardCharsets.US_ASCII),
-        "event".getBytes(StandardCharsets.US_ASCII), "id".getBytes(StandardCharsets.US_ASCII),
-        "retry".getBytes(StandardCharsets.US_ASCII)};
+    private static final ByteString[] FIELDS = {ByteString.encodeUtf8("data"), ByteString.encodeUtf8("event"),
+        ByteString.encodeUtf8("id"), ByteString.encodeUtf8("retry")};
 
-    private static boolean isSseLine(String line) {
-        if (line.isBlank() || line.startsWith(":")) {
-            return true;
+    /** Whether the line is only white space, white space beyond ASCII included. */
+    private static boolean isBlank(Buffer buffer, int length) {
+        for (int i = 0; i < length; i++) {
+            byte b = buffer.getByte(i);
+            if (b < 0) { // not ASCII: as a string
+                return buffer.snapshot(length).utf8().isBlank();
+            }
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
         }
-        int colon = line.indexOf(':');
-        String field = colon < 0 ? line : line.substring(0, colon);
-        return field.equals("data") || field.equals("event") || field.equals("id") || field.equals("retry");
+        return true;
     }
 
     /** Whether a successful body is a web page (a proxy's error or login page), not a reply. */

@@ -187,6 +187,24 @@ class HttpModelClientTest {
     }
 
     @ParameterizedTest
+    @ValueSource(strings = {"", " \t", "\u3000\u2003", ": comment \u00e9", "data", "data: \u00e9", "event: x", "id:",
+        "retry: 5"})
+    void aBodyOfLinesAnEventStreamCanHoldIsAStreamEvenWithoutAnEvent(String line) {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(line + "\n").build());
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.NETWORK));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\u00a0", "x \u3000", "donn\u00e9es: 1", "dat\u00e1: 1", "datax: 1", "Data: 1", "ids"})
+    void aBodyWithALineNoEventStreamHoldsAndNoEventIsNotAStream(String line) {
+        server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream").body(line + "\n").build());
+        assertThatThrownBy(() -> client().stream("s", new byte[] {'{', '}'}, mapper, e -> false, e -> { }))
+                .isInstanceOfSatisfying(ModelException.class, e -> assertThat(e.kind()).isEqualTo(Kind.INVALID_RESPONSE))
+                .hasMessageStartingWith("test: invalid response: the reply to a stream request is not an event stream: ");
+    }
+
+    @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void aStreamOfCommentsThatIsCutIsANetworkFailure(boolean virtual) {
         server.enqueue(new MockResponse.Builder().addHeader("Content-Type", "text/event-stream")

@@ -10,7 +10,9 @@ import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.provider.spi.SseEvent;
 import dev.shelly.provider.spi.StreamDecoder;
+import dev.shelly.provider.spi.internal.ByteEventDecoder;
 import dev.shelly.providers.internal.WireSupport;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,9 +22,10 @@ import tools.jackson.databind.JsonNode;
 /**
  * Decodes Anthropic's message stream: {@code message_start}, content blocks by index,
  * {@code message_delta}, {@code message_stop}; {@code ping} and unknown events are ignored; an
- * {@code error} event fails the call with the error's kind.
+ * {@code error} event fails the call with the error's kind. Read as bytes, the
+ * {@code content_block_delta} events are read by the stream's {@link DeltaReader}.
  */
-final class AnthropicStreamDecoder implements StreamDecoder {
+final class AnthropicStreamDecoder implements StreamDecoder, ByteEventDecoder {
 
     /** One content block being assembled. */
     private static final class Block {
@@ -50,6 +53,7 @@ final class AnthropicStreamDecoder implements StreamDecoder {
     private boolean started;
     private boolean stopped;
     private int tools;
+    private DeltaReader deltas;
 
     AnthropicStreamDecoder(AnthropicReply format, StreamListener listener, boolean toolMode) {
         this.format = format;
@@ -59,7 +63,20 @@ final class AnthropicStreamDecoder implements StreamDecoder {
 
     @Override
     public boolean isEnd(SseEvent event) {
-        return event.event().equals("message_stop") || event.event().equals("error");
+        return isEnd(event.event());
+    }
+
+    @Override
+    public boolean isEnd(String event, byte[] data, int offset, int length) {
+        boolean end = isEnd(event);
+        if (end && deltas != null) {
+            deltas.close();
+        }
+        return end;
+    }
+
+    private static boolean isEnd(String event) {
+        return event.equals("message_stop") || event.equals("error");
     }
 
     @Override
@@ -81,7 +98,11 @@ final class AnthropicStreamDecoder implements StreamDecoder {
                 updateUsage(message.get("usage"));
             }
             case "content_block_start" -> startBlock(index(data), data.path("content_block"));
-            case "content_block_delta" -> delta(index(data), data.path("delta"));
+            case "content_block_delta" -> {
+                JsonNode delta = data.path("delta");
+                delta(index(data), text(delta, "type"), text(delta, "text"), text(delta, "partial_json"),
+                        text(delta, "thinking"), text(delta, "signature"));
+            }
             case "message_delta" -> {
                 String stop = text(data.path("delta"), "stop_reason");
                 if (stop != null) {
@@ -92,6 +113,26 @@ final class AnthropicStreamDecoder implements StreamDecoder {
             case "message_stop" -> stopped = true;
             case "error" -> throw format.streamError(data);
             default -> { } // content_block_stop, ping, and event types this version does not know
+        }
+    }
+
+    /**
+     * The same as {@link #onEvent(SseEvent)} with the data as a string, but a
+     * {@code content_block_delta} is read from the bytes; any other event is made a string and
+     * read as a tree.
+     */
+    @Override
+    public void onEvent(String event, byte[] data, int offset, int length) {
+        if (event.equals("ping")) {
+            return;
+        }
+        if (deltas == null) {
+            deltas = new DeltaReader();
+        }
+        if (deltas.read(data, offset, length)) {
+            delta(deltas.index, deltas.deltaType, deltas.text, deltas.partialJson, deltas.thinking, deltas.signature);
+        } else {
+            onEvent(new SseEvent(event, new String(data, offset, length, StandardCharsets.UTF_8)));
         }
     }
 
@@ -141,17 +182,17 @@ final class AnthropicStreamDecoder implements StreamDecoder {
         }
     }
 
-    private void delta(int index, JsonNode delta) {
+    /** A delta: its block's index, and its type and string fields (null for none). */
+    private void delta(int index, String type, String text, String partialJson, String thinking, String signature) {
         Block block = blocks.get(index);
         if (block == null) {
             throw invalid(format.provider(), "a content_block_delta for block " + index + ", which never started", null);
         }
-        String type = text(delta, "type");
         switch (type == null ? "" : type) {
-            case "text_delta" -> appendText(block, text(delta, "text"));
-            case "input_json_delta" -> appendArguments(block, text(delta, "partial_json"));
-            case "thinking_delta" -> appendThinking(block, text(delta, "thinking"));
-            case "signature_delta" -> block.signature.append(AnthropicReply.orEmpty(text(delta, "signature")));
+            case "text_delta" -> appendText(block, text);
+            case "input_json_delta" -> appendArguments(block, partialJson);
+            case "thinking_delta" -> appendThinking(block, thinking);
+            case "signature_delta" -> block.signature.append(AnthropicReply.orEmpty(signature));
             default -> { } // citations and delta types this version does not know
         }
     }
@@ -182,6 +223,9 @@ final class AnthropicStreamDecoder implements StreamDecoder {
 
     @Override
     public ModelResponse finish() {
+        if (deltas != null) {
+            deltas.close();
+        }
         if (!started) {
             throw invalid(format.provider(), "the stream held no message_start event", null);
         }

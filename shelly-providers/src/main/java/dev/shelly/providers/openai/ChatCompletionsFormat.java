@@ -158,10 +158,17 @@ final class ChatCompletionsFormat extends OpenAiFormat {
                 usage(root.get("usage")));
     }
 
-    /** The reasoning text: {@code reasoning_content} (xAI, DeepSeek, llama.cpp) or {@code reasoning} (vLLM). */
+    /** The reasoning text of a message or a delta (see {@link #reasoning(String, String)}). */
     static String reasoning(JsonNode node) {
-        String r = text(node, "reasoning_content");
-        return r != null ? r : text(node, "reasoning");
+        return reasoning(text(node, "reasoning_content"), text(node, "reasoning"));
+    }
+
+    /**
+     * The reasoning text, from the values (null for none) of {@code reasoning_content} (xAI,
+     * DeepSeek, llama.cpp) and {@code reasoning} (vLLM): the first when there is one.
+     */
+    static String reasoning(String reasoningContent, String reasoning) {
+        return reasoningContent != null ? reasoningContent : reasoning;
     }
 
     /** Message content: a string, or (some servers) an array of text parts. */

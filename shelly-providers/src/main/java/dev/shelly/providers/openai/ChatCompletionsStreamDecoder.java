@@ -147,7 +147,7 @@ final class ChatCompletionsStreamDecoder implements StreamDecoder, ByteEventDeco
         }
         ChunkReader.Choice c = chunks.choice;
         if (c != null) {
-            onText(c.reasoningContent != null ? c.reasoningContent : c.reasoning, c.content, c.refusal);
+            onText(ChatCompletionsFormat.reasoning(c.reasoningContent, c.reasoning), c.content, c.refusal);
             for (int i = 0; i < c.fragmentCount; i++) {
                 ChunkReader.Fragment f = c.fragments.get(i);
                 onToolCallFragment(f.index, f.id, f.name, f.arguments);

@@ -1,13 +1,10 @@
 package dev.shelly.providers.openai;
 
-import dev.shelly.providers.internal.WireSupport;
+import dev.shelly.providers.internal.EventTokens;
 import java.util.ArrayList;
 import java.util.List;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
-import tools.jackson.core.ObjectReadContext;
-import tools.jackson.core.async.ByteArrayFeeder;
 
 /**
  * Reads the chunks of one Chat Completions stream from their bytes, with one non-blocking Jackson
@@ -23,17 +20,6 @@ import tools.jackson.core.async.ByteArrayFeeder;
  * replaces what the field held.
  */
 final class ChunkReader {
-    /** Declines a chunk; thrown without a stack. */
-    private static final class Decline extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        Decline() {
-            super("declined", null, false, false);
-        }
-    }
-
-    private static final Decline DECLINE = new Decline();
-
     /** One tool call fragment. */
     static final class Fragment {
         /** The fragment's index, or -1 when it has none that is a number. */
@@ -85,7 +71,7 @@ final class ChunkReader {
         }
     }
 
-    private JsonParser parser;
+    private final EventTokens tokens = new EventTokens(this::chunk);
 
     // What the last chunk read holds.
     String id;
@@ -117,23 +103,7 @@ final class ChunkReader {
     boolean read(byte[] data, int offset, int length, boolean withId, boolean withModel) {
         wantId = withId;
         wantModel = withModel;
-        if (parser == null) {
-            parser = WireSupport.JSON.tokenStreamFactory().createNonBlockingByteArrayParser(ObjectReadContext.empty());
-        }
-        try {
-            ((ByteArrayFeeder) parser.nonBlockingInputFeeder()).feedInput(data, offset, offset + length);
-            if (parser.nextToken() == JsonToken.START_OBJECT) {
-                chunk();
-                if (parser.nextToken() == JsonToken.NOT_AVAILABLE) {
-                    return true;
-                }
-            }
-        } catch (JacksonException | Decline e) {
-            // declined below
-        }
-        parser.close(); // a parser that stopped inside a chunk cannot go on with the next
-        parser = null;
-        return false;
+        return tokens.read(data, offset, length);
     }
 
     /**
@@ -141,10 +111,7 @@ final class ChunkReader {
      * names it learnt to be known to the next stream's parser.
      */
     void close() {
-        if (parser != null) {
-            parser.close();
-            parser = null;
-        }
+        tokens.close();
     }
 
     private void chunk() {
@@ -152,25 +119,25 @@ final class ChunkReader {
         model = null;
         choice = null;
         usage = false;
-        while (next() == JsonToken.PROPERTY_NAME) {
-            String field = parser.currentName();
-            JsonToken value = next();
+        while (tokens.next() == JsonToken.PROPERTY_NAME) {
+            String field = tokens.name();
+            JsonToken value = tokens.next();
             switch (field) {
                 case "error" -> {
                     if (value != JsonToken.VALUE_NULL) {
-                        throw DECLINE;
+                        throw EventTokens.decline();
                     }
                 }
-                case "id" -> id = wantId ? string(value) : skip(value);
-                case "model" -> model = wantModel ? string(value) : skip(value);
+                case "id" -> id = wantId ? tokens.string(value) : tokens.skip(value);
+                case "model" -> model = wantModel ? tokens.string(value) : tokens.skip(value);
                 case "choices" -> {
                     choice = null;
                     if (value == JsonToken.START_ARRAY) {
-                        while (next() != JsonToken.END_ARRAY) {
+                        while (tokens.next() != JsonToken.END_ARRAY) {
                             choice();
                         }
                     } else {
-                        skip(value);
+                        tokens.skip(value);
                     }
                 }
                 case "usage" -> {
@@ -178,41 +145,41 @@ final class ChunkReader {
                     if (usage) {
                         usage();
                     } else {
-                        skip(value);
+                        tokens.skip(value);
                     }
                 }
-                default -> skip(value);
+                default -> tokens.skip(value);
             }
         }
     }
 
     /** A choice, its start read. */
     private void choice() {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            throw DECLINE;
+        if (tokens.parser().currentToken() != JsonToken.START_OBJECT) {
+            throw EventTokens.decline();
         }
         Choice c = reading;
         c.reset();
-        while (next() == JsonToken.PROPERTY_NAME) {
-            String field = parser.currentName();
-            JsonToken value = next();
+        while (tokens.next() == JsonToken.PROPERTY_NAME) {
+            String field = tokens.name();
+            JsonToken value = tokens.next();
             switch (field) {
-                case "index" -> c.index = integer(value);
+                case "index" -> c.index = tokens.integer(value);
                 case "delta" -> {
                     c.resetDelta();
                     if (value == JsonToken.START_OBJECT) {
                         delta(c);
                     } else if (value != JsonToken.VALUE_NULL) {
-                        throw DECLINE;
+                        throw EventTokens.decline();
                     }
                 }
-                case "finish_reason" -> c.finishReason = string(value);
-                default -> skip(value);
+                case "finish_reason" -> c.finishReason = tokens.string(value);
+                default -> tokens.skip(value);
             }
         }
         if (c.index == 0) {
             if (choice != null) {
-                throw DECLINE; // a second choice at index 0: the tree reads it
+                throw EventTokens.decline(); // a second choice at index 0: the tree reads it
             }
             reading = taken;
             taken = c;
@@ -221,79 +188,79 @@ final class ChunkReader {
     }
 
     private void delta(Choice c) {
-        while (next() == JsonToken.PROPERTY_NAME) {
-            String field = parser.currentName();
-            JsonToken value = next();
+        while (tokens.next() == JsonToken.PROPERTY_NAME) {
+            String field = tokens.name();
+            JsonToken value = tokens.next();
             switch (field) {
-                case "reasoning_content" -> c.reasoningContent = string(value);
-                case "reasoning" -> c.reasoning = string(value);
-                case "content" -> c.content = string(value);
-                case "refusal" -> c.refusal = string(value);
+                case "reasoning_content" -> c.reasoningContent = tokens.string(value);
+                case "reasoning" -> c.reasoning = tokens.string(value);
+                case "content" -> c.content = tokens.string(value);
+                case "refusal" -> c.refusal = tokens.string(value);
                 case "tool_calls" -> {
                     c.fragmentCount = 0;
                     if (value == JsonToken.START_ARRAY) {
-                        while (next() != JsonToken.END_ARRAY) {
+                        while (tokens.next() != JsonToken.END_ARRAY) {
                             fragment(c.nextFragment());
                         }
                     } else {
-                        skip(value);
+                        tokens.skip(value);
                     }
                 }
-                default -> skip(value);
+                default -> tokens.skip(value);
             }
         }
     }
 
     /** A tool call fragment, its start read. */
     private void fragment(Fragment f) {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            throw DECLINE;
+        if (tokens.parser().currentToken() != JsonToken.START_OBJECT) {
+            throw EventTokens.decline();
         }
-        while (next() == JsonToken.PROPERTY_NAME) {
-            String field = parser.currentName();
-            JsonToken value = next();
+        while (tokens.next() == JsonToken.PROPERTY_NAME) {
+            String field = tokens.name();
+            JsonToken value = tokens.next();
             switch (field) {
                 case "index" -> {
                     if (value == JsonToken.VALUE_NUMBER_INT) {
-                        f.index = integer(value);
+                        f.index = tokens.integer(value);
                     } else if (value == JsonToken.VALUE_NUMBER_FLOAT) {
-                        throw DECLINE;
+                        throw EventTokens.decline();
                     } else {
                         f.index = -1;
-                        skip(value);
+                        tokens.skip(value);
                     }
                 }
-                case "id" -> f.id = string(value);
+                case "id" -> f.id = tokens.string(value);
                 case "function" -> {
                     f.name = null;
                     f.arguments = "";
                     if (value == JsonToken.START_OBJECT) {
                         function(f);
                     } else {
-                        skip(value);
+                        tokens.skip(value);
                     }
                 }
-                default -> skip(value);
+                default -> tokens.skip(value);
             }
         }
     }
 
     private void function(Fragment f) {
-        while (next() == JsonToken.PROPERTY_NAME) {
-            String field = parser.currentName();
-            JsonToken value = next();
+        while (tokens.next() == JsonToken.PROPERTY_NAME) {
+            String field = tokens.name();
+            JsonToken value = tokens.next();
             switch (field) {
-                case "name" -> f.name = string(value);
+                case "name" -> f.name = tokens.string(value);
                 case "arguments" -> {
                     if (value == JsonToken.VALUE_STRING) {
-                        f.arguments = parser.getString();
+                        f.arguments = tokens.parser().getString();
                     } else if (value == JsonToken.VALUE_NULL) {
                         f.arguments = "";
                     } else {
-                        throw DECLINE; // arguments as JSON: the tree writes them out
+                        throw EventTokens.decline(); // arguments as JSON: the tree writes them out
                     }
                 }
-                default -> skip(value);
+                default -> tokens.skip(value);
             }
         }
     }
@@ -304,16 +271,16 @@ final class ChunkReader {
         totalTokens = -1;
         cachedTokens = -1;
         reasoningTokens = -1;
-        while (next() == JsonToken.PROPERTY_NAME) {
-            String field = parser.currentName();
-            JsonToken value = next();
+        while (tokens.next() == JsonToken.PROPERTY_NAME) {
+            String field = tokens.name();
+            JsonToken value = tokens.next();
             switch (field) {
                 case "prompt_tokens" -> promptTokens = count(value);
                 case "completion_tokens" -> completionTokens = count(value);
                 case "total_tokens" -> totalTokens = count(value);
                 case "prompt_tokens_details" -> cachedTokens = detail(value, "cached_tokens");
                 case "completion_tokens_details" -> reasoningTokens = detail(value, "reasoning_tokens");
-                default -> skip(value);
+                default -> tokens.skip(value);
             }
         }
     }
@@ -322,16 +289,16 @@ final class ChunkReader {
     private long detail(JsonToken value, String name) {
         long result = -1;
         if (value != JsonToken.START_OBJECT) {
-            skip(value);
+            tokens.skip(value);
             return result;
         }
-        while (next() == JsonToken.PROPERTY_NAME) {
-            String field = parser.currentName();
-            JsonToken v = next();
+        while (tokens.next() == JsonToken.PROPERTY_NAME) {
+            String field = tokens.name();
+            JsonToken v = tokens.next();
             if (field.equals(name)) {
                 result = count(v);
             } else {
-                skip(v);
+                tokens.skip(v);
             }
         }
         return result;
@@ -340,57 +307,16 @@ final class ChunkReader {
     /** A count as {@code WireSupport.count} reads it (at least 0), or -1 when it is not a number. */
     private long count(JsonToken value) {
         if (value == JsonToken.VALUE_NUMBER_INT) {
-            JsonParser.NumberType type = parser.getNumberType();
+            JsonParser.NumberType type = tokens.parser().getNumberType();
             if (type != JsonParser.NumberType.INT && type != JsonParser.NumberType.LONG) {
-                throw DECLINE;
+                throw EventTokens.decline();
             }
-            return Math.max(0, parser.getLongValue());
+            return Math.max(0, tokens.parser().getLongValue());
         }
         if (value == JsonToken.VALUE_NUMBER_FLOAT) {
-            throw DECLINE;
+            throw EventTokens.decline();
         }
-        skip(value);
+        tokens.skip(value);
         return -1;
-    }
-
-    /** An int, as the tree reads it; anything else is declined. */
-    private int integer(JsonToken value) {
-        if (value != JsonToken.VALUE_NUMBER_INT || parser.getNumberType() != JsonParser.NumberType.INT) {
-            throw DECLINE;
-        }
-        return parser.getIntValue();
-    }
-
-    /** A string value, or null for any other value (skipped). */
-    private String string(JsonToken value) {
-        if (value == JsonToken.VALUE_STRING) {
-            return parser.getString();
-        }
-        return skip(value);
-    }
-
-    /** Skips a value, its start read; returns null. */
-    private String skip(JsonToken value) {
-        if (value == JsonToken.START_OBJECT || value == JsonToken.START_ARRAY) {
-            int depth = 1;
-            while (depth > 0) {
-                JsonToken t = next();
-                if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
-                    depth++;
-                } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
-                    depth--;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** The next token; a chunk that ends before its object does is declined. */
-    private JsonToken next() {
-        JsonToken t = parser.nextToken();
-        if (t == null || t == JsonToken.NOT_AVAILABLE) {
-            throw DECLINE;
-        }
-        return t;
     }
 }
