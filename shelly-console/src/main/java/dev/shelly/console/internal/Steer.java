@@ -24,7 +24,15 @@ final class Steer {
     private final Engine engine;
     private final Hub hub;
     /** The calls answered through the console, by session, until their turn goes on. */
-    private final ConcurrentHashMap<String, Set<String>> answered = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Answered> answered = new ConcurrentHashMap<>();
+
+    /**
+     * The calls of one paused turn answered so far. Compared by identity: the answer that takes
+     * it out of {@link #answered} is the one that lets the turn go on.
+     */
+    private static final class Answered {
+        final Set<String> ids = ConcurrentHashMap.newKeySet();
+    }
 
     Steer(Engine engine, Hub hub) {
         this.engine = engine;
@@ -36,7 +44,8 @@ final class Steer {
      *
      * @param body {@code answer} ({@code approve}, {@code deny}, {@code edit} or {@code reply}) with
      *     {@code reason}, {@code arguments} or {@code text}
-     * @return whether the turn went on (every waiting call was answered)
+     * @return whether this answer let the turn go on: every waiting call was answered, and no
+     *     answer given at the same time did so already
      * @throws IllegalArgumentException when the answer is not one of those, or does not fit the call
      * @throws IllegalStateException when the call was answered already
      */
@@ -53,13 +62,13 @@ final class Steer {
         try {
             session.answer(callId, answer);
             hub.change(b -> b.decided(sessionId, callId));
-            Set<String> done = answered.computeIfAbsent(sessionId, k -> ConcurrentHashMap.newKeySet());
-            done.add(callId);
+            Answered done = answered.computeIfAbsent(sessionId, k -> new Answered());
+            done.ids.add(callId);
             List<PendingCall> waiting = session.pending();
-            if (!waiting.stream().allMatch(p -> done.contains(p.id()))) {
+            // Of two answers that both see every call answered, only the one that takes the set out goes on.
+            if (!waiting.stream().allMatch(p -> done.ids.contains(p.id())) || !answered.remove(sessionId, done)) {
                 return false;
             }
-            answered.remove(sessionId);
             Future<Turn> turn = session.submitProceed();
             handed = true;
             Thread.ofVirtual().name("shelly-console-proceed").start(() -> finish(session, turn));
