@@ -3,10 +3,9 @@ package dev.shelly.console;
 import dev.shelly.console.internal.Server;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.io.PrintStream;
-import java.net.InetAddress;
 import java.net.URI;
-import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
@@ -177,26 +176,30 @@ public final class Console implements AutoCloseable {
         /** The default number of recent changes kept for reconnecting browsers. */
         public static final int DEFAULT_HISTORY = 4096;
 
-        /** Validates the fields. */
+        /**
+         * Validates the fields: the address, port and token as {@link EngineConfig.Console} does
+         * for the configuration.
+         *
+         * @throws IllegalArgumentException naming the field that is not valid
+         */
         public Options {
             if (bind == null || bind.isBlank()) {
                 throw new IllegalArgumentException("Console.Options.bind must not be blank");
             }
-            if (port < 0 || port > 65_535) {
-                throw new IllegalArgumentException("Console.Options.port must be between 0 and 65535, was " + port);
-            }
-            if (token != null && token.strip().length() < 16) {
-                throw new IllegalArgumentException("Console.Options.token must have at least 16 characters");
-            }
             if (clientBuffer < 1 || history < 1) {
                 throw new IllegalArgumentException("Console.Options.clientBuffer and history must be at least 1");
             }
+            EngineConfig.Console checked = settings(bind, port, token);
+            bind = checked.bind();
+            token = checked.token();
+        }
+
+        private static EngineConfig.Console settings(String bind, int port, String token) {
             try {
-                InetAddress.getByName(bind);
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("Console.Options.bind is not an address: " + bind, e);
+                return new EngineConfig.Console(port, bind, token);
+            } catch (InvalidSettingException e) {
+                throw new IllegalArgumentException("Console.Options." + e.field() + " " + e.reason(), e);
             }
-            token = token == null ? null : token.strip();
         }
 
         /**
@@ -218,10 +221,11 @@ public final class Console implements AutoCloseable {
             return new Builder();
         }
 
+        /** The options as text, the token shown only as {@code set} or {@code generated}. */
         @Override
         public String toString() {
-            return "Options[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "generated" : "set")
-                    + ", clientBuffer=" + clientBuffer + ", history=" + history + "]";
+            return "Options[" + settings(bind, port, token) + ", clientBuffer=" + clientBuffer + ", history=" + history
+                    + "]";
         }
 
         /** Builds {@link Options}. */

@@ -67,4 +67,21 @@ class ConsoleConfigTest {
                     .hasMessageContaining("console: the console could not start: cannot listen on 127.0.0.1:" + taken.getLocalPort());
         }
     }
+
+    @Test
+    void optionsInCodeAreCheckedAsTheConsoleSectionIs() {
+        assertThatThrownBy(() -> Console.Options.builder().port(70_000).build())
+                .hasMessage("Console.Options.port must be between 0 and 65535, was 70000");
+        assertThatThrownBy(() -> Console.Options.builder().token("short").build())
+                .hasMessage("Console.Options.token must have at least 16 characters");
+        assertThatThrownBy(() -> Console.Options.builder().bind("no such host.invalid").build())
+                .hasMessage("Console.Options.bind is not an address: no such host.invalid");
+        assertThatThrownBy(() -> new EngineConfig.Console(null, "no such host.invalid", null))
+                .hasMessage("bind: is not an address: no such host.invalid");
+        Console.Options options = Console.Options.builder().token("  " + TOKEN + "  ").build();
+        assertThat(options.token()).isEqualTo(TOKEN);
+        assertThat(new EngineConfig.Console(null, null, "  " + TOKEN + "  ").token()).isEqualTo(TOKEN);
+        assertThat(options.toString()).doesNotContain(TOKEN)
+                .isEqualTo("Options[Console[port=7070, bind=127.0.0.1, token=set], clientBuffer=4096, history=4096]");
+    }
 }

@@ -419,9 +419,13 @@ public final class EngineConfig {
      *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a new random token, printed once with the console's link
      * }</pre>
      *
+     * <p>This record is where a console's settings are checked, whether they come from the
+     * configuration or from code ({@code Console.Options} in {@code shelly-console}).
+     *
      * @param port the TCP port, 0 for any free one; null for {@value #DEFAULT_PORT}
-     * @param bind the address to listen on; null for {@value #DEFAULT_BIND}
-     * @param token the token every request must carry, at least 16 characters; null for a random one
+     * @param bind the address to listen on, a name is looked up; null for {@value #DEFAULT_BIND}
+     * @param token the token every request must carry, at least 16 characters (surrounding white
+     *     space is dropped); null for a random one
      */
     public record Console(Integer port, String bind, String token) {
         /** The port when none is given. */
@@ -429,18 +433,29 @@ public final class EngineConfig {
         /** The address when none is given: loopback only. */
         public static final String DEFAULT_BIND = "127.0.0.1";
 
-        /** Fills in the defaults and validates the fields; an error never repeats the token. */
+        /**
+         * Fills in the defaults and validates the fields; an error never repeats the token.
+         *
+         * @throws InvalidSettingException naming the field that is not valid
+         */
         public Console {
             if (port != null && (port < 0 || port > 65_535)) {
                 throw new InvalidSettingException("port", "must be between 0 and 65535, was " + port);
             }
             port = port == null ? DEFAULT_PORT : port;
             bind = bind == null ? DEFAULT_BIND : Fields.notBlank(bind, "bind").strip();
+            try {
+                java.net.InetAddress.getByName(bind);
+            } catch (java.net.UnknownHostException e) {
+                throw new InvalidSettingException("bind", "is not an address: " + bind);
+            }
             if (token != null && (token.isBlank() || token.strip().length() < 16)) {
                 throw new InvalidSettingException("token", "must have at least 16 characters");
             }
+            token = token == null ? null : token.strip();
         }
 
+        /** The settings as text, the token shown only as {@code set} or {@code generated}. */
         @Override
         public String toString() {
             return "Console[port=" + port + ", bind=" + bind + ", token=" + (token == null ? "generated" : "set") + "]";
