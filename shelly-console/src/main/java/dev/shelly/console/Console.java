@@ -5,9 +5,13 @@ import dev.shelly.engine.Engine;
 import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A browser console on an engine: its sessions, a session's conversation, the run tree of its
@@ -29,7 +33,9 @@ import java.util.HexFormat;
  * {@code console: {port: 7070}} in {@code .shelly/config.yaml} starts it with the engine and
  * stops it when the engine closes.
  *
- * <p><b>Security.</b> It listens on the loopback address unless told otherwise. Every request
+ * <p><b>Security.</b> It listens on the loopback address unless told otherwise; on another
+ * address it needs a token of yours (a made-up one would be printed where logs collect it) and
+ * logs a warning, since it speaks plain HTTP. Every request
  * for data or an action needs the token in an {@code Authorization: Bearer} header (the page
  * reads it from the link's fragment, {@code #token=...}, which browsers never send to a server,
  * and keeps it out of cookies and query strings); actions are POSTs; the page puts every text it
@@ -40,6 +46,8 @@ import java.util.HexFormat;
  * and never slows a run. An engine without a console pays nothing.
  */
 public final class Console implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Console.class);
+
     private final Server server;
     private final Options options;
     private final String token;
@@ -70,12 +78,25 @@ public final class Console implements AutoCloseable {
         Server server = new Server(engine, options.bind(), options.port(), token, options.clientBuffer(),
                 options.history(), 15);
         Console console = new Console(server, options, token);
+        if (!loopback(options.bind())) {
+            LOG.warn("the console listens on {} port {}, which is not a loopback address: its token and everything "
+                    + "it shows travel over plain HTTP; reach it through TLS (a reverse proxy or a tunnel)",
+                    options.bind(), console.port());
+        }
         if (options.token() == null && options.announce() != null) {
             options.announce().println("Shelly console (the link carries its token; keep it to yourself):");
             options.announce().println(console.link());
             options.announce().flush();
         }
         return console;
+    }
+
+    private static boolean loopback(String bind) {
+        try {
+            return InetAddress.getByName(bind).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static String newToken() {
@@ -165,7 +186,8 @@ public final class Console implements AutoCloseable {
      * @param bind the address to listen on; the loopback address unless you mean to reach the
      *     console from other machines
      * @param port the port, 0 for a free one
-     * @param token the token requests must carry (at least 16 characters), or null for a random one
+     * @param token the token requests must carry (at least 16 characters), or null for a random one;
+     *     required when {@code bind} is not a loopback address
      * @param clientBuffer the changes a browser may fall behind by before it is dropped
      * @param history the recent changes kept for browsers that reconnect ({@code Last-Event-ID})
      * @param announce where the link is printed when the token is made up, or null for nowhere

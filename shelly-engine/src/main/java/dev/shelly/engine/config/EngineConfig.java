@@ -416,7 +416,8 @@ public final class EngineConfig {
      * console:
      *   port: 7070                          # default 7070; 0 takes a free port
      *   bind: 127.0.0.1                     # default: the loopback address only
-     *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a new random token, printed once with the console's link
+     *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a new random token, printed once with the console's link;
+     *                                       # required when bind is not a loopback address
      * }</pre>
      *
      * <p>This record is where a console's settings are checked, whether they come from the
@@ -425,7 +426,7 @@ public final class EngineConfig {
      * @param port the TCP port, 0 for any free one; null for {@value #DEFAULT_PORT}
      * @param bind the address to listen on, a name is looked up; null for {@value #DEFAULT_BIND}
      * @param token the token every request must carry, at least 16 characters (surrounding white
-     *     space is dropped); null for a random one
+     *     space is dropped); null for a random one, which only a loopback {@code bind} may have
      */
     public record Console(Integer port, String bind, String token) {
         /** The port when none is given. */
@@ -444,13 +445,18 @@ public final class EngineConfig {
             }
             port = port == null ? DEFAULT_PORT : port;
             bind = bind == null ? DEFAULT_BIND : Fields.notBlank(bind, "bind").strip();
+            java.net.InetAddress address;
             try {
-                java.net.InetAddress.getByName(bind);
+                address = java.net.InetAddress.getByName(bind);
             } catch (java.net.UnknownHostException e) {
                 throw new InvalidSettingException("bind", "is not an address: " + bind);
             }
             if (token != null && (token.isBlank() || token.strip().length() < 16)) {
                 throw new InvalidSettingException("token", "must have at least 16 characters");
+            }
+            if (token == null && !address.isLoopbackAddress()) {
+                throw new InvalidSettingException("token", "is required when bind is not a loopback address (" + bind
+                        + "): a token made up at start is printed to standard output, which ends up in logs");
             }
             token = token == null ? null : token.strip();
         }
