@@ -50,12 +50,14 @@ final class Steer {
      * @throws IllegalStateException when the call was answered already
      */
     boolean answer(String sessionId, String callId, JsonNode body) {
-        Answer answer = switch (body.path("answer").asString("")) {
+        JsonNode given = body.path("answer");
+        Answer answer = switch (given.asString("")) {
             case "approve" -> Answer.approve();
             case "deny" -> Answer.deny(body.path("reason").asString("denied in the console"));
             case "edit" -> Answer.edit(body.path("arguments").asString(""));
             case "reply" -> Answer.reply(body.path("text").asString(""));
-            default -> throw new IllegalArgumentException("answer must be approve, deny, edit or reply");
+            default -> throw new IllegalArgumentException("answer must be approve, deny, edit or reply, was "
+                    + received(given));
         };
         Session session = engine.resume(sessionId);
         boolean handed = false;
@@ -78,6 +80,18 @@ final class Steer {
                 session.close();
             }
         }
+    }
+
+    /** The answer a request gave, for the error: quoted and cut short, or what it was instead of text. */
+    private static String received(JsonNode given) {
+        if (given.isMissingNode() || given.isNull()) {
+            return "none";
+        }
+        if (!given.isString()) {
+            return "a JSON " + given.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        }
+        String text = given.asString();
+        return "'" + (text.length() > 40 ? text.substring(0, 40) + "…" : text) + "'";
     }
 
     /** Waits for the turn the console let go on, then lets its handle go. */
