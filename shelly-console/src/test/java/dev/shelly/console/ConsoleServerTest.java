@@ -134,7 +134,9 @@ class ConsoleServerTest {
                     .isEqualTo("answer must be approve, deny, edit or reply, was 'maybe'");
             assertThat(JSON.readTree(send("POST", decision, TOKEN, "{}").body()).path("error").asString())
                     .endsWith(", was none");
-            assertThat(JSON.readTree(send("POST", decision, TOKEN, "{\"answer\":\"" + "y".repeat(100) + "\"}").body()).path("error").asString()).endsWith("was '" + "y".repeat(40) + "…'");
+            String tooLong = "{\"answer\":\"" + "y".repeat(100) + "\"}";
+            assertThat(JSON.readTree(send("POST", decision, TOKEN, tooLong).body()).path("error").asString())
+                    .endsWith("was '" + "y".repeat(40) + "…'");
             HttpResponse<String> answered = send("POST", decision, TOKEN, "{\"answer\":\"approve\"}");
             assertThat(answered.statusCode()).isEqualTo(200);
             assertThat(JSON.readTree(answered.body()).path("proceeded").asBoolean()).isTrue();
