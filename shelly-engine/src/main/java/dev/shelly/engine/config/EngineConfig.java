@@ -416,12 +416,8 @@ public final class EngineConfig {
      * console:
      *   port: 7070                          # default 7070; 0 takes a free port
      *   bind: 127.0.0.1                     # default: the loopback address only
-     *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a new random token, printed once with the console's link;
-     *                                       # required when bind is not a loopback address
+     *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a random token, printed once; required unless bind is loopback
      * }</pre>
-     *
-     * <p>This record is where a console's settings are checked, whether they come from the
-     * configuration or from code ({@code Console.Options} in {@code shelly-console}).
      *
      * @param port the TCP port, 0 for any free one; null for {@value #DEFAULT_PORT}
      * @param bind the address to listen on, a name is looked up; null for {@value #DEFAULT_BIND}
@@ -434,34 +430,24 @@ public final class EngineConfig {
         /** The address when none is given: loopback only. */
         public static final String DEFAULT_BIND = "127.0.0.1";
 
-        /**
-         * Fills in the defaults and validates the fields; an error never repeats the token.
-         *
-         * @throws InvalidSettingException naming the field that is not valid
-         */
+        /** Fills in the defaults and checks the fields (Console.Options's too); errors never repeat the token. */
         public Console {
             if (port != null && (port < 0 || port > 65_535)) {
                 throw new InvalidSettingException("port", "must be between 0 and 65535, was " + port);
             }
             port = port == null ? DEFAULT_PORT : port;
             bind = bind == null ? DEFAULT_BIND : Fields.notBlank(bind, "bind").strip();
-            java.net.InetAddress address;
-            try {
-                address = java.net.InetAddress.getByName(bind);
-            } catch (java.net.UnknownHostException e) {
-                throw new InvalidSettingException("bind", "is not an address: " + bind);
-            }
+            boolean loopback = Fields.address(bind, "bind").isLoopbackAddress();
             if (token != null && (token.isBlank() || token.strip().length() < 16)) {
                 throw new InvalidSettingException("token", "must have at least 16 characters");
             }
-            if (token == null && !address.isLoopbackAddress()) {
+            if (token == null && !loopback) {
                 throw new InvalidSettingException("token", "is required when bind is not a loopback address (" + bind
                         + "): a token made up at start is printed to standard output, which ends up in logs");
             }
             token = token == null ? null : token.strip();
         }
 
-        /** The settings as text, the token shown only as {@code set} or {@code generated}. */
         @Override
         public String toString() {
             return "Console[port=" + port + ", bind=" + bind + ", token=" + (token == null ? "generated" : "set") + "]";
