@@ -3,12 +3,15 @@ package dev.shelly.console;
 import dev.shelly.console.internal.Server;
 import dev.shelly.engine.Engine;
 import dev.shelly.engine.config.EngineConfig;
+import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A browser console on an engine: its sessions, a session's conversation, the run tree of its
@@ -30,7 +33,9 @@ import java.util.HexFormat;
  * {@code console: {port: 7070}} in {@code .shelly/config.yaml} starts it with the engine and
  * stops it when the engine closes.
  *
- * <p><b>Security.</b> It listens on the loopback address unless told otherwise. Every request
+ * <p><b>Security.</b> It listens on the loopback address unless told otherwise; on another
+ * address it needs a token of yours (a made-up one would be printed where logs collect it) and
+ * logs a warning, since it speaks plain HTTP. Every request
  * for data or an action needs the token in an {@code Authorization: Bearer} header (the page
  * reads it from the link's fragment, {@code #token=...}, which browsers never send to a server,
  * and keeps it out of cookies and query strings); actions are POSTs; the page puts every text it
@@ -41,6 +46,8 @@ import java.util.HexFormat;
  * and never slows a run. An engine without a console pays nothing.
  */
 public final class Console implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Console.class);
+
     private final Server server;
     private final Options options;
     private final String token;
@@ -71,12 +78,25 @@ public final class Console implements AutoCloseable {
         Server server = new Server(engine, options.bind(), options.port(), token, options.clientBuffer(),
                 options.history(), 15);
         Console console = new Console(server, options, token);
+        if (!loopback(options.bind())) {
+            LOG.warn("the console listens on {} port {}, which is not a loopback address: its token and everything "
+                    + "it shows travel over plain HTTP; reach it through TLS (a reverse proxy or a tunnel)",
+                    options.bind(), console.port());
+        }
         if (options.token() == null && options.announce() != null) {
             options.announce().println("Shelly console (the link carries its token; keep it to yourself):");
             options.announce().println(console.link());
             options.announce().flush();
         }
         return console;
+    }
+
+    private static boolean loopback(String bind) {
+        try {
+            return InetAddress.getByName(bind).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     private static String newToken() {
@@ -166,7 +186,8 @@ public final class Console implements AutoCloseable {
      * @param bind the address to listen on; the loopback address unless you mean to reach the
      *     console from other machines
      * @param port the port, 0 for a free one
-     * @param token the token requests must carry (at least 16 characters), or null for a random one
+     * @param token the token requests must carry (at least 16 characters), or null for a random one;
+     *     required when {@code bind} is not a loopback address
      * @param clientBuffer the changes a browser may fall behind by before it is dropped
      * @param history the recent changes kept for browsers that reconnect ({@code Last-Event-ID})
      * @param announce where the link is printed when the token is made up, or null for nowhere
@@ -177,26 +198,30 @@ public final class Console implements AutoCloseable {
         /** The default number of recent changes kept for reconnecting browsers. */
         public static final int DEFAULT_HISTORY = 4096;
 
-        /** Validates the fields. */
+        /**
+         * Validates the fields: the address, port and token as {@link EngineConfig.Console} does
+         * for the configuration.
+         *
+         * @throws IllegalArgumentException naming the field that is not valid
+         */
         public Options {
             if (bind == null || bind.isBlank()) {
                 throw new IllegalArgumentException("Console.Options.bind must not be blank");
             }
-            if (port < 0 || port > 65_535) {
-                throw new IllegalArgumentException("Console.Options.port must be between 0 and 65535, was " + port);
-            }
-            if (token != null && token.strip().length() < 16) {
-                throw new IllegalArgumentException("Console.Options.token must have at least 16 characters");
-            }
             if (clientBuffer < 1 || history < 1) {
                 throw new IllegalArgumentException("Console.Options.clientBuffer and history must be at least 1");
             }
+            EngineConfig.Console checked = settings(bind, port, token);
+            bind = checked.bind();
+            token = checked.token();
+        }
+
+        private static EngineConfig.Console settings(String bind, int port, String token) {
             try {
-                InetAddress.getByName(bind);
-            } catch (UnknownHostException e) {
-                throw new IllegalArgumentException("Console.Options.bind is not an address: " + bind, e);
+                return new EngineConfig.Console(port, bind, token);
+            } catch (InvalidSettingException e) {
+                throw new IllegalArgumentException("Console.Options." + e.field() + " " + e.reason(), e);
             }
-            token = token == null ? null : token.strip();
         }
 
         /**
@@ -218,10 +243,11 @@ public final class Console implements AutoCloseable {
             return new Builder();
         }
 
+        /** The options as text, the token shown only as {@code set} or {@code generated}. */
         @Override
         public String toString() {
-            return "Options[bind=" + bind + ", port=" + port + ", token=" + (token == null ? "generated" : "set")
-                    + ", clientBuffer=" + clientBuffer + ", history=" + history + "]";
+            return "Options[" + settings(bind, port, token) + ", clientBuffer=" + clientBuffer + ", history=" + history
+                    + "]";
         }
 
         /** Builds {@link Options}. */

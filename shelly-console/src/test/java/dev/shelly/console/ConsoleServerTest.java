@@ -128,7 +128,15 @@ class ConsoleServerTest {
 
             String decision = "/api/sessions/" + id + "/decisions/"
                     + URLEncoder.encode(pending.path("id").asString(), StandardCharsets.UTF_8);
-            assertThat(send("POST", decision, TOKEN, "{\"answer\":\"maybe\"}").statusCode()).isEqualTo(400);
+            HttpResponse<String> maybe = send("POST", decision, TOKEN, "{\"answer\":\"maybe\"}");
+            assertThat(maybe.statusCode()).isEqualTo(400);
+            assertThat(JSON.readTree(maybe.body()).path("error").asString())
+                    .isEqualTo("answer must be approve, deny, edit or reply, was 'maybe'");
+            assertThat(JSON.readTree(send("POST", decision, TOKEN, "{}").body()).path("error").asString())
+                    .endsWith(", was none");
+            String tooLong = "{\"answer\":\"" + "y".repeat(100) + "\"}";
+            assertThat(JSON.readTree(send("POST", decision, TOKEN, tooLong).body()).path("error").asString())
+                    .endsWith("was '" + "y".repeat(40) + "…'");
             HttpResponse<String> answered = send("POST", decision, TOKEN, "{\"answer\":\"approve\"}");
             assertThat(answered.statusCode()).isEqualTo(200);
             assertThat(JSON.readTree(answered.body()).path("proceeded").asBoolean()).isTrue();

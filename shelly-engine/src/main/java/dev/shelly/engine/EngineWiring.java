@@ -48,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 final class EngineWiring {
     private static final Logger LOG = LoggerFactory.getLogger(EngineWiring.class);
+    /** The sections a module started with the engine serves, with the module, for the error when it is missing. */
+    private static final Map<String, String> EXTENSION_MODULES = Map.of("console", "dev.shelly:shelly-console");
 
     private final EngineSettings settings;
     private EngineConfig config;
@@ -119,32 +121,40 @@ final class EngineWiring {
     }
 
     /**
-     * Starts what the configured extension sections ask for ({@code console:}), through the
-     * {@link Engine.Extension} a module registers; the engine does not depend on those modules.
+     * Starts what the configured extension sections ask for ({@code console:}), each through the
+     * {@link Engine.Extension} whose {@link Engine.Extension#section()} names it; the engine does
+     * not depend on the modules that register them, and looks for none when no such section is
+     * configured.
      */
     private Engine withExtensions(Engine engine) {
-        if (config.console().isEmpty()) {
+        List<String> sections = new ArrayList<>();
+        if (config.console().isPresent()) {
+            sections.add("console");
+        }
+        if (sections.isEmpty()) {
             return engine;
         }
         List<AutoCloseable> started = new ArrayList<>();
         try {
-            Engine.Extension console = null;
+            Map<String, Engine.Extension> bySection = new HashMap<>();
             for (Engine.Extension e : ServiceLoader.load(Engine.Extension.class, Engine.class.getClassLoader())) {
-                if (e.section().equals("console")) {
-                    console = e;
+                bySection.put(e.section(), e);
+            }
+            for (String section : sections) {
+                Engine.Extension extension = bySection.get(section);
+                if (extension == null) {
+                    throw config.errorAt(section, "the " + section + " section needs " + EXTENSION_MODULES.get(section)
+                            + " on the class path");
                 }
+                try {
+                    started.add(extension.start(engine));
+                } catch (RuntimeException e) {
+                    ConfigException error = config.errorAt(section, "the " + section + " could not start: " + e.getMessage());
+                    error.initCause(e);
+                    throw error;
+                }
+                engine.extensions(started);
             }
-            if (console == null) {
-                throw config.errorAt("console", "the console section needs dev.shelly:shelly-console on the class path");
-            }
-            try {
-                started.add(console.start(engine));
-            } catch (RuntimeException e) {
-                ConfigException error = config.errorAt("console", "the console could not start: " + e.getMessage());
-                error.initCause(e);
-                throw error;
-            }
-            engine.extensions(started);
             return engine;
         } catch (RuntimeException e) {
             engine.close();

@@ -8,8 +8,11 @@ import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.Usage;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,21 +24,50 @@ import tools.jackson.databind.node.ObjectNode;
  * turn (runs, their model and tool calls, retries and fallbacks, compactions), the decisions it waits for, its tokens
  * and cost per turn, and when it was last active. Each event it takes becomes one change for the
  * page, or none. Not thread-safe: the {@link Hub} calls it under its lock.
+ *
+ * <p>It is bounded: a session keeps at most {@link #SESSION_CHARS} characters of calls (its
+ * oldest model calls, tool calls, retries and compactions go first), and the board as a whole at
+ * most {@link #SESSIONS} sessions and {@link #BOARD_CHARS} characters, dropping the sessions
+ * that were active least recently (one that waits for a person last). A dropped session is still
+ * listed from the engine; only the run tree of its turn is no longer shown.
  */
 final class Board {
     /** Turns kept per session for the chart. */
     static final int TURNS = 50;
     /** Calls kept per run; a run with more keeps its last ones. */
     static final int CALLS = 500;
+    /** Sessions kept, the most recently active ones. */
+    static final int SESSIONS = 1_000;
+    /** Characters of calls and runs kept per session, about twice as many bytes. */
+    static final long SESSION_CHARS = 4L << 20;
+    /** Characters kept over all sessions. */
+    static final long BOARD_CHARS = 32L << 20;
+    /** What a run counts for besides its calls. */
+    private static final long RUN_CHARS = 256;
 
     private final ModelTable prices;
     private final Clock clock;
+    private final int maxSessions;
+    private final long sessionChars;
+    private final long boardChars;
+    /** By activity: the least recently active session first. */
     private final Map<String, SessionView> sessions = new LinkedHashMap<>();
+    private long chars;
 
     Board(ModelTable prices, Clock clock) {
+        this(prices, clock, SESSIONS, SESSION_CHARS, BOARD_CHARS);
+    }
+
+    Board(ModelTable prices, Clock clock, int maxSessions, long sessionChars, long boardChars) {
         this.prices = prices;
         this.clock = clock;
+        this.maxSessions = maxSessions;
+        this.sessionChars = sessionChars;
+        this.boardChars = boardChars;
     }
+
+    /** A call, retry or compaction kept in a run, in the order the session took them. */
+    private record Kept(RunView run, ObjectNode node) {}
 
     /** One session as the events showed it. */
     static final class SessionView {
@@ -50,6 +82,11 @@ final class Board {
         int turnCount;
         boolean paused;
         String root;
+        /** The characters each kept item counts for; an item no longer kept is not in it. */
+        final Map<ObjectNode, Long> weights = new IdentityHashMap<>();
+        /** The kept items, oldest first; may still name some that are gone. */
+        final ArrayDeque<Kept> order = new ArrayDeque<>();
+        long chars;
 
         SessionView(String id) {
             this.id = id;
@@ -120,7 +157,11 @@ final class Board {
         if (source == null || source.sessionId() == null || source.runId() == null) {
             return null;
         }
-        SessionView s = sessions.computeIfAbsent(source.sessionId(), SessionView::new);
+        SessionView s = sessions.remove(source.sessionId());
+        if (s == null) {
+            s = new SessionView(source.sessionId());
+        }
+        sessions.put(s.id, s);
         Instant now = clock.instant();
         s.lastActivity = now;
         if (event instanceof AgentEvent.AgentStarted && !s.runs.containsKey(source.runId())) {
@@ -143,6 +184,7 @@ final class Board {
                 if (run == null) {
                     run = new RunView(runId, source.agent(), s.node(source.parentRunId()), source.depth(), now);
                     s.runs.put(runId, run);
+                    grow(s, RUN_CHARS);
                 } else {
                     run.current = source.runId();
                     run.state = "running";
@@ -186,7 +228,7 @@ final class Board {
                         .put("tookMs", e.took().toMillis());
                 call.set("usage", Views.usage(used));
                 call.set("cost", Views.cost(cost));
-                keep(run.models, call);
+                keep(s, run, run.models, call);
                 addToTurn(s, used, cost);
                 change.put("type", "model").set("call", call);
                 change.set("turnPoint", s.currentTurn());
@@ -195,7 +237,7 @@ final class Board {
                 RunView run = run(s, source, now);
                 ObjectNode call = Views.object().put("id", e.call().id()).put("name", e.call().name())
                         .put("arguments", Views.clip(e.call().arguments())).put("state", "running");
-                putTool(run, call);
+                putTool(s, run, call);
                 change.put("type", "tool").set("call", call);
             }
             case AgentEvent.ToolCallFinished e -> {
@@ -204,7 +246,7 @@ final class Board {
                         .put("arguments", Views.clip(e.call().arguments()))
                         .put("state", e.result().isError() ? "error" : "done").put("result", Views.clip(e.result().text()))
                         .put("tookMs", e.took().toMillis());
-                putTool(run, call);
+                putTool(s, run, call);
                 s.pending.values().removeIf(p -> e.call().id().equals(p.path("callId").asString("")));
                 change.put("type", "tool").set("call", call);
             }
@@ -218,21 +260,21 @@ final class Board {
                             .put("arguments", Views.clip(e.pending().call().arguments()));
                 }
                 call.put("state", "waiting");
-                putTool(run, call);
+                putTool(s, run, call);
                 change.put("type", "decision").set("pending", p);
             }
             case AgentEvent.ContextCompacted e -> {
                 RunView run = run(s, source, now);
                 ObjectNode c = Views.object().put("strategy", e.strategy()).put("before", e.tokensBefore())
                         .put("after", e.tokensAfter()).put("iteration", e.iteration());
-                keep(run.compactions, c);
+                keep(s, run, run.compactions, c);
                 change.put("type", "compaction").set("compaction", c);
             }
             case AgentEvent.ContextTrimmed e -> {
                 RunView run = run(s, source, now);
                 ObjectNode c = Views.object().put("strategy", e.strategy()).put("before", e.tokensBefore())
                         .put("after", e.tokensAfter()).put("iteration", e.iteration());
-                keep(run.compactions, c);
+                keep(s, run, run.compactions, c);
                 change.put("type", "compaction").set("compaction", c);
             }
             case AgentEvent.ModelRetried e -> {
@@ -240,14 +282,14 @@ final class Board {
                 ObjectNode r = Views.object().put("kind", "retry").put("attempt", e.attempt())
                         .put("maxAttempts", e.maxAttempts()).put("error", Views.clip(e.error()))
                         .put("delayMs", e.delay() == null ? 0 : e.delay().toMillis());
-                keep(run.retries, r);
+                keep(s, run, run.retries, r);
                 change.put("type", "retry").set("retry", r);
             }
             case AgentEvent.ModelFellBack e -> {
                 RunView run = run(s, source, now);
                 ObjectNode r = Views.object().put("kind", "fallback").put("from", e.from()).put("to", e.to())
                         .put("reason", e.reason());
-                keep(run.retries, r);
+                keep(s, run, run.retries, r);
                 change.put("type", "retry").set("retry", r);
             }
             case AgentEvent.MessageAdded e -> {
@@ -260,6 +302,7 @@ final class Board {
                 return null;
             }
         }
+        trim(s);
         return change;
     }
 
@@ -294,6 +337,9 @@ final class Board {
         s.runs.clear();
         s.continued.clear();
         s.pending.clear();
+        s.weights.clear();
+        s.order.clear();
+        grow(s, -s.chars);
         s.turnCount++;
         if (s.agent == null) {
             s.agent = agent;
@@ -316,24 +362,113 @@ final class Board {
         t.put("usd", t.path("usd").asDouble() + cost.usd().doubleValue());
     }
 
-    private static void putTool(RunView run, ObjectNode call) {
-        run.tools.put(call.path("id").asString(""), call);
+    private void putTool(SessionView s, RunView run, ObjectNode call) {
+        ObjectNode before = run.tools.put(call.path("id").asString(""), call);
+        if (before != call) {
+            forget(s, before);
+            remember(s, run, call);
+        }
         if (run.tools.size() > CALLS) {
-            run.tools.remove(run.tools.keySet().iterator().next());
+            Iterator<ObjectNode> oldest = run.tools.values().iterator();
+            forget(s, oldest.next());
+            oldest.remove();
         }
     }
 
-    private static void keep(List<ObjectNode> list, ObjectNode item) {
+    private void keep(SessionView s, RunView run, List<ObjectNode> list, ObjectNode item) {
         list.add(item);
+        remember(s, run, item);
         if (list.size() > CALLS) {
-            list.removeFirst();
+            forget(s, list.removeFirst());
         }
+    }
+
+    private void remember(SessionView s, RunView run, ObjectNode item) {
+        long weight = weight(item);
+        s.weights.put(item, weight);
+        s.order.addLast(new Kept(run, item));
+        grow(s, weight);
+        if (s.order.size() > 2 * s.weights.size() + 64) {
+            s.order.removeIf(k -> !s.weights.containsKey(k.node()));
+        }
+    }
+
+    private void forget(SessionView s, ObjectNode item) {
+        Long weight = item == null ? null : s.weights.remove(item);
+        if (weight != null) {
+            grow(s, -weight);
+        }
+    }
+
+    private void grow(SessionView s, long delta) {
+        s.chars += delta;
+        chars += delta;
+    }
+
+    /** Roughly the characters an item holds: its texts, and a little for the rest. */
+    private static long weight(ObjectNode item) {
+        long weight = 32;
+        for (Map.Entry<String, tools.jackson.databind.JsonNode> e : item.properties()) {
+            weight += e.getKey().length() + (e.getValue().isString() ? e.getValue().asString().length() : 8);
+        }
+        return weight;
+    }
+
+    /**
+     * Keeps the session just changed within its characters, dropping its oldest items, and the
+     * board within its sessions and characters, dropping the least recently active other sessions.
+     */
+    private void trim(SessionView s) {
+        while (s.chars > sessionChars && !s.order.isEmpty()) {
+            Kept oldest = s.order.removeFirst();
+            if (s.weights.containsKey(oldest.node())) {
+                RunView run = oldest.run();
+                ObjectNode node = oldest.node();
+                run.tools.values().removeIf(n -> n == node);
+                run.models.removeIf(n -> n == node);
+                run.compactions.removeIf(n -> n == node);
+                run.retries.removeIf(n -> n == node);
+                forget(s, node);
+            }
+        }
+        while ((sessions.size() > maxSessions || chars > boardChars) && sessions.size() > 1) {
+            SessionView gone = leastRecentlyActive(s);
+            sessions.remove(gone.id);
+            chars -= gone.chars;
+        }
+    }
+
+    /** The session active least recently other than the one given, preferring one that waits for nobody. */
+    private SessionView leastRecentlyActive(SessionView keep) {
+        SessionView first = null;
+        for (SessionView v : sessions.values()) {
+            if (v == keep) {
+                continue;
+            }
+            if (!v.paused) {
+                return v;
+            }
+            if (first == null) {
+                first = v;
+            }
+        }
+        return first;
+    }
+
+    /** The characters the board keeps now. */
+    long chars() {
+        return chars;
     }
 
     /** The run of an event, made up when its start was not seen (the console started after it). */
-    private static RunView run(SessionView s, AgentEvent.Source source, Instant now) {
-        return s.runs.computeIfAbsent(s.node(source.runId()),
-                id -> new RunView(id, source.agent(), s.node(source.parentRunId()), source.depth(), now));
+    private RunView run(SessionView s, AgentEvent.Source source, Instant now) {
+        RunView run = s.runs.get(s.node(source.runId()));
+        if (run == null) {
+            run = new RunView(s.node(source.runId()), source.agent(), s.node(source.parentRunId()), source.depth(), now);
+            s.runs.put(run.id, run);
+            grow(s, RUN_CHARS);
+        }
+        return run;
     }
 
     /**

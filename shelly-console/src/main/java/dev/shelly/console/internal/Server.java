@@ -120,8 +120,16 @@ public final class Server implements AutoCloseable {
         return hub.clients();
     }
 
-    private void handle(HttpExchange ex) throws IOException {
+    private void handle(HttpExchange ex) {
         try (ex) {
+            respond(ex);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("console request failed: {}", e.toString());
+        }
+    }
+
+    private void respond(HttpExchange ex) throws IOException {
+        try {
             Headers out = ex.getResponseHeaders();
             out.set("X-Content-Type-Options", "nosniff");
             out.set("Referrer-Policy", "no-referrer");
@@ -147,8 +155,25 @@ public final class Server implements AutoCloseable {
             } catch (IllegalStateException e) {
                 error(ex, 409, e.getMessage());
             }
-        } catch (IOException | RuntimeException e) {
-            LOG.debug("console request failed: {}", e.toString());
+        } catch (RuntimeException e) {
+            failed(ex, e);
+        }
+    }
+
+    /**
+     * A request the console could not answer for a reason of its own: logged in full, and a 500
+     * with a short body when nothing was sent yet (never the stack trace, nor the message, which
+     * may name files or hosts).
+     */
+    private static void failed(HttpExchange ex, RuntimeException e) {
+        LOG.warn("console request {} {} failed", ex.getRequestMethod(), ex.getRequestURI().getRawPath(), e);
+        if (ex.getResponseCode() != -1) {
+            return;
+        }
+        try {
+            json(ex, 500, "{\"error\":\"the console could not answer this request; its log says why\"}");
+        } catch (IOException | RuntimeException gone) {
+            LOG.debug("console could not send its 500: {}", gone.toString());
         }
     }
 

@@ -24,7 +24,15 @@ final class Steer {
     private final Engine engine;
     private final Hub hub;
     /** The calls answered through the console, by session, until their turn goes on. */
-    private final ConcurrentHashMap<String, Set<String>> answered = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Answered> answered = new ConcurrentHashMap<>();
+
+    /**
+     * The calls of one paused turn answered so far. Compared by identity: the answer that takes
+     * it out of {@link #answered} is the one that lets the turn go on.
+     */
+    private static final class Answered {
+        final Set<String> ids = ConcurrentHashMap.newKeySet();
+    }
 
     Steer(Engine engine, Hub hub) {
         this.engine = engine;
@@ -36,30 +44,33 @@ final class Steer {
      *
      * @param body {@code answer} ({@code approve}, {@code deny}, {@code edit} or {@code reply}) with
      *     {@code reason}, {@code arguments} or {@code text}
-     * @return whether the turn went on (every waiting call was answered)
+     * @return whether this answer let the turn go on: every waiting call was answered, and no
+     *     answer given at the same time did so already
      * @throws IllegalArgumentException when the answer is not one of those, or does not fit the call
      * @throws IllegalStateException when the call was answered already
      */
     boolean answer(String sessionId, String callId, JsonNode body) {
-        Answer answer = switch (body.path("answer").asString("")) {
+        JsonNode given = body.path("answer");
+        Answer answer = switch (given.asString("")) {
             case "approve" -> Answer.approve();
             case "deny" -> Answer.deny(body.path("reason").asString("denied in the console"));
             case "edit" -> Answer.edit(body.path("arguments").asString(""));
             case "reply" -> Answer.reply(body.path("text").asString(""));
-            default -> throw new IllegalArgumentException("answer must be approve, deny, edit or reply");
+            default -> throw new IllegalArgumentException("answer must be approve, deny, edit or reply, was "
+                    + received(given));
         };
         Session session = engine.resume(sessionId);
         boolean handed = false;
         try {
             session.answer(callId, answer);
             hub.change(b -> b.decided(sessionId, callId));
-            Set<String> done = answered.computeIfAbsent(sessionId, k -> ConcurrentHashMap.newKeySet());
-            done.add(callId);
+            Answered done = answered.computeIfAbsent(sessionId, k -> new Answered());
+            done.ids.add(callId);
             List<PendingCall> waiting = session.pending();
-            if (!waiting.stream().allMatch(p -> done.contains(p.id()))) {
+            // Of two answers that both see every call answered, only the one that takes the set out goes on.
+            if (!waiting.stream().allMatch(p -> done.ids.contains(p.id())) || !answered.remove(sessionId, done)) {
                 return false;
             }
-            answered.remove(sessionId);
             Future<Turn> turn = session.submitProceed();
             handed = true;
             Thread.ofVirtual().name("shelly-console-proceed").start(() -> finish(session, turn));
@@ -69,6 +80,18 @@ final class Steer {
                 session.close();
             }
         }
+    }
+
+    /** The answer a request gave, for the error: quoted and cut short, or what it was instead of text. */
+    private static String received(JsonNode given) {
+        if (given.isMissingNode() || given.isNull()) {
+            return "none";
+        }
+        if (!given.isString()) {
+            return "a JSON " + given.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        }
+        String text = given.asString();
+        return "'" + (text.length() > 40 ? text.substring(0, 40) + "…" : text) + "'";
     }
 
     /** Waits for the turn the console let go on, then lets its handle go. */

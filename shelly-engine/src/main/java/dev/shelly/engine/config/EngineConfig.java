@@ -416,12 +416,13 @@ public final class EngineConfig {
      * console:
      *   port: 7070                          # default 7070; 0 takes a free port
      *   bind: 127.0.0.1                     # default: the loopback address only
-     *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a new random token, printed once with the console's link
+     *   token: ${SHELLY_CONSOLE_TOKEN}      # default: a random token, printed once; required unless bind is loopback
      * }</pre>
      *
      * @param port the TCP port, 0 for any free one; null for {@value #DEFAULT_PORT}
-     * @param bind the address to listen on; null for {@value #DEFAULT_BIND}
-     * @param token the token every request must carry, at least 16 characters; null for a random one
+     * @param bind the address to listen on, a name is looked up; null for {@value #DEFAULT_BIND}
+     * @param token the token every request must carry, at least 16 characters (surrounding white
+     *     space is dropped); null for a random one, which only a loopback {@code bind} may have
      */
     public record Console(Integer port, String bind, String token) {
         /** The port when none is given. */
@@ -429,16 +430,22 @@ public final class EngineConfig {
         /** The address when none is given: loopback only. */
         public static final String DEFAULT_BIND = "127.0.0.1";
 
-        /** Fills in the defaults and validates the fields; an error never repeats the token. */
+        /** Fills in the defaults and checks the fields (Console.Options's too); errors never repeat the token. */
         public Console {
             if (port != null && (port < 0 || port > 65_535)) {
                 throw new InvalidSettingException("port", "must be between 0 and 65535, was " + port);
             }
             port = port == null ? DEFAULT_PORT : port;
             bind = bind == null ? DEFAULT_BIND : Fields.notBlank(bind, "bind").strip();
+            boolean loopback = Fields.address(bind, "bind").isLoopbackAddress();
             if (token != null && (token.isBlank() || token.strip().length() < 16)) {
                 throw new InvalidSettingException("token", "must have at least 16 characters");
             }
+            if (token == null && !loopback) {
+                throw new InvalidSettingException("token", "is required when bind is not a loopback address (" + bind
+                        + "): a token made up at start is printed to standard output, which ends up in logs");
+            }
+            token = token == null ? null : token.strip();
         }
 
         @Override

@@ -2,8 +2,10 @@ package dev.shelly.engine.config;
 
 import dev.shelly.modeladapter.spi.InvalidSettingException;
 import java.math.BigDecimal;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Locale;
 
@@ -24,6 +26,15 @@ final class Fields {
             throw new InvalidSettingException(field, "must not be blank");
         }
         return value;
+    }
+
+    /** An address to listen on: an IP address, or a name that is looked up. */
+    static InetAddress address(String value, String field) {
+        try {
+            return InetAddress.getByName(value);
+        } catch (UnknownHostException e) {
+            throw new InvalidSettingException(field, "is not an address: " + value);
+        }
     }
 
     /** An optional text that, when given, is not blank. */

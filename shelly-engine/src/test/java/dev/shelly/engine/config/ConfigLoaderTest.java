@@ -717,6 +717,12 @@ class ConfigLoaderTest {
                 console:
                   token: short
                 """)).hasMessage("config.yaml:3: console.token: must have at least 16 characters");
+        assertThat(error("""
+                agents: [{ name: a }]
+                console:
+                  bind: 0.0.0.0
+                """)).hasMessageStartingWith("config.yaml:3: console.token: is required when bind is not a loopback "
+                + "address (0.0.0.0)");
     }
 
     @Test
