@@ -1,6 +1,7 @@
 package dev.shelly.state.tasks;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -10,6 +11,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The claims a {@link TaskBoard} made, by their tokens, and the heartbeat that renews them: every
@@ -21,18 +24,25 @@ import java.util.concurrent.locks.ReentrantLock;
  * lapsed) keeps its token here for a while, so that a late completion by the same agent is
  * refused even when the task was claimed again by an agent of the same name elsewhere.
  *
+ * <p>When the backend does not answer (an outage, or it was closed), a claim stays held and each
+ * beat tries again, until its lease ends without a renewal: then the claim is dropped as lost (it
+ * lapsed; another worker may take the task), so the heartbeat stops once every claim lapsed. An
+ * outage is logged once, at WARN, when a beat first fails; a beat that gets through again ends it
+ * (at INFO).
+ *
  * <p>One timer thread serves every board of the process; each beat runs on a virtual thread of
  * its own, so a backend that answers slowly (a Redis outage) delays no other board's renewals,
  * and a board never runs two beats at once. Thread-safe.
  */
 final class LeaseKeeper {
+    private static final Logger LOG = LoggerFactory.getLogger(LeaseKeeper.class);
     /** How many ended claims a board remembers at most, the oldest forgotten first. */
     static final int ENDED_AT_MOST = 10_000;
     private static final ScheduledExecutorService TIMER = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("shelly-task-leases").factory());
 
-    /** A claim the board made: the claiming agent and the claim's token. */
-    record Claim(String agent, String token) {}
+    /** A claim the board made: the claiming agent, the claim's token, and when its lease ends. */
+    record Claim(String agent, String token, Instant until) {}
 
     private final TaskBoard board;
     private final long periodMillis;
@@ -42,6 +52,7 @@ final class LeaseKeeper {
     private final Map<String, Claim> ended = new LinkedHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final AtomicBoolean beating = new AtomicBoolean();
+    private final AtomicBoolean outage = new AtomicBoolean();
     private ScheduledFuture<?> timer;
 
     LeaseKeeper(TaskBoard board, Duration lease, boolean beats) {
@@ -51,11 +62,11 @@ final class LeaseKeeper {
     }
 
     /** A claim made through the board: renewed from now on (with a heartbeat) until it ends. */
-    void hold(String id, String agent, String token) {
+    void hold(String id, String agent, String token, Instant until) {
         lock.lock();
         try {
             ended.remove(id);
-            held.put(id, new Claim(agent, token));
+            held.put(id, new Claim(agent, token, until));
             if (beats && timer == null) {
                 timer = TIMER.scheduleWithFixedDelay(this::beat, periodMillis, periodMillis, TimeUnit.MILLISECONDS);
             }
@@ -118,21 +129,40 @@ final class LeaseKeeper {
     }
 
     private void renewAll() {
+        RuntimeException failure = null;
+        int failed = 0;
         try {
-            for (Map.Entry<String, Claim> claim : held.entrySet()) {
+            for (Map.Entry<String, Claim> entry : held.entrySet()) {
+                String id = entry.getKey();
+                Claim claim = entry.getValue();
                 try {
-                    if (!board.renewHeld(claim.getKey(), claim.getValue().token())) {
-                        ended(claim.getKey(), claim.getValue().token());
+                    Instant until = board.renewHeld(id, claim.token());
+                    if (until == null) {
+                        ended(id, claim.token());
+                    } else {
+                        held.replace(id, claim, new Claim(claim.agent(), claim.token(), until));
                     }
                 } catch (RuntimeException e) {
-                    // The backend did not answer (an outage): the claim stays held and the next beat
-                    // tries again; if the outage outlasts the lease, the claim lapses, as it must.
+                    // The backend did not answer: the claim stays held and the next beat tries
+                    // again, until its lease has ended without a renewal: then it lapsed.
+                    failure = e;
+                    failed++;
+                    if (!board.now().isBefore(claim.until())) {
+                        ended(id, claim.token());
+                    }
                 }
             }
             try {
                 board.releaseExpiredClaims();
             } catch (RuntimeException e) {
                 // as above: the next beat, or the next claimNext of any board, gives them back
+                failure = failure == null ? e : failure;
+            }
+            if (failure != null && outage.compareAndSet(false, true)) {
+                LOG.warn("{} cannot renew its claims ({} failed): {}; a claim whose lease ends before a renewal "
+                        + "gets through lapses", board, failed, failure.toString());
+            } else if (failure == null && outage.compareAndSet(true, false)) {
+                LOG.info("{} renews its claims again", board);
             }
         } finally {
             lock.lock();

@@ -333,22 +333,23 @@ public final class TaskBoard {
         }
     }
 
-    /** The heartbeat's renewal: false when the claim of that token no longer holds the task. */
-    boolean renewHeld(String id, String token) {
+    /** The heartbeat's renewal: the lease's new end, or null when the claim of that token no longer holds the task. */
+    Instant renewHeld(String id, String token) {
         while (true) {
             Optional<Task> found = backend.get(id);
             if (found.isEmpty() || !token.equals(found.get().claim())) {
-                return false;
+                return null;
             }
             Task current = found.get();
-            if (backend.replace(current, withLease(current, now().plus(lease)))) {
-                return true;
+            Instant until = now().plus(lease);
+            if (backend.replace(current, withLease(current, until))) {
+                return until;
             }
         }
     }
 
     private Task held(Task claimed) {
-        keeper.hold(claimed.id(), claimed.assignee(), claimed.claim());
+        keeper.hold(claimed.id(), claimed.assignee(), claimed.claim(), claimed.leaseUntil());
         return claimed;
     }
 
@@ -537,7 +538,7 @@ public final class TaskBoard {
         return backend.get(id).orElseThrow(() -> new IllegalArgumentException("no task '" + id + "' on the board"));
     }
 
-    private Instant now() {
+    Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 
