@@ -162,11 +162,6 @@ final class RedisConnection implements AutoCloseable {
         return config.keyPrefix() + kind + tagged + ":";
     }
 
-    /** Whether this is a cluster. */
-    boolean cluster() {
-        return config.cluster();
-    }
-
     /**
      * Runs one command (or script) and waits for its answer, turning the client's failures into
      * clear ones. The wait ignores interrupts, which it carries over (the flag stays set): it is
