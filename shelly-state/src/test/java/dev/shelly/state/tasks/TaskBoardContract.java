@@ -344,6 +344,16 @@ public abstract class TaskBoardContract {
     }
 
     @Test
+    void expiredClaimsChecksItsArgumentsAlike() {
+        TaskBackend backend = newBackend();
+        assertThatThrownBy(() -> backend.expiredClaims(null, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("TaskBackend.expiredClaims needs a time and a limit of at least 1, got null and 1");
+        assertThatThrownBy(() -> backend.expiredClaims(ManualClock.START, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("TaskBackend.expiredClaims needs a time and a limit of at least 1, got "
+                        + "2026-01-01T00:00:00Z and 0");
+    }
+
+    @Test
     void aWorkerLookingForWorkTakesALapsedClaimByItself() {
         TaskBackend backend = newBackend();
         ManualClock clock = new ManualClock();
