@@ -311,7 +311,7 @@ public final class TaskBoard {
      * @return the task with its new lease
      * @throws IllegalArgumentException when the board has no such task
      * @throws TaskStateException when the agent does not hold the task (any more): its lease
-     *     lapsed and the task went back, or it ended
+     *     lapsed and the task went back (or was claimed again, under the same name too), or it ended
      */
     public Task renew(String id, String agent) {
         requireText(agent, "renewing agent");
@@ -401,8 +401,10 @@ public final class TaskBoard {
 
     /**
      * Moves a task to another status on behalf of an agent, who may mark a task completed or
-     * failed only when it is the task's assignee. Moving back to pending gives the task back: its
-     * assignee is cleared.
+     * failed only when it is the task's assignee, and, when the agent claimed the task through
+     * this board, only under that claim (not when it lapsed and the task was claimed again by an
+     * agent of the same name). Moving back to pending gives the task back: its assignee is
+     * cleared.
      *
      * @param id the task's id
      * @param status the new status; in_progress is reached by {@link #claim} only
