@@ -289,17 +289,19 @@ final class RedisConnection implements AutoCloseable {
         }
         Long confirmed = await(what + " (waiting for " + replicas + " replica(s) to confirm it)", confirmer.confirm());
         if (confirmed == null || confirmed < replicas) {
-            throw new RedisUnavailableException(unconfirmed(confirmed, what), null);
+            throw new RedisUnavailableException(unconfirmed(config, confirmed, what), null);
         }
     }
 
-    /** Why a write counts as not done: fewer replicas than asked for confirmed it. */
-    String unconfirmed(Long confirmed, String what) {
-        return "Redis at " + config.safeUrl() + ": only " + (confirmed == null ? 0 : confirmed) + " of " + replicas + " replica(s) confirmed the write within " + seconds(confirmTimeout()) + " while "
-                + what + "; it may be lost if its master fails";
+    /** Why a write counts as not done: fewer replicas than the configuration asks for confirmed it (null: none). */
+    static String unconfirmed(RedisConfig config, Long confirmed, String what) {
+        return "Redis at " + config.safeUrl() + ": only " + (confirmed == null ? 0 : confirmed) + " of "
+                + config.replicas() + " replica(s) confirmed the write within " + seconds(confirmTimeout(config))
+                + " while " + what + "; it may be lost if its master fails";
     }
 
-    private Duration confirmTimeout() {
+    /** How long a WAIT waits: half the timeout, so that a write confirmed late still returns within it. */
+    private static Duration confirmTimeout(RedisConfig config) {
         return Duration.ofMillis(Math.max(1, config.timeout().toMillis() / 2));
     }
 
@@ -317,7 +319,7 @@ final class RedisConnection implements AutoCloseable {
         private CompletableFuture<Long> next;
         private boolean sending;
 
-        /** A connection to the node at {@code hostPort} (with the cluster's user info), or to the one server for null. */
+        /** A connection to the node at {@code hostPort} (with the cluster's user info), or for null to the server. */
         Confirmer(String hostPort, String userInfo) {
             RedisURI uri = RedisURI.create(hostPort == null ? config.url() : "redis://" + userInfo + hostPort);
             uri.setSsl(config.tls());
@@ -352,7 +354,7 @@ final class RedisConnection implements AutoCloseable {
             next = null;
             sending = true;
             link.async().ping();
-            link.async().waitForReplication(replicas, confirmTimeout().toMillis()).whenComplete((n, e) -> {
+            link.async().waitForReplication(replicas, confirmTimeout(config).toMillis()).whenComplete((n, e) -> {
                 if (e != null) {
                     round.completeExceptionally(e);
                 } else {

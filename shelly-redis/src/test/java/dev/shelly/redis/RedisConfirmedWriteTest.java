@@ -55,6 +55,17 @@ class RedisConfirmedWriteTest {
         }
     }
 
+    @Test
+    void aWriteNoReplicaAnsweredForSaysZeroNotNull() {
+        dev.shelly.storage.spi.RedisConfig config = new dev.shelly.storage.spi.RedisConfig(null, null, null,
+                Duration.ofSeconds(5), java.util.List.of("redis://:pw@h:1"), null, null);
+        assertThat(RedisConnection.unconfirmed(config, null, "saving x")).isEqualTo("Redis at redis-cluster://h:1: "
+                + "only 0 of 1 replica(s) confirmed the write within 2500 ms while saving x; it may be lost if its "
+                + "master fails");
+        assertThat(RedisConnection.unconfirmed(config, 3L, "saving x"))
+                .startsWith("Redis at redis-cluster://h:1: only 3 of 1 ");
+    }
+
     private static void awaitBlockedClients(RedisCommands<String, String> watcher, int count) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (blockedClients(watcher) != count && System.nanoTime() < deadline) {
