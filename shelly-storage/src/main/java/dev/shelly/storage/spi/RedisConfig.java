@@ -219,8 +219,9 @@ public record RedisConfig(String url, String keyPrefix, Boolean tls, Duration ti
                 plain = i;
             }
             if (secure >= 0 && plain >= 0) {
-                throw new InvalidSettingException("nodes[" + i + "]", "is " + (secure == i ? "rediss:// (TLS)" : "redis://")
-                        + " but nodes[" + Math.min(secure, plain) + "] is " + (secure == i ? "redis://" : "rediss:// (TLS)")
+                String tls = "rediss:// (TLS)";
+                throw new InvalidSettingException("nodes[" + i + "]", "is " + (secure == i ? tls : "redis://")
+                        + " but nodes[" + Math.min(secure, plain) + "] is " + (secure == i ? "redis://" : tls)
                         + "; every node of a cluster takes the same");
             }
         }
