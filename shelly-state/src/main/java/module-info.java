@@ -3,6 +3,7 @@
  */
 module dev.shelly.state {
     requires transitive dev.shelly.tools;
+    requires org.slf4j;
 
     exports dev.shelly.state;
     exports dev.shelly.state.tasks;

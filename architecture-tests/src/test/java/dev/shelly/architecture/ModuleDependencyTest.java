@@ -46,7 +46,8 @@ class ModuleDependencyTest {
                     "shelly-testing")),
             // shelly-testing for LogCapture, in tests only.
             Map.entry("shelly-coding", Set.of("shelly-agent", "shelly-tools", "shelly-chats", "shelly-testing")),
-            Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats")),
+            // shelly-testing for LogCapture, in tests only.
+            Map.entry("shelly-state", Set.of("shelly-tools", "shelly-chats", "shelly-testing")),
             // Below the engine: the session store SPI, the session codec and the shared-backends SPI,
             // so that a storage backend (shelly-redis) implements them without seeing the engine.
             Map.entry("shelly-storage", Set.of("shelly-agent", "shelly-state", "shelly-modeladapter", "shelly-chats",

@@ -93,6 +93,7 @@ public final class RedisBackends implements SharedBackends {
      * Starts the settings for a Redis Cluster: any of its nodes; the client finds the rest.
      *
      * @param nodes each {@code host:port} or {@code redis://[[user]:password@]host:port}
+     *     ({@code rediss://} for TLS: all nodes or none); credentials on any one node hold for all
      * @return a builder
      */
     public static Builder builder(List<String> nodes) {
@@ -418,7 +419,7 @@ public final class RedisBackends implements SharedBackends {
         }
 
         /**
-         * Connects with TLS or not (default: TLS for {@code rediss://}).
+         * Connects with TLS or not (default: TLS for a {@code rediss://} URL, or nodes).
          *
          * @param value whether to use TLS
          * @return this builder
@@ -469,8 +470,7 @@ public final class RedisBackends implements SharedBackends {
         public RedisBackends build() {
             RedisConfig config;
             try {
-                config = new RedisConfig(url, keyPrefix, tls != null ? tls : url != null && url.startsWith("rediss://"),
-                        timeout, nodes, taskLease, replicas);
+                config = new RedisConfig(url, keyPrefix, tls, timeout, nodes, taskLease, replicas);
             } catch (InvalidSettingException e) {
                 throw new IllegalArgumentException("RedisBackends " + e.field() + " " + e.reason(), e);
             }

@@ -2,6 +2,11 @@ package dev.shelly.redis;
 
 import dev.shelly.storage.spi.RedisConfig;
 import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.resource.ClientResources;
@@ -22,7 +27,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
@@ -42,10 +49,13 @@ import org.slf4j.LoggerFactory;
  * and its watchers look again.
  *
  * <p>Durability: a write counts as done when the server answered it and, with {@code replicas}
- * above 0, when that many replicas confirmed it ({@code WAIT} on the same connection, to the master
- * that ran it): Redis replicates asynchronously, and a master that dies before its replica has a
- * write loses it in the failover. A write not confirmed in time fails with a
- * {@link RedisUnavailableException} (it may still have landed, as after any timeout).
+ * above 0, when that many replicas confirmed it ({@code WAIT} to the master that ran it, on a
+ * connection of its own per master, so that other commands are not held up behind it): Redis
+ * replicates asynchronously, and a master that dies before its replica has a write loses it in
+ * the failover. A write not confirmed within half the timeout fails with a
+ * {@link RedisUnavailableException} (it may still have landed, as after any timeout); so on a
+ * master without a replica (after a failover, until one joins) every write fails after that
+ * wait, while reads and the writes to other masters go on.
  */
 final class RedisConnection implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RedisConnection.class);
@@ -69,6 +79,9 @@ final class RedisConnection implements AutoCloseable {
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
     private final Set<String> confirmed = ConcurrentHashMap.newKeySet();
     private final ReentrantLock subscriptions = new ReentrantLock();
+    /** The confirming connection of each master (by node id; "" for one server). */
+    private final Map<String, Confirmer> confirmers = new ConcurrentHashMap<>();
+    private RedisClient confirming;
 
     private RedisConnection(AbstractRedisClient client, ClientResources resources, RedisConfig config,
             StatefulConnection<String, String> connection, StatefulRedisPubSubConnection<String, String> pubsub) {
@@ -149,11 +162,6 @@ final class RedisConnection implements AutoCloseable {
         return config.keyPrefix() + kind + tagged + ":";
     }
 
-    /** Whether this is a cluster. */
-    boolean cluster() {
-        return config.cluster();
-    }
-
     /**
      * Runs one command (or script) and waits for its answer, turning the client's failures into
      * clear ones. The wait ignores interrupts, which it carries over (the flag stays set): it is
@@ -168,6 +176,11 @@ final class RedisConnection implements AutoCloseable {
         } catch (RedisException e) {
             throw failed(what, e);
         }
+        return await(what, future);
+    }
+
+    /** Waits for an answer like {@link #call}. */
+    private <T> T await(String what, Future<T> future) {
         long deadline = System.nanoTime() + config.timeout().toNanos() + TimeUnit.SECONDS.toNanos(1);
         boolean interrupted = false;
         try {
@@ -248,36 +261,135 @@ final class RedisConnection implements AutoCloseable {
     }
 
     /**
-     * WAIT on the connection that carried the write: to the master of the key's slot on a
-     * cluster (the one connection per master that the client routes writes through), so that it
-     * counts this write. When the slot moved to another master meanwhile (a failover), the write
-     * cannot be confirmed and fails.
+     * Confirms a write with the master that ran it: on a cluster, the master of the key's slot.
+     * When the slot moved to another master meanwhile (a failover), the write cannot be confirmed
+     * and fails.
      */
     private void awaitReplicas(String what, String key, RedisClusterNode before) {
-        long millis = Math.max(1, config.timeout().toMillis() / 2);
-        Long confirmed;
+        Confirmer confirmer;
         if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
             RedisClusterNode now = masterOf(key);
             if (before == null || now == null || !before.getNodeId().equals(now.getNodeId())) {
                 throw new RedisUnavailableException("Redis at " + config.safeUrl() + " moved the slot of " + key
                         + " to another master while " + what + ": the write may be lost in the failover", null);
             }
-            StatefulRedisConnection<String, String> node;
-            try {
-                node = cluster.getConnection(now.getUri().getHost(), now.getUri().getPort());
-            } catch (RedisException e) {
-                throw failed(what + " (confirming it with the replicas)", e);
-            }
-            confirmed = call(what + " (waiting for " + replicas + " replica(s) to confirm it)",
-                    c -> node.async().waitForReplication(replicas, millis));
+            confirmer = confirmers.computeIfAbsent(now.getNodeId(), id -> new Confirmer(
+                    now.getUri().getHost() + ":" + now.getUri().getPort(), config.clusterUserInfo()));
+            // A node that is no longer a master (it failed over) confirms nothing any more.
+            confirmers.keySet().removeIf(id -> {
+                RedisClusterNode node = cluster.getPartitions().getPartitionByNodeId(id);
+                boolean gone = node == null || !node.is(RedisClusterNode.NodeFlag.UPSTREAM);
+                if (gone) {
+                    confirmers.get(id).close();
+                }
+                return gone;
+            });
         } else {
-            confirmed = call(what + " (waiting for " + replicas + " replica(s) to confirm it)",
-                    c -> ((StatefulRedisConnection<String, String>) connection).async().waitForReplication(replicas, millis));
+            confirmer = confirmers.computeIfAbsent("", id -> new Confirmer(null, null));
         }
+        Long confirmed = await(what + " (waiting for " + replicas + " replica(s) to confirm it)", confirmer.confirm());
         if (confirmed == null || confirmed < replicas) {
-            throw new RedisUnavailableException("Redis at " + config.safeUrl() + ": only " + confirmed + " of "
-                    + replicas + " replica(s) confirmed the write within " + seconds(config.timeout()) + " while "
-                    + what + "; it may be lost if its master fails", null);
+            throw new RedisUnavailableException(unconfirmed(config, confirmed, what), null);
+        }
+    }
+
+    /** Why a write counts as not done: fewer replicas than the configuration asks for confirmed it (null: none). */
+    static String unconfirmed(RedisConfig config, Long confirmed, String what) {
+        return "Redis at " + config.safeUrl() + ": only " + (confirmed == null ? 0 : confirmed) + " of "
+                + config.replicas() + " replica(s) confirmed the write within " + seconds(confirmTimeout(config))
+                + " while " + what + "; it may be lost if its master fails";
+    }
+
+    /** How long a WAIT waits: half the timeout, so that a write confirmed late still returns within it. */
+    private static Duration confirmTimeout(RedisConfig config) {
+        return Duration.ofMillis(Math.max(1, config.timeout().toMillis() / 2));
+    }
+
+    /**
+     * Confirms the writes to one master with {@code WAIT}, on a connection of its own: WAIT blocks
+     * the connection it runs on, so on the shared one it would hold up every other command to
+     * that master (reads, renewals) until the replicas answered, for as long as half the timeout
+     * on a master without a replica. WAIT counts the writes its connection saw, so each round is
+     * {@code PING} then {@code WAIT}: the PING, sent after the writes it confirms returned, moves
+     * the connection's offset past them. Writes that ask while a round runs share the next round.
+     */
+    private final class Confirmer {
+        private final StatefulRedisConnection<String, String> link;
+        private final ReentrantLock lock = new ReentrantLock();
+        private CompletableFuture<Long> next;
+        private boolean sending;
+
+        /** A connection to the node at {@code hostPort} (with the cluster's user info), or for null to the server. */
+        Confirmer(String hostPort, String userInfo) {
+            RedisURI uri = RedisURI.create(hostPort == null ? config.url() : "redis://" + userInfo + hostPort);
+            uri.setSsl(config.tls());
+            uri.setTimeout(config.timeout());
+            try {
+                link = confirming().connect(uri);
+            } catch (RedisException e) {
+                throw failed("connecting to " + (hostPort == null ? "it" : hostPort) + " to confirm writes", e);
+            }
+        }
+
+        CompletableFuture<Long> confirm() {
+            lock.lock();
+            try {
+                if (next == null) {
+                    next = new CompletableFuture<>();
+                }
+                CompletableFuture<Long> mine = next;
+                if (!sending) {
+                    send();
+                }
+                // A copy: a caller that gives up cancels its own wait, not the round's.
+                return mine.copy();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /** Sends the waiting round; called under the lock. */
+        private void send() {
+            CompletableFuture<Long> round = next;
+            next = null;
+            sending = true;
+            link.async().ping();
+            link.async().waitForReplication(replicas, confirmTimeout(config).toMillis()).whenComplete((n, e) -> {
+                if (e != null) {
+                    round.completeExceptionally(e);
+                } else {
+                    round.complete(n);
+                }
+                lock.lock();
+                try {
+                    sending = false;
+                    if (next != null) {
+                        send();
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            });
+        }
+
+        void close() {
+            link.closeAsync();
+        }
+    }
+
+    /** The client of the confirming connections, on the same resources; made on first use. */
+    private RedisClient confirming() {
+        subscriptions.lock();
+        try {
+            if (confirming == null) {
+                confirming = RedisClient.create(resources);
+                confirming.setOptions(ClientOptions.builder().autoReconnect(true)
+                        .socketOptions(SocketOptions.builder().connectTimeout(config.timeout()).build())
+                        .timeoutOptions(TimeoutOptions.enabled(config.timeout())).build());
+            }
+            return confirming;
+        } finally {
+            subscriptions.unlock();
         }
     }
 
@@ -338,6 +450,14 @@ final class RedisConnection implements AutoCloseable {
         try {
             pubsub.close();
             connection.close();
+            subscriptions.lock();
+            try {
+                if (confirming != null) {
+                    confirming.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+                }
+            } finally {
+                subscriptions.unlock();
+            }
         } finally {
             shutdown(client, resources);
         }

@@ -137,23 +137,21 @@ final class RedisTaskBackend extends CellsBackend implements TaskBackend {
 
     @Override
     public List<Task> expiredClaims(Instant now, int limit) {
-        if (now == null || limit < 1) {
-            throw new IllegalArgumentException("RedisTaskBackend.expiredClaims needs a time and a limit of at least 1, got "
-                    + now + " and " + limit);
-        }
+        // The index's scores are the leases in milliseconds; each task's own lease decides.
+        return TaskBackend.lapsedClaims(now == null || limit < 1 ? List.of() : leasedBefore(now, limit), now, limit);
+    }
+
+    /** The tasks whose lease score lies before a time. */
+    private List<Task> leasedBefore(Instant now, int limit) {
         List<Object> texts = redis.script(READ_EXPIRED, "reading the lapsed claims of " + base, ScriptOutputType.MULTI,
                 new String[] {leasesKey, cells.hash()}, "(" + now.toEpochMilli(), Integer.toString(limit));
         List<Task> tasks = new ArrayList<>(texts.size());
         for (Object text : texts) {
             if (text != null) {
-                Task t = decode(cells.hash(), text.toString());
-                // The score is the lease in milliseconds; the task's own lease decides.
-                if (t.status() == TaskStatus.IN_PROGRESS && t.leaseUntil() != null && t.leaseUntil().isBefore(now)) {
-                    tasks.add(t);
-                }
+                tasks.add(decode(cells.hash(), text.toString()));
             }
         }
-        return List.copyOf(tasks);
+        return tasks;
     }
 
     private static long leaseScore(Task t) {

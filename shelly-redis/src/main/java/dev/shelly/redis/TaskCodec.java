@@ -10,7 +10,8 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A task as JSON text, always the same text for equal tasks: the fields in one order, nulls
- * written out (except {@code leaseUntil}, present only on a claim), instants in ISO-8601 (which reads back to the same instant). That is what lets the
+ * written out (except {@code leaseUntil} and {@code claim}, present only on a claim), instants in
+ * ISO-8601 (which reads back to the same instant). That is what lets the
  * replace script compare the stored text with the expected task's text: equal text, equal task.
  */
 final class TaskCodec {
@@ -34,6 +35,10 @@ final class TaskCodec {
             // a board compares with what older versions stored is the same.
             o.put("leaseUntil", t.leaseUntil().toString());
         }
+        if (t.claim() != null) {
+            // Likewise only on a claim; tasks stored before claims had tokens read back without one.
+            o.put("claim", t.claim());
+        }
         return JSON.writeValueAsString(o);
     }
 
@@ -43,7 +48,7 @@ final class TaskCodec {
             return new Task(text(o, "id"), text(o, "title"), text(o, "description"),
                     TaskStatus.fromWireName(text(o, "status")), text(o, "assignee"), text(o, "createdBy"),
                     text(o, "result"), Instant.parse(text(o, "createdAt")), Instant.parse(text(o, "updatedAt")),
-                    o.has("leaseUntil") ? Instant.parse(text(o, "leaseUntil")) : null);
+                    o.has("leaseUntil") ? Instant.parse(text(o, "leaseUntil")) : null, text(o, "claim"));
         } catch (RuntimeException e) {
             throw new ShellyException(where + " holds no Shelly task (" + e.getMessage() + "); another program wrote it", e);
         }

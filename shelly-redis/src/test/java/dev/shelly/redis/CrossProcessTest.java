@@ -215,7 +215,10 @@ class CrossProcessTest {
             assertThat(sorted.get(i + limit) - sorted.get(i)).as("start %d and start %d", i, i + limit)
                     .isGreaterThanOrEqualTo(windowMicros);
         }
-        assertThat(judged).as("starts on time enough to judge").isPositive();
+        // Most starts are on time even on a loaded host (they start up to 40 ms late by design, and
+        // the guard allows 200 ms): a run in which most started later judged too little to pass.
+        assertThat(judged).as("windows whose first start was on time enough to judge, of %d", starts.size() - limit)
+                .isGreaterThanOrEqualTo((starts.size() - limit) / 2);
         // The slots the server granted hold the limit however late the starts were.
         List<Long> slots = starts.stream().map(a -> a[1]).sorted().toList();
         for (int i = 0; i + limit < slots.size(); i++) {

@@ -63,6 +63,15 @@ class RedisBackendsTest {
     }
 
     @Test
+    void clusterNodesGivenAsRedissConnectWithTls() {
+        // The test cluster speaks no TLS: a client that really uses TLS cannot connect to it.
+        java.util.List<String> secure = SharedCluster.cluster().nodes().stream().map(n -> "rediss://" + n).toList();
+        assertThatThrownBy(() -> RedisBackends.builder(secure).timeout(java.time.Duration.ofSeconds(2)).build().close())
+                .isInstanceOf(RedisUnavailableException.class)
+                .hasMessageStartingWith("cannot connect to Redis at redis-cluster://");
+    }
+
+    @Test
     void clusterSettingsAreCheckedAndNamed() {
         assertThatThrownBy(() -> RedisBackends.builder(java.util.List.of()))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -70,6 +79,15 @@ class RedisBackendsTest {
         assertThatThrownBy(() -> RedisBackends.builder(java.util.List.of("h:1", "ftp://h:2")).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("RedisBackends nodes[1] must be host:port or redis://host:port, got 'ftp://'");
+        assertThatThrownBy(() -> RedisBackends.builder(java.util.List.of("rediss://h:1", "redis://h:2")).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RedisBackends nodes[1] is redis:// but nodes[0] is rediss:// (TLS); every node of a "
+                        + "cluster takes the same");
+        assertThatThrownBy(() -> RedisBackends.builder(java.util.List.of("h:1", "redis://:a@h:2", "redis://:b@h:3"))
+                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("RedisBackends nodes[2] has other credentials than nodes[1]; every node of a cluster "
+                        + "takes the same");
         assertThatThrownBy(() -> RedisBackends.builder("redis-cluster://h:1").replicas(-1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("RedisBackends replicas must not be negative, was -1");

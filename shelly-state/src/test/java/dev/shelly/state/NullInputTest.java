@@ -30,7 +30,7 @@ import tools.jackson.databind.node.JsonNodeFactory;
 class NullInputTest {
     /** Parameters whose null is documented to mean something. */
     private static final Set<String> NULLABLE = Set.of(
-            "Task.new.assignee", "Task.new.leaseUntil", "TaskBoard.create.description", "Task.new.createdBy", "Task.new.result", "TaskBoard.create.createdBy",
+            "Task.new.assignee", "Task.new.leaseUntil", "Task.new.claim", "TaskBoard.create.description", "Task.new.createdBy", "Task.new.result", "TaskBoard.create.createdBy",
             "TaskBoard.list.status", "TaskBoard.list.assignee", "TaskBoard.update.result", "TaskBoard.update.actor",
             "TaskBoard.watch.from");
 

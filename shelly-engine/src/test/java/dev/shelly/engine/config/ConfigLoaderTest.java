@@ -549,6 +549,42 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aClusterOfRedissNodesUsesTlsAndTakesTheCredentialsOfWhicheverNodeCarriesThem() {
+        RedisConfig secure = ConfigLoader.parse("""
+                agents: [{ name: a }]
+                redis:
+                  nodes: [10.0.0.1:7000, "rediss://:${REDIS_PASSWORD}@10.0.0.2:7000", "rediss://10.0.0.3:7000"]
+                """, "config.yaml", Map.of("REDIS_PASSWORD", "s3cret")::get).redis().orElseThrow();
+        assertThat(secure.tls()).as("TLS when the nodes are rediss://").isTrue();
+        assertThat(secure.clusterUserInfo()).as("the password of nodes[1], for every node").isEqualTo(":s3cret@");
+        assertThat(secure.nodes()).containsExactly("10.0.0.1:7000", "10.0.0.2:7000", "10.0.0.3:7000");
+        assertThat(secure.toString()).doesNotContain("s3cret");
+        assertThat(ConfigLoader.parse("""
+                agents: [{ name: a }]
+                redis: { nodes: ["rediss://10.0.0.1:7000"], tls: false }
+                """, "config.yaml", ENV).redis().orElseThrow().tls()).as("an explicit tls wins").isFalse();
+
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  nodes: ["rediss://h:1", h:2, "redis://h:3"]
+                """)).hasMessage("config.yaml:3: redis.nodes[2]: is redis:// but nodes[0] is rediss:// (TLS); "
+                        + "every node of a cluster takes the same");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  nodes: ["redis://h:1", "rediss://h:2"]
+                """)).hasMessage("config.yaml:3: redis.nodes[1]: is rediss:// (TLS) but nodes[0] is redis://; "
+                        + "every node of a cluster takes the same");
+        assertThat(error("""
+                agents: [{ name: a }]
+                redis:
+                  nodes: [h:1, "redis://:one@h:2", "redis://h:3", "redis://:two@h:4"]
+                """)).hasMessage("config.yaml:3: redis.nodes[3]: has other credentials than nodes[1]; every node "
+                        + "of a cluster takes the same");
+    }
+
+    @Test
     void pricesAndPromptCachingAreRead() {
         EngineConfig c = parse("""
                 providers: [{ name: p, kind: openai, model: m }]

@@ -18,9 +18,13 @@ import java.time.Instant;
  * @param leaseUntil while in progress, when the claim lapses unless its holder renews it (then
  *     the task goes back to pending, see {@link TaskBoard#lease()}); null for a claim that never
  *     lapses (one made before claims were leases) and for every task not in progress
+ * @param claim while in progress, the token of this claim: a random text set when the task is
+ *     claimed, different for every claim, so that a board tells its own claim from a later one
+ *     by an agent of the same name (its lease lapsed and the task was claimed again); null for a
+ *     claim made before claims had tokens and for every task not in progress
  */
 public record Task(String id, String title, String description, TaskStatus status, String assignee,
-        String createdBy, String result, Instant createdAt, Instant updatedAt, Instant leaseUntil) {
+        String createdBy, String result, Instant createdAt, Instant updatedAt, Instant leaseUntil, String claim) {
 
     /**
      * A task with no lease: a claim that never lapses, or a task not in progress.
@@ -37,10 +41,30 @@ public record Task(String id, String title, String description, TaskStatus statu
      */
     public Task(String id, String title, String description, TaskStatus status, String assignee, String createdBy,
             String result, Instant createdAt, Instant updatedAt) {
-        this(id, title, description, status, assignee, createdBy, result, createdAt, updatedAt, null);
+        this(id, title, description, status, assignee, createdBy, result, createdAt, updatedAt, null, null);
     }
 
-    /** Validates the fields, the assignee rule of the status, and that only a claim has a lease. */
+    /**
+     * A task whose claim has no token (one made before claims had tokens), or a task not in
+     * progress.
+     *
+     * @param id the board's id for it
+     * @param title a short name for the work
+     * @param description what exactly to do; may be empty
+     * @param status where it stands
+     * @param assignee the agent that claimed it
+     * @param createdBy the agent or application that created it, or null
+     * @param result what the work produced, or why it failed, or null
+     * @param createdAt when it was created
+     * @param updatedAt when it last changed
+     * @param leaseUntil while in progress, when the claim lapses; null for none
+     */
+    public Task(String id, String title, String description, TaskStatus status, String assignee, String createdBy,
+            String result, Instant createdAt, Instant updatedAt, Instant leaseUntil) {
+        this(id, title, description, status, assignee, createdBy, result, createdAt, updatedAt, leaseUntil, null);
+    }
+
+    /** Validates the fields, the assignee rule of the status, and that only a claim has a lease and a token. */
     public Task {
         if (id == null || id.isBlank()) {
             throw new IllegalArgumentException("Task.id must not be null or blank");
@@ -73,6 +97,10 @@ public record Task(String id, String title, String description, TaskStatus statu
         if (leaseUntil != null && status != TaskStatus.IN_PROGRESS) {
             throw new IllegalArgumentException("Task.leaseUntil of " + id + " must be null while it is "
                     + status.wireName() + ": only a claim has a lease");
+        }
+        if (claim != null && (status != TaskStatus.IN_PROGRESS || claim.isBlank())) {
+            throw new IllegalArgumentException("Task.claim of " + id + " must be null while it is "
+                    + status.wireName() + ", and not blank while in_progress: only a claim has a token");
         }
     }
 }

@@ -95,11 +95,30 @@ public interface TaskBackend extends Watchable {
      * @return up to {@code limit} tasks, in any order
      */
     default List<Task> expiredClaims(Instant now, int limit) {
+        return lapsedClaims(now == null || limit < 1 ? List.of() : all(), now, limit);
+    }
+
+    /**
+     * The claims among some tasks whose lease ran out before {@code now}, as {@link #expiredClaims}
+     * returns them: for a backend that reads the candidates from an index of leases (whose order
+     * or precision may differ), so that each task's own lease decides.
+     *
+     * @param candidates the tasks to look at
+     * @param now the board's time
+     * @param limit the most tasks to return, at least 1
+     * @return up to {@code limit} of the candidates, in their order
+     * @throws IllegalArgumentException when {@code candidates} or {@code now} is null, or {@code limit}
+     *     below 1
+     */
+    static List<Task> lapsedClaims(List<Task> candidates, Instant now, int limit) {
+        if (candidates == null) {
+            throw new IllegalArgumentException("TaskBackend.lapsedClaims candidates must not be null");
+        }
         if (now == null || limit < 1) {
             throw new IllegalArgumentException("TaskBackend.expiredClaims needs a time and a limit of at least 1, got "
                     + now + " and " + limit);
         }
-        return all().stream()
+        return candidates.stream()
                 .filter(t -> t.status() == TaskStatus.IN_PROGRESS && t.leaseUntil() != null
                         && t.leaseUntil().isBefore(now))
                 .limit(limit).toList();

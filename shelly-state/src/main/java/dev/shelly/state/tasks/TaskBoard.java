@@ -32,7 +32,10 @@ import java.util.stream.Collectors;
  * A claim whose holder stopped renewing (its process died, or was cut off from the backend for
  * longer than the lease) lapses: the next board that looks for work ({@link #claimNext}) or
  * renews its own claims gives the task back to pending, and a live worker claims it again. A
- * late completion from the old holder is then refused, as after {@link #releaseClaimsOf}. Long
+ * late completion from the old holder is then refused, as after {@link #releaseClaimsOf}, even
+ * when an agent of the same name (the same configuration in another process) claimed the task
+ * again: each claim carries its own {@linkplain Task#claim() token}, and a board renews and
+ * completes only the claims it made, by their tokens. Long
  * work can also {@linkplain #renew renew} its claim itself. The heartbeat renews for the process,
  * not for a thread: a worker thread that dies inside a live process keeps its claim until the
  * application gives the task back ({@link #update} to pending, or {@link #releaseClaimsOf}). The
@@ -47,6 +50,7 @@ public final class TaskBoard {
     private static final int EXPIRED_BATCH = 100;
     /** How long a claim lives without renewal unless the board is given another lease. */
     public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+    private static final String LAPSED = "its claim through this board lapsed, and the task was claimed again by '";
 
     private final TaskBackend backend;
     private final Clock clock;
@@ -94,7 +98,7 @@ public final class TaskBoard {
         this.backend = backend;
         this.clock = clock;
         this.lease = lease;
-        this.keeper = heartbeat ? new LeaseKeeper(this, lease) : null;
+        this.keeper = new LeaseKeeper(this, lease, heartbeat);
         this.lookForExpiredNanos = lease.toNanos() / 4;
     }
 
@@ -267,9 +271,7 @@ public final class TaskBoard {
             while (current.status() == TaskStatus.IN_PROGRESS && agent.equals(current.assignee())) {
                 Task next = givenBack(current);
                 if (backend.replace(current, next)) {
-                    if (keeper != null) {
-                        keeper.drop(current.id(), agent);
-                    }
+                    keeper.ended(current.id(), current.claim());
                     released.add(next);
                     break;
                 }
@@ -309,7 +311,7 @@ public final class TaskBoard {
      * @return the task with its new lease
      * @throws IllegalArgumentException when the board has no such task
      * @throws TaskStateException when the agent does not hold the task (any more): its lease
-     *     lapsed and the task went back, or it ended
+     *     lapsed and the task went back (or was claimed again, under the same name too), or it ended
      */
     public Task renew(String id, String agent) {
         requireText(agent, "renewing agent");
@@ -320,6 +322,10 @@ public final class TaskBoard {
                         + "task " + id + " by '" + agent + "': it is " + current.status().wireName()
                         + (current.assignee() == null ? "" : ", claimed by '" + current.assignee() + "'"));
             }
+            if (!mine(current, agent)) {
+                throw new TaskStateException(id, current.status(), TaskStatus.IN_PROGRESS, "cannot renew the claim of "
+                        + "task " + id + " by '" + agent + "': " + LAPSED + agent + "'");
+            }
             Task renewed = withLease(current, now().plus(lease));
             if (backend.replace(current, renewed)) {
                 return renewed;
@@ -327,37 +333,46 @@ public final class TaskBoard {
         }
     }
 
-    /** The heartbeat's renewal: false when the agent no longer holds the task. */
-    boolean renewHeld(String id, String agent) {
+    /** The heartbeat's renewal: the lease's new end, or null when the claim of that token no longer holds the task. */
+    Instant renewHeld(String id, String token) {
         while (true) {
             Optional<Task> found = backend.get(id);
-            if (found.isEmpty() || found.get().status() != TaskStatus.IN_PROGRESS
-                    || !agent.equals(found.get().assignee())) {
-                return false;
+            if (found.isEmpty() || !token.equals(found.get().claim())) {
+                return null;
             }
             Task current = found.get();
-            if (backend.replace(current, withLease(current, now().plus(lease)))) {
-                return true;
+            Instant until = now().plus(lease);
+            if (backend.replace(current, withLease(current, until))) {
+                return until;
             }
         }
     }
 
     private Task held(Task claimed) {
-        if (keeper != null) {
-            keeper.hold(claimed.id(), claimed.assignee());
-        }
+        keeper.hold(claimed.id(), claimed.assignee(), claimed.claim(), claimed.leaseUntil());
         return claimed;
     }
 
     /** How many claims this board renews now (for tests). */
     int renewing() {
-        return keeper == null ? 0 : keeper.size();
+        return keeper.size();
+    }
+
+    /**
+     * Whether a claim of the agent is this board's claim: true unless the board's latest claim of
+     * the task by that agent has another token (the board's claim lapsed and the task was claimed
+     * again under the same name); a claim the board did not make is told by the name alone.
+     */
+    private boolean mine(Task current, String agent) {
+        LeaseKeeper.Claim own = keeper.claimOf(current.id());
+        return own == null || !own.agent().equals(agent) || own.token().equals(current.claim());
     }
 
     private Task claimed(Task pending, String agent) {
         Instant now = now();
+        String token = Long.toHexString(ThreadLocalRandom.current().nextLong() | Long.MIN_VALUE);
         return new Task(pending.id(), pending.title(), pending.description(), TaskStatus.IN_PROGRESS, agent,
-                pending.createdBy(), pending.result(), pending.createdAt(), now, now.plus(lease));
+                pending.createdBy(), pending.result(), pending.createdAt(), now, now.plus(lease), token);
     }
 
     private Task givenBack(Task claimed) {
@@ -367,7 +382,7 @@ public final class TaskBoard {
 
     private static Task withLease(Task t, Instant until) {
         return new Task(t.id(), t.title(), t.description(), t.status(), t.assignee(), t.createdBy(), t.result(),
-                t.createdAt(), t.updatedAt(), until);
+                t.createdAt(), t.updatedAt(), until, t.claim());
     }
 
     /**
@@ -386,8 +401,10 @@ public final class TaskBoard {
 
     /**
      * Moves a task to another status on behalf of an agent, who may mark a task completed or
-     * failed only when it is the task's assignee. Moving back to pending gives the task back: its
-     * assignee is cleared.
+     * failed only when it is the task's assignee, and, when the agent claimed the task through
+     * this board, only under that claim (not when it lapsed and the task was claimed again by an
+     * agent of the same name). Moving back to pending gives the task back: its assignee is
+     * cleared.
      *
      * @param id the task's id
      * @param status the new status; in_progress is reached by {@link #claim} only
@@ -407,12 +424,19 @@ public final class TaskBoard {
         while (true) {
             Task current = require(id);
             checkMove(current, status, actor);
+            if (actor != null && (status == TaskStatus.COMPLETED || status == TaskStatus.FAILED)
+                    && !mine(current, actor)) {
+                throw new TaskStateException(id, current.status(), status, "agent '" + actor + "' cannot mark task "
+                        + id + " " + status.wireName() + ": " + LAPSED + actor + "'");
+            }
             String assignee = status == TaskStatus.PENDING ? null : current.assignee();
             Task next = new Task(id, current.title(), current.description(), status, assignee, current.createdBy(),
                     result == null ? current.result() : result, current.createdAt(), now());
             if (backend.replace(current, next)) {
-                if (keeper != null && current.assignee() != null) {
-                    keeper.drop(id, current.assignee());
+                if (status.isFinal()) {
+                    keeper.finished(id);
+                } else if (current.claim() != null) {
+                    keeper.ended(id, current.claim());
                 }
                 return next;
             }
@@ -516,7 +540,7 @@ public final class TaskBoard {
         return backend.get(id).orElseThrow(() -> new IllegalArgumentException("no task '" + id + "' on the board"));
     }
 
-    private Instant now() {
+    Instant now() {
         return clock.instant().truncatedTo(ChronoUnit.MILLIS);
     }
 

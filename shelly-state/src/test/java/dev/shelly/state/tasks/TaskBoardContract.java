@@ -56,8 +56,9 @@ public abstract class TaskBoardContract {
     void claimAssignsTheAgentAndUpdateRecordsTheResult() {
         board.create("Research X", "", "lead");
         Task claimed = board.claim("task-1", "worker-1");
+        assertThat(claimed.claim()).as("the claim's token").isNotBlank();
         assertThat(claimed).isEqualTo(new Task("task-1", "Research X", "", IN_PROGRESS, "worker-1", "lead", null,
-                at(0), at(1), at(1).plus(TickingClock.LEASE)));
+                at(0), at(1), at(1).plus(TickingClock.LEASE), claimed.claim()));
         Task done = board.update("task-1", COMPLETED, "three sources: a, b, c", "worker-1");
         assertThat(done).isEqualTo(new Task("task-1", "Research X", "", COMPLETED, "worker-1", "lead",
                 "three sources: a, b, c", at(0), at(2)));
@@ -302,6 +303,57 @@ public abstract class TaskBoardContract {
     }
 
     @Test
+    void aHolderWhoseClaimLapsedCannotRenewNorCompleteTheNewClaimOfAnAgentOfTheSameName() {
+        TaskBackend backend = newBackend();
+        ManualClock clock = new ManualClock();
+        TaskBoard cutOff = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        TaskBoard other = new TaskBoard(backend, clock, Duration.ofSeconds(30), false);
+        cutOff.create("a", "");
+        Task lost = cutOff.claim("task-1", "worker");
+        clock.advance(Duration.ofSeconds(31));
+        Task again = other.claimNext("worker").orElseThrow();
+        assertThat(again.id()).isEqualTo("task-1");
+        assertThat(again.claim()).as("every claim has its own token").isNotBlank().isNotEqualTo(lost.claim());
+
+        assertThat(cutOff.renewHeld("task-1", lost.claim())).as("the old holder's heartbeat").isNull();
+        assertRefused(() -> cutOff.renew("task-1", "worker"), IN_PROGRESS, IN_PROGRESS,
+                "cannot renew the claim of task task-1 by 'worker': its claim through this board lapsed, and the "
+                        + "task was claimed again by 'worker'");
+        assertRefused(() -> cutOff.update("task-1", COMPLETED, "late", "worker"), IN_PROGRESS, COMPLETED,
+                "agent 'worker' cannot mark task task-1 completed: its claim through this board lapsed, and the task "
+                        + "was claimed again by 'worker'");
+        assertRefused(() -> cutOff.update("task-1", FAILED, "late", "worker"), IN_PROGRESS, FAILED,
+                "agent 'worker' cannot mark task task-1 failed: its claim through this board lapsed, and the task "
+                        + "was claimed again by 'worker'");
+        assertThat(backend.get("task-1")).as("the new claim untouched").contains(again);
+
+        clock.advance(Duration.ofSeconds(10));
+        assertThat(other.renewHeld("task-1", again.claim())).isEqualTo(clock.instant().plusSeconds(30));
+        assertThat(other.renew("task-1", "worker").leaseUntil()).isEqualTo(clock.instant().plusSeconds(30));
+        assertThat(other.update("task-1", COMPLETED, "ok", "worker").result()).isEqualTo("ok");
+
+        cutOff.create("b", "");
+        Task given = cutOff.claim("task-2", "worker");
+        cutOff.releaseClaimsOf("worker");
+        Task taken = other.claim("task-2", "worker");
+        assertThat(taken.claim()).isNotEqualTo(given.claim());
+        assertRefusedWith(() -> cutOff.update("task-2", COMPLETED, "late", "worker"),
+                "agent 'worker' cannot mark task task-2 completed: its claim through this board lapsed, and the task "
+                        + "was claimed again by 'worker'");
+        assertThat(other.update("task-2", COMPLETED, "ok", "worker").status()).isEqualTo(COMPLETED);
+    }
+
+    @Test
+    void expiredClaimsChecksItsArgumentsAlike() {
+        TaskBackend backend = newBackend();
+        assertThatThrownBy(() -> backend.expiredClaims(null, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("TaskBackend.expiredClaims needs a time and a limit of at least 1, got null and 1");
+        assertThatThrownBy(() -> backend.expiredClaims(ManualClock.START, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("TaskBackend.expiredClaims needs a time and a limit of at least 1, got "
+                        + "2026-01-01T00:00:00Z and 0");
+    }
+
+    @Test
     void aWorkerLookingForWorkTakesALapsedClaimByItself() {
         TaskBackend backend = newBackend();
         ManualClock clock = new ManualClock();
@@ -355,6 +407,10 @@ public abstract class TaskBoardContract {
         holder.update("task-2", PENDING, null);
         assertThat(holder.renewing()).isZero();
         assertThat(other.claimNext("w2")).map(Task::id).contains("task-2");
+    }
+
+    private static void assertRefusedWith(Runnable call, String message) {
+        assertThatThrownBy(call::run).isInstanceOf(TaskStateException.class).hasMessage(message);
     }
 
     private static void assertRefused(Runnable call, TaskStatus current, TaskStatus requested, String message) {

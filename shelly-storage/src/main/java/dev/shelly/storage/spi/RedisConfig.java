@@ -39,9 +39,12 @@ import java.util.List;
  * @param keyPrefix the text every key and channel starts with, so that several applications
  *     can share one server; null for {@value #DEFAULT_KEY_PREFIX}
  * @param tls whether to connect with TLS; null for TLS exactly when the URL is {@code rediss://}
+ *     or the nodes are (a list of nodes mixing {@code rediss://} and {@code redis://} is refused)
  * @param timeout how long connecting and each command may take before it fails; null for 5 s
  * @param nodes the nodes of a Redis Cluster, each {@code host:port} or
- *     {@code redis://[[user]:password@]host:port}; null or empty when {@code url} names the server
+ *     {@code redis://[[user]:password@]host:port} ({@code rediss://} for TLS); the credentials
+ *     may be given on any one node (or the same on several) and hold for all; null or empty
+ *     when {@code url} names the server
  * @param taskLease how long a task board's claim lives without renewal; null for 30 s
  * @param replicas how many replicas must confirm each write before it counts as done
  *     ({@code WAIT}); null for 1 on a cluster and 0 on one server
@@ -69,8 +72,10 @@ public record RedisConfig(String url, String keyPrefix, Boolean tls, Duration ti
             throw new InvalidSettingException("nodes", "give either url (one server, or redis-cluster://) or nodes "
                     + "(a cluster), not both");
         }
+        boolean secureNodes = false;
         if (listed) {
             url = clusterUrl(nodes);
+            secureNodes = secure(nodes);
         }
         if (url == null) {
             throw new InvalidSettingException("url", "missing required field");
@@ -106,7 +111,7 @@ public record RedisConfig(String url, String keyPrefix, Boolean tls, Duration ti
             nodes = List.of();
         }
         keyPrefix = keyPrefix == null ? DEFAULT_KEY_PREFIX : keyPrefix;
-        tls = tls == null ? url.startsWith("rediss://") : tls;
+        tls = tls == null ? url.startsWith("rediss://") || secureNodes : tls;
         timeout = timeout == null ? DEFAULT_TIMEOUT : timeout;
         if (timeout.isZero() || timeout.isNegative()) {
             throw new InvalidSettingException("timeout", "must be positive, was " + timeout);
@@ -157,9 +162,14 @@ public record RedisConfig(String url, String keyPrefix, Boolean tls, Duration ti
         return at < 0 ? "" : first.substring(0, at + 1);
     }
 
+    /**
+     * The nodes as one {@code redis-cluster://} URL, the user info (which any one node may carry,
+     * the others then take it too) written once, before the first node.
+     */
     private static String clusterUrl(List<String> nodes) {
-        StringBuilder sb = new StringBuilder(CLUSTER_SCHEME);
-        String userInfo = null;
+        List<String> hostPorts = new ArrayList<>();
+        String userInfo = "";
+        int carrier = -1;
         for (int i = 0; i < nodes.size(); i++) {
             String node = nodes.get(i);
             if (node == null || node.isBlank()) {
@@ -175,20 +185,47 @@ public record RedisConfig(String url, String keyPrefix, Boolean tls, Duration ti
                 if (uri.getPort() < 0) {
                     throw new InvalidSettingException("nodes[" + i + "]", "names no port; expected e.g. redis://10.0.0.1:7000");
                 }
-                String info = uri.getRawUserInfo() == null ? "" : uri.getRawUserInfo() + "@";
-                if (userInfo != null && !userInfo.equals(info)) {
-                    throw new InvalidSettingException("nodes[" + i + "]", "has other credentials than nodes[0]; "
-                            + "every node of a cluster takes the same");
+                if (uri.getRawUserInfo() != null) {
+                    String info = uri.getRawUserInfo() + "@";
+                    if (carrier >= 0 && !userInfo.equals(info)) {
+                        throw new InvalidSettingException("nodes[" + i + "]", "has other credentials than nodes["
+                                + carrier + "]; every node of a cluster takes the same");
+                    }
+                    userInfo = info;
+                    carrier = i;
                 }
-                userInfo = info;
                 node = uri.getHost() + ":" + uri.getPort();
             } else if (node.contains("://")) {
                 throw new InvalidSettingException("nodes[" + i + "]", "must be host:port or redis://host:port, got '"
                         + node.substring(0, node.indexOf("://")) + "://'");
             }
-            sb.append(i == 0 ? "" : ",").append(i == 0 && userInfo != null ? userInfo : "").append(node);
+            hostPorts.add(node);
         }
-        return sb.toString();
+        return CLUSTER_SCHEME + userInfo + String.join(",", hostPorts);
+    }
+
+    /**
+     * Whether the nodes ask for TLS: true when a node is {@code rediss://}; refused when another
+     * is {@code redis://}, since every node of a cluster is reached the same way.
+     */
+    private static boolean secure(List<String> nodes) {
+        int secure = -1;
+        int plain = -1;
+        for (int i = 0; i < nodes.size(); i++) {
+            String node = nodes.get(i).strip();
+            if (node.startsWith("rediss://") && secure < 0) {
+                secure = i;
+            } else if (node.startsWith("redis://") && plain < 0) {
+                plain = i;
+            }
+            if (secure >= 0 && plain >= 0) {
+                String tls = "rediss:// (TLS)";
+                throw new InvalidSettingException("nodes[" + i + "]", "is " + (secure == i ? tls : "redis://")
+                        + " but nodes[" + Math.min(secure, plain) + "] is " + (secure == i ? "redis://" : tls)
+                        + "; every node of a cluster takes the same");
+            }
+        }
+        return secure >= 0;
     }
 
     /**
