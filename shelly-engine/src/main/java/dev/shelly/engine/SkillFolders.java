@@ -59,17 +59,9 @@ final class SkillFolders implements Agent.SkillTools {
             if (skill.dir() == null) {
                 continue;
             }
-            ConfigLoader.SkillTools tools = ConfigLoader.loadSkillTools(skill.dir(), env).orElse(null);
+            ConfigLoader.SkillTools tools = ConfigLoader.loadSkillTools(skill.dir(), env, providers).orElse(null);
             if (tools == null || tools.isEmpty()) {
                 continue;
-            }
-            for (int i = 0; i < tools.mcpServers().size(); i++) {
-                String sampling = tools.mcpServers().get(i).sampling();
-                if (sampling != null && !sampling.equals(McpServerConfig.AGENT_MODEL) && !providers.contains(sampling)) {
-                    throw new ConfigException(tools.file().toString(), 0, "mcp_servers[" + i + "].sampling",
-                            "sampling names provider '" + sampling + "', which is not configured; configured providers: "
-                                    + String.join(", ", providers));
-                }
             }
             all.put(skill.name(), tools);
         }
