@@ -85,7 +85,8 @@ final class SkillFolders implements Agent.SkillTools {
         McpServers servers = null;
         for (ConfigLoader.SkillTools tools : declared.values()) {
             if (!tools.mcpServers().isEmpty()) {
-                McpSupport.require(tools.file(), tools.mcpServers(), Engine.class.getClassLoader());
+                McpSupport.require(tools.mcpServers(), "the skill brings MCP servers", Engine.class.getClassLoader(),
+                        message -> new ConfigException(tools.file().toString(), 0, "mcp_servers", message));
                 if (servers == null) {
                     servers = mcp.get();
                 }
