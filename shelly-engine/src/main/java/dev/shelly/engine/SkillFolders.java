@@ -114,7 +114,8 @@ final class SkillFolders implements Agent.SkillTools {
                 connected.add(connection);
                 boxes.add(connection.toolBox().get());
             } catch (RuntimeException e) {
-                problems.add("MCP server '" + server.name() + "' of " + tools.file() + " did not start: " + e.getMessage());
+                problems.add("MCP server '" + server.name() + "' of " + tools.file() + " did not start: "
+                        + (e.getMessage() == null ? e.toString() : e.getMessage()));
             }
         }
         if (!tools.tools().isEmpty()) {
