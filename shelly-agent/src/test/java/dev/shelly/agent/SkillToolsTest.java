@@ -307,4 +307,22 @@ class SkillToolsTest {
                 + "- the tools of skill 'issues' did not start: no such program 'tracker'\n"
                 + "Go on without those tools, or tell the user what is missing.");
     }
+
+    @Test
+    void aStartThatThrowsWithoutAMessageIsToldByTheExceptionsClass() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("load_skill", "{\"name\":\"issues\"}"),
+                Step.reply("without it"));
+        Agent agent = Agent.builder("a").skills(List.of(ISSUES)).completer(model).skillTools((skill, ctx) -> {
+            throw new IllegalStateException();
+        }).build();
+
+        try (LogCapture captured = LogCapture.start()) {
+            assertThat(agent.run("go").text()).isEqualTo("without it");
+            assertThat(captured.lines()).filteredOn(l -> l.level() == Level.WARN).extracting(LogCapture.Line::message)
+                    .containsExactly("agent 'a', skill 'issues': the tools of skill 'issues' did not start: "
+                            + "java.lang.IllegalStateException");
+        }
+        assertThat(results(agent).getFirst().text())
+                .contains("- the tools of skill 'issues' did not start: java.lang.IllegalStateException\n");
+    }
 }
