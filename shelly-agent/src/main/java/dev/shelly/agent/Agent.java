@@ -540,7 +540,7 @@ public final class Agent extends AgentDefinition implements Runner {
                     started = tools.start(skill, context);
                 } catch (RuntimeException e) {
                     return new AgentSpec.Brought(List.of(), List.of("the tools of skill '" + skill.name()
-                            + "' did not start: " + e.getMessage()), () -> { });
+                            + "' did not start: " + (e.getMessage() == null ? e.toString() : e.getMessage())), () -> { });
                 }
                 SkillTools.Started s = started == null ? SkillTools.Started.NONE : started;
                 return new AgentSpec.Brought(s.toolboxes(), s.problems(), s.stop());

@@ -14,6 +14,7 @@ import dev.shelly.testing.Step;
 import dev.shelly.testing.logs.LogCapture;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -158,6 +159,84 @@ class SkillToolsTest {
     }
 
     @Test
+    void twoSkillsLoadedInParallelStartTheirToolsAtTheSameTime() {
+        CountDownLatch both = new CountDownLatch(2);
+        List<Boolean> together = new CopyOnWriteArrayList<>();
+        Agent.SkillTools meeting = (skill, ctx) -> {
+            both.countDown();
+            try {
+                together.add(both.await(10, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return tools.start(skill, ctx);
+        };
+        ScriptedCompleter model = ScriptedCompleter.of(
+                Step.toolCalls(new Step.Call("load_skill", "{\"name\":\"issues\"}"),
+                        new Step.Call("load_skill", "{\"name\":\"review\"}")),
+                Step.reply("done"));
+        Agent agent = Agent.builder("a").completer(model).skills(List.of(ISSUES, REVIEW)).skillTools(meeting).build();
+
+        assertThat(agent.run("go").text()).isEqualTo("done");
+
+        assertThat(together).as("each start saw the other one begin while it ran").containsExactly(true, true);
+        assertThat(log).containsExactlyInAnyOrder("start issues a", "start review a", "stop issues", "stop review");
+        assertThat(open).hasValue(0);
+    }
+
+    @Test
+    void aCancelledRunEndsWithoutWaitingForAStartAndWhatThatStartBringsIsStopped() throws Exception {
+        CountDownLatch starting = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Agent.SkillTools stuck = (skill, ctx) -> {
+            starting.countDown();
+            // As a server waiting for the user's consent: deaf to the run's interrupt.
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    release.await();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            return tools.start(skill, ctx);
+        };
+        ToolBox files = ToolBox.of(tool("fs_read", (in, ctx) -> ToolOutput.text("text")));
+        Agent agent = Agent.builder("a").completer(ScriptedCompleter.of(Step.toolCalls(
+                new Step.Call("load_skill", "{\"name\":\"issues\"}"), new Step.Call("fs_read", "{}"))))
+                .toolboxes(files).skills(List.of(ISSUES)).skillTools(stuck).cancelGrace(Duration.ofMillis(100)).build();
+        CountDownLatch ended = new CountDownLatch(1);
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> run = pool.submit(() -> {
+                try {
+                    return agent.run("go");
+                } finally {
+                    ended.countDown();
+                }
+            });
+            try {
+                assertThat(starting.await(10, TimeUnit.SECONDS)).isTrue();
+                run.cancel(true);
+
+                assertThat(ended.await(10, TimeUnit.SECONDS)).as("the run ended while the start still ran").isTrue();
+                assertThat(log).isEmpty();
+            } finally {
+                release.countDown();
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (log.size() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+        }
+        assertThat(log).as("a start that ends after its run stops what it started").containsExactly("start issues a", "stop issues");
+        assertThat(open).hasValue(0);
+    }
+
+    @Test
     void aPausedTurnStopsTheToolsAndTheResumedRunStartsThemAgain() {
         Approvals desk = Approvals.builder().policy("a", ToolPolicy.builder().ask("issues_file").build()).build();
         RunContext scope = RunContext.builder().approvals(desk).build();
@@ -227,5 +306,23 @@ class SkillToolsTest {
         assertThat(results(agent).getFirst().text()).isEqualTo("Search first, then file.\n\nNot available:\n"
                 + "- the tools of skill 'issues' did not start: no such program 'tracker'\n"
                 + "Go on without those tools, or tell the user what is missing.");
+    }
+
+    @Test
+    void aStartThatThrowsWithoutAMessageIsToldByTheExceptionsClass() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("load_skill", "{\"name\":\"issues\"}"),
+                Step.reply("without it"));
+        Agent agent = Agent.builder("a").skills(List.of(ISSUES)).completer(model).skillTools((skill, ctx) -> {
+            throw new IllegalStateException();
+        }).build();
+
+        try (LogCapture captured = LogCapture.start()) {
+            assertThat(agent.run("go").text()).isEqualTo("without it");
+            assertThat(captured.lines()).filteredOn(l -> l.level() == Level.WARN).extracting(LogCapture.Line::message)
+                    .containsExactly("agent 'a', skill 'issues': the tools of skill 'issues' did not start: "
+                            + "java.lang.IllegalStateException");
+        }
+        assertThat(results(agent).getFirst().text())
+                .contains("- the tools of skill 'issues' did not start: java.lang.IllegalStateException\n");
     }
 }

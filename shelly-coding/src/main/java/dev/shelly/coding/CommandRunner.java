@@ -1,5 +1,6 @@
 package dev.shelly.coding;
 
+import dev.shelly.tools.internal.ChildProcesses;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -338,11 +339,11 @@ final class CommandRunner {
         try {
             finished = process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
-            killTree(process);
+            ChildProcesses.killTree(process);
             throw e;
         }
         if (!finished) {
-            killTree(process);
+            ChildProcesses.killTree(process);
         } else {
             // The program ended; children it left running would hold the output open.
             process.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -430,17 +431,6 @@ final class CommandRunner {
     static String baseName(String program) {
         int slash = Math.max(program.lastIndexOf('/'), program.lastIndexOf('\\'));
         return program.substring(slash + 1);
-    }
-
-    static void killTree(Process process) {
-        List<ProcessHandle> all = new ArrayList<>();
-        process.toHandle().descendants().forEach(all::add);
-        process.destroyForcibly();
-        for (ProcessHandle h : all) {
-            h.destroyForcibly();
-        }
-        // A child started while we collected them: look again.
-        process.toHandle().descendants().forEach(ProcessHandle::destroyForcibly);
     }
 
     /** Reads a process's output, keeping at most a number of bytes and counting the rest. */

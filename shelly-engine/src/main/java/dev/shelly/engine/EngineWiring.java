@@ -337,7 +337,8 @@ final class EngineWiring {
         boxes.put("tasks", () -> taskTools);
         settings.toolboxes.forEach((name, box) -> boxes.put(name, () -> box));
         // McpServers names shelly-mcp's types (an optional dependency): touch it only for MCP servers.
-        McpSupport.require(config, Engine.class.getClassLoader());
+        McpSupport.require(config.mcpServers(), "MCP servers are configured", Engine.class.getClassLoader(),
+                message -> config.errorAt("mcp_servers", message));
         if (!config.mcpServers().isEmpty()) {
             McpServers mcp = new McpServers(config, workDir(), settings.dir, traced.mcpMeta, models, prices,
                     settings.mcpConsent, settings.mcpTokens);

@@ -1,10 +1,9 @@
 package dev.shelly.engine;
 
 import dev.shelly.engine.config.ConfigException;
-import dev.shelly.engine.config.EngineConfig;
 import dev.shelly.engine.config.McpServerConfig;
-import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Whether shelly-mcp, an optional dependency of the engine, is on the class path. Names no MCP
@@ -17,43 +16,29 @@ final class McpSupport {
     private McpSupport() {}
 
     /**
-     * Checks that a config listing MCP servers can have them.
+     * Checks that the MCP servers a file lists ({@code config.yaml}, or a skill's
+     * {@code tools.yaml}) can be had.
      *
-     * @param config the engine's config
+     * @param servers the servers the file lists; none need nothing
+     * @param listed how the error says they are listed: "MCP servers are configured", "the skill
+     *     brings MCP servers"
      * @param loader the class loader the engine's classes come from
-     * @throws dev.shelly.engine.config.ConfigException at {@code mcp_servers} when the config
-     *     lists MCP servers and shelly-mcp cannot be loaded
+     * @param error the error at the file's {@code mcp_servers}, from its message
+     * @throws ConfigException from {@code error} when servers are listed and shelly-mcp cannot be
+     *     loaded
      */
-    static void require(EngineConfig config, ClassLoader loader) {
-        if (config.mcpServers().isEmpty()) {
+    static void require(List<McpServerConfig> servers, String listed, ClassLoader loader,
+            Function<String, ConfigException> error) {
+        if (servers.isEmpty()) {
             return;
         }
         try {
             Class.forName(CLIENT_CLASS, false, loader);
         } catch (ClassNotFoundException | LinkageError e) {
-            List<String> names = config.mcpServers().stream().map(McpServerConfig::name).toList();
-            throw config.errorAt("mcp_servers", "MCP servers are configured (" + String.join(", ", names)
-                    + "), but shelly-mcp is not on the class path; add the dependency dev.shelly:shelly-mcp "
-                    + "(the engine depends on it as optional, so that applications without MCP servers do not carry it)");
-        }
-    }
-
-    /**
-     * Checks that a skill's file listing MCP servers can have them.
-     *
-     * @param file the skill's {@code tools.yaml}
-     * @param servers the servers it lists, not empty
-     * @param loader the class loader the engine's classes come from
-     * @throws ConfigException at the file's {@code mcp_servers} when shelly-mcp cannot be loaded
-     */
-    static void require(Path file, List<McpServerConfig> servers, ClassLoader loader) {
-        try {
-            Class.forName(CLIENT_CLASS, false, loader);
-        } catch (ClassNotFoundException | LinkageError e) {
             List<String> names = servers.stream().map(McpServerConfig::name).toList();
-            throw new ConfigException(file.toString(), 0, "mcp_servers", "the skill brings MCP servers ("
-                    + String.join(", ", names) + "), but shelly-mcp is not on the class path; add the dependency "
-                    + "dev.shelly:shelly-mcp");
+            throw error.apply(listed + " (" + String.join(", ", names) + "), but shelly-mcp is not on the class path; "
+                    + "add the dependency dev.shelly:shelly-mcp (the engine depends on it as optional, so that "
+                    + "applications without MCP servers do not carry it)");
         }
     }
 }

@@ -59,17 +59,9 @@ final class SkillFolders implements Agent.SkillTools {
             if (skill.dir() == null) {
                 continue;
             }
-            ConfigLoader.SkillTools tools = ConfigLoader.loadSkillTools(skill.dir(), env).orElse(null);
+            ConfigLoader.SkillTools tools = ConfigLoader.loadSkillTools(skill.dir(), env, providers).orElse(null);
             if (tools == null || tools.isEmpty()) {
                 continue;
-            }
-            for (int i = 0; i < tools.mcpServers().size(); i++) {
-                String sampling = tools.mcpServers().get(i).sampling();
-                if (sampling != null && !sampling.equals(McpServerConfig.AGENT_MODEL) && !providers.contains(sampling)) {
-                    throw new ConfigException(tools.file().toString(), 0, "mcp_servers[" + i + "].sampling",
-                            "sampling names provider '" + sampling + "', which is not configured; configured providers: "
-                                    + String.join(", ", providers));
-                }
             }
             all.put(skill.name(), tools);
         }
@@ -93,7 +85,8 @@ final class SkillFolders implements Agent.SkillTools {
         McpServers servers = null;
         for (ConfigLoader.SkillTools tools : declared.values()) {
             if (!tools.mcpServers().isEmpty()) {
-                McpSupport.require(tools.file(), tools.mcpServers(), Engine.class.getClassLoader());
+                McpSupport.require(tools.mcpServers(), "the skill brings MCP servers", Engine.class.getClassLoader(),
+                        message -> new ConfigException(tools.file().toString(), 0, "mcp_servers", message));
                 if (servers == null) {
                     servers = mcp.get();
                 }
@@ -121,7 +114,8 @@ final class SkillFolders implements Agent.SkillTools {
                 connected.add(connection);
                 boxes.add(connection.toolBox().get());
             } catch (RuntimeException e) {
-                problems.add("MCP server '" + server.name() + "' of " + tools.file() + " did not start: " + e.getMessage());
+                problems.add("MCP server '" + server.name() + "' of " + tools.file() + " did not start: "
+                        + (e.getMessage() == null ? e.toString() : e.getMessage()));
             }
         }
         if (!tools.tools().isEmpty()) {

@@ -5,23 +5,28 @@ import dev.shelly.engine.config.ConfigLoader;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
+import dev.shelly.tools.internal.ChildProcesses;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import tools.jackson.databind.JsonNode;
 
 /**
  * The programs a skill's folder declares as tools ({@code tools:} of its {@code tools.yaml}). A
  * call starts the program with the call's arguments as JSON on its standard input and answers
  * with what it writes to standard output; an exit status other than 0 is an error result
- * carrying its standard error. A call that outlives its timeout, or whose run is cancelled, has
- * the program and everything it started killed.
+ * carrying its standard error. A call ends with its program: what the program started and left
+ * running is killed when it exits, and a call that outlives its timeout, or whose run is
+ * cancelled, has the program and everything it started killed. (Where the system has
+ * {@code setsid}, the program runs in a session of its own, so that a child it started in the
+ * background is found after the program exited.)
  *
  * <p>The programs are not put in the coding toolbox's sandbox: that confines the command lines
  * the model writes ({@code run_command}), inside an agent's workspace, while a skill's program
@@ -35,8 +40,10 @@ import tools.jackson.databind.JsonNode;
 final class SkillScripts {
     /** The most output kept from one call, per stream; the rest is read and dropped. */
     static final int MAX_OUTPUT = 1024 * 1024;
-    /** What a program inherits from the JVM's environment: what MCP servers get. */
-    private static final Set<String> INHERITED = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER");
+    /** How often the record of a running program's process tree is refreshed. */
+    private static final Duration TREE_REFRESH = Duration.ofMillis(200);
+    /** How long output may stay open after the program ended and what it left running was killed. */
+    private static final Duration STREAM_END = Duration.ofSeconds(2);
 
     private SkillScripts() {}
 
@@ -56,40 +63,53 @@ final class SkillScripts {
         command.addAll(tool.args());
         ProcessBuilder builder = new ProcessBuilder(command).directory(tool.workingDir().toFile());
         Map<String, String> env = builder.environment();
-        env.keySet().retainAll(INHERITED);
+        ChildProcesses.keepInherited(env);
         env.putAll(tool.env());
-        Process process;
+        ChildProcesses.Tree tree;
         try {
-            process = builder.start();
+            tree = ChildProcesses.start(builder);
         } catch (IOException e) {
             return ToolOutput.error("tool '" + tool.name() + "' could not start " + tool.command() + ": " + e.getMessage());
         }
+        Process process = tree.process();
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        ByteArrayOutputStream stderr = new ByteArrayOutputStream();
+        Thread out;
+        Thread err;
+        int status;
         try {
-            ByteArrayOutputStream stdout = new ByteArrayOutputStream();
-            ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-            Thread out = Thread.ofVirtual().name("shelly-script-out-" + tool.name()).start(() -> drain(process.getInputStream(), stdout));
-            Thread err = Thread.ofVirtual().name("shelly-script-err-" + tool.name())
-                    .start(() -> drain(process.getErrorStream(), stderr));
-            try (OutputStream stdin = process.getOutputStream()) {
-                stdin.write(input.toString().getBytes(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                // The program need not read its input: a closed pipe is its choice.
+            out = Thread.ofVirtual().name("shelly-script-out-" + tool.name()).start(() -> drain(process.getInputStream(), stdout));
+            err = Thread.ofVirtual().name("shelly-script-err-" + tool.name()).start(() -> drain(process.getErrorStream(), stderr));
+            // On its own thread: a program that does not read its input would block a larger write
+            // here until the pipe closes, which only its end (or its killing) does.
+            byte[] json = input.toString().getBytes(StandardCharsets.UTF_8);
+            Thread.ofVirtual().name("shelly-script-in-" + tool.name()).start(() -> feed(process.getOutputStream(), json));
+            while (!process.waitFor(TREE_REFRESH.toMillis(), TimeUnit.MILLISECONDS)) {
+                tree.record();
             }
-            int status = process.waitFor();
-            out.join();
-            err.join();
-            String text = stdout.toString(StandardCharsets.UTF_8).stripTrailing();
-            if (status != 0) {
-                String why = stderr.toString(StandardCharsets.UTF_8).strip();
-                return ToolOutput.error("tool '" + tool.name() + "' exited with status " + status
-                        + (why.isEmpty() ? "" : ": " + why) + (text.isEmpty() ? "" : "\n" + text));
-            }
-            return ToolOutput.text(text);
+            status = process.exitValue();
         } finally {
-            if (process.isAlive()) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-            }
+            // Also when it exited: what it left running would hold its output open, and the
+            // call ends with the program.
+            tree.kill();
+        }
+        out.join(STREAM_END);
+        err.join(STREAM_END);
+        String text = stdout.toString(StandardCharsets.UTF_8).stripTrailing();
+        if (status != 0) {
+            String why = stderr.toString(StandardCharsets.UTF_8).strip();
+            return ToolOutput.error("tool '" + tool.name() + "' exited with status " + status
+                    + (why.isEmpty() ? "" : ": " + why) + (text.isEmpty() ? "" : "\n" + text));
+        }
+        return ToolOutput.text(text);
+    }
+
+    /** Writes the input to the program's standard input and closes it. */
+    private static void feed(OutputStream stdin, byte[] json) {
+        try (stdin) {
+            stdin.write(json);
+        } catch (IOException e) {
+            // The program need not read its input: a closed pipe is its choice.
         }
     }
 

@@ -45,11 +45,16 @@ class McpSupportTest {
     /** A class loader that sees the JDK only: shelly-mcp is not there. */
     private static final ClassLoader WITHOUT_SHELLY_MCP = new ClassLoader(null) {};
 
+    private static void require(EngineConfig config, ClassLoader loader) {
+        McpSupport.require(config.mcpServers(), "MCP servers are configured", loader,
+                message -> config.errorAt("mcp_servers", message));
+    }
+
     @Test
     void mcpServersWithoutShellyMcpAreAConfigErrorNamingTheFieldAndTheDependency() {
         EngineConfig config = ConfigLoader.parse(WITH_MCP, "config.yaml", name -> null);
 
-        assertThatThrownBy(() -> McpSupport.require(config, WITHOUT_SHELLY_MCP))
+        assertThatThrownBy(() -> require(config, WITHOUT_SHELLY_MCP))
                 .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.path()).isEqualTo("mcp_servers"))
                 .hasMessage(MISSING);
     }
@@ -58,14 +63,14 @@ class McpSupportTest {
     void mcpServersWithShellyMcpPass() {
         EngineConfig config = ConfigLoader.parse(WITH_MCP, "config.yaml", name -> null);
 
-        assertThatCode(() -> McpSupport.require(config, McpSupport.class.getClassLoader())).doesNotThrowAnyException();
+        assertThatCode(() -> require(config, McpSupport.class.getClassLoader())).doesNotThrowAnyException();
     }
 
     @Test
     void noMcpServersNeedNoShellyMcp() {
         EngineConfig config = ConfigLoader.parse(WITHOUT_MCP, "config.yaml", name -> null);
 
-        assertThatCode(() -> McpSupport.require(config, WITHOUT_SHELLY_MCP)).doesNotThrowAnyException();
+        assertThatCode(() -> require(config, WITHOUT_SHELLY_MCP)).doesNotThrowAnyException();
     }
 
     /**

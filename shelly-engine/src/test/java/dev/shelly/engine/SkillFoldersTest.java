@@ -211,6 +211,78 @@ class SkillFoldersTest {
         }
     }
 
+    /** Waits, at most a few seconds (far less than the 60 s its program sleeps), for the process in a pid file to be gone. */
+    private static void assertGone(Path pidFile) throws Exception {
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        ProcessHandle.of(pid).ifPresent(p -> {
+            try {
+                p.onExit().get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError("process " + pid + " was left running", e);
+            }
+        });
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
+
+    @Test
+    void aChildAScriptLeavesRunningInTheBackgroundEndsWithTheCall() throws Exception {
+        Path scripts = skill.resolve("scripts");
+        Files.writeString(scripts.resolve("spawn.sh"), "#!/bin/sh\nsleep 60 &\necho $! > \"$1\"\necho started\n");
+        Files.setPosixFilePermissions(scripts.resolve("spawn.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path pidFile = dir.resolve("child.pid");
+        tools("""
+                tools:
+                  - name: spawn
+                    description: Starts a child and exits
+                    command: scripts/spawn.sh
+                    args: ["%s"]
+                    timeout: 30s
+                """.formatted(pidFile));
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("load_skill", "{\"name\":\"ops\"}"),
+                Step.toolCall("spawn", "{}"), Step.reply("done"));
+        try (Engine engine = engine(model, noWait()); Session session = engine.newSession()) {
+            long start = System.nanoTime();
+            session.send("go");
+
+            assertThat(results(session).get(1)).satisfies(r -> {
+                assertThat(r.isError()).isFalse();
+                assertThat(r.text()).isEqualTo("started");
+            });
+            assertThat(System.nanoTime() - start).as("the call did not wait for its timeout")
+                    .isLessThan(TimeUnit.SECONDS.toNanos(25));
+            assertGone(pidFile);
+        }
+    }
+
+    @Test
+    void aScriptThatNeverReadsALargeInputStillTimesOutAndIsKilled() throws Exception {
+        Path scripts = skill.resolve("scripts");
+        Files.writeString(scripts.resolve("deaf.sh"), "#!/bin/sh\nsleep 60 &\necho $! > \"$1.child\"\necho $$ > \"$1\"\nwait\n");
+        Files.setPosixFilePermissions(scripts.resolve("deaf.sh"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path pidFile = dir.resolve("deaf.pid");
+        tools("""
+                tools:
+                  - name: deaf
+                    description: Never reads its input
+                    command: scripts/deaf.sh
+                    args: ["%s"]
+                    timeout: 1s
+                """.formatted(pidFile));
+        String big = "{\"q\":\"" + "x".repeat(1024 * 1024) + "\"}";
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("load_skill", "{\"name\":\"ops\"}"),
+                Step.toolCall("deaf", big), Step.reply("done"));
+        try (Engine engine = engine(model, noWait()); Session session = engine.newSession()) {
+            session.send("go");
+
+            assertThat(results(session).get(1)).satisfies(r -> {
+                assertThat(r.isError()).isTrue();
+                assertThat(r.text()).startsWith("tool 'deaf' did not finish within ").endsWith(" and was stopped");
+            });
+            assertGone(pidFile);
+            assertGone(dir.resolve("deaf.pid.child"));
+        }
+    }
+
     @Test
     void concurrentSessionsLoadingTheSkillEachGetTheirOwnServer() throws Exception {
         tools(PID_SERVER);

@@ -1,5 +1,6 @@
 package dev.shelly.mcp;
 
+import dev.shelly.tools.internal.ChildProcesses;
 import io.modelcontextprotocol.json.McpJsonMapper;
 import io.modelcontextprotocol.json.TypeRef;
 import io.modelcontextprotocol.spec.McpClientTransport;
@@ -14,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -71,12 +71,6 @@ final class ProcessTransport implements McpClientTransport {
     static final Duration TREE_REFRESH = Duration.ofSeconds(1);
     /** What happened to a server this client stopped. */
     static final String CLOSED = "was disconnected (the client was closed)";
-    private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("win");
-    /** What a child inherits from the JVM's environment by default, as in the MCP reference clients. */
-    private static final Set<String> INHERITED = WINDOWS
-            ? Set.of("APPDATA", "HOMEDRIVE", "HOMEPATH", "LOCALAPPDATA", "PATH", "PATHEXT", "PROCESSOR_ARCHITECTURE",
-                    "PROGRAMFILES", "SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "USERNAME", "USERPROFILE")
-            : Set.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER");
 
     private final McpEndpoint.Stdio endpoint;
     private final McpJsonMapper mapper;
@@ -135,8 +129,7 @@ final class ProcessTransport implements McpClientTransport {
         ProcessBuilder builder = new ProcessBuilder(endpoint.commandLine());
         Map<String, String> env = builder.environment();
         if (!endpoint.inheritEnvironment()) {
-            env.entrySet().removeIf(e -> !INHERITED.contains(WINDOWS ? e.getKey().toUpperCase(Locale.ROOT) : e.getKey())
-                    || e.getValue().startsWith("()"));
+            ChildProcesses.keepInherited(env);
         }
         env.putAll(endpoint.env());
         if (endpoint.workingDirectory() != null) {

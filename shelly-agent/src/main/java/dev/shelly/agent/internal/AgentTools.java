@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,10 +61,18 @@ final class AgentTools {
     private final boolean limiting;
     /** Starts the tools a skill brings, or null when the agent's skills bring none. */
     private final AgentSpec.SkillStarter starter;
-    /** Held while a skill's tools start or stop, so that each skill's start once per run. */
+    /**
+     * Guards {@link #started} and {@link #ended}; held only to reserve, record or take what was
+     * started, never while tools start (an MCP server may wait minutes for the user's consent) or
+     * stop, so that skills' tools start in parallel and the run's end never waits on a start.
+     */
     private final ReentrantLock starting = new ReentrantLock();
-    /** What was started for each skill in this run, by skill name; guarded by {@link #starting}. */
-    private final Map<String, AgentSpec.Brought> started = new LinkedHashMap<>();
+    /**
+     * What was started for each skill in this run, by skill name, reserved before its start so
+     * that each skill's tools start once per run; guarded by {@link #starting}. A future is done
+     * once its tools are recorded as brought.
+     */
+    private final Map<String, CompletableFuture<AgentSpec.Brought>> started = new LinkedHashMap<>();
     /** The toolboxes the run's skills brought, in the order started; replaced whole on each start. */
     private volatile List<ToolBox> brought = List.of();
     /** Whether the run has ended and stopped what its skills brought; guarded by {@link #starting}. */
@@ -122,19 +131,40 @@ final class AgentTools {
         if (starter == null) {
             return null;
         }
-        AgentSpec.Brought b;
+        CompletableFuture<AgentSpec.Brought> reserved = new CompletableFuture<>();
         starting.lock();
         try {
-            if (started.containsKey(skill.name()) || ended) {
+            if (ended || started.putIfAbsent(skill.name(), reserved) != null) {
                 return null;
             }
-            b = starter.start(skill, run.toolContext());
-            started.put(skill.name(), b);
-            List<ToolBox> all = new ArrayList<>(brought);
-            all.addAll(b.toolboxes());
-            brought = List.copyOf(all);
         } finally {
             starting.unlock();
+        }
+        AgentSpec.Brought b = null;
+        boolean late;
+        try {
+            b = starter.start(skill, run.toolContext());
+        } finally {
+            starting.lock();
+            try {
+                late = ended;
+                if (b == null) {
+                    started.remove(skill.name(), reserved);
+                } else if (!late) {
+                    List<ToolBox> all = new ArrayList<>(brought);
+                    all.addAll(b.toolboxes());
+                    brought = List.copyOf(all);
+                }
+                // Completed under the lock: the run's end stops what is done when it ends, and a
+                // start that ends after it sees that it ended.
+                reserved.complete(b);
+            } finally {
+                starting.unlock();
+            }
+        }
+        if (late) {
+            stop(skill.name(), b);
+            return null;
         }
         for (String problem : b.problems()) {
             LOG.warn("agent '{}', skill '{}': {}", run.name(), skill.name(), problem);
@@ -160,25 +190,37 @@ final class AgentTools {
         return note.isEmpty() ? null : note.toString();
     }
 
-    /** Stops every tool the run's skills brought; called once when the run ends. */
+    /**
+     * Stops every tool the run's skills brought; called once when the run ends. Does not wait for
+     * tools still starting: their start stops them when it ends.
+     */
     void stopBrought() {
         if (starter == null) {
             return;
         }
+        Map<String, AgentSpec.Brought> done = new LinkedHashMap<>();
         starting.lock();
         try {
-            for (Map.Entry<String, AgentSpec.Brought> e : started.entrySet()) {
-                try {
-                    e.getValue().stop().run();
-                } catch (RuntimeException ex) {
-                    LOG.warn("agent '{}': stopping the tools of skill '{}' failed: {}", run.name(), e.getKey(), ex.toString());
+            ended = true;
+            started.forEach((name, f) -> {
+                AgentSpec.Brought b = f.getNow(null);
+                if (b != null) {
+                    done.put(name, b);
                 }
-            }
+            });
             started.clear();
             brought = List.of();
-            ended = true;
         } finally {
             starting.unlock();
+        }
+        done.forEach(this::stop);
+    }
+
+    private void stop(String skill, AgentSpec.Brought b) {
+        try {
+            b.stop().run();
+        } catch (RuntimeException ex) {
+            LOG.warn("agent '{}': stopping the tools of skill '{}' failed: {}", run.name(), skill, ex.toString());
         }
     }
 

@@ -252,13 +252,30 @@ public final class ConfigLoader {
      *     read or a value is wrong, or a server or tool name is given twice
      */
     public static Optional<SkillTools> loadSkillTools(Path skillDir, Function<String, String> env) {
+        return loadSkillTools(skillDir, env, null);
+    }
+
+    /**
+     * Reads a skill folder's {@value #SKILL_TOOLS_FILE}, as {@link #loadSkillTools(Path, Function)}
+     * does, and checks that each server's {@code sampling:} names the agent's model or one of the
+     * configured providers.
+     *
+     * @param skillDir the skill's folder
+     * @param env looks up environment variables for interpolation
+     * @param providers the configured providers' names; null checks no {@code sampling:}
+     * @return what the file declares, or empty when the folder has no {@value #SKILL_TOOLS_FILE}
+     * @throws ConfigException naming the file, the line and the field when the file cannot be
+     *     read or a value is wrong, a server or tool name is given twice, or {@code sampling:}
+     *     names a provider that is not configured
+     */
+    public static Optional<SkillTools> loadSkillTools(Path skillDir, Function<String, String> env, Set<String> providers) {
         if (skillDir == null) {
             throw new IllegalArgumentException("ConfigLoader.loadSkillTools skillDir must not be null");
         }
         if (env == null) {
             throw new IllegalArgumentException("ConfigLoader.loadSkillTools env must not be null");
         }
-        return SkillToolsFile.load(skillDir, env);
+        return SkillToolsFile.load(skillDir, env, providers);
     }
 
     /**

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import tools.jackson.databind.JsonNode;
@@ -65,7 +66,12 @@ final class SkillToolsFile {
         }
     }
 
-    static Optional<ConfigLoader.SkillTools> load(Path skillDir, Function<String, String> env) {
+    /**
+     * Reads the file of a skill's folder.
+     *
+     * @param providers the configured providers, which {@code sampling:} may name; null checks no {@code sampling:}
+     */
+    static Optional<ConfigLoader.SkillTools> load(Path skillDir, Function<String, String> env, Set<String> providers) {
         Path dir = skillDir.toAbsolutePath().normalize();
         Path file = dir.resolve(ConfigLoader.SKILL_TOOLS_FILE);
         if (!Files.exists(file)) {
@@ -87,6 +93,12 @@ final class SkillToolsFile {
             McpServerConfig s = declared.mcpServers().get(i);
             if (!names.add(s.name())) {
                 throw parsed.locations().error("mcp_servers[" + i + "].name", "MCP server '" + s.name() + "' is declared twice");
+            }
+            String sampling = s.sampling();
+            if (providers != null && sampling != null && !sampling.equals(McpServerConfig.AGENT_MODEL)
+                    && !providers.contains(sampling)) {
+                throw parsed.locations().error("mcp_servers[" + i + "].sampling", "sampling names provider '" + sampling
+                        + "', which is not configured; configured providers: " + String.join(", ", new TreeSet<>(providers)));
             }
             servers.add(s.isStdio() ? new McpServerConfig(s.name(), program(dir, s.command()), s.args(), s.env(),
                     dir.resolve(s.workingDir() == null ? Path.of(".") : s.workingDir()).normalize(), null, s.headers(),

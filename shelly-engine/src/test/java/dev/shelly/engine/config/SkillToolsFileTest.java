@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,5 +84,26 @@ class SkillToolsFileTest {
                 .hasMessageContaining("tools[0].input_schema: expected a JSON schema of an object");
         assertThatThrownBy(() -> load("servers: []\n")).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("unknown field 'servers'; expected one of mcp_servers, tools");
+    }
+
+    @Test
+    void samplingThatNamesNoConfiguredProviderIsAnErrorAtItsLine() throws Exception {
+        Files.writeString(skill.resolve("tools.yaml"), """
+                mcp_servers:
+                  - name: a
+                    url: https://a.example.com/mcp
+                    sampling: true
+                  - name: b
+                    url: https://b.example.com/mcp
+                    sampling: nowhere
+                """);
+        Set<String> providers = Set.of("m", "fast");
+
+        assertThatThrownBy(() -> ConfigLoader.loadSkillTools(skill, name -> null, providers))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(skill.toAbsolutePath().resolve("tools.yaml") + ":7: mcp_servers[1].sampling: sampling names"
+                        + " provider 'nowhere', which is not configured; configured providers: fast, m");
+        assertThat(ConfigLoader.loadSkillTools(skill, name -> null, Set.of("nowhere")).orElseThrow().mcpServers())
+                .hasSize(2);
     }
 }
