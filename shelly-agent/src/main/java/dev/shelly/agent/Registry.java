@@ -39,7 +39,6 @@ public final class Registry {
     private final ReentrantLock registration = new ReentrantLock();
     private volatile Map<String, Registration> agents = Map.of();
     private volatile List<Entry> entries = List.of();
-    /** The agents the factories returned, so that one returned twice is refused; by identity, held weakly. */
 
     /** An empty registry. */
     public Registry() {}
