@@ -498,7 +498,7 @@ public final class RedisBackends implements SharedBackends {
                         .timeoutOptions(TimeoutOptions.enabled(timeout))
                         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
                                 .enablePeriodicRefresh(Duration.ofSeconds(1))
-                                .enableAllAdaptiveRefreshTriggers()
+                                // every adaptive trigger (MOVED, ASK, reconnects, uncovered slots, unknown nodes) is on by default
                                 .adaptiveRefreshTriggersTimeout(Duration.ofMillis(100))
                                 .build())
                         .build());
