@@ -32,6 +32,7 @@ class ModelCallEventsTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the log capture is held to keep the retry's log line out of the output, not used
     void aRetryAndAFallbackAreEventsOfTheRunWhoseCallTheyAre() throws Exception {
         try (MockWebServer primary = new MockWebServer(); MockWebServer secondary = new MockWebServer()) {
             primary.start();
