@@ -145,7 +145,9 @@ public final class ChildProcesses {
         /** Kills the process and every process of its tree that is still alive, without waiting. */
         public void kill() {
             record();
-            process.destroyForcibly();
+            // Through its handle: Process.destroyForcibly would also close the streams, losing the
+            // output a reader has not taken yet from a program that already ended.
+            process.toHandle().destroyForcibly();
             seen.forEach(ProcessHandle::destroyForcibly);
             if (ownSession) {
                 sessionMembers().forEach(ProcessHandle::destroyForcibly);
