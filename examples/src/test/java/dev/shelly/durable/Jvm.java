@@ -62,7 +62,9 @@ final class Jvm {
 
     /** Kills it as {@code kill -9} does. */
     void kill() throws InterruptedException {
-        process.destroyForcibly();
+        // Through its handle: Process.destroyForcibly would also close our end of its output,
+        // losing lines it printed before it died that the reader has not taken yet.
+        process.toHandle().destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
         reader.join(TimeUnit.SECONDS.toMillis(10));
     }

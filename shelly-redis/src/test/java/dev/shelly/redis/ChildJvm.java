@@ -79,7 +79,9 @@ final class ChildJvm {
     }
 
     void kill() throws InterruptedException {
-        process.destroyForcibly();
+        // Through its handle: Process.destroyForcibly would also close our end of its output,
+        // losing lines it printed before it died that the reader has not taken yet.
+        process.toHandle().destroyForcibly();
         process.waitFor(30, TimeUnit.SECONDS);
         reader.join(TimeUnit.SECONDS.toMillis(30));
     }
