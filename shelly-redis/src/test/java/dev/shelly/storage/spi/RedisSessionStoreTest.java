@@ -3,9 +3,9 @@ package dev.shelly.storage.spi;
 import dev.shelly.redis.SharedRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.function.Function;
 
 /** Runs shelly-engine's {@link SessionStoreContract} unchanged on the Redis session store, against a real redis-server. */
 class RedisSessionStoreTest extends SessionStoreContract {
@@ -17,32 +17,31 @@ class RedisSessionStoreTest extends SessionStoreContract {
     @Override
     protected Runnable keepJournal(String place, String id) {
         String key = key(place, "journal:", id);
-        List<String> kept = raw(c -> { }, c -> c.lrange(key, 0, -1));
-        return () -> raw(c -> c.rpush(key, kept.toArray(String[]::new)), c -> null);
+        List<String> kept = raw(c -> c.lrange(key, 0, -1));
+        return () -> raw(c -> c.rpush(key, kept.toArray(String[]::new)));
     }
 
     @Override
     protected void tearJournal(String place, String id, String torn) {
-        raw(c -> c.rpush(key(place, "journal:", id), torn), c -> null);
+        raw(c -> c.rpush(key(place, "journal:", id), torn));
     }
 
     @Override
     protected boolean expireLease(String place, String id) {
-        raw(c -> c.del(key(place, "lease:", id)), c -> null);
+        raw(c -> c.del(key(place, "lease:", id)));
         return true;
     }
 
     /** The key SharedRedis's backends give a session's part. */
-    private static String key(String place, String part, String id) {
+    String key(String place, String part, String id) {
         return "test:" + place + ":" + part + id;
     }
 
-    private static <T> T raw(Consumer<RedisCommands<String, String>> write,
-            java.util.function.Function<RedisCommands<String, String>, T> read) {
+    /** Runs one command on a connection of its own to the store's server. */
+    <T> T raw(Function<RedisClusterCommands<String, String>, T> command) {
         try (RedisClient client = RedisClient.create(SharedRedis.server().url());
                 StatefulRedisConnection<String, String> connection = client.connect()) {
-            write.accept(connection.sync());
-            return read.apply(connection.sync());
+            return command.apply(connection.sync());
         }
     }
 }
