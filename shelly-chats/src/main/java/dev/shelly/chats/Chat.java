@@ -42,17 +42,19 @@ public final class Chat {
     private String id;
     /** One lock for reads and appends: a read-write lock costs more per chat than readers ever wait here. */
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition grown = lock.newCondition();
-    private final List<Message> messages = new ArrayList<>();
+    /** Signalled on every append; made by the first {@link #await}, since most chats are never awaited. */
+    private Condition grown;
+    private final List<Message> messages = new ArrayList<>(4);
     /**
-     * The entries of the first messages, made when they were first read; the messages after them
-     * have their append times in {@link #appendedAt} until they are read.
+     * The entries of the first messages, made when they were first read (null until then); the
+     * messages after them have their append times in {@link #appendedAt} until they are read.
      */
-    private final List<Entry> entries = new ArrayList<>();
+    private List<Entry> entries;
     /**
      * When the messages that have no entry yet were appended: one time per append, in nanoseconds
      * since the epoch (so that an append keeps no object), and the index of its first message;
-     * {@link #appends} of them. Made at the first append.
+     * {@link #appends} of them. Made at the first append, for two appends (a run's input, then
+     * the model's reply), and doubled as needed.
      */
     private long[] appendedAt;
     private int[] appendedFrom;
@@ -131,7 +133,9 @@ public final class Chat {
      */
     public static Chat ofEntries(List<Entry> initial) {
         Chat chat = new Chat();
-        for (Entry e : Checks.copyOf(initial, "Chat.ofEntries initial")) {
+        List<Entry> checked = Checks.copyOf(initial, "Chat.ofEntries initial");
+        chat.entries = new ArrayList<>(checked.size());
+        for (Entry e : checked) {
             chat.entries.add(e);
             chat.messages.add(e.message());
         }
@@ -234,15 +238,17 @@ public final class Chat {
     private int appended(Instant at, int first) {
         if (messages.size() > first) {
             noteAppend(at, first);
-            grown.signalAll();
+            if (grown != null) {
+                grown.signalAll();
+            }
         }
         return messages.size();
     }
 
     private void noteAppend(Instant at, int first) {
         if (appendedAt == null) {
-            appendedAt = new long[8];
-            appendedFrom = new int[8];
+            appendedAt = new long[2];
+            appendedFrom = new int[2];
         } else if (appends == appendedAt.length) {
             appendedAt = Arrays.copyOf(appendedAt, appends * 2);
             appendedFrom = Arrays.copyOf(appendedFrom, appends * 2);
@@ -364,7 +370,8 @@ public final class Chat {
         lock.lock();
         try {
             stampUnread();
-            return offset >= entries.size() ? List.of() : List.copyOf(entries.subList(offset, entries.size()));
+            return entries == null || offset >= entries.size() ? List.of()
+                    : List.copyOf(entries.subList(offset, entries.size()));
         } finally {
             lock.unlock();
         }
@@ -375,10 +382,13 @@ public final class Chat {
      * the next number of one block taken for them all. Under the lock.
      */
     private void stampUnread() {
-        int first = entries.size();
+        int first = entries == null ? 0 : entries.size();
         int count = messages.size() - first;
         if (count == 0) {
             return;
+        }
+        if (entries == null) {
+            entries = new ArrayList<>(count);
         }
         long number = MESSAGES.getAndAdd(count) + 1;
         int append = -1;
@@ -451,6 +461,9 @@ public final class Chat {
         long nanos = TimeUnit.NANOSECONDS.convert(timeout); // saturates instead of overflowing
         lock.lockInterruptibly();
         try {
+            if (grown == null) {
+                grown = lock.newCondition();
+            }
             while (messages.size() <= n) {
                 if (nanos <= 0) {
                     break;
