@@ -1,9 +1,10 @@
 package dev.shelly.agent;
 
 import dev.shelly.chats.Chat;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -31,10 +32,24 @@ import java.util.function.Supplier;
  * builder's {@linkplain Agent.Builder#chat chat} starts from.
  */
 public final class Conversation {
+    private static final VarHandle RUNNING;
+    private static final VarHandle SPAWNED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            RUNNING = lookup.findVarHandle(Conversation.class, "running", boolean.class);
+            SPAWNED = lookup.findVarHandle(Conversation.class, "spawned", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Chat chat;
-    private final AtomicBoolean running = new AtomicBoolean();
+    /** Whether a run is on the conversation; a field, not an atomic object: many conversations wait at once. */
+    private volatile boolean running;
     /** Whether a registry gave out the agent this conversation belongs to ({@link #claimSpawned}). */
-    private final AtomicBoolean spawned = new AtomicBoolean();
+    private volatile boolean spawned;
     /**
      * What the runs keep between them per agent that ran here (context management's state), by
      * the agent's identity; touched only by the one running run. The first agent's is kept in
@@ -78,17 +93,17 @@ public final class Conversation {
      * @return true while a run is on it
      */
     public boolean running() {
-        return running.get();
+        return running;
     }
 
     /** Takes the conversation for one run; false when another run has it. */
     boolean begin() {
-        return running.compareAndSet(false, true);
+        return RUNNING.compareAndSet(this, false, true);
     }
 
     /** Gives the conversation back after a run. */
     void end() {
-        running.set(false);
+        running = false;
     }
 
     /** The state an agent keeps on this conversation, made on its first run here. */
@@ -112,11 +127,11 @@ public final class Conversation {
      * marked before, that is when a factory returned the same agent twice.
      */
     boolean claimSpawned() {
-        return spawned.compareAndSet(false, true);
+        return SPAWNED.compareAndSet(this, false, true);
     }
 
     @Override
     public String toString() {
-        return "Conversation[" + chat.size() + " messages" + (running.get() ? ", running" : "") + "]";
+        return "Conversation[" + chat.size() + " messages" + (running ? ", running" : "") + "]";
     }
 }
