@@ -9,13 +9,14 @@ import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolContext;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The context of a run: who runs (run id, agent, parent run and agent, depth, delegation limit),
@@ -51,7 +52,10 @@ public final class RunContext {
     private static final String RUN_PREFIX = "run_" + randomPrefix();
     private static final AtomicLong RUNS = new AtomicLong();
 
-    private final String runId;
+    /** The run's id; for a run with a fresh id, written from {@link #runNumber} when first asked for. */
+    private String runId;
+    /** The number a fresh run id is written from, or 0 (a scope, or a run named by its {@link RunIds}). */
+    private final long runNumber;
     private final String parentRunId;
     private final String sessionId;
     private final String agent;
@@ -74,18 +78,29 @@ public final class RunContext {
     private final RunIds runIds;
     /** A run's cancellation (shared by a delegation scope and the child entered from it); null for a built scope. */
     private final RunCancel cancel;
-    private final AtomicReference<Totals> totals = new AtomicReference<>(Totals.ZERO);
+    /** What the runs under this context used; a field updated through {@link #TOTALS}, not an atomic object per run. */
+    private volatile Totals totals = Totals.ZERO;
+    private static final VarHandle TOTALS;
+
+    static {
+        try {
+            TOTALS = MethodHandles.lookup().findVarHandle(RunContext.class, "totals", Totals.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private record Totals(Usage usage, Cost cost) {
         static final Totals ZERO = new Totals(Usage.ZERO, Cost.ZERO);
     }
 
-    private RunContext(String runId, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
+    private RunContext(String runId, long runNumber, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
             List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
             Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds,
             RunCancel cancel) {
         this.runId = runId;
+        this.runNumber = runNumber;
         this.parentRunId = parentRunId;
         this.sessionId = sessionId;
         this.agent = agent;
@@ -147,7 +162,22 @@ public final class RunContext {
 
     /** {@return the id, or empty for a scope the application built} The run's id, as events and tools see it. */
     public Optional<String> runId() {
-        return Optional.ofNullable(runId);
+        return Optional.ofNullable(id());
+    }
+
+    /** The run's id, or null for a scope; a fresh id is written once, when first asked for (most runs never are). */
+    private String id() {
+        String id = runId;
+        if (id == null && runNumber != 0) {
+            id = RUN_PREFIX + Long.toString(runNumber, 32);
+            runId = id; // racy but benign: every thread writes an equal string
+        }
+        return id;
+    }
+
+    /** Whether this is a run's context rather than a scope's. */
+    private boolean isRun() {
+        return runId != null || runNumber != 0;
     }
 
     /**
@@ -281,12 +311,12 @@ public final class RunContext {
      * @return the total
      */
     public Usage usage() {
-        return totals.get().usage();
+        return totals.usage();
     }
 
     /** {@return the total} The cost of every model call made under this context so far, delegated children included. */
     public Cost cost() {
-        return totals.get().cost();
+        return totals.cost();
     }
 
     /**
@@ -308,9 +338,9 @@ public final class RunContext {
             Totals before;
             Totals after;
             do {
-                before = c.totals.get();
+                before = c.totals;
                 after = new Totals(before.usage().plus(usage), before.cost().plus(cost));
-            } while (!c.totals.compareAndSet(before, after));
+            } while (!TOTALS.compareAndSet(c, before, after));
         }
     }
 
@@ -380,7 +410,7 @@ public final class RunContext {
 
     @Override
     public String toString() {
-        return "RunContext[" + (runId == null ? "scope" : runId) + (agent == null ? "" : ", agent " + agent)
+        return "RunContext[" + (isRun() ? id() : "scope") + (agent == null ? "" : ", agent " + agent)
                 + (sessionId == null ? "" : ", session " + sessionId) + ", depth " + depth + "]";
     }
 
@@ -417,16 +447,16 @@ public final class RunContext {
     }
 
     private RunContext enter(Defaults runner, RunContext totalsParent) {
-        String parentRun = runId != null ? runId : parentRunId;
+        String parentRun = isRun() ? id() : parentRunId;
         Registry reg = runner.registry() != null ? runner.registry() : registry;
         Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
         List<RunInterceptor> own = runner.interceptors();
         String id = runIds == null ? null : runIds.runId(parentRun, path, runner.agent());
-        return new RunContext(id != null ? id : RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), parentRun,
+        return new RunContext(id, id != null ? 0 : RUNS.incrementAndGet(), parentRun,
                 sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
                 reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
                 concat(interceptors, own), runner.middleware(), observers, grace, totalsParent, approvals, path, runIds,
-                runId == null && cancel != null ? cancel : new RunCancel());
+                !isRun() && cancel != null ? cancel : new RunCancel());
     }
 
     /**
@@ -438,7 +468,7 @@ public final class RunContext {
     }
 
     private RunContext delegation(String childPath) {
-        return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
+        return new RunContext(null, 0, id(), sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
                 values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath, runIds,
                 new RunCancel());
     }
@@ -551,7 +581,7 @@ public final class RunContext {
                     active.add(o);
                 }
             }
-            return new RunContext(null, null, sessionId, null, null, 0, maxDelegationDepth, registry,
+            return new RunContext(null, 0, null, sessionId, null, null, 0, maxDelegationDepth, registry,
                     events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
                     approvals, "", runIds, null);
         }
