@@ -65,14 +65,15 @@ final class AgentTools {
      * Guards {@link #started} and {@link #ended}; held only to reserve, record or take what was
      * started, never while tools start (an MCP server may wait minutes for the user's consent) or
      * stop, so that skills' tools start in parallel and the run's end never waits on a start.
+     * Null, as {@link #started} is, when the agent's skills bring no tools.
      */
-    private final ReentrantLock starting = new ReentrantLock();
+    private final ReentrantLock starting;
     /**
      * What was started for each skill in this run, by skill name, reserved before its start so
      * that each skill's tools start once per run; guarded by {@link #starting}. A future is done
      * once its tools are recorded as brought.
      */
-    private final Map<String, CompletableFuture<AgentSpec.Brought>> started = new LinkedHashMap<>();
+    private final Map<String, CompletableFuture<AgentSpec.Brought>> started;
     /** The toolboxes the run's skills brought, in the order started; replaced whole on each start. */
     private volatile List<ToolBox> brought = List.of();
     /** Whether the run has ended and stopped what its skills brought; guarded by {@link #starting}. */
@@ -101,6 +102,8 @@ final class AgentTools {
         }
         this.limiting = any;
         this.starter = run.agent.skillTools();
+        this.starting = starter == null ? null : new ReentrantLock();
+        this.started = starter == null ? null : new LinkedHashMap<>();
     }
 
     /**
