@@ -32,9 +32,14 @@ final class DebugLog implements Links.Own {
         this.runId = runId;
     }
 
+    /** Whether a run in a context gets the link: DEBUG is on, and no engine session logs the run. */
+    static boolean on(RunContext context) {
+        return LOG.isDebugEnabled() && context.sessionId().isEmpty();
+    }
+
     /** The link for a run, or null when it has nothing to do: DEBUG is off, or an engine session logs the run. */
     static DebugLog of(String agent, RunContext context) {
-        if (!LOG.isDebugEnabled() || context.sessionId().isPresent()) {
+        if (!on(context)) {
             return null;
         }
         return new DebugLog(agent, context.runId().orElse(null));

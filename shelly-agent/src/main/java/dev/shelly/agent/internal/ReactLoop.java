@@ -75,7 +75,7 @@ final class ReactLoop implements Links.Shaping.Send {
             List<Message> first = input;
             if (prompt) {
                 Message[] all = new Message[input.size() + 1];
-                all[0] = Message.system(systemPrompt());
+                all[0] = systemPrompt();
                 for (int i = 0; i < input.size(); i++) {
                     all[i + 1] = input.get(i);
                 }
@@ -87,8 +87,8 @@ final class ReactLoop implements Links.Shaping.Send {
         return loop();
     }
 
-    private String systemPrompt() {
-        return SystemPrompt.build(agent.name(), agent.description(), agent.instructions(), agent.context(), agent.skills(),
+    private Message systemPrompt() {
+        return SystemPrompt.message(agent.name(), agent.description(), agent.instructions(), agent.context(), agent.skills(),
                 run.canDelegate ? run.otherAgents() : List.of());
     }
 
@@ -112,7 +112,7 @@ final class ReactLoop implements Links.Shaping.Send {
             List<ToolDefinition> offered = tools.definitions();
             boolean promptInChat = agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
             if (prompt == null && !promptInChat) {
-                prompt = Message.system(systemPrompt());
+                prompt = systemPrompt();
             }
             run.prompt = promptInChat ? null : prompt;
             ModelResponse response;
@@ -124,7 +124,7 @@ final class ReactLoop implements Links.Shaping.Send {
                 ModelCall first = new ModelCall(ctx, iteration, base);
                 // The call as it went furthest down the chain: a link may have rewritten the request.
                 ModelCall[] sent = {first};
-                response = new Chains.Model(run.chain, 0, first, agent.completer().target(),
+                response = new Chains.Model(run.chain(), 0, first, agent.completer().target(),
                         c -> complete(c.iteration(), c.request()), sent).proceed(base);
                 request = sent[0].request();
             } else {

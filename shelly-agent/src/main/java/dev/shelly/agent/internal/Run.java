@@ -42,8 +42,10 @@ public final class Run implements ContextRun {
      * The run's interception chain, outermost first: context management (model calls) and the
      * approvals' answers (decisions), its context's links (the context's, the agent's
      * interceptors and middleware), the observers, then a structured run's check of its answer.
+     * Made when first walked ({@link #chain()}): a run whose chain holds only context management
+     * may never walk it.
      */
-    final RunInterceptor[] chain;
+    private volatile RunInterceptor[] chain;
     /**
      * Whether decisions and tool calls pass the chain: false when only context management is on
      * it (no link, observer, approvals or check), and the turn decides and calls the tools
@@ -88,11 +90,21 @@ public final class Run implements ContextRun {
         this.out = start.out();
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
-        this.chain = chain(context.interceptors(), context.observers());
-        this.intercepts = chain.length > 1;
+        this.intercepts = approver != null || out != null || !context.interceptors().isEmpty()
+                || !context.observers().isEmpty() || DebugLog.on(context);
         Registry registry = context.registry().orElse(null);
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
                 && !agent.targets(registry).isEmpty();
+    }
+
+    /** The run's interception chain, outermost first; see {@link #chain}. */
+    RunInterceptor[] chain() {
+        RunInterceptor[] made = chain;
+        if (made == null) {
+            made = chain(context.interceptors(), context.observers());
+            chain = made;
+        }
+        return made;
     }
 
     private RunInterceptor[] chain(List<RunInterceptor> links, List<RunObserver> observers) {
@@ -140,7 +152,7 @@ public final class Run implements ContextRun {
      * {@return the links of the run's chain, outermost first}
      */
     public List<RunInterceptor> links() {
-        return List.of(chain);
+        return List.of(chain());
     }
 
     /**
@@ -151,7 +163,7 @@ public final class Run implements ContextRun {
      * @return its place
      */
     public int place(int index) {
-        return Chains.place(chain, index);
+        return Chains.place(chain(), index);
     }
 
     /**

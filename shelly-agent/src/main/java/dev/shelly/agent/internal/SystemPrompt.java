@@ -1,6 +1,7 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.Registry;
+import dev.shelly.chats.Message;
 import dev.shelly.skills.Skill;
 import java.util.List;
 
@@ -54,6 +55,38 @@ final class SystemPrompt {
             }
         }
         return false;
+    }
+
+    /**
+     * The texts and the message of the latest prompt made without skills or agents to list: the
+     * next fresh agent of a fan-out with the same texts shares the message instead of writing
+     * its own copy (a message is an immutable value, so chats may share one).
+     */
+    private record Last(String name, String description, String instructions, String context, Message message) {
+        boolean matches(String n, String d, String i, String c) {
+            return same(name, n) && same(description, d) && same(instructions, i) && same(context, c);
+        }
+
+        private static boolean same(String a, String b) {
+            return a == b || a.equals(b);
+        }
+    }
+
+    private static volatile Last last;
+
+    /** The prompt as a system message; see {@link #build}. */
+    static Message message(String name, String description, String instructions, String context, List<Skill> skills,
+            List<Registry.Entry> agents) {
+        if (!skills.isEmpty() || !agents.isEmpty()) {
+            return Message.system(build(name, description, instructions, context, skills, agents));
+        }
+        Last known = last;
+        if (known != null && known.matches(name, description, instructions, context)) {
+            return known.message();
+        }
+        Message made = Message.system(build(name, description, instructions, context, skills, agents));
+        last = new Last(name, description, instructions, context, made);
+        return made;
     }
 
     static String build(String name, String description, String instructions, String context, List<Skill> skills,

@@ -223,7 +223,7 @@ final class ToolTurn {
         Orchestration.Waiting waiting = new Orchestration.Waiting();
         String key = ToolInvocation.idempotencyKey(run.context, call);
         ToolResult result = !run.intercepts ? tools.call(call, run.toolContext().forCall(key), waiting)
-                : new Chains.Tool(run.chain, 0, new ToolInvocation(run.context, iteration, call, key,
+                : new Chains.Tool(run.chain(), 0, new ToolInvocation(run.context, iteration, call, key,
                         tools.idempotent(call.name())), c -> tools.call(c, run.toolContext().forCall(key), waiting))
                         .proceed(call);
         return new Ran(result, waiting.reason);
@@ -378,7 +378,7 @@ final class ToolTurn {
             ToolCall[] effective = {c.effective()};
             try {
                 ToolCall call = c.effective();
-                decision = new Chains.Decision(run.chain, 0, new ToolInvocation(run.context, iteration, call,
+                decision = new Chains.Decision(run.chain(), 0, new ToolInvocation(run.context, iteration, call,
                         ToolInvocation.idempotencyKey(run.context, call), tools.idempotent(call.name())), last, effective)
                         .proceed(call);
             } catch (AgentException e) {
