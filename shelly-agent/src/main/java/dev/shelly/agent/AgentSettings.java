@@ -478,8 +478,15 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
 
     /** The options every model call of the agent carries: prompt caching folded into those set. */
     ModelOptions callOptions() {
-        return promptCaching && options.cache() == null ? options.withCache(CacheHints.ON) : options;
+        if (!promptCaching || options.cache() != null) {
+            return options;
+        }
+        // Most agents keep the default options: one shared value for all of them.
+        return options == ModelOptions.NONE ? CACHING : options.withCache(CacheHints.ON);
     }
+
+    /** The default options with prompt caching on. */
+    private static final ModelOptions CACHING = ModelOptions.NONE.withCache(CacheHints.ON);
 
     @SuppressWarnings("unchecked")
     private B self() {
