@@ -63,9 +63,12 @@ public final class Runs {
             }
             tools = new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool());
             run.loop = new ReactLoop(run, tools, start.input());
-            Supplier<Message> chain = !run.intercepts ? run::proceed : () -> start.chain().apply(run);
             Duration limit = start.spec().timeout();
-            run.reply = limit == null ? chain.get() : within(run, chain, limit);
+            if (limit != null) {
+                run.reply = within(run, !run.intercepts ? run::proceed : () -> start.chain().apply(run), limit);
+            } else {
+                run.reply = !run.intercepts ? run.proceed() : start.chain().apply(run);
+            }
             if (!run.observed) {
                 return run;
             }
