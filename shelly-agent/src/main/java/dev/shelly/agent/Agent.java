@@ -286,22 +286,39 @@ public final class Agent extends AgentDefinition implements Runner {
         return run;
     }
 
-    /** Hands a run over to the loop, in a context already entered, holding the conversation for it. */
+    /**
+     * Hands a run over to the loop, in a context already entered, holding the conversation for it.
+     * Kept small, with what it makes in other methods: its frame is under every model call of the
+     * run, and a waiting run's virtual thread keeps its frames on the heap.
+     */
     private Run hold(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
+        claim(on);
+        context.bind();
+        try {
+            return Runs.execute(start(on, context, input, out));
+        } finally {
+            context.unbind();
+            on.end();
+        }
+    }
+
+    private void claim(Conversation on) {
         if (!on.begin()) {
             throw new IllegalStateException(on == conversation
                     ? "agent '" + name + "' is already running; an agent runs one run() at a time"
                     : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
         }
-        context.bind();
-        try {
-            ContextManager contextManager = on.state(spec, () -> new ContextManager(spec, spec.contextPolicy(), on.chat()));
-            return Runs.execute(new Runs.Start(spec, on.chat(), contextManager, context, input, out,
-                    RunApprover.of(context), CHILDREN, run -> new RunLinks(this, run, 0).proceed()));
-        } finally {
-            context.unbind();
-            on.end();
+    }
+
+    /** What the loop needs for a run on a conversation; the agent's context management state there made at its first run. */
+    private Runs.Start start(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
+        ContextManager contextManager = (ContextManager) on.state(spec);
+        if (contextManager == null) {
+            contextManager = new ContextManager(spec, spec.contextPolicy(), on.chat());
+            on.keep(spec, contextManager);
         }
+        return new Runs.Start(spec, on.chat(), contextManager, context, input, out, RunApprover.of(context), CHILDREN,
+                run -> new RunLinks(this, run, 0).proceed());
     }
 
     /**

@@ -5,7 +5,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.function.Supplier;
 
 /**
  * The state of one conversation with agents: its {@link Chat}, and what context management keeps
@@ -106,20 +105,25 @@ public final class Conversation {
         running = false;
     }
 
-    /** The state an agent keeps on this conversation, made on its first run here. */
-    @SuppressWarnings("unchecked")
-    <T> T state(Object agent, Supplier<T> made) {
+    /** The state an agent keeps on this conversation, or null before its first run here. */
+    Object state(Object agent) {
+        if (firstAgent == agent) {
+            return firstState;
+        }
+        return states == null ? null : states.get(agent);
+    }
+
+    /** Keeps the state an agent made at its first run here. */
+    void keep(Object agent, Object state) {
         if (firstAgent == null) {
             firstAgent = agent;
-            firstState = made.get();
-        }
-        if (firstAgent == agent) {
-            return (T) firstState;
+            firstState = state;
+            return;
         }
         if (states == null) {
             states = new IdentityHashMap<>(2);
         }
-        return (T) states.computeIfAbsent(agent, a -> made.get());
+        states.put(agent, state);
     }
 
     /**

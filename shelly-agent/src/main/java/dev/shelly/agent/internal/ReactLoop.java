@@ -3,7 +3,6 @@ package dev.shelly.agent.internal;
 import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentException;
 import dev.shelly.agent.AgentException.MaxIterationsException;
-import dev.shelly.agent.RunContext;
 import dev.shelly.agent.RunInterceptor.ModelCall;
 import dev.shelly.agent.StructuredOutput;
 import dev.shelly.chats.Chat;
@@ -40,6 +39,12 @@ final class ReactLoop implements Links.Shaping.Send {
     private int iterations;
     /** Where the model's stream deltas go: the run's events, or nowhere when nobody listens. */
     private StreamListener deltas = StreamListener.NONE;
+    /** The system prompt put in front of the chat when the chat does not open with it; made once. */
+    private Message prompt;
+    /** The options of the run's model calls, made at its first call. */
+    private ModelOptions runOptions;
+    /** The latest model call's request as it went furthest down the chain. */
+    private ModelRequest sent;
 
     ReactLoop(Run run, AgentTools tools, List<Message> input) {
         this.agent = run.agent;
@@ -51,15 +56,28 @@ final class ReactLoop implements Links.Shaping.Send {
     }
 
 
+    /** {@return the run's tools} */
+    AgentTools tools() {
+        return tools;
+    }
+
     /**
      * The paused turn, if any, the input, then the loop. When a turn pauses, the loop records the
      * pause on the run and returns the reply whose calls wait.
      */
     Message run() {
-        if (started) {
-            return loop();
+        if (!started) {
+            started = true;
+            Message paused = begin();
+            if (paused != null) {
+                return paused;
+            }
         }
-        started = true;
+        return loop();
+    }
+
+    /** The paused turn and the input: the reply whose calls still wait when the turn pauses again, else null. */
+    private Message begin() {
         List<ToolCall> pending = Runs.pausedCalls(agent.name(), chat);
         if (!pending.isEmpty()) {
             // The paused turn's calls may be of tools a skill loaded in that turn brought.
@@ -69,11 +87,11 @@ final class ReactLoop implements Links.Shaping.Send {
                 return p.reply();
             }
         }
-        boolean prompt = agent.systemPromptInChat() && chat.isEmpty();
-        if (prompt || !input.isEmpty()) {
+        boolean opens = agent.systemPromptInChat() && chat.isEmpty();
+        if (opens || !input.isEmpty()) {
             // One append: the prompt and the input arrive together.
             List<Message> first = input;
-            if (prompt) {
+            if (opens) {
                 Message[] all = new Message[input.size() + 1];
                 all[0] = systemPrompt();
                 for (int i = 0; i < input.size(); i++) {
@@ -84,7 +102,7 @@ final class ReactLoop implements Links.Shaping.Send {
             run.appendAll(first);
         }
         tools.startFollowed();
-        return loop();
+        return null;
     }
 
     private Message systemPrompt() {
@@ -92,73 +110,95 @@ final class ReactLoop implements Links.Shaping.Send {
                 run.canDelegate ? run.otherAgents() : List.of());
     }
 
+    /**
+     * The loop. It keeps little on its own frame and asks the model from a small method: the
+     * frames under a model call are what a waiting run's virtual thread holds on the heap.
+     */
     private Message loop() {
-        String name = agent.name();
-        RunContext ctx = run.context;
         if (run.observed && deltas == StreamListener.NONE) {
             AgentEvent.Source src = run.source();
             deltas = delta -> run.emit(new AgentEvent.StreamDelta(src, delta));
         }
-        ModelOptions options = agent.options();
-        ModelOptions runOptions = out == null ? options : options.withResponseFormat(out.format());
         int maxIterations = agent.maxIterations();
-        Set<String> stopTools = agent.stopTools();
-        Message prompt = null;
         while (maxIterations == AgentSpec.UNLIMITED || iterations < maxIterations) {
             int iteration = ++iterations;
             if (Thread.currentThread().isInterrupted()) {
                 throw run.cancelled();
             }
-            List<ToolDefinition> offered = tools.definitions();
-            boolean promptInChat = agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
-            if (prompt == null && !promptInChat) {
-                prompt = systemPrompt();
-            }
-            run.prompt = promptInChat ? null : prompt;
-            ModelResponse response;
-            ModelRequest request;
-            if (run.intercepts) {
-                // The call carries the tools offered and the run's options; context management, the
-                // first link, gives it the messages (Links.Shaping).
-                ModelRequest base = new ModelRequest(List.of(), offered, runOptions, chat.id());
-                ModelCall first = new ModelCall(ctx, iteration, base);
-                // The call as it went furthest down the chain: a link may have rewritten the request.
-                ModelCall[] sent = {first};
-                response = new Chains.Model(run.chain(), 0, first, agent.completer().target(),
-                        c -> complete(c.iteration(), c.request()), sent).proceed(base);
-                request = sent[0].request();
-            } else {
-                // Context management is the chain's only link: no link objects, the completer straight.
-                response = Links.Shaping.call(run, iteration, offered, runOptions, chat.id(), this);
-                request = run.shaped;
-            }
-            long start = run.callStart;
-            Message reply = response.message();
-            if (!reply.sender().equals(name)) {
-                reply = reply.withSender(name);
-            }
-            run.append(reply);
-            Usage usage = response.usage();
-            ctx.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
-            if (run.observed) {
-                run.emit(new AgentEvent.CompletionFinished(run.source(), iteration, reply, response, Run.since(start)));
-            }
-            run.lastResponse = response;
-            List<ToolCall> calls = reply.toolCalls();
-            if (calls.isEmpty()) {
-                return reply;
-            }
-            Outcome end = new ToolTurn(run, tools, iteration, reply)
-                    .take(request.tools() == run.shaped.tools() ? run.scoped : request.tools(), cutOff(response, request));
-            if (end instanceof Outcome.Paused p) {
-                run.paused = p;
-                return reply;
-            }
-            if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
-                return end.reply();
+            Message end = take(iteration, ask(iteration));
+            if (end != null) {
+                return end;
             }
         }
-        throw new MaxIterationsException(name, maxIterations);
+        throw new MaxIterationsException(agent.name(), maxIterations);
+    }
+
+    /** One model call through the chain (or straight to the completer); the request as sent is kept in {@link #sent}. */
+    private ModelResponse ask(int iteration) {
+        List<ToolDefinition> offered = tools.definitions();
+        boolean promptInChat = agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
+        if (prompt == null && !promptInChat) {
+            prompt = systemPrompt();
+        }
+        run.prompt = promptInChat ? null : prompt;
+        if (runOptions == null) {
+            runOptions = out == null ? agent.options() : agent.options().withResponseFormat(out.format());
+        }
+        if (run.intercepts) {
+            return intercepted(iteration, offered);
+        }
+        // Context management is the chain's only link: no link objects, the completer straight.
+        ModelResponse response = Links.Shaping.call(run, iteration, offered, runOptions, chat.id(), this);
+        sent = run.shaped;
+        return response;
+    }
+
+    /** A model call down the run's chain; context management, the first link, gives it the messages (Links.Shaping). */
+    private ModelResponse intercepted(int iteration, List<ToolDefinition> offered) {
+        ModelRequest base = new ModelRequest(List.of(), offered, runOptions, chat.id());
+        ModelCall first = new ModelCall(run.context, iteration, base);
+        // The call as it went furthest down the chain: a link may have rewritten the request.
+        ModelCall[] furthest = {first};
+        ModelResponse response = new Chains.Model(run.chain(), 0, first, agent.completer().target(),
+                c -> complete(c.iteration(), c.request()), furthest).proceed(base);
+        sent = furthest[0].request();
+        return response;
+    }
+
+    /**
+     * What follows a model call: the reply appended and counted, then its tool calls taken.
+     *
+     * @return the run's last message when the run ends here (an answer, a pause, a stop tool), else null
+     */
+    private Message take(int iteration, ModelResponse response) {
+        ModelRequest request = sent;
+        long start = run.callStart;
+        Message reply = response.message();
+        if (!reply.sender().equals(agent.name())) {
+            reply = reply.withSender(agent.name());
+        }
+        run.append(reply);
+        Usage usage = response.usage();
+        run.context.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
+        if (run.observed) {
+            run.emit(new AgentEvent.CompletionFinished(run.source(), iteration, reply, response, Run.since(start)));
+        }
+        run.lastResponse = response;
+        List<ToolCall> calls = reply.toolCalls();
+        if (calls.isEmpty()) {
+            return reply;
+        }
+        Outcome end = new ToolTurn(run, tools, iteration, reply)
+                .take(request.tools() == run.shaped.tools() ? run.scoped : request.tools(), cutOff(response, request));
+        if (end instanceof Outcome.Paused p) {
+            run.paused = p;
+            return reply;
+        }
+        Set<String> stopTools = agent.stopTools();
+        if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
+            return end.reply();
+        }
+        return null;
     }
 
     /** A shaped request of a run whose chain holds only context management: to the completer. */

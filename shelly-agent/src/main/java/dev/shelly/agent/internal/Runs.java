@@ -54,40 +54,60 @@ public final class Runs {
      * @return the run, answered or paused
      */
     public static Run execute(Start start) {
-        long began = System.nanoTime();
         Run run = new Run(start);
-        AgentTools tools = null;
         try {
-            if (run.observed) {
-                run.emit(new AgentEvent.AgentStarted(run.source()));
-            }
-            tools = new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool());
-            run.loop = new ReactLoop(run, tools, start.input());
-            Duration limit = start.spec().timeout();
-            if (limit != null) {
-                run.reply = within(run, !run.intercepts ? run::proceed : () -> start.chain().apply(run), limit);
-            } else {
-                run.reply = !run.intercepts ? run.proceed() : start.chain().apply(run);
-            }
-            if (!run.observed) {
-                return run;
-            }
-            if (run.paused != null) {
-                run.emit(new AgentEvent.AgentFailed(run.source(), run.pauseSignal(), Run.since(began)));
-                return run;
-            }
-            run.emit(new AgentEvent.AgentFinished(run.source(), run.reply, Run.since(began), run.context.usage(),
-                    run.context.cost()));
+            begin(run, start);
+            drive(run, start);
+            ended(run);
             return run;
         } catch (RuntimeException | Error e) {
-            if (run.observed) {
-                run.emit(new AgentEvent.AgentFailed(run.source(), e, Run.since(began)));
-            }
+            failed(run, e);
             throw e;
         } finally {
-            if (tools != null) {
-                tools.stopBrought();
+            if (run.loop != null) {
+                run.loop.tools().stopBrought();
             }
+        }
+    }
+
+    // The methods below keep execute's frame small: it is under every model call of the run, and a
+    // waiting run's virtual thread keeps its frames on the heap.
+
+    /** Announces the run and makes its tools and loop. */
+    private static void begin(Run run, Start start) {
+        if (run.observed) {
+            run.emit(new AgentEvent.AgentStarted(run.source()));
+        }
+        AgentTools tools = new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool());
+        run.loop = new ReactLoop(run, tools, start.input());
+    }
+
+    /** Runs the chain around the loop, within the agent's time limit if it has one. */
+    private static void drive(Run run, Start start) {
+        Duration limit = start.spec().timeout();
+        if (limit != null) {
+            run.reply = within(run, !run.intercepts ? run::proceed : () -> start.chain().apply(run), limit);
+        } else {
+            run.reply = !run.intercepts ? run.proceed() : start.chain().apply(run);
+        }
+    }
+
+    /** Announces how the run ended: finished, or paused (a failure that carries the pause's signal). */
+    private static void ended(Run run) {
+        if (!run.observed) {
+            return;
+        }
+        if (run.paused != null) {
+            run.emit(new AgentEvent.AgentFailed(run.source(), run.pauseSignal(), Run.since(run.startNanos)));
+            return;
+        }
+        run.emit(new AgentEvent.AgentFinished(run.source(), run.reply, Run.since(run.startNanos), run.context.usage(),
+                run.context.cost()));
+    }
+
+    private static void failed(Run run, Throwable e) {
+        if (run.observed) {
+            run.emit(new AgentEvent.AgentFailed(run.source(), e, Run.since(run.startNanos)));
         }
     }
 
