@@ -3,12 +3,15 @@ package dev.shelly.chats;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.RandomAccess;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
@@ -36,6 +39,7 @@ public final class Chat {
     private static final String PROCESS = HexFormat.of().toHexDigits(new SecureRandom().nextLong()) + "-";
     private static final AtomicLong MESSAGES = new AtomicLong();
     private static final long NANOS = 1_000_000_000L;
+    private static final Message[] NONE = {};
 
     private final long number = IDS.incrementAndGet();
     /** {@code chat-} and {@link #number} in base 36, made when first asked for. */
@@ -44,7 +48,12 @@ public final class Chat {
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled on every append; made by the first {@link #await}, since most chats are never awaited. */
     private Condition grown;
-    private final List<Message> messages = new ArrayList<>(4);
+    /**
+     * The messages, in order: the first {@link #count} of an array that is only ever appended to
+     * (a full one is copied to a larger one), so that a {@link Snapshot} of the first n shares it.
+     */
+    private Message[] items = NONE;
+    private int count;
     /**
      * The entries of the first messages, made when they were first read (null until then); the
      * messages after them have their append times in {@link #appendedAt} until they are read.
@@ -53,9 +62,11 @@ public final class Chat {
     /**
      * When the messages that have no entry yet were appended: one time per append, in nanoseconds
      * since the epoch (so that an append keeps no object), and the index of its first message;
-     * {@link #appends} of them. Made at the first append, for two appends (a run's input, then
-     * the model's reply), and doubled as needed.
+     * {@link #appends} of them. The first append's in two fields (a waiting run's chat has had
+     * one append), the others' in arrays made at the second append and doubled as needed.
      */
+    private long firstAt;
+    private int firstFrom;
     private long[] appendedAt;
     private int[] appendedFrom;
     private int appends;
@@ -120,7 +131,7 @@ public final class Chat {
     public Chat(List<Message> initial) {
         List<Message> checked = Checks.copyOf(initial, "Chat initial");
         if (!checked.isEmpty()) {
-            messages.addAll(checked);
+            add(checked);
             noteAppend(Instant.now(), 0);
         }
     }
@@ -137,7 +148,7 @@ public final class Chat {
         chat.entries = new ArrayList<>(checked.size());
         for (Entry e : checked) {
             chat.entries.add(e);
-            chat.messages.add(e.message());
+            chat.add(e.message());
         }
         return chat;
     }
@@ -182,8 +193,8 @@ public final class Chat {
         Instant at = Instant.now();
         lock.lock();
         try {
-            messages.add(more);
-            return appended(at, messages.size() - 1);
+            add(more);
+            return appended(at, count - 1);
         } finally {
             lock.unlock();
         }
@@ -205,9 +216,9 @@ public final class Chat {
         Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
         lock.lock();
         try {
-            int size = messages.size();
+            int size = count;
             for (Message m : more) {
-                messages.add(m);
+                add(m);
             }
             return appended(at, size);
         } finally {
@@ -226,35 +237,56 @@ public final class Chat {
         Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
         lock.lock();
         try {
-            int size = messages.size();
-            messages.addAll(checked);
+            int size = count;
+            add(checked);
             return appended(at, size);
         } finally {
             lock.unlock();
         }
     }
 
+    /** Appends one message to the array, under the lock. */
+    private void add(Message m) {
+        if (count == items.length) {
+            items = Arrays.copyOf(items, Math.max(4, count + (count >> 1)));
+        }
+        items[count++] = m;
+    }
+
+    private void add(List<Message> more) {
+        for (Message m : more) {
+            add(m);
+        }
+    }
+
     /** Notes the time of an append whose first message is at an index, wakes the waiters; the new size. */
     private int appended(Instant at, int first) {
-        if (messages.size() > first) {
+        if (count > first) {
             noteAppend(at, first);
             if (grown != null) {
                 grown.signalAll();
             }
         }
-        return messages.size();
+        return count;
     }
 
     private void noteAppend(Instant at, int first) {
+        long nanos = at.getEpochSecond() * NANOS + at.getNano();
+        if (appends == 0) {
+            firstAt = nanos;
+            firstFrom = first;
+            appends = 1;
+            return;
+        }
         if (appendedAt == null) {
             appendedAt = new long[2];
             appendedFrom = new int[2];
-        } else if (appends == appendedAt.length) {
-            appendedAt = Arrays.copyOf(appendedAt, appends * 2);
-            appendedFrom = Arrays.copyOf(appendedFrom, appends * 2);
+        } else if (appends - 1 == appendedAt.length) {
+            appendedAt = Arrays.copyOf(appendedAt, appendedAt.length * 2);
+            appendedFrom = Arrays.copyOf(appendedFrom, appendedFrom.length * 2);
         }
-        appendedAt[appends] = at.getEpochSecond() * NANOS + at.getNano();
-        appendedFrom[appends] = first;
+        appendedAt[appends - 1] = nanos;
+        appendedFrom[appends - 1] = first;
         appends++;
     }
 
@@ -266,7 +298,7 @@ public final class Chat {
     public int size() {
         lock.lock();
         try {
-            return messages.size();
+            return count;
         } finally {
             lock.unlock();
         }
@@ -291,11 +323,11 @@ public final class Chat {
     public Message get(int index) {
         lock.lock();
         try {
-            if (index < 0 || index >= messages.size()) {
+            if (index < 0 || index >= count) {
                 throw new IndexOutOfBoundsException(
-                        "no message at index " + index + "; the chat holds " + messages.size());
+                        "no message at index " + index + "; the chat holds " + count);
             }
-            return messages.get(index);
+            return items[index];
         } finally {
             lock.unlock();
         }
@@ -309,7 +341,7 @@ public final class Chat {
     public Optional<Message> last() {
         lock.lock();
         try {
-            return messages.isEmpty() ? Optional.empty() : Optional.of(messages.getLast());
+            return count == 0 ? Optional.empty() : Optional.of(items[count - 1]);
         } finally {
             lock.unlock();
         }
@@ -337,10 +369,10 @@ public final class Chat {
         }
         lock.lock();
         try {
-            if (offset >= messages.size()) {
+            if (offset >= count) {
                 return List.of();
             }
-            return List.copyOf(messages.subList(offset, messages.size()));
+            return new Snapshot(items, offset, count);
         } finally {
             lock.unlock();
         }
@@ -383,26 +415,34 @@ public final class Chat {
      */
     private void stampUnread() {
         int first = entries == null ? 0 : entries.size();
-        int count = messages.size() - first;
-        if (count == 0) {
+        int unread = count - first;
+        if (unread == 0) {
             return;
         }
         if (entries == null) {
-            entries = new ArrayList<>(count);
+            entries = new ArrayList<>(unread);
         }
-        long number = MESSAGES.getAndAdd(count) + 1;
+        long number = MESSAGES.getAndAdd(unread) + 1;
         int append = -1;
         Instant at = null;
-        for (int i = first; i < messages.size(); i++) {
-            if (append + 1 < appends && appendedFrom[append + 1] <= i) {
-                while (append + 1 < appends && appendedFrom[append + 1] <= i) {
+        for (int i = first; i < count; i++) {
+            if (append + 1 < appends && appendedFrom(append + 1) <= i) {
+                while (append + 1 < appends && appendedFrom(append + 1) <= i) {
                     append++;
                 }
-                at = Instant.ofEpochSecond(Math.floorDiv(appendedAt[append], NANOS), Math.floorMod(appendedAt[append], NANOS));
+                long nanos = append == 0 ? firstAt : appendedAt[append - 1];
+                at = Instant.ofEpochSecond(Math.floorDiv(nanos, NANOS), Math.floorMod(nanos, NANOS));
             }
-            entries.add(Entry.stamp(messages.get(i), at, number + i - first));
+            entries.add(Entry.stamp(items[i], at, number + i - first));
         }
         appends = 0;
+        appendedAt = null;
+        appendedFrom = null;
+    }
+
+    /** The index of the first message of the append at a place among the noted ones. */
+    private int appendedFrom(int append) {
+        return append == 0 ? firstFrom : appendedFrom[append - 1];
     }
 
     /**
@@ -416,7 +456,8 @@ public final class Chat {
         List<Message> found = new ArrayList<>();
         lock.lock();
         try {
-            for (Message m : messages) {
+            for (int i = 0; i < count; i++) {
+                Message m = items[i];
                 if (m.sender().equals(sender)) {
                     found.add(m);
                 }
@@ -435,7 +476,8 @@ public final class Chat {
     public Optional<String> systemPrompt() {
         lock.lock();
         try {
-            for (Message m : messages) {
+            for (int i = 0; i < count; i++) {
+                Message m = items[i];
                 if (m.role() == Role.SYSTEM) {
                     return Optional.of(m.text());
                 }
@@ -464,15 +506,55 @@ public final class Chat {
             if (grown == null) {
                 grown = lock.newCondition();
             }
-            while (messages.size() <= n) {
+            while (count <= n) {
                 if (nanos <= 0) {
                     break;
                 }
                 nanos = grown.awaitNanos(nanos);
             }
-            return messages.size();
+            return count;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Whether a list is a chat's own copy of its messages ({@link #messages()}, {@link #since}):
+     * immutable, holding no null, and sharing the chat's storage, so that whoever keeps messages
+     * (a model request) may keep it as it is instead of copying it again.
+     *
+     * @param list the list
+     * @return true for a chat's copy
+     * @throws IllegalArgumentException when the list is null
+     */
+    public static boolean isSnapshot(List<?> list) {
+        return Checks.requireNonNull(list, "Chat.isSnapshot list") instanceof Snapshot;
+    }
+
+    /**
+     * The messages of a chat from one index to another, as they were when taken: a view of the
+     * chat's array, whose first elements an append never changes. Immutable.
+     */
+    private static final class Snapshot extends AbstractList<Message> implements RandomAccess {
+        private final Message[] items;
+        private final int from;
+        private final int to;
+
+        Snapshot(Message[] items, int from, int to) {
+            this.items = items;
+            this.from = from;
+            this.to = to;
+        }
+
+        @Override
+        public Message get(int index) {
+            Objects.checkIndex(index, to - from);
+            return items[from + index];
+        }
+
+        @Override
+        public int size() {
+            return to - from;
         }
     }
 

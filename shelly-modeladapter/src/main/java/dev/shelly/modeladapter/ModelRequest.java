@@ -1,5 +1,6 @@
 package dev.shelly.modeladapter;
 
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolDefinition;
@@ -33,7 +34,8 @@ public record ModelRequest(List<Message> messages, List<ToolDefinition> tools, M
 
     /** Checks every element and the tool choice, and copies the lists (no copy when already immutable). */
     public ModelRequest {
-        messages = copyOf(messages, "messages");
+        // A chat's own copy of its messages is kept as it is: immutable, no null, and no second copy.
+        messages = messages != null && Chat.isSnapshot(messages) ? messages : copyOf(messages, "messages");
         tools = copyOf(tools, "tools");
         if (options == null) {
             options = ModelOptions.NONE;
