@@ -243,7 +243,7 @@ public final class CallView implements ContextView {
 
     @Override
     public boolean overflowed() {
-        return manager.overflow != null;
+        return manager.overflowing();
     }
 
     /** The estimate of the request as the view stands, without the provider's count. */

@@ -33,48 +33,14 @@ public final class ContextManager {
     /** The conversation's chat this state belongs to. */
     private final Chat chat;
     final ContextPolicy policy;
-    /** The token account, made when the first view is shaped: a conversation that only passes its chat on has none. */
-    private TokenAccount account;
     /** How far the chat was searched for this agent's summary. */
     private int scanned;
     /** Whether the chat searched so far holds a summary, of any agent. */
     private boolean anySummary;
-    /** The chat index of this agent's latest summary, or -1. */
-    private int summaryIndex = -1;
-    private Message summary;
-    private int resumeFrom;
-    private ContextRun stateRun;
-    /** What the strategies remember during the run; made when a strategy first asks. */
-    private Map<ContextStrategy, Object> state;
-    /**
-     * The previous call's view after its strategies, which the next call extends with what the
-     * chat gained since; null when there is none to extend (a new run, a compaction).
-     */
-    private CallView last;
-    /** The chat's size and last message when {@link #last} was shaped. */
-    private int lastChatSize;
-    private Message lastTail;
-    /** The summary {@link #last} was built on. */
-    private Message lastSummary;
-    /** The strategy being applied, and the one that replaced messages in this run, if any. */
-    private ContextStrategy applying;
-    private ContextStrategy replacer;
-    /**
-     * Whether more than one strategy replaced messages in this run: a strategy then rewrites
-     * another's rewrite, so each view is built from the chat again to keep the order.
-     */
-    private boolean manyReplacers;
-    /** Whether the view being shaped was compacted. */
-    private boolean compacted;
     /** The first strategy in the policy that may replace messages ({@link ContextStrategy#replacesMessages}), or null. */
     private final ContextStrategy firstReplacer;
-    /**
-     * The context overflow the previous request was refused with, while the view is shaped again
-     * to retry it; null otherwise.
-     */
-    ModelException overflow;
-    /** The size of the refused request, which the view shaped again must be below. */
-    private long overflowTokens;
+    /** The state of shaped views, made when the first view is shaped or the first summary found. */
+    private Views views;
 
     /**
      * The context management of an agent on a conversation, made at the agent's first run on it.
@@ -146,22 +112,23 @@ public final class ContextManager {
      * @return the view
      */
     public CallView view(ContextRun run, int iteration, Message prompt, List<ToolDefinition> offered) {
-        if (stateRun != run) {
-            stateRun = run;
-            if (state != null) {
-                state.clear();
+        Views v = v();
+        if (v.stateRun != run) {
+            v.stateRun = run;
+            if (v.state != null) {
+                v.state.clear();
             }
             account().startRun();
-            last = null;
-            replacer = null;
-            manyReplacers = false;
-            overflow = null;
+            v.last = null;
+            v.replacer = null;
+            v.manyReplacers = false;
+            v.overflow = null;
         }
         findSummary(chat.since(scanned));
         Message head = prompt != null ? prompt : chat.get(0);
-        CallView view = extendable(head, chat) ? last.next(iteration, offered, lastChatSize)
+        CallView view = extendable(head, chat) ? v.last.next(iteration, offered, v.lastChatSize)
                 : build(run, iteration, prompt, offered);
-        last = null;
+        v.last = null;
         List<Message> rest = chat.since(view.chatSize);
         for (int i = 0; i < rest.size(); i++) {
             Message m = rest.get(i);
@@ -170,17 +137,17 @@ public final class ContextManager {
             }
         }
         if (policy.active()) {
-            compacted = false;
+            v.compacted = false;
             try {
                 for (ContextStrategy s : policy.strategies()) {
-                    applying = s;
+                    v.applying = s;
                     s.apply(view);
                 }
             } finally {
-                applying = null;
+                v.applying = null;
             }
-            if (overflow != null && view.tokens() >= overflowTokens) {
-                throw advised(overflow, "the context policy of agent '" + agent.name() + "' " + strategyNames()
+            if (v.overflow != null && view.tokens() >= v.overflowTokens) {
+                throw advised(v.overflow, "the context policy of agent '" + agent.name() + "' " + strategyNames()
                         + " made no room for the request to fit; add ContextStrategy.compaction (config: "
                         + "compaction) or ContextStrategy.trimToolResults (config: trim_tool_results) to its policy, or shorten the input");
             }
@@ -201,22 +168,23 @@ public final class ContextManager {
      *     no context policy, or its view was shaped again already
      */
     public void overflowed(ModelException e, CallView sent) {
+        Views v = v();
         if (!policy.active()) {
             throw advised(e, "agent '" + agent.name() + "' has no context policy to make room; give it one that "
                     + "compacts, ContextPolicy.builder().strategies(ContextStrategy.compaction()).build() (config: "
                     + "context: {compaction: {}}), and it compacts and tries again");
         }
-        if (overflow != null || sent == null) {
-            throw advised(e, overflow != null
+        if (v.overflow != null || sent == null) {
+            throw advised(e, v.overflow != null
                     ? "agent '" + agent.name() + "' made room once with its context policy " + strategyNames()
                             + " and the request still does not fit; lower the compaction's keep_recent or threshold, "
                             + "trim tool results, or shorten the input"
                     : "agent '" + agent.name() + "' did not retry: a model-call hook rewrote the request, so its "
                             + "context policy cannot shape it");
         }
-        overflowTokens = account().refused(e, sent);
-        overflow = e;
-        last = null;
+        v.overflowTokens = account().refused(e, sent);
+        v.overflow = e;
+        v.last = null;
     }
 
     /** The strategies' names, for messages: {@code (compaction, trim_tool_results)}. */
@@ -245,16 +213,18 @@ public final class ContextManager {
      * the other's rewrite instead of the chat's message.
      */
     private boolean extendable(Message head, Chat chat) {
-        if (last == null || manyReplacers || (replacer != null && replacer != firstReplacer)
-                || last.messages.get(0) != head || lastSummary != summary) {
+        Views v = v();
+        if (v.last == null || v.manyReplacers || (v.replacer != null && v.replacer != firstReplacer)
+                || v.last.messages.get(0) != head || v.lastSummary != v.summary) {
             return false;
         }
         int size = chat.size();
-        return size >= lastChatSize && (lastChatSize == 0 || chat.get(lastChatSize - 1) == lastTail);
+        return size >= v.lastChatSize && (v.lastChatSize == 0 || chat.get(v.lastChatSize - 1) == v.lastTail);
     }
 
     /** The view from the chat: the prompt, this agent's summary and the conversation since. */
     private CallView build(ContextRun run, int iteration, Message prompt, List<ToolDefinition> offered) {
+        Views v = v();
         CallView view = new CallView(this, run, iteration, offered);
         int base;
         if (prompt == null) {
@@ -265,9 +235,9 @@ public final class ContextManager {
             base = 0;
         }
         int start = base;
-        if (summary != null) {
-            view.add(summary, summaryIndex);
-            start = Math.max(base, resumeFrom);
+        if (v.summary != null) {
+            view.add(v.summary, v.summaryIndex);
+            start = Math.max(base, v.resumeFrom);
         }
         view.first = view.messages.size();
         view.chatSize = start;
@@ -276,14 +246,15 @@ public final class ContextManager {
 
     /** Keeps a shaped view for the next call to extend, unless it was compacted. */
     private void keep(CallView view, Chat chat) {
-        if (compacted || manyReplacers) {
-            last = null;
+        Views v = v();
+        if (v.compacted || v.manyReplacers) {
+            v.last = null;
             return;
         }
-        last = view;
-        lastChatSize = chat.size();
-        lastTail = lastChatSize == 0 ? null : chat.get(lastChatSize - 1);
-        lastSummary = summary;
+        v.last = view;
+        v.lastChatSize = chat.size();
+        v.lastTail = v.lastChatSize == 0 ? null : chat.get(v.lastChatSize - 1);
+        v.lastSummary = v.summary;
     }
 
     /**
@@ -294,44 +265,48 @@ public final class ContextManager {
      * @param view the view the request was built from, or null when hooks rewrote the request
      */
     public void measured(ModelRequest sent, ModelResponse response, CallView view) {
-        overflow = null;
+        v().overflow = null;
         account().measured(sent, response, view);
     }
 
     /** The token account, made on first use. */
     TokenAccount account() {
-        if (account == null) {
-            account = new TokenAccount(agent.name(), agent.completer(), policy);
+        Views v = v();
+        if (v.account == null) {
+            v.account = new TokenAccount(agent.name(), agent.completer(), policy);
         }
-        return account;
+        return v.account;
     }
 
     /** Notes that the strategy being applied replaced a message of the view. */
     void replaced() {
-        if (applying != null && applying != replacer) {
-            manyReplacers |= replacer != null;
-            replacer = applying;
+        Views v = v();
+        if (v.applying != null && v.applying != v.replacer) {
+            v.manyReplacers |= v.replacer != null;
+            v.replacer = v.applying;
         }
     }
 
     /** Notes that a strategy compacted the view: the summary it wrote and where the view now resumes. */
     void compacted(Message written, int index, int resumeAt) {
-        summary = written;
-        summaryIndex = index;
-        resumeFrom = resumeAt;
-        compacted = true;
+        Views v = v();
+        v.summary = written;
+        v.summaryIndex = index;
+        v.resumeFrom = resumeAt;
+        v.compacted = true;
     }
 
     /** What a strategy remembers during the run, made on first use. */
     @SuppressWarnings("unchecked")
     <T> T state(ContextStrategy owner, Supplier<T> initial) {
-        if (state == null) {
-            state = new IdentityHashMap<>();
+        Views v = v();
+        if (v.state == null) {
+            v.state = new IdentityHashMap<>();
         }
-        Object known = state.get(owner);
+        Object known = v.state.get(owner);
         if (known == null) {
             known = initial.get();
-            state.put(owner, known);
+            v.state.put(owner, known);
         }
         return (T) known;
     }
@@ -350,9 +325,10 @@ public final class ContextManager {
             anySummary = true;
             if (agent.name().equals(m.metadata().get(ContextPolicy.AGENT))
                     && m.metadata().get(ContextPolicy.FROM) instanceof Number from) {
-                summaryIndex = scanned + i;
-                summary = m;
-                resumeFrom = from.intValue();
+                Views v = v();
+                v.summaryIndex = scanned + i;
+                v.summary = m;
+                v.resumeFrom = from.intValue();
             }
         }
         scanned += fresh.size();
@@ -360,5 +336,63 @@ public final class ContextManager {
 
     static boolean isSummary(Message m) {
         return ContextPolicy.SUMMARY.equals(m.metadata().get(ContextPolicy.KIND));
+    }
+
+    /** The views' state, made on first use. */
+    private Views v() {
+        Views known = views;
+        if (known == null) {
+            known = new Views();
+            views = known;
+        }
+        return known;
+    }
+
+    /** Whether the view being shaped retries a request the model refused as too long. */
+    boolean overflowing() {
+        return views != null && views.overflow != null;
+    }
+
+    /**
+     * What shaping views keeps between calls: a conversation whose agent has no policy and whose
+     * chat holds no summary never makes it.
+     */
+    private static final class Views {
+        /** The token account, made when the first view is shaped: a conversation that only passes its chat on has none. */
+        TokenAccount account;
+        /** The chat index of this agent's latest summary, or -1. */
+        int summaryIndex = -1;
+        Message summary;
+        int resumeFrom;
+        ContextRun stateRun;
+        /** What the strategies remember during the run; made when a strategy first asks. */
+        Map<ContextStrategy, Object> state;
+        /**
+         * The previous call's view after its strategies, which the next call extends with what the
+         * chat gained since; null when there is none to extend (a new run, a compaction).
+         */
+        CallView last;
+        /** The chat's size and last message when {@link #last} was shaped. */
+        int lastChatSize;
+        Message lastTail;
+        /** The summary {@link #last} was built on. */
+        Message lastSummary;
+        /** The strategy being applied, and the one that replaced messages in this run, if any. */
+        ContextStrategy applying;
+        ContextStrategy replacer;
+        /**
+         * Whether more than one strategy replaced messages in this run: a strategy then rewrites
+         * another's rewrite, so each view is built from the chat again to keep the order.
+         */
+        boolean manyReplacers;
+        /** Whether the view being shaped was compacted. */
+        boolean compacted;
+        /**
+         * The context overflow the previous request was refused with, while the view is shaped again
+         * to retry it; null otherwise.
+         */
+        ModelException overflow;
+        /** The size of the refused request, which the view shaped again must be below. */
+        long overflowTokens;
     }
 }
