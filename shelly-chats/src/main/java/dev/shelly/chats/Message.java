@@ -147,13 +147,17 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
      */
     public <T extends Part> List<T> parts(Class<T> type) {
         Checks.requireNonNull(type, "Message.parts type");
-        List<T> found = new ArrayList<>();
+        List<T> found = null;
         for (Part part : parts) {
             if (type.isInstance(part)) {
+                if (found == null) {
+                    found = new ArrayList<>(parts.size());
+                }
                 found.add(type.cast(part));
             }
         }
-        return Collections.unmodifiableList(found);
+        // Most messages hold parts of one kind: asking for another makes no list.
+        return found == null ? List.of() : Collections.unmodifiableList(found);
     }
 
     /**
