@@ -86,15 +86,7 @@ final class AgentTools {
         }
         this.run = run;
         this.boxes = boxes;
-        List<ToolDefinition> b = new ArrayList<>(3);
-        if (skillTool != null) {
-            b.add(skillTool);
-        }
-        if (run.canDelegate) {
-            b.add(Orchestration.LIST_AGENTS_TOOL);
-            b.add(Orchestration.DELEGATE_TOOL);
-        }
-        this.builtins = List.copyOf(b);
+        this.builtins = builtins(skillTool, run.canDelegate);
         this.own = run.agent.toolboxes().size();
         boolean any = false;
         for (Skill s : run.agent.skills()) {
@@ -104,6 +96,15 @@ final class AgentTools {
         this.starter = run.agent.skillTools();
         this.starting = starter == null ? null : new ReentrantLock();
         this.started = starter == null ? null : new LinkedHashMap<>();
+    }
+
+    /** The built-in tools a run offers: {@code load_skill} when the agent has skills, the delegation tools when it may delegate. */
+    private static List<ToolDefinition> builtins(ToolDefinition skillTool, boolean canDelegate) {
+        if (skillTool == null) {
+            return canDelegate ? List.of(Orchestration.LIST_AGENTS_TOOL, Orchestration.DELEGATE_TOOL) : List.of();
+        }
+        return canDelegate ? List.of(skillTool, Orchestration.LIST_AGENTS_TOOL, Orchestration.DELEGATE_TOOL)
+                : List.of(skillTool);
     }
 
     /**
@@ -323,8 +324,8 @@ final class AgentTools {
 
     private List<ToolDefinition> definitions(Limit limit) {
         List<ToolBox> extra = brought;
-        if (limit == null && builtins.isEmpty() && boxes.size() == 1 && extra.isEmpty()) {
-            return boxes.getFirst().definitions();
+        if (limit == null && builtins.isEmpty() && boxes.size() <= 1 && extra.isEmpty()) {
+            return boxes.isEmpty() ? List.of() : boxes.getFirst().definitions();
         }
         List<ToolDefinition> all = new ArrayList<>();
         Set<String> seen = new HashSet<>();

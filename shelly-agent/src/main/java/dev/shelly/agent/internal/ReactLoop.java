@@ -17,7 +17,6 @@ import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.StopReason;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
@@ -88,18 +87,16 @@ final class ReactLoop implements Links.Shaping.Send {
             }
         }
         boolean opens = agent.systemPromptInChat() && chat.isEmpty();
-        if (opens || !input.isEmpty()) {
+        if (opens) {
             // One append: the prompt and the input arrive together.
-            List<Message> first = input;
-            if (opens) {
-                Message[] all = new Message[input.size() + 1];
-                all[0] = systemPrompt();
-                for (int i = 0; i < input.size(); i++) {
-                    all[i + 1] = input.get(i);
-                }
-                first = Arrays.asList(all);
+            Message[] all = new Message[input.size() + 1];
+            all[0] = systemPrompt();
+            for (int i = 0; i < input.size(); i++) {
+                all[i + 1] = input.get(i);
             }
-            run.appendAll(first);
+            run.appendAll(all);
+        } else if (!input.isEmpty()) {
+            run.appendAll(input);
         }
         tools.startFollowed();
         return null;

@@ -244,6 +244,15 @@ public final class Run implements ContextRun {
     }
 
     /** Appends messages in one append and announces each. */
+    void appendAll(Message... messages) {
+        chat.append(messages);
+        if (observed) {
+            for (Message m : messages) {
+                emit(new AgentEvent.MessageAdded(source(), m));
+            }
+        }
+    }
+
     void appendAll(List<Message> messages) {
         chat.append(messages);
         if (observed) {
