@@ -37,17 +37,18 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
     Completer completer;
     int maxIterations = DEFAULT_MAX_ITERATIONS;
     int maxDelegationDepth = DEFAULT_MAX_DELEGATION_DEPTH;
-    final List<Skill> skills = new ArrayList<>();
-    final List<RunInterceptor> middleware = new ArrayList<>();
-    final List<ToolBox> toolboxes = new ArrayList<>();
+    // The lists and the set are made at their first addition: most agents add nothing to most of them.
+    List<Skill> skills = List.of();
+    List<RunInterceptor> middleware = List.of();
+    List<ToolBox> toolboxes = List.of();
     Duration cancelGrace;
     Duration timeout;
-    final List<RunInterceptor> interceptors = new ArrayList<>();
+    List<RunInterceptor> interceptors = List.of();
     ModelOptions options = ModelOptions.NONE;
     boolean promptCaching = true;
     ModelTable prices;
     int maxToolResultChars = ToolResults.DEFAULT_MAX_CHARS;
-    final Set<String> stopTools = new LinkedHashSet<>();
+    Set<String> stopTools = Set.of();
     boolean systemPromptInChat = true;
     Chat chat;
     Registry registry;
@@ -168,6 +169,7 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
                     throw new IllegalArgumentException("Agent '" + name + "' has two skills named '" + s.name() + "'");
                 }
             }
+            skills = growing(skills);
             skills.add(s);
         }
         return self();
@@ -200,7 +202,9 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
      * @return this builder
      */
     public B middleware(RunInterceptor... more) {
-        middleware.addAll(List.of(requireAll(more, "middleware")));
+        List<RunInterceptor> added = List.of(requireAll(more, "middleware"));
+        middleware = growing(middleware);
+        middleware.addAll(added);
         return self();
     }
 
@@ -232,6 +236,7 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
      */
     public B toolboxes(ToolBox... more) {
         for (ToolBox t : requireAll(more, "toolboxes")) {
+            toolboxes = growing(toolboxes);
             toolboxes.add(t);
         }
         return self();
@@ -350,6 +355,9 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
             if (n.isBlank()) {
                 throw new IllegalArgumentException("Agent '" + name + "' stopAtTools must not hold a blank name");
             }
+            if (!(stopTools instanceof LinkedHashSet)) {
+                stopTools = new LinkedHashSet<>(stopTools);
+            }
             stopTools.add(n);
         }
         return self();
@@ -380,7 +388,9 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
      * @return this builder
      */
     public B interceptors(RunInterceptor... more) {
-        interceptors.addAll(List.of(requireAll(more, "interceptors")));
+        List<RunInterceptor> added = List.of(requireAll(more, "interceptors"));
+        interceptors = growing(interceptors);
+        interceptors.addAll(added);
         return self();
     }
 
@@ -487,6 +497,11 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
 
     /** The default options with prompt caching on. */
     private static final ModelOptions CACHING = ModelOptions.NONE.withCache(CacheHints.ON);
+
+    /** A list that takes additions: the list itself once it is one, else a copy of the empty one it starts as. */
+    private static <T> List<T> growing(List<T> list) {
+        return list instanceof ArrayList<T> a ? a : new ArrayList<>(list);
+    }
 
     @SuppressWarnings("unchecked")
     private B self() {
