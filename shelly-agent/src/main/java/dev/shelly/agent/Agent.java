@@ -279,7 +279,11 @@ public final class Agent extends AgentDefinition implements Runner {
      * null caller stands for a fresh {@link RunContext#root()} that nobody else holds.
      */
     private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
-        Run run = hold(on, caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults), input, out);
+        return signalled(hold(on, caller, input, out));
+    }
+
+    /** The run, unless it paused: then its pause is thrown. */
+    private static Run signalled(Run run) {
         if (run.paused() != null) {
             throw run.pauseSignal();
         }
@@ -287,11 +291,13 @@ public final class Agent extends AgentDefinition implements Runner {
     }
 
     /**
-     * Hands a run over to the loop, in a context already entered, holding the conversation for it.
-     * Kept small, with what it makes in other methods: its frame is under every model call of the
-     * run, and a waiting run's virtual thread keeps its frames on the heap.
+     * Hands a run over to the loop, in a context entered from the caller's (a fresh root's when
+     * null), holding the conversation for it. Kept small, with what it makes in other methods:
+     * its frame is under every model call of the run, and a waiting run's virtual thread keeps
+     * its frames on the heap.
      */
-    private Run hold(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
+    private Run hold(Conversation on, RunContext caller, List<Message> input, StructuredOutput<?> out) {
+        RunContext context = caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults);
         claim(on);
         context.bind();
         try {
@@ -373,7 +379,7 @@ public final class Agent extends AgentDefinition implements Runner {
             if (!kept.isEmpty()) {
                 child.chat().append(kept);
             }
-            Run run = child.hold(child.conversation, scope.enter(child.defaults), kept.isEmpty() ? input : List.of(), null);
+            Run run = child.hold(child.conversation, scope, kept.isEmpty() ? input : List.of(), null);
             return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
         }
     };

@@ -108,8 +108,9 @@ final class ReactLoop implements Links.Shaping.Send {
     }
 
     /**
-     * The loop. It keeps little on its own frame and asks the model from a small method: the
-     * frames under a model call are what a waiting run's virtual thread holds on the heap.
+     * The loop. It keeps little on its own frame, with what comes before and after a model call in
+     * other methods: the frames under a model call are what a waiting run's virtual thread holds
+     * on the heap.
      */
     private Message loop() {
         if (run.observed && deltas == StreamListener.NONE) {
@@ -122,7 +123,16 @@ final class ReactLoop implements Links.Shaping.Send {
             if (Thread.currentThread().isInterrupted()) {
                 throw run.cancelled();
             }
-            Message end = take(iteration, ask(iteration));
+            List<ToolDefinition> offered = prepare();
+            ModelResponse response;
+            if (run.intercepts) {
+                response = intercepted(iteration, offered);
+            } else {
+                // Context management is the chain's only link: no link objects, the completer straight.
+                response = Links.Shaping.call(run, iteration, offered, runOptions, chat.id(), this);
+                sent = run.shaped;
+            }
+            Message end = take(iteration, response);
             if (end != null) {
                 return end;
             }
@@ -130,8 +140,8 @@ final class ReactLoop implements Links.Shaping.Send {
         throw new MaxIterationsException(agent.name(), maxIterations);
     }
 
-    /** One model call through the chain (or straight to the completer); the request as sent is kept in {@link #sent}. */
-    private ModelResponse ask(int iteration) {
+    /** Gets a model call ready: the system prompt in front of the chat when it does not open with it, the options; the tools offered. */
+    private List<ToolDefinition> prepare() {
         List<ToolDefinition> offered = tools.definitions();
         boolean promptInChat = agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
         if (prompt == null && !promptInChat) {
@@ -141,13 +151,7 @@ final class ReactLoop implements Links.Shaping.Send {
         if (runOptions == null) {
             runOptions = out == null ? agent.options() : agent.options().withResponseFormat(out.format());
         }
-        if (run.intercepts) {
-            return intercepted(iteration, offered);
-        }
-        // Context management is the chain's only link: no link objects, the completer straight.
-        ModelResponse response = Links.Shaping.call(run, iteration, offered, runOptions, chat.id(), this);
-        sent = run.shaped;
-        return response;
+        return offered;
     }
 
     /** A model call down the run's chain; context management, the first link, gives it the messages (Links.Shaping). */
@@ -207,9 +211,17 @@ final class ReactLoop implements Links.Shaping.Send {
     /** The innermost link of a model call: the completer, the request announced first. */
     private ModelResponse complete(int iteration, ModelRequest request) {
         if (run.observed) {
-            run.emit(new AgentEvent.CompletionStarted(run.source(), iteration, request));
+            announce(iteration, request);
         }
-        ModelResponse response = agent.completer().complete(request, deltas);
+        // Small on purpose (a compiler inlines it into its caller): its frame is under the call.
+        return answered(agent.completer().complete(request, deltas));
+    }
+
+    private void announce(int iteration, ModelRequest request) {
+        run.emit(new AgentEvent.CompletionStarted(run.source(), iteration, request));
+    }
+
+    private ModelResponse answered(ModelResponse response) {
         if (response == null) {
             throw new AgentException(agent.name(), "the completer of agent '" + agent.name()
                     + "' returned null instead of a response", null);

@@ -57,7 +57,12 @@ public final class Runs {
         Run run = new Run(start);
         try {
             begin(run, start);
-            drive(run, start);
+            Duration limit = start.spec().timeout();
+            if (limit != null) {
+                run.reply = within(run, !run.intercepts ? run::proceed : () -> start.chain().apply(run), limit);
+            } else {
+                run.reply = !run.intercepts ? run.proceed() : start.chain().apply(run);
+            }
             ended(run);
             return run;
         } catch (RuntimeException | Error e) {
@@ -80,16 +85,6 @@ public final class Runs {
         }
         AgentTools tools = new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool());
         run.loop = new ReactLoop(run, tools, start.input());
-    }
-
-    /** Runs the chain around the loop, within the agent's time limit if it has one. */
-    private static void drive(Run run, Start start) {
-        Duration limit = start.spec().timeout();
-        if (limit != null) {
-            run.reply = within(run, !run.intercepts ? run::proceed : () -> start.chain().apply(run), limit);
-        } else {
-            run.reply = !run.intercepts ? run.proceed() : start.chain().apply(run);
-        }
     }
 
     /** Announces how the run ended: finished, or paused (a failure that carries the pause's signal). */
