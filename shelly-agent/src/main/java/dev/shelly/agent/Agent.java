@@ -340,25 +340,22 @@ public final class Agent extends AgentDefinition implements Runner {
     }
 
     /**
-     * How a {@code delegate} call starts a child: a fresh agent from the registry, in a scope one
-     * level below the delegating run, on its own conversation; its pause comes back as a value.
+     * How a {@code delegate} call starts a child: a fresh agent from the registry, in a run context
+     * one level below the delegating run, on its own conversation; its pause comes back as a value.
      */
-    private static final Children CHILDREN = new Children() {
-        @Override
-        public RunContext scope(RunContext parent, String callId, int task) {
-            return parent.delegation(callId, task);
+    private static final Children CHILDREN = (agent, parent, path, kept, input, entered) -> {
+        Registry registry = parent.registry().orElse(null);
+        Agent child = registry == null ? null : registry.spawned(agent);
+        if (child == null) {
+            throw new AgentException(agent, "agent '" + agent + "' is not in the registry", null);
         }
-
-        @Override
-        public Outcome run(String agent, RunContext scope, List<Message> kept, List<Message> input) {
-            Agent child = scope.registry().flatMap(r -> r.spawn(agent)).orElseThrow(() -> new AgentException(agent,
-                    "agent '" + agent + "' is not in the registry", null));
-            if (!kept.isEmpty()) {
-                child.chat().append(kept);
-            }
-            Run run = child.hold(child.conversation, scope.enter(child.defaults), kept.isEmpty() ? input : List.of(), null);
-            return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
+        RunContext context = parent.delegated(path, child.defaults);
+        entered.accept(context);
+        if (!kept.isEmpty()) {
+            child.chat().append(kept);
         }
+        Run run = child.hold(child.conversation, context, kept.isEmpty() ? input : List.of(), null);
+        return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
     };
 
     /**

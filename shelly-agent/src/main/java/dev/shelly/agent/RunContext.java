@@ -430,16 +430,19 @@ public final class RunContext {
     }
 
     /**
-     * The scope of the child of one task of one {@code delegate} call: one level deeper, naming
-     * this run, at the path of the call and the task.
+     * The context of the run of a child of one task of one {@code delegate} call: entered from
+     * this run as from a scope one level deeper that names this run, at the child's path, with
+     * the child's own cancellation; what it uses is recorded here too.
      */
-    RunContext delegation(String callId, int task) {
-        return delegation((path.isEmpty() ? "" : path + "/") + callId + "/" + task);
-    }
-
-    private RunContext delegation(String childPath) {
-        return new RunContext(null, runId, sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath, runIds,
+    RunContext delegated(String childPath, Defaults runner) {
+        Registry reg = runner.registry() != null ? runner.registry() : registry;
+        Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
+        List<RunInterceptor> own = runner.interceptors();
+        String id = runIds == null ? null : runIds.runId(runId, childPath, runner.agent());
+        return new RunContext(id != null ? id : RUN_PREFIX + Long.toString(RUNS.incrementAndGet(), 32), runId,
+                sessionId, runner.agent(), agent, depth + 1, Math.min(delegationLimit, runner.maxDelegationDepth()),
+                reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
+                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, childPath, runIds,
                 new RunCancel());
     }
 

@@ -13,20 +13,25 @@ import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The tools an agent with a registry gets: {@code list_agents} and {@code delegate}.
  *
  * <p>{@code delegate} takes {@code {"tasks":[{"agent","task","context"}, ...]}}, checks every task
  * before starting any, then runs one fresh child per task, concurrently (a lone task on the
- * parent's own thread). The child is spawned from the registry and runs in the parent run's
- * delegation scope: one level deeper, with the parent's registry
+ * parent's own thread). The child is spawned from the registry and runs one level below the
+ * parent run, at the path of the call and its task: with the parent's registry
  * (unless it has its own), delegation limit, listener, links, session and values; its run names
  * the parent's run. It receives the context (when given) and the task as two user messages from
  * the parent. The result is a JSON array in task order:
@@ -91,9 +96,6 @@ final class Orchestration {
         return out.toString();
     }
 
-    /** One task of a delegate call, checked. */
-    record Task(String agent, String task, String context) {}
-
     static ToolOutput delegate(Run parent, String callId, Waiting waiting, JsonNode input) throws InterruptedException {
         RunContext ctx = parent.context;
         if (ctx.depth() >= ctx.delegationLimit()) {
@@ -102,53 +104,17 @@ final class Orchestration {
                     + "; do the work yourself");
         }
         Registry registry = parent.context.registry().orElseThrow();
-        List<Task> tasks = new ArrayList<>();
-        String problem = parse(parent, registry, input, tasks);
+        Delegation call = new Delegation(parent, callId);
+        String problem = call.parse(registry, input);
+        if (input instanceof ObjectNode tree) {
+            // The tree is this call's own; emptied, it no longer holds every task's nodes while
+            // the children run (the tool box's frames keep its root until the call returns).
+            tree.removeAll();
+        }
         if (problem != null) {
             return ToolOutput.error(problem + "; nothing was delegated");
         }
-        return run(parent, tasks, callId, waiting);
-    }
-
-    /** Checks the input; fills {@code tasks} and returns null, or returns what is wrong. */
-    private static String parse(Run parent, Registry registry, JsonNode input, List<Task> tasks) {
-        JsonNode list = input.get("tasks");
-        if (list == null || !list.isArray()) {
-            return "delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects";
-        }
-        if (list.isEmpty()) {
-            return "delegate needs at least one task in 'tasks'";
-        }
-        for (int i = 0; i < list.size(); i++) {
-            JsonNode item = list.get(i);
-            String at = "tasks[" + i + "]";
-            if (!item.isObject()) {
-                return at + " must be an object {\"agent\", \"task\", \"context\"}";
-            }
-            String agent = text(item.get("agent"));
-            if (agent == null) {
-                return at + ".agent is missing; name one of: " + available(parent);
-            }
-            if (agent.equals(parent.name())) {
-                return at + ": agent '" + parent.name() + "' cannot delegate to itself; pick another agent or do the work yourself";
-            }
-            if (!registry.contains(agent)) {
-                return at + ": unknown agent '" + agent + "'; available agents: " + available(parent);
-            }
-            if (parent.agent.delegateTargets() != null && !parent.agent.delegateTargets().contains(agent)) {
-                return at + ": agent '" + parent.name() + "' may not delegate to '" + agent + "'; it delegates only to: "
-                        + available(parent);
-            }
-            String task = text(item.get("task"));
-            if (task == null) {
-                return at + ".task is missing; say what agent '" + agent + "' should do";
-            }
-            JsonNode contextNode = item.get("context");
-            String context = contextNode == null || contextNode.isNull() ? null
-                    : contextNode.isString() ? contextNode.stringValue() : JSON.writeValueAsString(contextNode);
-            tasks.add(new Task(agent, task, context == null || context.isBlank() ? null : context));
-        }
-        return null;
+        return call.run(waiting);
     }
 
     private static String text(JsonNode node) {
@@ -174,129 +140,251 @@ final class Orchestration {
         static final Child CANCELLED = new Child(null, null, true);
     }
 
-    /**
-     * Runs one child per task in the parent run's delegation scope, the first failure cancelling
-     * the others, and writes the results in task order. With approvals, a child that pauses does
-     * not stop its siblings; once all have finished or paused, the call waits too (through
-     * {@code waiting}), keeping the finished children's answers, and the next run of the call
-     * resumes the paused children on their kept chats. Without approvals, a child that pauses
-     * fails its task.
-     */
-    private static ToolOutput run(Run parent, List<Task> tasks, String callId, Waiting waiting)
-            throws InterruptedException {
-        String from = parent.name();
-        Approver desk = parent.approver;
-        List<RunContext> scopes = new ArrayList<>(tasks.size());
-        List<Callable<Child>> work = new ArrayList<>(tasks.size());
-        for (int i = 0; i < tasks.size(); i++) {
-            Task task = tasks.get(i);
-            RunContext scope = parent.children.scope(parent.context, callId, i);
-            scopes.add(scope);
-            work.add(() -> {
-                Approvals.Frame kept = desk == null ? null : desk.frame(scope.path());
-                if (kept != null && kept.finished() != null) {
-                    return new Child(kept.finished(), null, false);
+    /** One {@code delegate} call: its delegating run and its checked tasks. */
+    private static final class Delegation {
+        final Run parent;
+        final String callId;
+        final String from;
+        final Approver desk;
+        final List<Task> tasks = new ArrayList<>();
+
+        Delegation(Run parent, String callId) {
+            this.parent = parent;
+            this.callId = callId;
+            this.from = parent.name();
+            this.desk = parent.approver;
+        }
+
+        /**
+         * Checks the input and fills the tasks; returns null, or what is wrong. Equal agent names
+         * share one string, and so does a context equal to the previous task's: the tasks are
+         * kept while the children run, and a model's N tasks often name one agent with one context.
+         */
+        String parse(Registry registry, JsonNode input) {
+            JsonNode list = input.get("tasks");
+            if (list == null || !list.isArray()) {
+                return "delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects";
+            }
+            if (list.isEmpty()) {
+                return "delegate needs at least one task in 'tasks'";
+            }
+            Map<String, String> checked = new HashMap<>();
+            String lastContext = null;
+            for (int i = 0; i < list.size(); i++) {
+                JsonNode item = list.get(i);
+                if (!item.isObject()) {
+                    return "tasks[" + i + "] must be an object {\"agent\", \"task\", \"context\"}";
                 }
-                List<Message> input = task.context() == null
-                        ? List.of(Message.text(from, Role.USER, task.task()))
-                        : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
-                Outcome outcome;
-                try {
-                    outcome = parent.children.run(task.agent(), scope, kept == null ? List.of() : kept.chat(), input);
-                } catch (RuntimeException e) {
-                    // A child cancelled by itself ends with a cancellation, or with whatever its
-                    // interrupted step threw (an HTTP call's failure); either way it was cancelled.
-                    if (!alone(scope, parent)) {
-                        throw e;
+                String named = text(item.get("agent"));
+                String agent = named == null ? null : checked.get(named);
+                if (agent == null) {
+                    String problem = check(registry, named, i);
+                    if (problem != null) {
+                        return problem;
                     }
-                    return Child.CANCELLED;
+                    checked.put(named, named);
+                    agent = named;
                 }
-                alone(scope, parent); // a cancel that came as the child ended must not stop the parent
-                if (!(outcome instanceof Outcome.Paused p)) {
-                    return new Child(outcome.reply().text(), null, false);
+                String task = text(item.get("task"));
+                if (task == null) {
+                    return "tasks[" + i + "].task is missing; say what agent '" + agent + "' should do";
                 }
-                if (desk == null) {
-                    throw new AgentException(task.agent(), p.message(), null);
-                }
-                return new Child(null, p.message(), false);
-            });
-        }
-        FanOut.Joined<Child> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace())
-                .propagate(Observers.propagation(parent.context.observers())).join();
-        if (joined.interrupted()) {
-            if (desk != null) {
-                for (RunContext scope : scopes) {
-                    desk.clear(scope.path());
-                }
-            }
-            throw new InterruptedException("agent '" + from + "' was cancelled while delegating");
-        }
-        boolean failed = false;
-        boolean paused = false;
-        int firstFailure = -1;
-        for (int i = 0; i < tasks.size(); i++) {
-            if (joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child> s && !s.value().cancelled()) {
-                paused |= s.value().waiting() != null;
-            } else {
-                failed = true;
-                firstFailure = firstFailure < 0 ? i : firstFailure;
-            }
-        }
-        if (paused && !failed) {
-            java.util.Map<String, String> reasons = new java.util.LinkedHashMap<>();
-            for (int i = 0; i < tasks.size(); i++) {
-                Child c = ((FanOut.Outcome.Success<Child>) joined.outcomes().get(i)).value();
-                if (c.waiting() == null) {
-                    desk.finished(scopes.get(i).path(), tasks.get(i).agent(), c.answer());
+                JsonNode contextNode = item.get("context");
+                String context = contextNode == null || contextNode.isNull() ? null
+                        : contextNode.isString() ? contextNode.stringValue() : JSON.writeValueAsString(contextNode);
+                if (context == null || context.isBlank()) {
+                    context = null;
+                } else if (context.equals(lastContext)) {
+                    context = lastContext;
                 } else {
-                    reasons.put(callId + "/" + i, c.waiting());
+                    lastContext = context;
                 }
+                tasks.add(new Task(this, i, agent, task, context));
             }
-            waiting.reason = Outcome.Paused.describe(from, reasons, true);
-            return ToolOutput.text("paused");
+            return null;
         }
-        if (desk != null) {
-            for (RunContext scope : scopes) {
-                desk.clear(scope.path());
+
+        /** What is wrong with the agent a task names, or null when it may be delegated to. */
+        private String check(Registry registry, String agent, int i) {
+            String at = "tasks[" + i + "]";
+            if (agent == null) {
+                return at + ".agent is missing; name one of: " + available(parent);
             }
+            if (agent.equals(parent.name())) {
+                return at + ": agent '" + parent.name() + "' cannot delegate to itself; pick another agent or do the work yourself";
+            }
+            if (!registry.contains(agent)) {
+                return at + ": unknown agent '" + agent + "'; available agents: " + available(parent);
+            }
+            if (parent.agent.delegateTargets() != null && !parent.agent.delegateTargets().contains(agent)) {
+                return at + ": agent '" + parent.name() + "' may not delegate to '" + agent + "'; it delegates only to: "
+                        + available(parent);
+            }
+            return null;
         }
-        StringWriter out = new StringWriter(64 * tasks.size());
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartArray();
+
+        /** The path of the child of task i: the delegating run's path, the call's id and i. */
+        String path(int i) {
+            String above = parent.context.path();
+            return (above.isEmpty() ? "" : above + "/") + callId + "/" + i;
+        }
+
+        /**
+         * Runs one child per task, one level below the delegating run, the first failure
+         * cancelling the others, and writes the results in task order. With approvals, a child
+         * that pauses does not stop its siblings; once all have finished or paused, the call waits
+         * too (through {@code waiting}), keeping the finished children's answers, and the next run
+         * of the call resumes the paused children on their kept chats. Without approvals, a child
+         * that pauses fails its task.
+         */
+        ToolOutput run(Waiting waiting) throws InterruptedException {
+            FanOut.Joined<Child> joined = FanOut.of(tasks).failFast(true).grace(parent.context.cancelGrace())
+                    .propagate(Observers.propagation(parent.context.observers())).join();
+            if (joined.interrupted()) {
+                clearFrames();
+                throw new InterruptedException("agent '" + from + "' was cancelled while delegating");
+            }
+            boolean failed = false;
+            boolean paused = false;
+            int firstFailure = -1;
             for (int i = 0; i < tasks.size(); i++) {
-                String agent = tasks.get(i).agent();
-                g.writeStartObject();
-                g.writeStringProperty("agent", agent);
-                switch (joined.outcomes().get(i)) {
-                    case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> g.writeStringProperty("error",
-                            "agent '" + agent + "' was cancelled");
-                    case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> g.writeStringProperty("error",
-                            "agent '" + agent + "' waited for a decision and was stopped because tasks[" + firstFailure
-                                    + "] (agent '" + tasks.get(firstFailure).agent() + "') failed");
-                    case FanOut.Outcome.Success<Child> s -> g.writeStringProperty("result", s.value().answer());
-                    case FanOut.Outcome.Failure<Child> f -> g.writeStringProperty("error", f.error() instanceof CancellationException
-                            ? "agent '" + agent + "' was cancelled" : describe(f.error()));
-                    case FanOut.Outcome.Cancelled<Child> c -> g.writeStringProperty("error", c.because() >= 0 && c.because() != i
-                            ? "cancelled because tasks[" + c.because() + "] (agent '" + tasks.get(c.because()).agent()
-                                    + "') failed"
-                            : "agent '" + agent + "' was cancelled");
-                    case FanOut.Outcome.Abandoned<Child> a -> g.writeStringProperty("error",
-                            "agent '" + agent + "' was cancelled and did not stop in time");
+                if (joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child> s && !s.value().cancelled()) {
+                    paused |= s.value().waiting() != null;
+                } else {
+                    failed = true;
+                    firstFailure = firstFailure < 0 ? i : firstFailure;
                 }
-                g.writeEndObject();
             }
-            g.writeEndArray();
+            if (paused && !failed) {
+                Map<String, String> reasons = new LinkedHashMap<>();
+                for (int i = 0; i < tasks.size(); i++) {
+                    Child c = ((FanOut.Outcome.Success<Child>) joined.outcomes().get(i)).value();
+                    if (c.waiting() == null) {
+                        desk.finished(path(i), tasks.get(i).agent, c.answer());
+                    } else {
+                        reasons.put(callId + "/" + i, c.waiting());
+                    }
+                }
+                waiting.reason = Outcome.Paused.describe(from, reasons, true);
+                return ToolOutput.text("paused");
+            }
+            clearFrames();
+            String json = results(joined, firstFailure);
+            return failed ? ToolOutput.error(json) : ToolOutput.text(json);
         }
-        String json = out.toString();
-        return failed ? ToolOutput.error(json) : ToolOutput.text(json);
+
+        /** Forgets what the approvals kept for the children (and theirs). */
+        private void clearFrames() {
+            if (desk != null) {
+                for (int i = 0; i < tasks.size(); i++) {
+                    desk.clear(path(i));
+                }
+            }
+        }
+
+        private String results(FanOut.Joined<Child> joined, int firstFailure) {
+            StringWriter out = new StringWriter(64 * tasks.size());
+            try (JsonGenerator g = JSON.createGenerator(out)) {
+                g.writeStartArray();
+                for (int i = 0; i < tasks.size(); i++) {
+                    String agent = tasks.get(i).agent;
+                    g.writeStartObject();
+                    g.writeStringProperty("agent", agent);
+                    switch (joined.outcomes().get(i)) {
+                        case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> g.writeStringProperty("error",
+                                "agent '" + agent + "' was cancelled");
+                        case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> g.writeStringProperty(
+                                "error", "agent '" + agent + "' waited for a decision and was stopped because tasks["
+                                        + firstFailure + "] (agent '" + tasks.get(firstFailure).agent + "') failed");
+                        case FanOut.Outcome.Success<Child> s -> g.writeStringProperty("result", s.value().answer());
+                        case FanOut.Outcome.Failure<Child> f -> g.writeStringProperty("error",
+                                f.error() instanceof CancellationException
+                                        ? "agent '" + agent + "' was cancelled" : describe(f.error()));
+                        case FanOut.Outcome.Cancelled<Child> c -> g.writeStringProperty("error",
+                                c.because() >= 0 && c.because() != i
+                                        ? "cancelled because tasks[" + c.because() + "] (agent '"
+                                                + tasks.get(c.because()).agent + "') failed"
+                                        : "agent '" + agent + "' was cancelled");
+                        case FanOut.Outcome.Abandoned<Child> a -> g.writeStringProperty("error",
+                                "agent '" + agent + "' was cancelled and did not stop in time");
+                    }
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
+            return out.toString();
+        }
     }
 
     /**
-     * Whether the child of a scope was cancelled by itself while its parent goes on; if so, the
-     * interrupt its cancel left on this thread (the parent's own, for a lone task) is cleared.
+     * One task of a {@code delegate} call, checked, and the work of its child, done on the
+     * child's own thread: its path, its input, its run, and whether it was cancelled by itself.
      */
-    private static boolean alone(RunContext scope, Run parent) {
-        if (!scope.cancelled() || parent.context.cancelled()) {
+    private static final class Task implements Callable<Child>, Consumer<RunContext> {
+        private final Delegation call;
+        private final int index;
+        final String agent;
+        private final String task;
+        private final String context;
+        /** The child's run context once entered; read on the same thread. */
+        private RunContext entered;
+
+        Task(Delegation call, int index, String agent, String task, String context) {
+            this.call = call;
+            this.index = index;
+            this.agent = agent;
+            this.task = task;
+            this.context = context;
+        }
+
+        @Override
+        public void accept(RunContext child) {
+            entered = child;
+        }
+
+        @Override
+        public Child call() {
+            Run parent = call.parent;
+            String path = call.path(index);
+            Approvals.Frame kept = call.desk == null ? null : call.desk.frame(path);
+            if (kept != null && kept.finished() != null) {
+                return new Child(kept.finished(), null, false);
+            }
+            String from = call.from;
+            List<Message> input = context == null
+                    ? List.of(Message.text(from, Role.USER, task))
+                    : List.of(Message.text(from, Role.USER, context), Message.text(from, Role.USER, task));
+            Outcome outcome;
+            try {
+                outcome = parent.children.run(agent, parent.context, path, kept == null ? List.of() : kept.chat(), input,
+                        this);
+            } catch (RuntimeException e) {
+                // A child cancelled by itself ends with a cancellation, or with whatever its
+                // interrupted step threw (an HTTP call's failure); either way it was cancelled.
+                if (!alone(entered, parent)) {
+                    throw e;
+                }
+                return Child.CANCELLED;
+            }
+            alone(entered, parent); // a cancel that came as the child ended must not stop the parent
+            if (!(outcome instanceof Outcome.Paused p)) {
+                return new Child(outcome.reply().text(), null, false);
+            }
+            if (call.desk == null) {
+                throw new AgentException(agent, p.message(), null);
+            }
+            return new Child(null, p.message(), false);
+        }
+    }
+
+    /**
+     * Whether a child was cancelled by itself while its parent goes on; if so, the interrupt its
+     * cancel left on this thread (the parent's own, for a lone task) is cleared.
+     *
+     * @param child the child's run context, or null when it was never entered
+     */
+    private static boolean alone(RunContext child, Run parent) {
+        if (child == null || !child.cancelled() || parent.context.cancelled()) {
             return false;
         }
         Thread.interrupted();
