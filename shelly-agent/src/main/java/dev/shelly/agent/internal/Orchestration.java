@@ -10,7 +10,10 @@ import dev.shelly.chats.ShellyException;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
+import dev.shelly.tools.ToolHandler;
 import dev.shelly.tools.ToolOutput;
+import dev.shelly.tools.internal.ArgumentsText;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -20,7 +23,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -78,7 +84,30 @@ final class Orchestration {
     static ToolBox toolbox(Run run, String callId, Waiting waiting) {
         return ToolBox.of(
                 new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(run)), null),
-                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(run, callId, waiting, input), null));
+                new Tool(DELEGATE_TOOL, new DelegateHandler(run, callId, waiting), null));
+    }
+
+    /**
+     * The {@code delegate} tool of one call. Well-formed arguments whose every task may be
+     * delegated are read from their text, as they stream by: no tree of N tasks is built. Any
+     * others go the way of every tool's, through the tree, which says what is wrong.
+     */
+    private record DelegateHandler(Run run, String callId, Waiting waiting) implements ArgumentsText {
+        @Override
+        public ToolOutput call(JsonNode input, ToolContext context) throws InterruptedException {
+            return delegate(run, callId, waiting, input);
+        }
+
+        @Override
+        public ToolHandler read(String arguments) {
+            RunContext ctx = run.context;
+            Registry registry = ctx.registry().orElse(null);
+            if (ctx.depth() >= ctx.delegationLimit() || registry == null) {
+                return null;
+            }
+            Delegation call = new Delegation(run, callId);
+            return call.read(registry, arguments) ? (input, context) -> call.run(waiting) : null;
+        }
     }
 
     static String listAgents(Run run) {
@@ -147,6 +176,9 @@ final class Orchestration {
         final String from;
         final Approver desk;
         final List<Task> tasks = new ArrayList<>();
+        /** The agent names checked so far, each to the one string its tasks share. */
+        private final Map<String, String> checked = new HashMap<>();
+        private String lastContext;
 
         Delegation(Run parent, String callId) {
             this.parent = parent;
@@ -168,8 +200,6 @@ final class Orchestration {
             if (list.isEmpty()) {
                 return "delegate needs at least one task in 'tasks'";
             }
-            Map<String, String> checked = new HashMap<>();
-            String lastContext = null;
             for (int i = 0; i < list.size(); i++) {
                 JsonNode item = list.get(i);
                 if (!item.isObject()) {
@@ -190,18 +220,104 @@ final class Orchestration {
                     return "tasks[" + i + "].task is missing; say what agent '" + agent + "' should do";
                 }
                 JsonNode contextNode = item.get("context");
-                String context = contextNode == null || contextNode.isNull() ? null
-                        : contextNode.isString() ? contextNode.stringValue() : JSON.writeValueAsString(contextNode);
-                if (context == null || context.isBlank()) {
-                    context = null;
-                } else if (context.equals(lastContext)) {
-                    context = lastContext;
-                } else {
-                    lastContext = context;
-                }
-                tasks.add(new Task(this, i, agent, task, context));
+                add(agent, task, contextNode == null || contextNode.isNull() ? null
+                        : contextNode.isString() ? contextNode.stringValue() : JSON.writeValueAsString(contextNode));
             }
             return null;
+        }
+
+        /**
+         * Reads well-formed arguments from their text and fills the tasks, as {@link #parse}
+         * would; returns false, having read nothing it keeps, at anything {@code parse} would
+         * refuse or that this reader does not expect (a non-string context, a repeated name,
+         * text after the object), for the tree to say what is wrong.
+         */
+        boolean read(Registry registry, String arguments) {
+            try (JsonParser p = JSON.createParser(arguments)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    return false;
+                }
+                boolean read = false;
+                JsonToken t;
+                for (t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
+                    String name = p.currentName();
+                    JsonToken value = p.nextToken();
+                    if (!name.equals("tasks")) {
+                        p.skipChildren();
+                    } else if (read || value != JsonToken.START_ARRAY || !readTasks(registry, p)) {
+                        return false;
+                    } else {
+                        read = true;
+                    }
+                }
+                return read && t == JsonToken.END_OBJECT && p.nextToken() == null && !tasks.isEmpty();
+            } catch (JacksonException e) {
+                return false;
+            }
+        }
+
+        /** Reads the array of tasks, the parser on its start; false at anything {@link #parse} would refuse. */
+        private boolean readTasks(Registry registry, JsonParser p) {
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t != JsonToken.START_OBJECT) {
+                    return false;
+                }
+                String agent = null;
+                String task = null;
+                String context = null;
+                boolean hasContext = false;
+                for (t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
+                    String name = p.currentName();
+                    JsonToken value = p.nextToken();
+                    switch (name) {
+                        case "agent", "task" -> {
+                            if (value != JsonToken.VALUE_STRING || (name.equals("agent") ? agent : task) != null) {
+                                return false;
+                            }
+                            if (name.equals("agent")) {
+                                agent = p.getString();
+                            } else {
+                                task = p.getString();
+                            }
+                        }
+                        case "context" -> {
+                            if (hasContext || (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL)) {
+                                return false;
+                            }
+                            hasContext = true;
+                            context = value == JsonToken.VALUE_NULL ? null : p.getString();
+                        }
+                        default -> p.skipChildren();
+                    }
+                }
+                if (agent == null || agent.isBlank() || task == null || task.isBlank()) {
+                    return false;
+                }
+                String named = agent.strip();
+                String known = checked.get(named);
+                if (known == null) {
+                    if (check(registry, named, tasks.size()) != null) {
+                        return false;
+                    }
+                    checked.put(named, named);
+                    known = named;
+                }
+                add(known, task.strip(), context);
+            }
+            return true;
+        }
+
+        /** Adds a checked task; a context equal to the previous task's shares its string. */
+        private void add(String agent, String task, String context) {
+            String shared = context == null || context.isBlank() ? null : context;
+            if (shared != null) {
+                if (shared.equals(lastContext)) {
+                    shared = lastContext;
+                } else {
+                    lastContext = shared;
+                }
+            }
+            tasks.add(new Task(this, tasks.size(), agent, task, shared));
         }
 
         /** What is wrong with the agent a task names, or null when it may be delegated to. */
