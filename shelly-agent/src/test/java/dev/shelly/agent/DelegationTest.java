@@ -274,7 +274,7 @@ class DelegationTest {
     @Test
     void whateverShapeTheArgumentsTakeEachChildGetsItsStrippedTaskAndItsContext() {
         Registry r = registry();
-        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply(request -> {
+        ScriptedCompleter echo = ScriptedCompleter.perChat(Step.reply(request -> {
             List<String> got = new ArrayList<>();
             for (Message m : request.messages()) {
                 if (m.role() == Role.USER) {
@@ -282,12 +282,15 @@ class DelegationTest {
                 }
             }
             return String.join("|", got);
-        })));
+        }));
+        register(r, "worker", "Works", echo);
+        register(r, "helper", "Helps", echo);
         String read = "{\"why\":{\"a\":[1,{\"b\":null}]},\"tasks\":["
                 + "{\"agent\":\" worker \",\"task\":\" a \",\"context\":\"  \",\"note\":[true]},"
                 + "{\"task\":\"b\",\"agent\":\"worker\",\"context\":null},"
                 + "{\"agent\":\"worker\",\"task\":\"c\",\"context\":\" shared \"},"
-                + "{\"agent\":\"worker\",\"task\":\"d\",\"context\":\" shared \"}]}";
+                + "{\"agent\":\"worker\",\"task\":\"d\",\"context\":\" shared \"},"
+                + "{\"agent\":\"helper\",\"task\":\"f\",\"context\":\" sHared \"}]}";
         String tree = "{\"tasks\":[{\"agent\":\"worker\",\"task\":\"e\",\"context\":{\"k\":1}}]}";
         Agent lead = lead(r, ScriptedCompleter.of(Step.toolCalls(new Step.Call("delegate", read),
                 new Step.Call("delegate", tree)), Step.reply("ok")), 1);
@@ -296,9 +299,11 @@ class DelegationTest {
 
         assertThat(lead.chat().get(3).toolResults()).containsExactly(
                 ToolResult.of("call_1", "[{\"agent\":\"worker\",\"result\":\"a\"},{\"agent\":\"worker\",\"result\":\"b\"},"
-                        + "{\"agent\":\"worker\",\"result\":\" shared |c\"},{\"agent\":\"worker\",\"result\":\" shared |d\"}]"),
+                        + "{\"agent\":\"worker\",\"result\":\" shared |c\"},{\"agent\":\"worker\",\"result\":\" shared |d\"},"
+                        + "{\"agent\":\"helper\",\"result\":\" sHared |f\"}]"),
                 ToolResult.of("call_2", "[{\"agent\":\"worker\",\"result\":\"{\\\"k\\\":1}|e\"}]"));
-        assertThat(spawned).hasSize(5);
+        assertThat(spawned).extracting(Agent::name).containsExactlyInAnyOrder("worker", "worker", "worker", "worker",
+                "helper", "worker");
     }
 
     /** Arguments that are not a JSON object get the answer any tool's would. */

@@ -179,6 +179,8 @@ final class Orchestration {
         /** The agent names checked so far, each to the one string its tasks share. */
         private final Map<String, String> checked = new HashMap<>();
         private String lastContext;
+        /** The agent name the previous task sent, as it sent it. */
+        private String lastAgent;
 
         Delegation(Run parent, String callId) {
             this.parent = parent;
@@ -275,7 +277,8 @@ final class Orchestration {
                                 return false;
                             }
                             if (name.equals("agent")) {
-                                agent = p.getString();
+                                agent = same(p, lastAgent);
+                                lastAgent = agent;
                             } else {
                                 task = p.getString();
                             }
@@ -285,7 +288,7 @@ final class Orchestration {
                                 return false;
                             }
                             hasContext = true;
-                            context = value == JsonToken.VALUE_NULL ? null : p.getString();
+                            context = value == JsonToken.VALUE_NULL ? null : same(p, lastContext);
                         }
                         default -> p.skipChildren();
                     }
@@ -305,6 +308,25 @@ final class Orchestration {
                 add(known, task.strip(), context);
             }
             return true;
+        }
+
+        /**
+         * The string the parser is on: {@code previous} when it is the same text, which is then
+         * not made into a string again (N tasks naming one agent, with one context).
+         */
+        private static String same(JsonParser p, String previous) {
+            int length = p.getStringLength();
+            if (previous == null || previous.length() != length) {
+                return p.getString();
+            }
+            char[] chars = p.getStringCharacters();
+            int offset = p.getStringOffset();
+            for (int k = 0; k < length; k++) {
+                if (chars[offset + k] != previous.charAt(k)) {
+                    return p.getString();
+                }
+            }
+            return previous;
         }
 
         /** Adds a checked task; a context equal to the previous task's shares its string. */
