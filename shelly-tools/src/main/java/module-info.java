@@ -8,6 +8,7 @@ module dev.shelly.tools {
     requires transitive tools.jackson.databind;
 
     exports dev.shelly.tools;
-    // Starting and killing programs, shared by the modules that run them for tools.
-    exports dev.shelly.tools.internal to dev.shelly.mcp, dev.shelly.coding, dev.shelly.engine;
+    // Starting and killing programs, shared by the modules that run them for tools; and the
+    // handlers that read a call's arguments as text (an agent's delegate call).
+    exports dev.shelly.tools.internal to dev.shelly.agent, dev.shelly.mcp, dev.shelly.coding, dev.shelly.engine;
 }

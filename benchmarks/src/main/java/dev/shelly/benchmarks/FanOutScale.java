@@ -29,6 +29,10 @@ import java.util.concurrent.CountDownLatch;
  *   <li>{@code delegate N}: one lead whose model makes one {@code delegate} call with N tasks (one
  *       fresh worker per task, on its own virtual thread), then answers. Also prints what parsing
  *       the call's arguments alone costs, since the model's N-task JSON is part of the work.
+ *   <li>{@code delegate-1000 N}: N / 1,000 leads at once, each on its own virtual thread, each
+ *       making one {@code delegate} call with 1,000 tasks (the largest fan-out a model can
+ *       realistically send): N children in all, as in {@code delegate N}, without one call's
+ *       N-task input and one thread starting every child.
  *   <li>{@code heap-plain N} and {@code heap-delegate N}: the same, with a model that blocks on a
  *       gate; the used heap after full GCs is read before the agents start and once all N wait in
  *       their model, and the difference over N is printed as the heap per waiting agent.
@@ -42,6 +46,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class FanOutScale {
     private static final long FLOOR_MILLIS = 100;
+    /** The tasks of each lead's delegate call in {@code delegate-1000}. */
+    private static final int BATCH = 1_000;
     private static final com.sun.management.OperatingSystemMXBean OS =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
@@ -50,8 +56,8 @@ public final class FanOutScale {
     /**
      * Runs one mode.
      *
-     * @param args the mode ({@code plain}, {@code delegate}, {@code heap-plain} or
-     *     {@code heap-delegate}), the number of agents (default 100000), the warm-up rounds
+     * @param args the mode ({@code plain}, {@code delegate}, {@code delegate-1000}, {@code heap-plain}
+     *     or {@code heap-delegate}), the number of agents (default 100000), the warm-up rounds
      *     (default 5) and the measured rounds (default 7)
      * @throws Exception when a run fails
      */
@@ -61,10 +67,10 @@ public final class FanOutScale {
         int warmUps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
         int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 7;
         switch (mode) {
-            case "plain", "delegate" -> timed(mode, agents, warmUps, rounds);
+            case "plain", "delegate", "delegate-1000" -> timed(mode, agents, warmUps, rounds);
             case "heap-plain", "heap-delegate" -> heap(mode, agents, warmUps, rounds);
             default -> throw new IllegalArgumentException(
-                    "mode must be plain, delegate, heap-plain or heap-delegate, was " + mode);
+                    "mode must be plain, delegate, delegate-1000, heap-plain or heap-delegate, was " + mode);
         }
     }
 
@@ -81,17 +87,20 @@ public final class FanOutScale {
     private static void timed(String mode, int agents, int warmUps, int rounds) throws InterruptedException {
         Completer model = new WaitingCompleter(Duration.ofMillis(FLOOR_MILLIS));
         Registry registry = registry(model);
-        DelegatingCompleter lead = new DelegatingCompleter(agents);
+        if (mode.equals("delegate-1000") && agents % BATCH != 0) {
+            throw new IllegalArgumentException("delegate-1000 needs a multiple of " + BATCH + " agents, was " + agents);
+        }
+        DelegatingCompleter lead = new DelegatingCompleter(mode.equals("delegate-1000") ? BATCH : agents);
         long[] wall = new long[rounds];
         long[] cpu = new long[rounds];
         for (int r = -warmUps; r < rounds; r++) {
             System.gc();
             long cpu0 = OS.getProcessCpuTime();
             long t0 = System.nanoTime();
-            if (mode.equals("plain")) {
-                plain(agents, model);
-            } else {
-                delegate(lead, registry);
+            switch (mode) {
+                case "plain" -> plain(agents, model);
+                case "delegate" -> delegate(lead, registry);
+                default -> delegateInBatches(agents / BATCH, lead, registry);
             }
             long took = System.nanoTime() - t0;
             long used = OS.getProcessCpuTime() - cpu0;
@@ -106,8 +115,8 @@ public final class FanOutScale {
         Arrays.sort(cpu);
         System.out.printf(Locale.ROOT, "%s %,d agents, median of %d: %s%n", mode, agents, rounds,
                 figures(wall[rounds / 2], cpu[rounds / 2], agents));
-        if (mode.equals("delegate")) {
-            parseOnly(lead, agents);
+        if (!mode.equals("plain")) {
+            parseOnly(lead, mode.equals("delegate") ? agents : BATCH);
         }
     }
 
@@ -142,6 +151,31 @@ public final class FanOutScale {
         Agent agent = Agent.builder("lead").completer(lead).registry(registry).maxDelegationDepth(1).build();
         agent.run("Split the work.");
         DelegatingCompleter.check(agent.chat());
+    }
+
+    /** Many leads at once, each on its own virtual thread, each delegating one batch of tasks. */
+    private static void delegateInBatches(int leads, DelegatingCompleter lead, Registry registry)
+            throws InterruptedException {
+        Thread[] threads = new Thread[leads];
+        RuntimeException[] failures = new RuntimeException[leads];
+        for (int i = 0; i < leads; i++) {
+            int index = i;
+            threads[i] = Thread.ofVirtual().start(() -> {
+                try {
+                    delegate(lead, registry);
+                } catch (RuntimeException e) {
+                    failures[index] = e;
+                }
+            });
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        for (RuntimeException e : failures) {
+            if (e != null) {
+                throw e;
+            }
+        }
     }
 
     /** What reading the delegate call's N-task arguments into a JSON tree costs alone, CPU per agent. */

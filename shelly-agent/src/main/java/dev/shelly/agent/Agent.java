@@ -279,7 +279,7 @@ public final class Agent extends AgentDefinition implements Runner {
      * null caller stands for a fresh {@link RunContext#root()} that nobody else holds.
      */
     private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
-        return signalled(hold(on, caller, input, out));
+        return signalled(hold(on, caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults), input, out));
     }
 
     /** The run, unless it paused: then its pause is thrown. */
@@ -291,13 +291,11 @@ public final class Agent extends AgentDefinition implements Runner {
     }
 
     /**
-     * Hands a run over to the loop, in a context entered from the caller's (a fresh root's when
-     * null), holding the conversation for it. Kept small, with what it makes in other methods:
-     * its frame is under every model call of the run, and a waiting run's virtual thread keeps
-     * its frames on the heap.
+     * Hands a run over to the loop, in a context already entered, holding the conversation for it.
+     * Kept small, with what it makes in other methods: its frame is under every model call of the
+     * run, and a waiting run's virtual thread keeps its frames on the heap.
      */
-    private Run hold(Conversation on, RunContext caller, List<Message> input, StructuredOutput<?> out) {
-        RunContext context = caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults);
+    private Run hold(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
         claim(on);
         context.bind();
         try {
@@ -363,25 +361,22 @@ public final class Agent extends AgentDefinition implements Runner {
     }
 
     /**
-     * How a {@code delegate} call starts a child: a fresh agent from the registry, in a scope one
-     * level below the delegating run, on its own conversation; its pause comes back as a value.
+     * How a {@code delegate} call starts a child: a fresh agent from the registry, in a run context
+     * one level below the delegating run, on its own conversation; its pause comes back as a value.
      */
-    private static final Children CHILDREN = new Children() {
-        @Override
-        public RunContext scope(RunContext parent, String callId, int task) {
-            return parent.delegation(callId, task);
+    private static final Children CHILDREN = (agent, parent, path, kept, input, entered) -> {
+        Registry registry = parent.registry().orElse(null);
+        Agent child = registry == null ? null : registry.spawned(agent);
+        if (child == null) {
+            throw new AgentException(agent, "agent '" + agent + "' is not in the registry", null);
         }
-
-        @Override
-        public Outcome run(String agent, RunContext scope, List<Message> kept, List<Message> input) {
-            Agent child = scope.registry().flatMap(r -> r.spawn(agent)).orElseThrow(() -> new AgentException(agent,
-                    "agent '" + agent + "' is not in the registry", null));
-            if (!kept.isEmpty()) {
-                child.chat().append(kept);
-            }
-            Run run = child.hold(child.conversation, scope, kept.isEmpty() ? input : List.of(), null);
-            return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
+        RunContext context = parent.delegated(path, child.defaults);
+        entered.accept(context);
+        if (!kept.isEmpty()) {
+            child.chat().append(kept);
         }
+        Run run = child.hold(child.conversation, context, kept.isEmpty() ? input : List.of(), null);
+        return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
     };
 
     /**

@@ -2,10 +2,11 @@ package dev.shelly.agent;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -69,12 +70,12 @@ public final class Registry {
             if (agents.containsKey(name)) {
                 throw new IllegalArgumentException("an agent named '" + name + "' is already registered");
             }
-            Map<String, Registration> next = new TreeMap<>(agents);
-            next.put(name, new Registration(new Entry(name, description.strip()), factory));
-            List<Entry> list = new ArrayList<>(next.size());
-            for (Registration r : next.values()) {
-                list.add(r.entry());
-            }
+            Map<String, Registration> next = new HashMap<>(agents);
+            Entry entry = new Entry(name, description.strip());
+            next.put(name, new Registration(entry, factory));
+            List<Entry> list = new ArrayList<>(entries);
+            list.add(entry);
+            list.sort(Comparator.comparing(Entry::name));
             agents = Collections.unmodifiableMap(next);
             entries = Collections.unmodifiableList(list);
             return this;
@@ -124,9 +125,14 @@ public final class Registry {
      *     an agent it returned before
      */
     public Optional<Agent> spawn(String name) {
+        return Optional.ofNullable(spawned(name));
+    }
+
+    /** What {@link #spawn} returns, or null when no agent has that name. */
+    Agent spawned(String name) {
         Registration r = agents.get(name);
         if (r == null) {
-            return Optional.empty();
+            return null;
         }
         Agent agent = r.factory().get();
         if (agent == null) {
@@ -142,12 +148,16 @@ public final class Registry {
             throw new IllegalStateException("the factory of agent '" + name + "' returned an agent it had returned "
                     + "before; a factory must build a fresh agent on every call");
         }
-        return Optional.of(agent);
+        return agent;
     }
 
     @Override
     public String toString() {
-        return "Registry" + agents.keySet();
+        List<String> names = new ArrayList<>(entries.size());
+        for (Entry e : entries) {
+            names.add(e.name());
+        }
+        return "Registry" + names;
     }
 
     /**

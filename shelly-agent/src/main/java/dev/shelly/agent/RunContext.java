@@ -76,7 +76,7 @@ public final class RunContext {
     private final String path;
     /** Names the runs entered under the scope, or null for fresh ids. */
     private final RunIds runIds;
-    /** A run's cancellation (shared by a delegation scope and the child entered from it); null for a built scope. */
+    /** A run's cancellation; null for a scope the application built. */
     private final RunCancel cancel;
     /** What the runs under this context used; a field updated through {@link #TOTALS}, not an atomic object per run. */
     private volatile Totals totals = Totals.ZERO;
@@ -456,20 +456,24 @@ public final class RunContext {
                 sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
                 reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
                 concat(interceptors, own), runner.middleware(), observers, grace, totalsParent, approvals, path, runIds,
-                !isRun() && cancel != null ? cancel : new RunCancel());
+                new RunCancel());
     }
 
     /**
-     * The scope of the child of one task of one {@code delegate} call: one level deeper, naming
-     * this run, at the path of the call and the task.
+     * The context of the run of a child of one task of one {@code delegate} call: entered from
+     * this run as from a scope one level deeper that names this run, at the child's path, with
+     * the child's own cancellation; what it uses is recorded here too.
      */
-    RunContext delegation(String callId, int task) {
-        return delegation((path.isEmpty() ? "" : path + "/") + callId + "/" + task);
-    }
-
-    private RunContext delegation(String childPath) {
-        return new RunContext(null, 0, id(), sessionId, null, agent, depth + 1, delegationLimit, registry, listener,
-                values, interceptors, List.of(), observers, cancelGrace, this, approvals, childPath, runIds,
+    RunContext delegated(String childPath, Defaults runner) {
+        Registry reg = runner.registry() != null ? runner.registry() : registry;
+        Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
+        List<RunInterceptor> own = runner.interceptors();
+        String parentRun = id();
+        String id = runIds == null ? null : runIds.runId(parentRun, childPath, runner.agent());
+        return new RunContext(id, id != null ? 0 : RUNS.incrementAndGet(), parentRun,
+                sessionId, runner.agent(), agent, depth + 1, Math.min(delegationLimit, runner.maxDelegationDepth()),
+                reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
+                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, childPath, runIds,
                 new RunCancel());
     }
 

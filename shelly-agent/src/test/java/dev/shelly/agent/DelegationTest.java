@@ -267,6 +267,64 @@ class DelegationTest {
         assertThat(spawned).isEmpty();
     }
 
+    /**
+     * Arguments are read from their text when they are plainly well formed, and through a tree
+     * otherwise (a context that is not a string); both give the children the same input.
+     */
+    @Test
+    void whateverShapeTheArgumentsTakeEachChildGetsItsStrippedTaskAndItsContext() {
+        Registry r = registry();
+        ScriptedCompleter echo = ScriptedCompleter.perChat(Step.reply(request -> {
+            List<String> got = new ArrayList<>();
+            for (Message m : request.messages()) {
+                if (m.role() == Role.USER) {
+                    got.add(m.text());
+                }
+            }
+            return String.join("|", got);
+        }));
+        register(r, "worker", "Works", echo);
+        register(r, "helper", "Helps", echo);
+        String read = "{\"why\":{\"a\":[1,{\"b\":null}]},\"tasks\":["
+                + "{\"agent\":\" worker \",\"task\":\" a \",\"context\":\"  \",\"note\":[true]},"
+                + "{\"task\":\"b\",\"agent\":\"worker\",\"context\":null},"
+                + "{\"agent\":\"worker\",\"task\":\"c\",\"context\":\" shared \"},"
+                + "{\"agent\":\"worker\",\"task\":\"d\",\"context\":\" shared \"},"
+                + "{\"agent\":\"helper\",\"task\":\"f\",\"context\":\" sHared \"}]}";
+        String tree = "{\"tasks\":[{\"agent\":\"worker\",\"task\":\"e\",\"context\":{\"k\":1}}]}";
+        Agent lead = lead(r, ScriptedCompleter.of(Step.toolCalls(new Step.Call("delegate", read),
+                new Step.Call("delegate", tree)), Step.reply("ok")), 1);
+
+        lead.run("go");
+
+        assertThat(lead.chat().get(3).toolResults()).containsExactly(
+                ToolResult.of("call_1", "[{\"agent\":\"worker\",\"result\":\"a\"},{\"agent\":\"worker\",\"result\":\"b\"},"
+                        + "{\"agent\":\"worker\",\"result\":\" shared |c\"},{\"agent\":\"worker\",\"result\":\" shared |d\"},"
+                        + "{\"agent\":\"helper\",\"result\":\" sHared |f\"}]"),
+                ToolResult.of("call_2", "[{\"agent\":\"worker\",\"result\":\"{\\\"k\\\":1}|e\"}]"));
+        assertThat(spawned).extracting(Agent::name).containsExactlyInAnyOrder("worker", "worker", "worker", "worker",
+                "helper", "worker");
+    }
+
+    /** Arguments that are not a JSON object get the answer any tool's would. */
+    @Test
+    void argumentsThatAreNotAJsonObjectAreRefusedAsForAnyTool() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
+        Agent lead = lead(r, ScriptedCompleter.of(Step.toolCalls(
+                new Step.Call("delegate", "[{\"agent\":\"worker\",\"task\":\"a\"}]"),
+                new Step.Call("delegate", "{\"tasks\":[{\"agent\":\"worker\",\"task\":\"a\"}]} {}")), Step.reply("ok")), 1);
+
+        lead.run("go");
+
+        List<ToolResult> results = lead.chat().get(3).toolResults();
+        assertThat(results.get(0)).isEqualTo(ToolResult.error("call_1", "arguments for tool 'delegate' must be a JSON "
+                + "object, got array. The arguments you sent: [{\"agent\":\"worker\",\"task\":\"a\"}]"));
+        assertThat(results.get(1).isError()).isTrue();
+        assertThat(results.get(1).text()).startsWith("arguments for tool 'delegate' are not valid JSON (");
+        assertThat(spawned).isEmpty();
+    }
+
     @Test
     void anAgentWithDelegationOffIsNeitherOfferedTheToolsNorToldOfOtherAgents() {
         Registry r = registry();

@@ -3,6 +3,7 @@ package dev.shelly.tools;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.tools.internal.ArgumentsText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -313,6 +314,12 @@ public final class ToolBox {
     }
 
     private static ToolResult parseAndRun(Tool tool, ToolCall call, ToolContext context) {
+        if (tool.handler() instanceof ArgumentsText text) {
+            ToolHandler read = text.read(call.arguments());
+            if (read != null) {
+                return run(tool, read, call, null, context);
+            }
+        }
         JsonNode input;
         try {
             input = Json.MAPPER.readTree(call.arguments());
@@ -326,7 +333,7 @@ public final class ToolBox {
                     + (input == null ? "nothing" : input.getNodeType().name().toLowerCase(java.util.Locale.ROOT))
                     + youSent(call));
         }
-        return run(tool, call, input, context);
+        return run(tool, tool.handler(), call, input, context);
     }
 
     /**
@@ -338,14 +345,14 @@ public final class ToolBox {
         return ". The arguments you sent: " + call.arguments();
     }
 
-    private static ToolResult run(Tool tool, ToolCall call, JsonNode input, ToolContext context) {
+    private static ToolResult run(Tool tool, ToolHandler handler, ToolCall call, JsonNode input, ToolContext context) {
         if (Thread.currentThread().isInterrupted()) {
             return cancelled(call);
         }
         Duration timeout = tool.timeout();
         if (timeout == null) {
             try {
-                return tool.handler().call(input, context).toResult(call.id());
+                return handler.call(input, context).toResult(call.id());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return cancelled(call);
@@ -353,7 +360,7 @@ public final class ToolBox {
                 return failed(call, e);
             }
         }
-        FutureTask<ToolOutput> task = new FutureTask<>(() -> tool.handler().call(input, context));
+        FutureTask<ToolOutput> task = new FutureTask<>(() -> handler.call(input, context));
         Thread.ofVirtual().name("tool-" + call.name()).start(task);
         try {
             return task.get(TimeUnit.NANOSECONDS.convert(timeout), TimeUnit.NANOSECONDS).toResult(call.id());

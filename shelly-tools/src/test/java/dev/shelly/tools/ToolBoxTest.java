@@ -8,6 +8,7 @@ import dev.shelly.chats.Text;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.tools.internal.ArgumentsText;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 class ToolBoxTest {
 
@@ -43,6 +45,32 @@ class ToolBoxTest {
         ToolResult who = box.call(new ToolCall("c2", "whoami", ""), new ToolContext("child", "lead", 2));
         assertThat(who.text()).isEqualTo("child/lead/2");
         assertThat(seen.get()).isEqualTo(new ToolContext("child", "lead", 2));
+    }
+
+    @Test
+    void aHandlerThatReadsTheArgumentsAsTextGetsNoTreeUnlessItDeclinesThem() {
+        List<String> seen = new ArrayList<>();
+        ArgumentsText handler = new ArgumentsText() {
+            @Override
+            public ToolHandler read(String arguments) {
+                seen.add("text " + arguments);
+                return arguments.startsWith("{\"fast\"") ? (in, ctx) -> ToolOutput.text("read as text, tree " + in) : null;
+            }
+
+            @Override
+            public ToolOutput call(JsonNode input, ToolContext context) {
+                seen.add("tree " + input);
+                return ToolOutput.text("read as a tree");
+            }
+        };
+        ToolBox box = ToolBox.of(Tool.of("reader", "Reads", "{\"type\":\"object\"}", handler));
+
+        assertThat(box.call(new ToolCall("c1", "reader", "{\"fast\":1}"), CTX))
+                .isEqualTo(ToolResult.of("c1", "read as text, tree null"));
+        assertThat(box.call(new ToolCall("c2", "reader", "{\"slow\":1}"), CTX)).isEqualTo(ToolResult.of("c2", "read as a tree"));
+        assertThat(box.call(new ToolCall("c3", "reader", "[1]"), CTX)).isEqualTo(ToolResult.error("c3",
+                "arguments for tool 'reader' must be a JSON object, got array. The arguments you sent: [1]"));
+        assertThat(seen).containsExactly("text {\"fast\":1}", "text {\"slow\":1}", "tree {\"slow\":1}", "text [1]");
     }
 
     @Test

@@ -184,7 +184,8 @@ public final class FanOut<T> {
         Outcome<T> outcome;
         int firstFailure = -1;
         try {
-            outcome = new Outcome.Success<>(tasks.getFirst().call());
+            T value = tasks.getFirst().call(); // before the Success is made, as in a forked task
+            outcome = new Outcome.Success<>(value);
         } catch (Throwable e) {
             if (Thread.currentThread().isInterrupted() || e instanceof InterruptedException
                     || e instanceof CancellationException) {
@@ -297,7 +298,10 @@ public final class FanOut<T> {
             }
             Outcome<T> outcome;
             try {
-                outcome = new Outcome.Success<>(tasks.get(i).call());
+                // Called before the Success is made: an interpreted frame would otherwise hold the
+                // new, empty Success for as long as the task runs.
+                T value = tasks.get(i).call();
+                outcome = new Outcome.Success<>(value);
             } catch (Throwable e) {
                 int cause = cancelCause;
                 outcome = cause != Integer.MIN_VALUE ? new Outcome.Cancelled<>(cause) : new Outcome.Failure<>(e);

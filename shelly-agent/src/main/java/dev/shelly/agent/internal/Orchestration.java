@@ -10,23 +10,34 @@ import dev.shelly.chats.ShellyException;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.tools.Tool;
 import dev.shelly.tools.ToolBox;
+import dev.shelly.tools.ToolContext;
+import dev.shelly.tools.ToolHandler;
 import dev.shelly.tools.ToolOutput;
+import dev.shelly.tools.internal.ArgumentsText;
 import java.io.StringWriter;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
+import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The tools an agent with a registry gets: {@code list_agents} and {@code delegate}.
  *
  * <p>{@code delegate} takes {@code {"tasks":[{"agent","task","context"}, ...]}}, checks every task
  * before starting any, then runs one fresh child per task, concurrently (a lone task on the
- * parent's own thread). The child is spawned from the registry and runs in the parent run's
- * delegation scope: one level deeper, with the parent's registry
+ * parent's own thread). The child is spawned from the registry and runs one level below the
+ * parent run, at the path of the call and its task: with the parent's registry
  * (unless it has its own), delegation limit, listener, links, session and values; its run names
  * the parent's run. It receives the context (when given) and the task as two user messages from
  * the parent. The result is a JSON array in task order:
@@ -73,7 +84,30 @@ final class Orchestration {
     static ToolBox toolbox(Run run, String callId, Waiting waiting) {
         return ToolBox.of(
                 new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(run)), null),
-                new Tool(DELEGATE_TOOL, (input, ctx) -> delegate(run, callId, waiting, input), null));
+                new Tool(DELEGATE_TOOL, new DelegateHandler(run, callId, waiting), null));
+    }
+
+    /**
+     * The {@code delegate} tool of one call. Well-formed arguments whose every task may be
+     * delegated are read from their text, as they stream by: no tree of N tasks is built. Any
+     * others go the way of every tool's, through the tree, which says what is wrong.
+     */
+    private record DelegateHandler(Run run, String callId, Waiting waiting) implements ArgumentsText {
+        @Override
+        public ToolOutput call(JsonNode input, ToolContext context) throws InterruptedException {
+            return delegate(run, callId, waiting, input);
+        }
+
+        @Override
+        public ToolHandler read(String arguments) {
+            RunContext ctx = run.context;
+            Registry registry = ctx.registry().orElse(null);
+            if (ctx.depth() >= ctx.delegationLimit() || registry == null) {
+                return null;
+            }
+            Delegation call = new Delegation(run, callId);
+            return call.read(registry, arguments) ? (input, context) -> call.run(waiting) : null;
+        }
     }
 
     static String listAgents(Run run) {
@@ -91,9 +125,6 @@ final class Orchestration {
         return out.toString();
     }
 
-    /** One task of a delegate call, checked. */
-    record Task(String agent, String task, String context) {}
-
     static ToolOutput delegate(Run parent, String callId, Waiting waiting, JsonNode input) throws InterruptedException {
         RunContext ctx = parent.context;
         if (ctx.depth() >= ctx.delegationLimit()) {
@@ -102,53 +133,17 @@ final class Orchestration {
                     + "; do the work yourself");
         }
         Registry registry = parent.context.registry().orElseThrow();
-        List<Task> tasks = new ArrayList<>();
-        String problem = parse(parent, registry, input, tasks);
+        Delegation call = new Delegation(parent, callId);
+        String problem = call.parse(registry, input);
+        if (input instanceof ObjectNode tree) {
+            // The tree is this call's own; emptied, it no longer holds every task's nodes while
+            // the children run (the tool box's frames keep its root until the call returns).
+            tree.removeAll();
+        }
         if (problem != null) {
             return ToolOutput.error(problem + "; nothing was delegated");
         }
-        return run(parent, tasks, callId, waiting);
-    }
-
-    /** Checks the input; fills {@code tasks} and returns null, or returns what is wrong. */
-    private static String parse(Run parent, Registry registry, JsonNode input, List<Task> tasks) {
-        JsonNode list = input.get("tasks");
-        if (list == null || !list.isArray()) {
-            return "delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects";
-        }
-        if (list.isEmpty()) {
-            return "delegate needs at least one task in 'tasks'";
-        }
-        for (int i = 0; i < list.size(); i++) {
-            JsonNode item = list.get(i);
-            String at = "tasks[" + i + "]";
-            if (!item.isObject()) {
-                return at + " must be an object {\"agent\", \"task\", \"context\"}";
-            }
-            String agent = text(item.get("agent"));
-            if (agent == null) {
-                return at + ".agent is missing; name one of: " + available(parent);
-            }
-            if (agent.equals(parent.name())) {
-                return at + ": agent '" + parent.name() + "' cannot delegate to itself; pick another agent or do the work yourself";
-            }
-            if (!registry.contains(agent)) {
-                return at + ": unknown agent '" + agent + "'; available agents: " + available(parent);
-            }
-            if (parent.agent.delegateTargets() != null && !parent.agent.delegateTargets().contains(agent)) {
-                return at + ": agent '" + parent.name() + "' may not delegate to '" + agent + "'; it delegates only to: "
-                        + available(parent);
-            }
-            String task = text(item.get("task"));
-            if (task == null) {
-                return at + ".task is missing; say what agent '" + agent + "' should do";
-            }
-            JsonNode contextNode = item.get("context");
-            String context = contextNode == null || contextNode.isNull() ? null
-                    : contextNode.isString() ? contextNode.stringValue() : JSON.writeValueAsString(contextNode);
-            tasks.add(new Task(agent, task, context == null || context.isBlank() ? null : context));
-        }
-        return null;
+        return call.run(waiting);
     }
 
     private static String text(JsonNode node) {
@@ -174,129 +169,360 @@ final class Orchestration {
         static final Child CANCELLED = new Child(null, null, true);
     }
 
-    /**
-     * Runs one child per task in the parent run's delegation scope, the first failure cancelling
-     * the others, and writes the results in task order. With approvals, a child that pauses does
-     * not stop its siblings; once all have finished or paused, the call waits too (through
-     * {@code waiting}), keeping the finished children's answers, and the next run of the call
-     * resumes the paused children on their kept chats. Without approvals, a child that pauses
-     * fails its task.
-     */
-    private static ToolOutput run(Run parent, List<Task> tasks, String callId, Waiting waiting)
-            throws InterruptedException {
-        String from = parent.name();
-        Approver desk = parent.approver;
-        List<RunContext> scopes = new ArrayList<>(tasks.size());
-        List<Callable<Child>> work = new ArrayList<>(tasks.size());
-        for (int i = 0; i < tasks.size(); i++) {
-            Task task = tasks.get(i);
-            RunContext scope = parent.children.scope(parent.context, callId, i);
-            scopes.add(scope);
-            work.add(() -> {
-                Approvals.Frame kept = desk == null ? null : desk.frame(scope.path());
-                if (kept != null && kept.finished() != null) {
-                    return new Child(kept.finished(), null, false);
+    /** One {@code delegate} call: its delegating run and its checked tasks. */
+    private static final class Delegation {
+        final Run parent;
+        final String callId;
+        final String from;
+        final Approver desk;
+        final List<Task> tasks = new ArrayList<>();
+        /** The agent names checked so far, each to the one string its tasks share. */
+        private final Map<String, String> checked = new HashMap<>();
+        private String lastContext;
+        /** The agent name the previous task sent, as it sent it. */
+        private String lastAgent;
+
+        Delegation(Run parent, String callId) {
+            this.parent = parent;
+            this.callId = callId;
+            this.from = parent.name();
+            this.desk = parent.approver;
+        }
+
+        /**
+         * Checks the input and fills the tasks; returns null, or what is wrong. Equal agent names
+         * share one string, and so does a context equal to the previous task's: the tasks are
+         * kept while the children run, and a model's N tasks often name one agent with one context.
+         */
+        String parse(Registry registry, JsonNode input) {
+            JsonNode list = input.get("tasks");
+            if (list == null || !list.isArray()) {
+                return "delegate needs 'tasks': a list of {\"agent\", \"task\", \"context\"} objects";
+            }
+            if (list.isEmpty()) {
+                return "delegate needs at least one task in 'tasks'";
+            }
+            for (int i = 0; i < list.size(); i++) {
+                JsonNode item = list.get(i);
+                if (!item.isObject()) {
+                    return "tasks[" + i + "] must be an object {\"agent\", \"task\", \"context\"}";
                 }
-                List<Message> input = task.context() == null
-                        ? List.of(Message.text(from, Role.USER, task.task()))
-                        : List.of(Message.text(from, Role.USER, task.context()), Message.text(from, Role.USER, task.task()));
-                Outcome outcome;
-                try {
-                    outcome = parent.children.run(task.agent(), scope, kept == null ? List.of() : kept.chat(), input);
-                } catch (RuntimeException e) {
-                    // A child cancelled by itself ends with a cancellation, or with whatever its
-                    // interrupted step threw (an HTTP call's failure); either way it was cancelled.
-                    if (!alone(scope, parent)) {
-                        throw e;
+                String named = text(item.get("agent"));
+                String agent = named == null ? null : checked.get(named);
+                if (agent == null) {
+                    String problem = check(registry, named, i);
+                    if (problem != null) {
+                        return problem;
                     }
-                    return Child.CANCELLED;
+                    checked.put(named, named);
+                    agent = named;
                 }
-                alone(scope, parent); // a cancel that came as the child ended must not stop the parent
-                if (!(outcome instanceof Outcome.Paused p)) {
-                    return new Child(outcome.reply().text(), null, false);
+                String task = text(item.get("task"));
+                if (task == null) {
+                    return "tasks[" + i + "].task is missing; say what agent '" + agent + "' should do";
                 }
-                if (desk == null) {
-                    throw new AgentException(task.agent(), p.message(), null);
-                }
-                return new Child(null, p.message(), false);
-            });
+                JsonNode contextNode = item.get("context");
+                add(agent, task, contextNode == null || contextNode.isNull() ? null
+                        : contextNode.isString() ? contextNode.stringValue() : JSON.writeValueAsString(contextNode));
+            }
+            return null;
         }
-        FanOut.Joined<Child> joined = FanOut.of(work).failFast(true).grace(parent.context.cancelGrace())
-                .propagate(Observers.propagation(parent.context.observers())).join();
-        if (joined.interrupted()) {
-            if (desk != null) {
-                for (RunContext scope : scopes) {
-                    desk.clear(scope.path());
+
+        /**
+         * Reads well-formed arguments from their text and fills the tasks, as {@link #parse}
+         * would; returns false, having read nothing it keeps, at anything {@code parse} would
+         * refuse or that this reader does not expect (a non-string context, a repeated name,
+         * text after the object), for the tree to say what is wrong.
+         */
+        boolean read(Registry registry, String arguments) {
+            try (JsonParser p = JSON.createParser(arguments)) {
+                if (p.nextToken() != JsonToken.START_OBJECT) {
+                    return false;
+                }
+                boolean read = false;
+                JsonToken t;
+                for (t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
+                    String name = p.currentName();
+                    JsonToken value = p.nextToken();
+                    if (!name.equals("tasks")) {
+                        p.skipChildren();
+                    } else if (read || value != JsonToken.START_ARRAY || !readTasks(registry, p)) {
+                        return false;
+                    } else {
+                        read = true;
+                    }
+                }
+                return read && t == JsonToken.END_OBJECT && p.nextToken() == null && !tasks.isEmpty();
+            } catch (JacksonException e) {
+                return false;
+            }
+        }
+
+        /** Reads the array of tasks, the parser on its start; false at anything {@link #parse} would refuse. */
+        private boolean readTasks(Registry registry, JsonParser p) {
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t != JsonToken.START_OBJECT) {
+                    return false;
+                }
+                String agent = null;
+                String task = null;
+                String context = null;
+                boolean hasContext = false;
+                for (t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
+                    String name = p.currentName();
+                    JsonToken value = p.nextToken();
+                    switch (name) {
+                        case "agent", "task" -> {
+                            if (value != JsonToken.VALUE_STRING || (name.equals("agent") ? agent : task) != null) {
+                                return false;
+                            }
+                            if (name.equals("agent")) {
+                                agent = same(p, lastAgent);
+                                lastAgent = agent;
+                            } else {
+                                task = p.getString();
+                            }
+                        }
+                        case "context" -> {
+                            if (hasContext || (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL)) {
+                                return false;
+                            }
+                            hasContext = true;
+                            context = value == JsonToken.VALUE_NULL ? null : same(p, lastContext);
+                        }
+                        default -> p.skipChildren();
+                    }
+                }
+                if (agent == null || agent.isBlank() || task == null || task.isBlank()) {
+                    return false;
+                }
+                String named = agent.strip();
+                String known = checked.get(named);
+                if (known == null) {
+                    if (check(registry, named, tasks.size()) != null) {
+                        return false;
+                    }
+                    checked.put(named, named);
+                    known = named;
+                }
+                add(known, task.strip(), context);
+            }
+            return true;
+        }
+
+        /**
+         * The string the parser is on: {@code previous} when it is the same text, which is then
+         * not made into a string again (N tasks naming one agent, with one context).
+         */
+        private static String same(JsonParser p, String previous) {
+            int length = p.getStringLength();
+            if (previous == null || previous.length() != length) {
+                return p.getString();
+            }
+            char[] chars = p.getStringCharacters();
+            int offset = p.getStringOffset();
+            for (int k = 0; k < length; k++) {
+                if (chars[offset + k] != previous.charAt(k)) {
+                    return p.getString();
                 }
             }
-            throw new InterruptedException("agent '" + from + "' was cancelled while delegating");
+            return previous;
         }
-        boolean failed = false;
-        boolean paused = false;
-        int firstFailure = -1;
-        for (int i = 0; i < tasks.size(); i++) {
-            if (joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child> s && !s.value().cancelled()) {
-                paused |= s.value().waiting() != null;
-            } else {
-                failed = true;
-                firstFailure = firstFailure < 0 ? i : firstFailure;
-            }
-        }
-        if (paused && !failed) {
-            java.util.Map<String, String> reasons = new java.util.LinkedHashMap<>();
-            for (int i = 0; i < tasks.size(); i++) {
-                Child c = ((FanOut.Outcome.Success<Child>) joined.outcomes().get(i)).value();
-                if (c.waiting() == null) {
-                    desk.finished(scopes.get(i).path(), tasks.get(i).agent(), c.answer());
+
+        /** Adds a checked task; a context equal to the previous task's shares its string. */
+        private void add(String agent, String task, String context) {
+            String shared = context == null || context.isBlank() ? null : context;
+            if (shared != null) {
+                if (shared.equals(lastContext)) {
+                    shared = lastContext;
                 } else {
-                    reasons.put(callId + "/" + i, c.waiting());
+                    lastContext = shared;
                 }
             }
-            waiting.reason = Outcome.Paused.describe(from, reasons, true);
-            return ToolOutput.text("paused");
+            tasks.add(new Task(this, tasks.size(), agent, task, shared));
         }
-        if (desk != null) {
-            for (RunContext scope : scopes) {
-                desk.clear(scope.path());
+
+        /** What is wrong with the agent a task names, or null when it may be delegated to. */
+        private String check(Registry registry, String agent, int i) {
+            String at = "tasks[" + i + "]";
+            if (agent == null) {
+                return at + ".agent is missing; name one of: " + available(parent);
             }
+            if (agent.equals(parent.name())) {
+                return at + ": agent '" + parent.name() + "' cannot delegate to itself; pick another agent or do the work yourself";
+            }
+            if (!registry.contains(agent)) {
+                return at + ": unknown agent '" + agent + "'; available agents: " + available(parent);
+            }
+            if (parent.agent.delegateTargets() != null && !parent.agent.delegateTargets().contains(agent)) {
+                return at + ": agent '" + parent.name() + "' may not delegate to '" + agent + "'; it delegates only to: "
+                        + available(parent);
+            }
+            return null;
         }
-        StringWriter out = new StringWriter(64 * tasks.size());
-        try (JsonGenerator g = JSON.createGenerator(out)) {
-            g.writeStartArray();
+
+        /** The path of the child of task i: the delegating run's path, the call's id and i. */
+        String path(int i) {
+            String above = parent.context.path();
+            return (above.isEmpty() ? "" : above + "/") + callId + "/" + i;
+        }
+
+        /**
+         * Runs one child per task, one level below the delegating run, the first failure
+         * cancelling the others, and writes the results in task order. With approvals, a child
+         * that pauses does not stop its siblings; once all have finished or paused, the call waits
+         * too (through {@code waiting}), keeping the finished children's answers, and the next run
+         * of the call resumes the paused children on their kept chats. Without approvals, a child
+         * that pauses fails its task.
+         */
+        ToolOutput run(Waiting waiting) throws InterruptedException {
+            FanOut.Joined<Child> joined = FanOut.of(tasks).failFast(true).grace(parent.context.cancelGrace())
+                    .propagate(Observers.propagation(parent.context.observers())).join();
+            if (joined.interrupted()) {
+                clearFrames();
+                throw new InterruptedException("agent '" + from + "' was cancelled while delegating");
+            }
+            boolean failed = false;
+            boolean paused = false;
+            int firstFailure = -1;
             for (int i = 0; i < tasks.size(); i++) {
-                String agent = tasks.get(i).agent();
-                g.writeStartObject();
-                g.writeStringProperty("agent", agent);
-                switch (joined.outcomes().get(i)) {
-                    case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> g.writeStringProperty("error",
-                            "agent '" + agent + "' was cancelled");
-                    case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> g.writeStringProperty("error",
-                            "agent '" + agent + "' waited for a decision and was stopped because tasks[" + firstFailure
-                                    + "] (agent '" + tasks.get(firstFailure).agent() + "') failed");
-                    case FanOut.Outcome.Success<Child> s -> g.writeStringProperty("result", s.value().answer());
-                    case FanOut.Outcome.Failure<Child> f -> g.writeStringProperty("error", f.error() instanceof CancellationException
-                            ? "agent '" + agent + "' was cancelled" : describe(f.error()));
-                    case FanOut.Outcome.Cancelled<Child> c -> g.writeStringProperty("error", c.because() >= 0 && c.because() != i
-                            ? "cancelled because tasks[" + c.because() + "] (agent '" + tasks.get(c.because()).agent()
-                                    + "') failed"
-                            : "agent '" + agent + "' was cancelled");
-                    case FanOut.Outcome.Abandoned<Child> a -> g.writeStringProperty("error",
-                            "agent '" + agent + "' was cancelled and did not stop in time");
+                if (joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child> s && !s.value().cancelled()) {
+                    paused |= s.value().waiting() != null;
+                } else {
+                    failed = true;
+                    firstFailure = firstFailure < 0 ? i : firstFailure;
                 }
-                g.writeEndObject();
             }
-            g.writeEndArray();
+            if (paused && !failed) {
+                Map<String, String> reasons = new LinkedHashMap<>();
+                for (int i = 0; i < tasks.size(); i++) {
+                    Child c = ((FanOut.Outcome.Success<Child>) joined.outcomes().get(i)).value();
+                    if (c.waiting() == null) {
+                        desk.finished(path(i), tasks.get(i).agent, c.answer());
+                    } else {
+                        reasons.put(callId + "/" + i, c.waiting());
+                    }
+                }
+                waiting.reason = Outcome.Paused.describe(from, reasons, true);
+                return ToolOutput.text("paused");
+            }
+            clearFrames();
+            String json = results(joined, firstFailure);
+            return failed ? ToolOutput.error(json) : ToolOutput.text(json);
         }
-        String json = out.toString();
-        return failed ? ToolOutput.error(json) : ToolOutput.text(json);
+
+        /** Forgets what the approvals kept for the children (and theirs). */
+        private void clearFrames() {
+            if (desk != null) {
+                for (int i = 0; i < tasks.size(); i++) {
+                    desk.clear(path(i));
+                }
+            }
+        }
+
+        private String results(FanOut.Joined<Child> joined, int firstFailure) {
+            StringWriter out = new StringWriter(64 * tasks.size());
+            try (JsonGenerator g = JSON.createGenerator(out)) {
+                g.writeStartArray();
+                for (int i = 0; i < tasks.size(); i++) {
+                    String agent = tasks.get(i).agent;
+                    g.writeStartObject();
+                    g.writeStringProperty("agent", agent);
+                    switch (joined.outcomes().get(i)) {
+                        case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> g.writeStringProperty("error",
+                                "agent '" + agent + "' was cancelled");
+                        case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> g.writeStringProperty(
+                                "error", "agent '" + agent + "' waited for a decision and was stopped because tasks["
+                                        + firstFailure + "] (agent '" + tasks.get(firstFailure).agent + "') failed");
+                        case FanOut.Outcome.Success<Child> s -> g.writeStringProperty("result", s.value().answer());
+                        case FanOut.Outcome.Failure<Child> f -> g.writeStringProperty("error",
+                                f.error() instanceof CancellationException
+                                        ? "agent '" + agent + "' was cancelled" : describe(f.error()));
+                        case FanOut.Outcome.Cancelled<Child> c -> g.writeStringProperty("error",
+                                c.because() >= 0 && c.because() != i
+                                        ? "cancelled because tasks[" + c.because() + "] (agent '"
+                                                + tasks.get(c.because()).agent + "') failed"
+                                        : "agent '" + agent + "' was cancelled");
+                        case FanOut.Outcome.Abandoned<Child> a -> g.writeStringProperty("error",
+                                "agent '" + agent + "' was cancelled and did not stop in time");
+                    }
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
+            return out.toString();
+        }
     }
 
     /**
-     * Whether the child of a scope was cancelled by itself while its parent goes on; if so, the
-     * interrupt its cancel left on this thread (the parent's own, for a lone task) is cleared.
+     * One task of a {@code delegate} call, checked, and the work of its child, done on the
+     * child's own thread: its path, its input, its run, and whether it was cancelled by itself.
      */
-    private static boolean alone(RunContext scope, Run parent) {
-        if (!scope.cancelled() || parent.context.cancelled()) {
+    private static final class Task implements Callable<Child>, Consumer<RunContext> {
+        private final Delegation call;
+        private final int index;
+        final String agent;
+        private final String task;
+        private final String context;
+        /** The child's run context once entered; read on the same thread. */
+        private RunContext entered;
+
+        Task(Delegation call, int index, String agent, String task, String context) {
+            this.call = call;
+            this.index = index;
+            this.agent = agent;
+            this.task = task;
+            this.context = context;
+        }
+
+        @Override
+        public void accept(RunContext child) {
+            entered = child;
+        }
+
+        @Override
+        public Child call() {
+            Run parent = call.parent;
+            String path = call.path(index);
+            Approvals.Frame kept = call.desk == null ? null : call.desk.frame(path);
+            if (kept != null && kept.finished() != null) {
+                return new Child(kept.finished(), null, false);
+            }
+            String from = call.from;
+            List<Message> input = context == null
+                    ? List.of(Message.text(from, Role.USER, task))
+                    : List.of(Message.text(from, Role.USER, context), Message.text(from, Role.USER, task));
+            Outcome outcome;
+            try {
+                outcome = parent.children.run(agent, parent.context, path, kept == null ? List.of() : kept.chat(), input,
+                        this);
+            } catch (RuntimeException e) {
+                // A child cancelled by itself ends with a cancellation, or with whatever its
+                // interrupted step threw (an HTTP call's failure); either way it was cancelled.
+                if (!alone(entered, parent)) {
+                    throw e;
+                }
+                return Child.CANCELLED;
+            }
+            alone(entered, parent); // a cancel that came as the child ended must not stop the parent
+            if (!(outcome instanceof Outcome.Paused p)) {
+                return new Child(outcome.reply().text(), null, false);
+            }
+            if (call.desk == null) {
+                throw new AgentException(agent, p.message(), null);
+            }
+            return new Child(null, p.message(), false);
+        }
+    }
+
+    /**
+     * Whether a child was cancelled by itself while its parent goes on; if so, the interrupt its
+     * cancel left on this thread (the parent's own, for a lone task) is cleared.
+     *
+     * @param child the child's run context, or null when it was never entered
+     */
+    private static boolean alone(RunContext child, Run parent) {
+        if (child == null || !child.cancelled() || parent.context.cancelled()) {
             return false;
         }
         Thread.interrupted();
