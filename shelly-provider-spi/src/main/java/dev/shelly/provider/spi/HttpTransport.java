@@ -131,14 +131,20 @@ final class HttpTransport {
         return clients.length == 1 ? 0 : calls.get(shard);
     }
 
-    /** Clients sharing this transport's pools and dispatchers, with the given timeouts (zero: none). */
+    /**
+     * Clients sharing this transport's pools and dispatchers, with the given timeouts (zero:
+     * none). A read timeout at least as long as the call's deadline cannot end a call before
+     * the deadline does (the silence it waits for starts after the call did), so it is left to
+     * the deadline: the socket then reads and writes without a timer of its own for every wait.
+     */
     Timed withTimeouts(Duration connect, Duration read, Duration call) {
+        long readMillis = !call.isZero() && read.compareTo(call) >= 0 ? 0 : read.toMillis();
         OkHttpClient[] timed = new OkHttpClient[clients.length];
         for (int i = 0; i < timed.length; i++) {
             timed[i] = clients[i].newBuilder()
                     .connectTimeout(connect.toMillis(), TimeUnit.MILLISECONDS)
-                    .readTimeout(read.toMillis(), TimeUnit.MILLISECONDS)
-                    .writeTimeout(read.toMillis(), TimeUnit.MILLISECONDS)
+                    .readTimeout(readMillis, TimeUnit.MILLISECONDS)
+                    .writeTimeout(readMillis, TimeUnit.MILLISECONDS)
                     .callTimeout(call.toMillis(), TimeUnit.MILLISECONDS)
                     .build();
         }

@@ -207,6 +207,64 @@ class HttpTransportTest {
         assertThat(transport.client(1).connectionPool().idleConnectionCount()).isEqualTo(8);
     }
 
+    @Test
+    void aReadTimeoutNoShorterThanTheCallDeadlineIsLeftToTheDeadline() {
+        HttpTransport transport = HttpTransport.sharded(2, LIMIT);
+        HttpTransport.Timed defaults = transport.withTimeouts(Duration.ofSeconds(10), Duration.ofMinutes(10),
+                Duration.ofMinutes(10));
+        HttpTransport.Timed longer = transport.withTimeouts(Duration.ofSeconds(10), Duration.ofMinutes(11),
+                Duration.ofMinutes(10));
+        HttpTransport.Timed shorter = transport.withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(30),
+                Duration.ofMinutes(10));
+        HttpTransport.Timed noDeadline = transport.withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(30),
+                Duration.ZERO);
+        for (int shard = 0; shard < 2; shard++) {
+            assertThat(defaults.client(shard).readTimeoutMillis()).isZero();
+            assertThat(defaults.client(shard).writeTimeoutMillis()).isZero();
+            assertThat(longer.client(shard).readTimeoutMillis()).isZero();
+            assertThat(shorter.client(shard).readTimeoutMillis()).isEqualTo(30_000);
+            assertThat(shorter.client(shard).writeTimeoutMillis()).isEqualTo(30_000);
+            assertThat(noDeadline.client(shard).readTimeoutMillis()).isEqualTo(30_000);
+            assertThat(defaults.client(shard).callTimeoutMillis()).isEqualTo(600_000);
+            assertThat(defaults.client(shard).connectTimeoutMillis()).isEqualTo(10_000);
+            assertThat(defaults.client(shard).connectionPool()).isSameAs(transport.client(shard).connectionPool());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aSilentServerIsCutOffAtTheDeadlineWhenTheReadTimeoutIsAsLong(boolean virtual) {
+        server.enqueue(new MockResponse.Builder().body("{}").headersDelay(5, TimeUnit.SECONDS).build());
+        HttpModelClient client = HttpModelClient.builder("test", server.url("/v1/").toString())
+                .transport(HttpTransport.sharded(2, LIMIT))
+                .timeouts(Duration.ofSeconds(5), Duration.ofMillis(400), Duration.ofMillis(400))
+                .build();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> run(virtual, () -> client.post("chat", json(), errors)))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ModelException.Kind.TIMEOUT);
+                    assertThat(e.retryable()).isFalse();
+                })
+                .hasMessage("test: timeout: no complete reply within the call deadline of 400 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+    }
+
+    @Test
+    void aReadTimeoutShorterThanTheDeadlineStillEndsASilentCall() {
+        server.enqueue(new MockResponse.Builder().body("{}").headersDelay(5, TimeUnit.SECONDS).build());
+        HttpModelClient client = HttpModelClient.builder("test", server.url("/v1/").toString())
+                .transport(HttpTransport.sharded(2, LIMIT))
+                .timeouts(Duration.ofSeconds(5), Duration.ofMillis(300), Duration.ofSeconds(20))
+                .build();
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> onVirtualThread(() -> client.post("chat", json(), errors)))
+                .isInstanceOfSatisfying(ModelException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(ModelException.Kind.TIMEOUT);
+                    assertThat(e.getMessage()).doesNotContain("call deadline");
+                });
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+    }
+
     private HttpModelClient client(HttpTransport transport) {
         return HttpModelClient.builder("test", server.url("/v1/").toString())
                 .transport(transport)
