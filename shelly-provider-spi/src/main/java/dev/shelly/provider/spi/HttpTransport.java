@@ -71,8 +71,13 @@ final class HttpTransport {
     /** A transport of {@code shards} pools keeping {@code idlePerShard} idle connections each. */
     static HttpTransport sharded(int shards, int idlePerShard) {
         OkHttpClient[] clients = new OkHttpClient[shards];
-        for (int i = 0; i < shards; i++) {
-            clients[i] = new OkHttpClient.Builder()
+        // The first client sets up TLS (the platform's trust manager and socket factory); the
+        // others are derived from it, so they share that and differ only in pool and dispatcher.
+        clients[0] = new OkHttpClient.Builder()
+                .connectionPool(new ConnectionPool(idlePerShard, 5, TimeUnit.MINUTES))
+                .build();
+        for (int i = 1; i < shards; i++) {
+            clients[i] = clients[0].newBuilder()
                     .connectionPool(new ConnectionPool(idlePerShard, 5, TimeUnit.MINUTES))
                     .dispatcher(new Dispatcher())
                     .build();

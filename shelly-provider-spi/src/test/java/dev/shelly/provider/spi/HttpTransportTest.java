@@ -46,6 +46,10 @@ class HttpTransportTest {
         }
         assertThat(pools).hasSize(HttpTransport.SHARDS);
         assertThat(dispatchers).hasSize(HttpTransport.SHARDS);
+        for (int i = 1; i < shared.shards(); i++) { // TLS set up once, not once per shard
+            assertThat(shared.client(i).sslSocketFactory()).isSameAs(shared.client(0).sslSocketFactory());
+            assertThat(shared.client(i).x509TrustManager()).isSameAs(shared.client(0).x509TrustManager());
+        }
         assertThat(HttpTransport.SHARDS * LIMIT).isEqualTo(HttpTransport.MAX_IDLE);
     }
 
