@@ -290,18 +290,18 @@ final class HttpModelClient {
         Request request = request(path, json, true);
         int shard = client.acquire();
         if (Thread.currentThread().isVirtual()) {
-            Call call = client.newCall(shard, request);
-            EventStreamReader.Events events = bytes != null
-                    ? p -> {
-                        bytes.onEvent(p.name(), p.data(), p.offset(), p.length());
-                        return bytes.isEnd(p.name(), p.data(), p.offset(), p.length());
-                    }
-                    : p -> {
-                        SseEvent event = p.toEvent();
-                        handler.accept(event);
-                        return isEnd.test(event);
-                    };
             try {
+                Call call = client.newCall(shard, request);
+                EventStreamReader.Events events = bytes != null
+                        ? p -> {
+                            bytes.onEvent(p.name(), p.data(), p.offset(), p.length());
+                            return bytes.isEnd(p.name(), p.data(), p.offset(), p.length());
+                        }
+                        : p -> {
+                            SseEvent event = p.toEvent();
+                            handler.accept(event);
+                            return isEnd.test(event);
+                        };
                 return streamInline(call, new EventStreamReader(call, events, errors, failures), completeAtClose);
             } finally {
                 client.release(shard);
