@@ -5,6 +5,7 @@ import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.ModelTarget;
 import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.provider.spi.WireFormat;
 import dev.shelly.providers.openai.OpenAiCompleter;
@@ -22,8 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Many concurrent calls over HTTP against {@link ChatServer}, each on its own virtual thread,
  * every one answered after the same latency: the wall time of one round (all calls started,
  * all answered) for the raw socket client ({@link RawClient}, the floor), the OpenAI completer
- * alone (plain and streamed) and {@code Agent.run} (one model call, no tools; it streams), with
- * the ratio of each to the raw floor of the same reply format. The floor keeps its connections
+ * alone (plain and streamed) and {@code Agent.run} (one model call, no tools; it streams, and
+ * {@code agent-json}: the same agent over a completer that answers every call with one JSON
+ * document, as one that cannot stream does), with the ratio of each to the raw floor of the
+ * same reply format. The floor keeps its connections
  * from round to round, as any pooling client does; {@code raw-sse-new} is the same raw client
  * opening a connection for every call and closing it after, for comparison with clients that
  * do not pool. The scenarios run alternately,
@@ -76,6 +79,19 @@ public final class HttpFanOut {
                 scenarios.put("completer-json", i -> checkText(completer.complete(request)));
                 scenarios.put("completer-sse", i -> checkText(completer.complete(request, StreamListener.NONE)));
                 scenarios.put("agent-sse", i -> check(Agent.builder("worker").completer(completer).build()
+                        .run("Does handle() close its resource?").text().equals(ChatServer.TEXT)));
+                Completer unstreamed = new Completer() { // the agent's call, asked for one JSON document
+                    @Override
+                    public ModelResponse complete(ModelRequest r) {
+                        return completer.complete(r);
+                    }
+
+                    @Override
+                    public ModelTarget target() {
+                        return completer.target();
+                    }
+                };
+                scenarios.put("agent-json", i -> check(Agent.builder("worker").completer(unstreamed).build()
                         .run("Does handle() close its resource?").text().equals(ChatServer.TEXT)));
                 if (args.length > 3) { // only the scenarios named, and the floors
                     List<String> only = List.of(args[3].split(","));

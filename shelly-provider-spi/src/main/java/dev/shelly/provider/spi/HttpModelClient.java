@@ -24,7 +24,6 @@ import java.util.function.Predicate;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
-import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
@@ -75,7 +74,7 @@ final class HttpModelClient {
     private final Auth auth;
     private final Map<String, String> headers;
     private final HttpFailures failures;
-    private final OkHttpClient client;
+    private final HttpTransport.Timed client;
     private final Duration connectTimeout;
     private final Duration readTimeout;
     private final Duration callTimeout;
@@ -135,14 +134,20 @@ final class HttpModelClient {
      * @throws CancellationException when the calling thread is interrupted
      */
     byte[] post(String path, byte[] json, Function<ErrorResponse, ModelException> errors) {
-        Call call = newCall(path, json, false);
+        Request request = request(path, json, false);
+        int shard = client.acquire();
         if (Thread.currentThread().isVirtual()) {
-            return postInline(call, errors);
+            try {
+                return postInline(client.newCall(shard, request), errors);
+            } finally {
+                client.release(shard);
+            }
         }
+        Call call = client.newCall(shard, request);
         // A platform thread blocked in a socket read does not answer interrupts: it waits on a
         // virtual thread that does the call, and cancels the call when interrupted.
         CompletableFuture<byte[]> result = new CompletableFuture<>();
-        Thread.ofVirtual().name("shelly-http-" + provider).start(() -> {
+        onVirtualThread("shelly-http-", shard, () -> {
             try (Response response = call.execute()) {
                 if (!response.isSuccessful()) {
                     result.completeExceptionally(failures.failure(response, errors));
@@ -161,6 +166,22 @@ final class HttpModelClient {
             throw cancelled(call);
         } catch (ExecutionException e) {
             throw rethrow(e.getCause());
+        }
+    }
+
+    /** Runs a call's work on a virtual thread of its own, which gives the call's shard back when it ends. */
+    private void onVirtualThread(String name, int shard, Runnable work) {
+        try {
+            Thread.ofVirtual().name(name + provider).start(() -> {
+                try {
+                    work.run();
+                } finally {
+                    client.release(shard);
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            client.release(shard);
+            throw e;
         }
     }
 
@@ -266,20 +287,27 @@ final class HttpModelClient {
     byte[] stream(String path, byte[] json, Function<ErrorResponse, ModelException> errors,
             Predicate<SseEvent> isEnd, Consumer<SseEvent> handler, BooleanSupplier completeAtClose,
             ByteEventDecoder bytes) {
-        Call call = newCall(path, json, true);
+        Request request = request(path, json, true);
+        int shard = client.acquire();
         if (Thread.currentThread().isVirtual()) {
-            EventStreamReader.Events events = bytes != null
-                    ? p -> {
-                        bytes.onEvent(p.name(), p.data(), p.offset(), p.length());
-                        return bytes.isEnd(p.name(), p.data(), p.offset(), p.length());
-                    }
-                    : p -> {
-                        SseEvent event = p.toEvent();
-                        handler.accept(event);
-                        return isEnd.test(event);
-                    };
-            return streamInline(call, new EventStreamReader(call, events, errors, failures), completeAtClose);
+            try {
+                Call call = client.newCall(shard, request);
+                EventStreamReader.Events events = bytes != null
+                        ? p -> {
+                            bytes.onEvent(p.name(), p.data(), p.offset(), p.length());
+                            return bytes.isEnd(p.name(), p.data(), p.offset(), p.length());
+                        }
+                        : p -> {
+                            SseEvent event = p.toEvent();
+                            handler.accept(event);
+                            return isEnd.test(event);
+                        };
+                return streamInline(call, new EventStreamReader(call, events, errors, failures), completeAtClose);
+            } finally {
+                client.release(shard);
+            }
         }
+        Call call = client.newCall(shard, request);
         // A platform thread blocked in a socket read does not answer interrupts: a virtual thread
         // reads the events and queues them; this thread takes them, and cancels the call when interrupted.
         BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
@@ -288,7 +316,7 @@ final class HttpModelClient {
             queue.add(event);
             return isEnd.test(event);
         }, errors, failures);
-        Thread.ofVirtual().name("shelly-sse-" + provider).start(() -> queue.add(reader.read()));
+        onVirtualThread("shelly-sse-", shard, () -> queue.add(reader.read()));
         try {
             while (true) {
                 Object item = queue.take();
@@ -351,7 +379,7 @@ final class HttpModelClient {
         throw rethrow((Throwable) end);
     }
 
-    private Call newCall(String path, byte[] json, boolean stream) {
+    private Request request(String path, byte[] json, boolean stream) {
         if (Thread.currentThread().isInterrupted()) {
             throw new CancellationException(provider + ": completion cancelled before the request was sent");
         }
@@ -366,7 +394,7 @@ final class HttpModelClient {
         headers.forEach(request::header);
         request.header("Accept", stream ? "text/event-stream" : "application/json");
         auth.applyTo(request);
-        return client.newCall(request.build());
+        return request.build();
     }
 
     private CancellationException cancelled(Call call) {
