@@ -9,14 +9,13 @@ import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.RunValues;
 import dev.shelly.tools.ToolContext;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
  * The context of a run: who runs (run id, agent, parent run and agent, depth, delegation limit),
@@ -80,15 +79,8 @@ public final class RunContext {
     private final RunCancel cancel;
     /** What the runs under this context used; a field updated through {@link #TOTALS}, not an atomic object per run. */
     private volatile Totals totals = Totals.ZERO;
-    private static final VarHandle TOTALS;
-
-    static {
-        try {
-            TOTALS = MethodHandles.lookup().findVarHandle(RunContext.class, "totals", Totals.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final AtomicReferenceFieldUpdater<RunContext, Totals> TOTALS =
+            AtomicReferenceFieldUpdater.newUpdater(RunContext.class, Totals.class, "totals");
 
     private record Totals(Usage usage, Cost cost) {
         static final Totals ZERO = new Totals(Usage.ZERO, Cost.ZERO);
@@ -447,16 +439,7 @@ public final class RunContext {
     }
 
     private RunContext enter(Defaults runner, RunContext totalsParent) {
-        String parentRun = isRun() ? id() : parentRunId;
-        Registry reg = runner.registry() != null ? runner.registry() : registry;
-        Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
-        List<RunInterceptor> own = runner.interceptors();
-        String id = runIds == null ? null : runIds.runId(parentRun, path, runner.agent());
-        return new RunContext(id, id != null ? 0 : RUNS.incrementAndGet(), parentRun,
-                sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
-                reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
-                concat(interceptors, own), runner.middleware(), observers, grace, totalsParent, approvals, path, runIds,
-                new RunCancel());
+        return entered(runner, isRun() ? id() : parentRunId, parentAgent, depth, totalsParent, path);
     }
 
     /**
@@ -465,15 +448,20 @@ public final class RunContext {
      * the child's own cancellation; what it uses is recorded here too.
      */
     RunContext delegated(String childPath, Defaults runner) {
+        return entered(runner, id(), agent, depth + 1, this, childPath);
+    }
+
+    /** A run's context: the agent's defaults after this context's, under a parent run, at a depth and a path. */
+    private RunContext entered(Defaults runner, String parentRun, String parentAgent, int depth, RunContext totalsParent,
+            String path) {
         Registry reg = runner.registry() != null ? runner.registry() : registry;
         Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
         List<RunInterceptor> own = runner.interceptors();
-        String parentRun = id();
-        String id = runIds == null ? null : runIds.runId(parentRun, childPath, runner.agent());
+        String id = runIds == null ? null : runIds.runId(parentRun, path, runner.agent());
         return new RunContext(id, id != null ? 0 : RUNS.incrementAndGet(), parentRun,
-                sessionId, runner.agent(), agent, depth + 1, Math.min(delegationLimit, runner.maxDelegationDepth()),
+                sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
                 reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
-                concat(interceptors, own), runner.middleware(), observers, grace, this, approvals, childPath, runIds,
+                concat(interceptors, own), runner.middleware(), observers, grace, totalsParent, approvals, path, runIds,
                 new RunCancel());
     }
 
