@@ -372,7 +372,8 @@ public final class Chat {
             if (offset >= count) {
                 return List.of();
             }
-            return new Snapshot(items, offset, count);
+            // The whole chat is a view of the array; a part of it (rarer) a copy.
+            return offset == 0 ? new Snapshot(items, count) : List.copyOf(Arrays.asList(items).subList(offset, count));
         } finally {
             lock.unlock();
         }
@@ -519,7 +520,7 @@ public final class Chat {
     }
 
     /**
-     * Whether a list is a chat's own copy of its messages ({@link #messages()}, {@link #since}):
+     * Whether a list is a chat's own copy of all its messages ({@link #messages()}):
      * immutable, holding no null, and sharing the chat's storage, so that whoever keeps messages
      * (a model request) may keep it as it is instead of copying it again.
      *
@@ -532,29 +533,27 @@ public final class Chat {
     }
 
     /**
-     * The messages of a chat from one index to another, as they were when taken: a view of the
-     * chat's array, whose first elements an append never changes. Immutable.
+     * The messages of a chat as they were when taken: a view of the first {@code size} of the
+     * chat's array, which an append never changes. Immutable.
      */
     private static final class Snapshot extends AbstractList<Message> implements RandomAccess {
         private final Message[] items;
-        private final int from;
-        private final int to;
+        private final int size;
 
-        Snapshot(Message[] items, int from, int to) {
+        Snapshot(Message[] items, int size) {
             this.items = items;
-            this.from = from;
-            this.to = to;
+            this.size = size;
         }
 
         @Override
         public Message get(int index) {
-            Objects.checkIndex(index, to - from);
-            return items[from + index];
+            Objects.checkIndex(index, size);
+            return items[index];
         }
 
         @Override
         public int size() {
-            return to - from;
+            return size;
         }
     }
 
