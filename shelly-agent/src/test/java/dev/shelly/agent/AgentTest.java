@@ -44,6 +44,39 @@ class AgentTest {
 
     // ------------------------------------------------------------------ system prompt
 
+    /**
+     * Fresh agents with the same texts share one system prompt message (a fan-out's workers keep
+     * one, not one each), and agents built at once with different texts each get their own.
+     */
+    @Test
+    void freshAgentsShareTheirPromptMessageOnlyWhenTheirTextsAreTheSame() throws Exception {
+        dev.shelly.modeladapter.ModelResponse answer = dev.shelly.modeladapter.ModelResponse.of(
+                Message.text("model", Role.ASSISTANT, "done"));
+        dev.shelly.modeladapter.Completer model = request -> answer;
+        Agent first = Agent.builder("worker").instructions("Do the part you are given.").completer(model).build();
+        Agent second = Agent.builder("worker").instructions("Do the part you are given.").completer(model).build();
+        first.run("one");
+        second.run("two");
+        assertThat(second.chat().get(0)).as("the same prompt: one message").isSameAs(first.chat().get(0));
+        assertThat(first.chat().get(0).text()).isEqualTo("You are worker.\n\n## Instructions\n\nDo the part you are given.");
+
+        List<String> failures = Collections.synchronizedList(new ArrayList<>());
+        try (var pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 400; i++) {
+                String part = "Do part " + (i % 3) + ".";
+                pool.submit(() -> {
+                    Agent a = Agent.builder("worker").instructions(part).completer(model).build();
+                    a.run("go");
+                    String prompt = a.chat().get(0).text();
+                    if (!prompt.endsWith(part)) {
+                        failures.add(part + " got " + prompt);
+                    }
+                });
+            }
+        }
+        assertThat(failures).as("agents built at once with other texts keep their own prompt").isEmpty();
+    }
+
     @Test
     void theSystemPromptHasTheSeedsStructureExactly() {
         Registry registry = new Registry()

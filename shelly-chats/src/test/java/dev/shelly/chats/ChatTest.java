@@ -92,6 +92,53 @@ class ChatTest {
         assertThat(chat.entriesSince(1).subList(0, 3)).isEqualTo(read.subList(1, 4));
     }
 
+    @Test
+    void eachEntryKeepsTheTimeOfItsOwnAppendAcrossManyAppendsAndReads() throws InterruptedException {
+        Chat chat = new Chat();
+        List<Instant> after = new ArrayList<>();
+        for (int i = 0; i < 5; i++) { // the first append's time is kept apart from the others'
+            chat.append(msg("a", Integer.toString(i)));
+            after.add(Instant.now());
+            Thread.sleep(2);
+        }
+        List<Chat.Entry> read = chat.entries();
+        chat.append(msg("a", "5"), msg("a", "6"));
+        after.add(Instant.now());
+        List<Chat.Entry> all = chat.entries();
+        assertThat(all.subList(0, 5)).as("read again: the same entries").isEqualTo(read);
+        for (int i = 0; i < 5; i++) {
+            Instant created = all.get(i).created();
+            assertThat(created).as("entry %d", i).isBeforeOrEqualTo(after.get(i));
+            if (i > 0) {
+                assertThat(created).as("entry %d after the previous append", i).isAfter(after.get(i - 1));
+            }
+        }
+        assertThat(all.get(5).created()).as("an append after a read").isAfter(after.get(4))
+                .isEqualTo(all.get(6).created());
+    }
+
+    @Test
+    void messagesIsASnapshotThatLaterAppendsLeaveAsItWas() {
+        Chat chat = new Chat();
+        chat.append(msg("a", "0"), msg("a", "1"), msg("a", "2"));
+        List<Message> snapshot = chat.messages();
+        for (int i = 3; i < 40; i++) { // the chat's array grows several times
+            chat.append(msg("a", Integer.toString(i)));
+        }
+        assertThat(snapshot).extracting(Message::text).containsExactly("0", "1", "2");
+        assertThat(snapshot).isEqualTo(List.of(msg("a", "0"), msg("a", "1"), msg("a", "2")));
+        assertThatThrownBy(() -> snapshot.add(msg("a", "x"))).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> snapshot.set(0, msg("a", "x"))).isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> snapshot.get(3)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(Chat.isSnapshot(snapshot)).isTrue();
+        assertThat(Chat.isSnapshot(chat.since(1))).as("a part of the chat is a copy").isFalse();
+        assertThat(chat.since(1)).hasSize(39).first().extracting(Message::text).isEqualTo("1");
+        assertThat(Chat.isSnapshot(List.copyOf(snapshot))).isFalse();
+        assertThat(new Chat().messages()).isEmpty();
+        assertThatThrownBy(() -> Chat.isSnapshot(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Chat.isSnapshot list must not be null");
+    }
+
     /** Readers that first read the same messages at once all see one id per message. */
     @RepeatedTest(10)
     void concurrentFirstReadsAgreeOnTheIds() throws Exception {

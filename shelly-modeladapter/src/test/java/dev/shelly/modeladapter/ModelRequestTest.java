@@ -3,6 +3,7 @@ package dev.shelly.modeladapter;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.ModelOptions.CacheHints;
@@ -27,6 +28,17 @@ class ModelRequestTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("ModelRequest.tools[1] must not be null");
         assertThatThrownBy(() -> ModelRequest.of(null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("ModelRequest.messages must not be null");
+    }
+
+    @Test
+    void aChatsMessagesAreKeptAsTheyAreAndAreNotChangedByLaterAppends() {
+        Chat chat = new Chat(List.of(Message.system("s"), Message.user("x")));
+        List<Message> messages = chat.messages();
+        ModelRequest request = ModelRequest.of(messages);
+        assertThat(request.messages()).as("no second copy").isSameAs(messages);
+        chat.append(Message.user("later"));
+        assertThat(request.messages()).extracting(Message::text).containsExactly("s", "x");
+        assertThat(ModelRequest.of(chat.since(1)).messages()).extracting(Message::text).containsExactly("x", "later");
     }
 
     @Test
