@@ -51,8 +51,10 @@ public final class RunContext {
     private static final String RUN_PREFIX = "run_" + randomPrefix();
     private static final AtomicLong RUNS = new AtomicLong();
 
-    /** The run's id; for a run with a fresh id, written from {@link #runNumber} when first asked for. */
-    private String runId;
+    /** The run's id when its scope's {@link RunIds} named it, else null. */
+    private final String namedId;
+    /** A fresh run's id, written from {@link #runNumber} when first asked for. */
+    private String freshId;
     /** The number a fresh run id is written from, or 0 (a scope, or a run named by its {@link RunIds}). */
     private final long runNumber;
     private final String parentRunId;
@@ -91,7 +93,7 @@ public final class RunContext {
             List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
             Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds,
             RunCancel cancel) {
-        this.runId = runId;
+        this.namedId = runId;
         this.runNumber = runNumber;
         this.parentRunId = parentRunId;
         this.sessionId = sessionId;
@@ -159,17 +161,20 @@ public final class RunContext {
 
     /** The run's id, or null for a scope; a fresh id is written once, when first asked for (most runs never are). */
     private String id() {
-        String id = runId;
-        if (id == null && runNumber != 0) {
+        if (namedId != null || runNumber == 0) {
+            return namedId;
+        }
+        String id = freshId;
+        if (id == null) {
             id = RUN_PREFIX + Long.toString(runNumber, 32);
-            runId = id; // racy but benign: every thread writes an equal string
+            freshId = id; // racy but benign: every thread writes an equal string
         }
         return id;
     }
 
     /** Whether this is a run's context rather than a scope's. */
     private boolean isRun() {
-        return runId != null || runNumber != 0;
+        return namedId != null || runNumber != 0;
     }
 
     /**
