@@ -37,11 +37,8 @@ final class DebugLog implements Links.Own {
         return LOG.isDebugEnabled() && context.sessionId().isEmpty();
     }
 
-    /** The link for a run, or null when it has nothing to do: DEBUG is off, or an engine session logs the run. */
+    /** The link for a run that {@link #on} said gets one. */
     static DebugLog of(String agent, RunContext context) {
-        if (!on(context)) {
-            return null;
-        }
         return new DebugLog(agent, context.runId().orElse(null));
     }
 

@@ -52,6 +52,8 @@ public final class Run implements ContextRun {
      * straight.
      */
     final boolean intercepts;
+    /** Whether the run's chain logs it at DEBUG ({@link DebugLog}), decided when the run starts. */
+    private final boolean debug;
     /** The run's approvals, or null when its context has none. */
     final Approver approver;
     final Children children;
@@ -90,8 +92,9 @@ public final class Run implements ContextRun {
         this.out = start.out();
         this.listener = context.listener();
         this.observed = listener != AgentListener.NONE;
+        this.debug = DebugLog.on(context);
         this.intercepts = approver != null || out != null || !context.interceptors().isEmpty()
-                || !context.observers().isEmpty() || DebugLog.on(context);
+                || !context.observers().isEmpty() || debug;
         Registry registry = context.registry().orElse(null);
         this.canDelegate = registry != null && context.depth() < context.delegationLimit()
                 && !agent.targets(registry).isEmpty();
@@ -102,13 +105,14 @@ public final class Run implements ContextRun {
         RunInterceptor[] made = chain;
         if (made == null) {
             made = chain(context.interceptors(), context.observers());
+            assert (made.length > 1) == intercepts : "run '" + name() + "': intercepts does not match its chain";
             chain = made;
         }
         return made;
     }
 
     private RunInterceptor[] chain(List<RunInterceptor> links, List<RunObserver> observers) {
-        DebugLog debug = DebugLog.of(name(), context);
+        DebugLog debug = this.debug ? DebugLog.of(name(), context) : null;
         int size = 1 + (approver == null ? 0 : 1) + (debug == null ? 0 : 1) + links.size() + (observers.isEmpty() ? 0 : 1)
                 + (out == null ? 0 : 1);
         RunInterceptor[] all = new RunInterceptor[size];
