@@ -113,6 +113,7 @@ final class ReactLoop implements Links.Shaping.Send {
      * on the heap.
      */
     private Message loop() {
+        prompt = null; // made again each time a link proceeds, as the registry may have changed
         if (run.observed && deltas == StreamListener.NONE) {
             AgentEvent.Source src = run.source();
             deltas = delta -> run.emit(new AgentEvent.StreamDelta(src, delta));
