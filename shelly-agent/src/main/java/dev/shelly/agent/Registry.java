@@ -91,7 +91,7 @@ public final class Registry {
      * @return the factory, or empty when no agent has that name
      */
     public Optional<Supplier<Agent>> get(String name) {
-        Registration r = agents.get(name);
+        Registration r = agents.get(named(name, "get"));
         return r == null ? Optional.empty() : Optional.of(r.factory());
     }
 
@@ -102,7 +102,7 @@ public final class Registry {
      * @return true when registered
      */
     public boolean contains(String name) {
-        return agents.containsKey(name);
+        return agents.containsKey(named(name, "contains"));
     }
 
     /**
@@ -125,7 +125,15 @@ public final class Registry {
      *     an agent it returned before
      */
     public Optional<Agent> spawn(String name) {
-        return Optional.ofNullable(spawned(name));
+        return Optional.ofNullable(spawned(named(name, "spawn")));
+    }
+
+    /** A name looked up, refused when null (a hash lookup would only answer that nothing has it). */
+    private static String named(String name, String method) {
+        if (name == null) {
+            throw new IllegalArgumentException("Registry." + method + " name must not be null");
+        }
+        return name;
     }
 
     /** What {@link #spawn} returns, or null when no agent has that name. */
