@@ -348,19 +348,23 @@ public final class Chat {
     }
 
     /**
-     * A copy of every message, in order.
+     * Every message, in order, as the chat holds them now: an immutable snapshot that later
+     * appends leave as it is. It is a view of the chat's storage rather than a copy, so taking it
+     * costs one small object whatever the chat's size (a model request keeps it as it is; see
+     * {@link #isSnapshot}).
      *
-     * @return an unmodifiable copy
+     * @return the immutable snapshot
      */
     public List<Message> messages() {
         return since(0);
     }
 
     /**
-     * A copy of the messages from an offset on.
+     * The messages from an offset on, as the chat holds them now: from 0, the snapshot
+     * {@link #messages()} gives; from a later offset, an immutable copy.
      *
      * @param offset the first index to include; at or past the end gives an empty list
-     * @return an unmodifiable copy
+     * @return the immutable list
      * @throws IllegalArgumentException when the offset is negative
      */
     public List<Message> since(int offset) {

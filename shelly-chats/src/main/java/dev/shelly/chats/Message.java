@@ -157,7 +157,7 @@ public record Message(String sender, Role role, List<Part> parts, Map<String, Ob
             }
         }
         // Most messages hold parts of one kind: asking for another makes no list.
-        return found == null ? List.of() : Collections.unmodifiableList(found);
+        return found == null ? Collections.emptyList() : Collections.unmodifiableList(found);
     }
 
     /**
