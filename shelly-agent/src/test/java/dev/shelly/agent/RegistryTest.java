@@ -35,6 +35,23 @@ class RegistryTest {
     }
 
     @Test
+    void aNullNameIsRefusedNamingTheMethodWhetherTheRegistryIsEmptyOrNot() {
+        for (Registry r : List.of(new Registry(), new Registry().register("writer", "Writes", factory("writer")))) {
+            assertThatThrownBy(() -> r.get(null)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Registry.get name must not be null");
+            assertThatThrownBy(() -> r.contains(null)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Registry.contains name must not be null");
+            assertThatThrownBy(() -> r.spawn(null)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("Registry.spawn name must not be null");
+        }
+        Registry one = new Registry().register("writer", "Writes", factory("writer"));
+        assertThat(one.contains("writer")).isTrue();
+        assertThat(one.contains("reader")).isFalse();
+        assertThat(one.spawn("reader")).isEmpty();
+        assertThat(one.spawn("writer")).get().extracting(Agent::name).isEqualTo("writer");
+    }
+
+    @Test
     void spawnBuildsAFreshAgentEveryTime() {
         AtomicInteger built = new AtomicInteger();
         Registry r = new Registry().register("w", "worker", () -> {
