@@ -23,60 +23,228 @@ import java.util.TreeSet;
 /**
  * Internal, not API. What an agent is, as its builder left it: the agent keeps this and never
  * changes it, and the loop runs from it. Lists and sets are unmodifiable copies. The public
- * accessors of {@code dev.shelly.agent.Agent} document each field.
- *
- * @param name the agent's name
- * @param description what it does, as other agents see it
- * @param instructions its detailed instructions
- * @param context its project context
- * @param completer the model it asks
- * @param maxIterations the most model calls in one run
- * @param maxDelegationDepth how deep delegation may go below it
- * @param skills its skills
- * @param toolboxes the user's toolboxes
- * @param cancelGrace the grace set on the builder, or null when the run's context decides
- * @param timeout how long one run may take, or null
- * @param maxToolResultChars the most characters of text a tool result keeps
- * @param stopTools the tools whose call ends a run
- * @param systemPromptInChat whether the prompt goes into an empty chat
- * @param skillTool the definition of {@code load_skill}, or null without skills
- * @param registry the registry set on the builder, or null
- * @param delegateTargets the only agents it may delegate to, or null for every other agent
- * @param listener the agent's listener
- * @param interceptors the agent's links, which its delegated children inherit
- * @param middleware the links around its own runs only
- * @param options the options of every model call
- * @param prices the prices that turn usage into cost
- * @param contextPolicy how it keeps its model calls inside the window
- * @param runToolboxes the toolboxes runs search: the user's, then those of the context strategies
- * @param skillTools starts the tools a skill brings for a run, or null when the skills bring none
+ * accessors of {@code dev.shelly.agent.Agent} document each field. Its texts and model are its
+ * own; the rest is a value that agents built one after another with equal settings share.
  */
-public record AgentSpec(
-        String name,
-        String description,
-        String instructions,
-        String context,
-        Completer completer,
-        int maxIterations,
-        int maxDelegationDepth,
-        List<Skill> skills,
-        List<ToolBox> toolboxes,
-        Duration cancelGrace,
-        Duration timeout,
-        int maxToolResultChars,
-        Set<String> stopTools,
-        boolean systemPromptInChat,
-        ToolDefinition skillTool,
-        Registry registry,
-        Set<String> delegateTargets,
-        AgentListener listener,
-        List<RunInterceptor> interceptors,
-        List<RunInterceptor> middleware,
-        ModelOptions options,
-        ModelTable prices,
-        ContextPolicy contextPolicy,
-        List<ToolBox> runToolboxes,
-        SkillStarter skillTools) {
+public final class AgentSpec {
+    private final String name;
+    private final String description;
+    private final String instructions;
+    private final String context;
+    private final Completer completer;
+    /** The rest: most agents share it with the agent built before them (see {@link #last}). */
+    private final Settings settings;
+
+    /** What an agent holds besides its texts and its model, as a value. */
+    private record Settings(int maxIterations, int maxDelegationDepth, List<Skill> skills, List<ToolBox> toolboxes,
+            Duration cancelGrace, Duration timeout, int maxToolResultChars, Set<String> stopTools,
+            boolean systemPromptInChat, ToolDefinition skillTool, Registry registry, Set<String> delegateTargets,
+            AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware,
+            ModelOptions options, ModelTable prices, ContextPolicy contextPolicy, List<ToolBox> runToolboxes,
+            SkillStarter skillTools) {}
+
+    /**
+     * The settings of the agent built last: an agent built with equal settings shares them, so
+     * that the fresh workers of a fan-out hold one copy (an immutable value, so agents may share it).
+     */
+    private static volatile Settings last;
+
+    /**
+     * Describes an agent.
+     *
+     * @param name the agent's name
+     * @param description what it does, as other agents see it
+     * @param instructions its detailed instructions
+     * @param context its project context
+     * @param completer the model it asks
+     * @param maxIterations the most model calls in one run
+     * @param maxDelegationDepth how deep delegation may go below it
+     * @param skills its skills
+     * @param toolboxes the user's toolboxes
+     * @param cancelGrace the grace set on the builder, or null when the run's context decides
+     * @param timeout how long one run may take, or null
+     * @param maxToolResultChars the most characters of text a tool result keeps
+     * @param stopTools the tools whose call ends a run
+     * @param systemPromptInChat whether the prompt goes into an empty chat
+     * @param skillTool the definition of {@code load_skill}, or null without skills
+     * @param registry the registry set on the builder, or null
+     * @param delegateTargets the only agents it may delegate to, or null for every other agent
+     * @param listener the agent's listener
+     * @param interceptors the agent's links, which its delegated children inherit
+     * @param middleware the links around its own runs only
+     * @param options the options of every model call
+     * @param prices the prices that turn usage into cost
+     * @param contextPolicy how it keeps its model calls inside the window
+     * @param runToolboxes the toolboxes runs search: the user's, then those of the context strategies
+     * @param skillTools starts the tools a skill brings for a run, or null when the skills bring none
+     */
+    public AgentSpec(
+            String name,
+            String description,
+            String instructions,
+            String context,
+            Completer completer,
+            int maxIterations,
+            int maxDelegationDepth,
+            List<Skill> skills,
+            List<ToolBox> toolboxes,
+            Duration cancelGrace,
+            Duration timeout,
+            int maxToolResultChars,
+            Set<String> stopTools,
+            boolean systemPromptInChat,
+            ToolDefinition skillTool,
+            Registry registry,
+            Set<String> delegateTargets,
+            AgentListener listener,
+            List<RunInterceptor> interceptors,
+            List<RunInterceptor> middleware,
+            ModelOptions options,
+            ModelTable prices,
+            ContextPolicy contextPolicy,
+            List<ToolBox> runToolboxes,
+            SkillStarter skillTools) {
+        this.name = name;
+        this.description = description;
+        this.instructions = instructions;
+        this.context = context;
+        this.completer = completer;
+        Settings made = new Settings(maxIterations, maxDelegationDepth, skills, toolboxes, cancelGrace, timeout,
+                maxToolResultChars, stopTools, systemPromptInChat, skillTool, registry, delegateTargets, listener,
+                interceptors, middleware, options, prices, contextPolicy, runToolboxes, skillTools);
+        Settings known = last;
+        if (made.equals(known)) {
+            made = known;
+        } else {
+            last = made;
+        }
+        this.settings = made;
+    }
+
+    /** {@return the name the builder set} */
+    public String name() {
+        return name;
+    }
+
+    /** {@return the description the builder set} */
+    public String description() {
+        return description;
+    }
+
+    /** {@return the instructions the builder set} */
+    public String instructions() {
+        return instructions;
+    }
+
+    /** {@return the context the builder set} */
+    public String context() {
+        return context;
+    }
+
+    /** {@return the completer the builder set} */
+    public Completer completer() {
+        return completer;
+    }
+
+    /** {@return the maxIterations the builder set} */
+    public int maxIterations() {
+        return settings.maxIterations();
+    }
+
+    /** {@return the maxDelegationDepth the builder set} */
+    public int maxDelegationDepth() {
+        return settings.maxDelegationDepth();
+    }
+
+    /** {@return the skills the builder set} */
+    public List<Skill> skills() {
+        return settings.skills();
+    }
+
+    /** {@return the toolboxes the builder set} */
+    public List<ToolBox> toolboxes() {
+        return settings.toolboxes();
+    }
+
+    /** {@return the cancelGrace the builder set} */
+    public Duration cancelGrace() {
+        return settings.cancelGrace();
+    }
+
+    /** {@return the timeout the builder set} */
+    public Duration timeout() {
+        return settings.timeout();
+    }
+
+    /** {@return the maxToolResultChars the builder set} */
+    public int maxToolResultChars() {
+        return settings.maxToolResultChars();
+    }
+
+    /** {@return the stopTools the builder set} */
+    public Set<String> stopTools() {
+        return settings.stopTools();
+    }
+
+    /** {@return the systemPromptInChat the builder set} */
+    public boolean systemPromptInChat() {
+        return settings.systemPromptInChat();
+    }
+
+    /** {@return the skillTool the builder set} */
+    public ToolDefinition skillTool() {
+        return settings.skillTool();
+    }
+
+    /** {@return the registry the builder set} */
+    public Registry registry() {
+        return settings.registry();
+    }
+
+    /** {@return the delegateTargets the builder set} */
+    public Set<String> delegateTargets() {
+        return settings.delegateTargets();
+    }
+
+    /** {@return the listener the builder set} */
+    public AgentListener listener() {
+        return settings.listener();
+    }
+
+    /** {@return the interceptors the builder set} */
+    public List<RunInterceptor> interceptors() {
+        return settings.interceptors();
+    }
+
+    /** {@return the middleware the builder set} */
+    public List<RunInterceptor> middleware() {
+        return settings.middleware();
+    }
+
+    /** {@return the options the builder set} */
+    public ModelOptions options() {
+        return settings.options();
+    }
+
+    /** {@return the prices the builder set} */
+    public ModelTable prices() {
+        return settings.prices();
+    }
+
+    /** {@return the contextPolicy the builder set} */
+    public ContextPolicy contextPolicy() {
+        return settings.contextPolicy();
+    }
+
+    /** {@return the runToolboxes the builder set} */
+    public List<ToolBox> runToolboxes() {
+        return settings.runToolboxes();
+    }
+
+    /** {@return the skillTools the builder set} */
+    public SkillStarter skillTools() {
+        return settings.skillTools();
+    }
 
     /** Starts the tools a skill brings for one run: the loop's view of {@code Agent.SkillTools}. */
     @FunctionalInterface
@@ -181,7 +349,7 @@ public record AgentSpec(
      * holding other agents it may delegate to, and a delegation limit above 0.
      */
     public boolean canDelegate() {
-        return registry != null && maxDelegationDepth > 0 && !targets(registry).isEmpty();
+        return registry() != null && maxDelegationDepth() > 0 && !targets(registry()).isEmpty();
     }
 
     /**
@@ -190,8 +358,8 @@ public record AgentSpec(
      * @return the prompt's text
      */
     public String systemPrompt() {
-        return SystemPrompt.build(name, description, instructions, context, skills,
-                canDelegate() ? targets(registry) : List.of());
+        return SystemPrompt.build(name, description, instructions, context, skills(),
+                canDelegate() ? targets(registry()) : List.of());
     }
 
     /**
@@ -202,7 +370,7 @@ public record AgentSpec(
         List<Registry.Entry> all = registry.list();
         List<Registry.Entry> others = new ArrayList<>(all.size());
         for (Registry.Entry e : all) {
-            if (!e.name().equals(name) && (delegateTargets == null || delegateTargets.contains(e.name()))) {
+            if (!e.name().equals(name) && (delegateTargets() == null || delegateTargets().contains(e.name()))) {
                 others.add(e);
             }
         }
