@@ -21,7 +21,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * A conversation: an ordered, append-only list of messages that many threads may share.
  *
  * <p>Every method is thread-safe. Appends are atomic: the messages of one {@link #append} call
- * stay together and in order. Reads return copies, never live views. A thread may
+ * stay together and in order. Reads return immutable snapshots, never live views. A thread may
  * {@linkplain #await wait} for the chat to grow; each append wakes every waiter. No lock is held
  * while a caller blocks, so virtual threads are never pinned.
  *
@@ -44,10 +44,14 @@ public final class Chat {
     private final long number = IDS.incrementAndGet();
     /** {@code chat-} and {@link #number} in base 36, made when first asked for. */
     private String id;
-    /** One lock for reads and appends: a read-write lock costs more per chat than readers ever wait here. */
-    private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled on every append; made by the first {@link #await}, since most chats are never awaited. */
+    // Reads and appends hold the chat's monitor: short sections that never block inside, so a
+    // virtual thread is not pinned for long, and a chat carries no lock object. Waiters wait under
+    // a lock of their own, made by the first await, which most chats never see.
+    private ReentrantLock waitLock;
+    /** Signalled after appends while someone waits; made with {@link #waitLock}. */
     private Condition grown;
+    /** How many threads wait in {@link #await}; changed under {@link #waitLock}. */
+    private volatile int waiters;
     /**
      * The messages, in order: the first {@link #count} of an array that is only ever appended to
      * (a full one is copied to a larger one), so that a {@link Snapshot} of the first n shares it.
@@ -191,13 +195,13 @@ public final class Chat {
             throw new IllegalArgumentException("Chat.append more[0] must not be null");
         }
         Instant at = Instant.now();
-        lock.lock();
-        try {
+        int size;
+        synchronized (this) {
             add(more);
-            return appended(at, count - 1);
-        } finally {
-            lock.unlock();
+            size = appended(at, count - 1);
         }
+        wake();
+        return size;
     }
 
     /**
@@ -214,16 +218,16 @@ public final class Chat {
             }
         }
         Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
-        lock.lock();
-        try {
-            int size = count;
+        int size;
+        synchronized (this) {
+            int first = count;
             for (Message m : more) {
                 add(m);
             }
-            return appended(at, size);
-        } finally {
-            lock.unlock();
+            size = appended(at, first);
         }
+        wake();
+        return size;
     }
 
     /**
@@ -235,17 +239,17 @@ public final class Chat {
     public int append(List<Message> more) {
         List<Message> checked = Checks.copyOf(more, "Chat.append more");
         Instant at = Instant.now(); // one clock read for the batch: the messages arrive together
-        lock.lock();
-        try {
-            int size = count;
+        int size;
+        synchronized (this) {
+            int first = count;
             add(checked);
-            return appended(at, size);
-        } finally {
-            lock.unlock();
+            size = appended(at, first);
         }
+        wake();
+        return size;
     }
 
-    /** Appends one message to the array, under the lock. */
+    /** Appends one message to the array, under the monitor. */
     private void add(Message m) {
         if (count == items.length) {
             items = Arrays.copyOf(items, Math.max(4, count + (count >> 1)));
@@ -259,13 +263,10 @@ public final class Chat {
         }
     }
 
-    /** Notes the time of an append whose first message is at an index, wakes the waiters; the new size. */
+    /** Notes the time of an append whose first message is at an index; the new size. Under the monitor. */
     private int appended(Instant at, int first) {
         if (count > first) {
             noteAppend(at, first);
-            if (grown != null) {
-                grown.signalAll();
-            }
         }
         return count;
     }
@@ -296,11 +297,8 @@ public final class Chat {
      * @return the size
      */
     public int size() {
-        lock.lock();
-        try {
+        synchronized (this) {
             return count;
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -321,15 +319,12 @@ public final class Chat {
      * @throws IndexOutOfBoundsException when there is no message at that index
      */
     public Message get(int index) {
-        lock.lock();
-        try {
+        synchronized (this) {
             if (index < 0 || index >= count) {
                 throw new IndexOutOfBoundsException(
                         "no message at index " + index + "; the chat holds " + count);
             }
             return items[index];
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -339,11 +334,8 @@ public final class Chat {
      * @return the last message, or empty when the chat is empty
      */
     public Optional<Message> last() {
-        lock.lock();
-        try {
+        synchronized (this) {
             return count == 0 ? Optional.empty() : Optional.of(items[count - 1]);
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -371,15 +363,12 @@ public final class Chat {
         if (offset < 0) {
             throw new IllegalArgumentException("Chat.since offset must not be negative, was " + offset);
         }
-        lock.lock();
-        try {
+        synchronized (this) {
             if (offset >= count) {
                 return List.of();
             }
             // The whole chat is a view of the array; a part of it (rarer) a copy.
             return offset == 0 ? new Snapshot(items, count) : List.copyOf(Arrays.asList(items).subList(offset, count));
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -404,19 +393,16 @@ public final class Chat {
         if (offset < 0) {
             throw new IllegalArgumentException("Chat.entriesSince offset must not be negative, was " + offset);
         }
-        lock.lock();
-        try {
+        synchronized (this) {
             stampUnread();
             return entries == null || offset >= entries.size() ? List.of()
                     : List.copyOf(entries.subList(offset, entries.size()));
-        } finally {
-            lock.unlock();
         }
     }
 
     /**
      * Makes the entries of the messages read for the first time: each with its append's time and
-     * the next number of one block taken for them all. Under the lock.
+     * the next number of one block taken for them all. Under the monitor.
      */
     private void stampUnread() {
         int first = entries == null ? 0 : entries.size();
@@ -459,16 +445,13 @@ public final class Chat {
     public List<Message> bySender(String sender) {
         Checks.requireNonNull(sender, "Chat.bySender sender");
         List<Message> found = new ArrayList<>();
-        lock.lock();
-        try {
+        synchronized (this) {
             for (int i = 0; i < count; i++) {
                 Message m = items[i];
                 if (m.sender().equals(sender)) {
                     found.add(m);
                 }
             }
-        } finally {
-            lock.unlock();
         }
         return Collections.unmodifiableList(found);
     }
@@ -479,8 +462,7 @@ public final class Chat {
      * @return the system prompt, or empty when there is no system message
      */
     public Optional<String> systemPrompt() {
-        lock.lock();
-        try {
+        synchronized (this) {
             for (int i = 0; i < count; i++) {
                 Message m = items[i];
                 if (m.role() == Role.SYSTEM) {
@@ -488,8 +470,6 @@ public final class Chat {
                 }
             }
             return Optional.empty();
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -506,20 +486,53 @@ public final class Chat {
     public int await(int n, Duration timeout) throws InterruptedException {
         Checks.requireNonNull(timeout, "Chat.await timeout");
         long nanos = TimeUnit.NANOSECONDS.convert(timeout); // saturates instead of overflowing
-        lock.lockInterruptibly();
+        ReentrantLock waiting = waitLock();
+        waiting.lockInterruptibly();
         try {
-            if (grown == null) {
-                grown = lock.newCondition();
-            }
-            while (count <= n) {
-                if (nanos <= 0) {
-                    break;
+            // Counted before the size is read: an append that this read misses sees the count and wakes us.
+            waiters++;
+            try {
+                int size;
+                while ((size = size()) <= n) {
+                    if (nanos <= 0) {
+                        break;
+                    }
+                    nanos = grown.awaitNanos(nanos);
                 }
-                nanos = grown.awaitNanos(nanos);
+                return size;
+            } finally {
+                waiters--;
             }
-            return count;
         } finally {
-            lock.unlock();
+            waiting.unlock();
+        }
+    }
+
+    /** The lock waiters wait under, made by the first {@link #await}. */
+    private ReentrantLock waitLock() {
+        synchronized (this) {
+            if (waitLock == null) {
+                waitLock = new ReentrantLock();
+                grown = waitLock.newCondition();
+            }
+            return waitLock;
+        }
+    }
+
+    /**
+     * Wakes the waiters after an append, outside the chat's monitor (a waiter holds the wait
+     * lock while it reads the size under the monitor). A waiter counts itself before it reads
+     * the size, so an append it did not see finds it counted here.
+     */
+    private void wake() {
+        if (waiters > 0) {
+            ReentrantLock waiting = waitLock;
+            waiting.lock();
+            try {
+                grown.signalAll();
+            } finally {
+                waiting.unlock();
+            }
         }
     }
 

@@ -354,6 +354,41 @@ class ChatTest {
         assertThat(chat.size()).isEqualTo(total);
     }
 
+    /**
+     * Two threads take turns through the chat alone: each waits for the other's message, then
+     * appends its own. A wake-up lost between a waiter's look at the size and its wait would
+     * leave both waiting until the timeout, which the waiter would return with no new message.
+     */
+    @RepeatedTest(5)
+    void turnsTakenThroughAwaitNeverMissAnAppend() throws Exception {
+        Chat chat = new Chat();
+        int turns = 2000;
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<String>> players = new ArrayList<>();
+            for (int p = 0; p < 2; p++) {
+                int parity = p;
+                players.add(pool.submit(() -> {
+                    for (int size = parity; size < turns; size += 2) {
+                        if (size > 0) {
+                            int seen = chat.await(size - 1, Duration.ofSeconds(10));
+                            if (seen < size) {
+                                return "player " + parity + " woke with " + seen + " messages, waiting for " + size;
+                            }
+                        }
+                        chat.append(msg("p" + parity, Integer.toString(size)));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<String> f : players) {
+                assertThat(f.get(60, TimeUnit.SECONDS)).isNull();
+            }
+        }
+        assertThat(chat.messages()).extracting(Message::text).first().isEqualTo("0");
+        assertThat(chat.size()).isEqualTo(turns);
+        assertThat(chat.get(turns - 1).text()).isEqualTo(Integer.toString(turns - 1));
+    }
+
     /** Readers running beside a writer always see a consistent prefix of what was appended. */
     @RepeatedTest(10)
     void readersSeeConsistentSnapshots() throws Exception {
