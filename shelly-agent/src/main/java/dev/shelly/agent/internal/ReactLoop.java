@@ -4,7 +4,6 @@ import dev.shelly.agent.AgentEvent;
 import dev.shelly.agent.AgentException;
 import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.RunInterceptor.ModelCall;
-import dev.shelly.agent.StructuredOutput;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
@@ -26,11 +25,10 @@ import java.util.Set;
  * reply, run its tool calls through the chain, until an answer, a stop tool or the limit).
  */
 final class ReactLoop implements Links.Shaping.Send {
-    private final AgentSpec agent;
+    // The run's agent, chat and structured output are read from the run: a waiting run keeps
+    // fewer fields (many runs wait at once).
     private final Run run;
-    private final Chat chat;
     private final AgentTools tools;
-    private final StructuredOutput<?> out;
     private final List<Message> input;
     /** Whether the run took its paused turn and input: a link that proceeds again goes on from the chat. */
     private boolean started;
@@ -46,11 +44,8 @@ final class ReactLoop implements Links.Shaping.Send {
     private ModelRequest sent;
 
     ReactLoop(Run run, AgentTools tools, List<Message> input) {
-        this.agent = run.agent;
         this.run = run;
-        this.chat = run.chat();
         this.tools = tools;
-        this.out = run.out;
         this.input = input;
     }
 
@@ -77,16 +72,16 @@ final class ReactLoop implements Links.Shaping.Send {
 
     /** The paused turn and the input: the reply whose calls still wait when the turn pauses again, else null. */
     private Message begin() {
-        List<ToolCall> pending = Runs.pausedCalls(agent.name(), chat);
+        List<ToolCall> pending = Runs.pausedCalls(run.agent.name(), run.chat());
         if (!pending.isEmpty()) {
             // The paused turn's calls may be of tools a skill loaded in that turn brought.
             tools.startFollowed();
-            if (new ToolTurn(run, tools, 0, chat.last().orElseThrow()).take(null, -1) instanceof Outcome.Paused p) {
+            if (new ToolTurn(run, tools, 0, run.chat().last().orElseThrow()).take(null, -1) instanceof Outcome.Paused p) {
                 run.paused = p;
                 return p.reply();
             }
         }
-        boolean opens = agent.systemPromptInChat() && chat.isEmpty();
+        boolean opens = run.agent.systemPromptInChat() && run.chat().isEmpty();
         if (opens) {
             // One append: the prompt and the input arrive together.
             Message[] all = new Message[input.size() + 1];
@@ -103,6 +98,7 @@ final class ReactLoop implements Links.Shaping.Send {
     }
 
     private Message systemPrompt() {
+        AgentSpec agent = run.agent;
         return SystemPrompt.message(agent.name(), agent.description(), agent.instructions(), agent.context(), agent.skills(),
                 run.canDelegate ? run.otherAgents() : List.of());
     }
@@ -118,7 +114,7 @@ final class ReactLoop implements Links.Shaping.Send {
             AgentEvent.Source src = run.source();
             deltas = delta -> run.emit(new AgentEvent.StreamDelta(src, delta));
         }
-        int maxIterations = agent.maxIterations();
+        int maxIterations = run.agent.maxIterations();
         while (maxIterations == AgentSpec.UNLIMITED || iterations < maxIterations) {
             int iteration = ++iterations;
             if (Thread.currentThread().isInterrupted()) {
@@ -130,7 +126,7 @@ final class ReactLoop implements Links.Shaping.Send {
                 response = intercepted(iteration, offered);
             } else {
                 // Context management is the chain's only link: no link objects, the completer straight.
-                response = Links.Shaping.call(run, iteration, offered, runOptions, chat.id(), this);
+                response = Links.Shaping.call(run, iteration, offered, runOptions, run.chat().id(), this);
                 sent = run.shaped;
             }
             Message end = take(iteration, response);
@@ -138,30 +134,31 @@ final class ReactLoop implements Links.Shaping.Send {
                 return end;
             }
         }
-        throw new MaxIterationsException(agent.name(), maxIterations);
+        throw new MaxIterationsException(run.agent.name(), maxIterations);
     }
 
     /** Gets a model call ready: the system prompt in front of the chat when it does not open with it, the options; the tools offered. */
     private List<ToolDefinition> prepare() {
         List<ToolDefinition> offered = tools.definitions();
-        boolean promptInChat = agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
+        Chat chat = run.chat();
+        boolean promptInChat = run.agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
         if (prompt == null && !promptInChat) {
             prompt = systemPrompt();
         }
         run.prompt = promptInChat ? null : prompt;
         if (runOptions == null) {
-            runOptions = out == null ? agent.options() : agent.options().withResponseFormat(out.format());
+            runOptions = run.out == null ? run.agent.options() : run.agent.options().withResponseFormat(run.out.format());
         }
         return offered;
     }
 
     /** A model call down the run's chain; context management, the first link, gives it the messages (Links.Shaping). */
     private ModelResponse intercepted(int iteration, List<ToolDefinition> offered) {
-        ModelRequest base = new ModelRequest(List.of(), offered, runOptions, chat.id());
+        ModelRequest base = new ModelRequest(List.of(), offered, runOptions, run.chat().id());
         ModelCall first = new ModelCall(run.context, iteration, base);
         // The call as it went furthest down the chain: a link may have rewritten the request.
         ModelCall[] furthest = {first};
-        ModelResponse response = new Chains.Model(run.chain(), 0, first, agent.completer().target(),
+        ModelResponse response = new Chains.Model(run.chain(), 0, first, run.agent.completer().target(),
                 c -> complete(c.iteration(), c.request()), furthest).proceed(base);
         sent = furthest[0].request();
         return response;
@@ -176,12 +173,12 @@ final class ReactLoop implements Links.Shaping.Send {
         ModelRequest request = sent;
         long start = run.callStart;
         Message reply = response.message();
-        if (!reply.sender().equals(agent.name())) {
-            reply = reply.withSender(agent.name());
+        if (!reply.sender().equals(run.agent.name())) {
+            reply = reply.withSender(run.agent.name());
         }
         run.append(reply);
         Usage usage = response.usage();
-        run.context.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : agent.prices().cost(response.model(), usage));
+        run.context.record(usage, usage.equals(Usage.ZERO) ? Cost.ZERO : run.agent.prices().cost(response.model(), usage));
         if (run.observed) {
             run.emit(new AgentEvent.CompletionFinished(run.source(), iteration, reply, response, Run.since(start)));
         }
@@ -196,7 +193,7 @@ final class ReactLoop implements Links.Shaping.Send {
             run.paused = p;
             return reply;
         }
-        Set<String> stopTools = agent.stopTools();
+        Set<String> stopTools = run.agent.stopTools();
         if (!stopTools.isEmpty() && callsAny(calls, stopTools)) {
             return end.reply();
         }
@@ -215,7 +212,7 @@ final class ReactLoop implements Links.Shaping.Send {
             announce(iteration, request);
         }
         // Small on purpose (a compiler inlines it into its caller): its frame is under the call.
-        return answered(agent.completer().complete(request, deltas));
+        return answered(run.agent.completer().complete(request, deltas));
     }
 
     private void announce(int iteration, ModelRequest request) {
@@ -224,7 +221,7 @@ final class ReactLoop implements Links.Shaping.Send {
 
     private ModelResponse answered(ModelResponse response) {
         if (response == null) {
-            throw new AgentException(agent.name(), "the completer of agent '" + agent.name()
+            throw new AgentException(run.agent.name(), "the completer of agent '" + run.agent.name()
                     + "' returned null instead of a response", null);
         }
         return response;
