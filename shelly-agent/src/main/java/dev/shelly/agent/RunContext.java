@@ -77,8 +77,16 @@ public final class RunContext {
     private final String path;
     /** Names the runs entered under the scope, or null for fresh ids. */
     private final RunIds runIds;
-    /** A run's cancellation; null for a scope the application built. */
-    private final RunCancel cancel;
+    /**
+     * Whether this is a run's context, which {@link #cancel()} cancels (a scope the application
+     * built is not). A run's cancellation lives in the next two fields, the thread guarded by this
+     * context's monitor: each section is a few writes and an interrupt, never a wait, so that a
+     * thread is interrupted only while the run holds it, never after the run let it go (a
+     * session's turn thread goes on to other turns).
+     */
+    private final boolean cancellable;
+    private volatile boolean cancelRequested;
+    private Thread thread;
     /** What the runs under this context used; a field updated through {@link #TOTALS}, not an atomic object per run. */
     private volatile Totals totals = Totals.ZERO;
     private static final AtomicReferenceFieldUpdater<RunContext, Totals> TOTALS =
@@ -92,7 +100,7 @@ public final class RunContext {
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
             List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
             Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds,
-            RunCancel cancel) {
+            boolean cancellable) {
         this.namedId = runId;
         this.runNumber = runNumber;
         this.parentRunId = parentRunId;
@@ -112,7 +120,7 @@ public final class RunContext {
         this.approvals = approvals;
         this.path = path;
         this.runIds = runIds;
-        this.cancel = cancel;
+        this.cancellable = cancellable;
     }
 
     private static String randomPrefix() {
@@ -353,7 +361,17 @@ public final class RunContext {
      * @return true when the run was running and is now cancelled
      */
     public boolean cancel() {
-        return cancel != null && cancel.cancel();
+        if (!cancellable) {
+            return false;
+        }
+        synchronized (this) {
+            cancelRequested = true;
+            if (thread == null) {
+                return false;
+            }
+            thread.interrupt();
+            return true;
+        }
     }
 
     /**
@@ -363,7 +381,7 @@ public final class RunContext {
      */
     public boolean cancelled() {
         for (RunContext c = this; c != null; c = c.totalsParent) {
-            if (c.cancel != null && c.cancel.requested()) {
+            if (c.cancelRequested) {
                 return true;
             }
         }
@@ -372,15 +390,22 @@ public final class RunContext {
 
     /** The run starts on the current thread: {@link #cancel()} interrupts it until {@link #unbind()}. */
     void bind() {
-        if (cancel != null) {
-            cancel.bind();
+        if (cancellable) {
+            synchronized (this) {
+                thread = Thread.currentThread();
+                if (cancelRequested) {
+                    thread.interrupt();
+                }
+            }
         }
     }
 
     /** The run let the current thread go. */
     void unbind() {
-        if (cancel != null) {
-            cancel.unbind();
+        if (cancellable) {
+            synchronized (this) {
+                thread = null;
+            }
         }
     }
 
@@ -467,7 +492,7 @@ public final class RunContext {
                 sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
                 reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
                 concat(interceptors, own), runner.middleware(), observers, grace, totalsParent, approvals, path, runIds,
-                new RunCancel());
+                true);
     }
 
     /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
@@ -516,54 +541,7 @@ public final class RunContext {
 
     /** Collects a scope's settings; everything is optional. */
     public static final class Builder extends RunContextSettings<Builder> {
-        private final List<RunInterceptor> interceptors = new ArrayList<>();
-        private final List<RunObserver> observers = new ArrayList<>();
-        private RunIds runIds;
-
         private Builder() {}
-
-        /**
-         * Adds links to the interception chain of every run under the scope, after those added
-         * before and before every agent's own; delegated children inherit them. See
-         * {@link RunInterceptor} for the order, and for its static methods that make hooks before
-         * and after model and tool calls.
-         *
-         * @param more the links
-         * @return this builder
-         */
-        public Builder interceptors(RunInterceptor... more) {
-            addAll(interceptors, more, "interceptors");
-            return this;
-        }
-
-        /**
-         * Adds observers that watch every run under the scope, delegated children, team members
-         * and agents used as tools included; see {@link RunObserver} for the order. Those that
-         * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
-         *
-         * @param more the observers
-         * @return this builder
-         */
-        public Builder observers(RunObserver... more) {
-            addAll(observers, more, "observers");
-            return this;
-        }
-
-        /**
-         * Names the runs entered under the scope, delegated children included, instead of giving
-         * each a fresh id. An id must be unique among the runs of the scope; a run the function
-         * names null gets a fresh one.
-         *
-         * @param value the naming
-         * @return this builder
-         */
-        public Builder runIds(RunIds value) {
-            if (value == null) {
-                throw new IllegalArgumentException("RunContext runIds must not be null");
-            }
-            this.runIds = value;
-            return this;
-        }
 
         /**
          * Builds the scope.
@@ -580,19 +558,7 @@ public final class RunContext {
             }
             return new RunContext(null, 0, null, sessionId, null, null, 0, maxDelegationDepth, registry,
                     events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
-                    approvals, "", runIds, null);
-        }
-
-        private static <T> void addAll(List<T> list, T[] more, String field) {
-            if (more == null) {
-                throw new IllegalArgumentException("RunContext " + field + " must not be null");
-            }
-            for (int i = 0; i < more.length; i++) {
-                if (more[i] == null) {
-                    throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
-                }
-            }
-            list.addAll(List.of(more));
+                    approvals, "", runIds, false);
         }
     }
 }

@@ -2,11 +2,14 @@ package dev.shelly.agent;
 
 import dev.shelly.tools.RunValues;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The plain settings of a run context's builder (who and for whom, limits, approvals), kept out
- * of {@code RunContext.java} so that its file holds the context itself; the builder adds the
- * links there. Every setter is public on the builder, the only subclass.
+ * The settings of a run context's builder (who and for whom, limits, approvals, links,
+ * observers, run ids), kept out of {@code RunContext.java} so that its file holds the context
+ * itself; the builder builds the scope there. Every setter is public on the builder, the only
+ * subclass.
  *
  * @param <B> the builder
  */
@@ -21,6 +24,9 @@ abstract class RunContextSettings<B extends RunContextSettings<B>> {
     int maxDelegationDepth = Integer.MAX_VALUE;
     Duration cancelGrace = DEFAULT_CANCEL_GRACE;
     Approvals approvals;
+    final List<RunInterceptor> interceptors = new ArrayList<>();
+    final List<RunObserver> observers = new ArrayList<>();
+    RunContext.RunIds runIds;
 
     RunContextSettings() {}
 
@@ -136,6 +142,61 @@ abstract class RunContextSettings<B extends RunContextSettings<B>> {
         }
         this.cancelGrace = value;
         return self();
+    }
+
+    /**
+     * Adds links to the interception chain of every run under the scope, after those added
+     * before and before every agent's own; delegated children inherit them. See
+     * {@link RunInterceptor} for the order, and for its static methods that make hooks before
+     * and after model and tool calls.
+     *
+     * @param more the links
+     * @return this builder
+     */
+    public B interceptors(RunInterceptor... more) {
+        addAll(interceptors, more, "interceptors");
+        return self();
+    }
+
+    /**
+     * Adds observers that watch every run under the scope, delegated children, team members
+     * and agents used as tools included; see {@link RunObserver} for the order. Those that
+     * are not {@linkplain RunObserver#active() active} are left out when the scope is built.
+     *
+     * @param more the observers
+     * @return this builder
+     */
+    public B observers(RunObserver... more) {
+        addAll(observers, more, "observers");
+        return self();
+    }
+
+    /**
+     * Names the runs entered under the scope, delegated children included, instead of giving
+     * each a fresh id. An id must be unique among the runs of the scope; a run the function
+     * names null gets a fresh one.
+     *
+     * @param value the naming
+     * @return this builder
+     */
+    public B runIds(RunContext.RunIds value) {
+        if (value == null) {
+            throw new IllegalArgumentException("RunContext runIds must not be null");
+        }
+        this.runIds = value;
+        return self();
+    }
+
+    private static <T> void addAll(List<T> list, T[] more, String field) {
+        if (more == null) {
+            throw new IllegalArgumentException("RunContext " + field + " must not be null");
+        }
+        for (int i = 0; i < more.length; i++) {
+            if (more[i] == null) {
+                throw new IllegalArgumentException("RunContext " + field + "[" + i + "] must not be null");
+            }
+        }
+        list.addAll(List.of(more));
     }
 
     @SuppressWarnings("unchecked")
