@@ -297,6 +297,20 @@ class AgentTest {
                 .containsExactly(ToolResult.error("call_1", "unknown tool 'nope'; available tools: known"));
     }
 
+    /** An agent that offers no tool still answers a call the model makes anyway, and goes on. */
+    @Test
+    void aToolCalledOfAnAgentWithNoToolsBecomesAnErrorResultAndTheLoopGoesOn() {
+        ScriptedCompleter model = ScriptedCompleter.of(Step.toolCall("nope", "{}"), Step.reply("sorry"));
+        Agent a = agent("a", model).build();
+
+        assertThat(a.run("go").text()).isEqualTo("sorry");
+
+        assertThat(model.requests().getFirst().tools()).as("nothing offered").isEmpty();
+        assertThat(a.chat().get(3).parts())
+                .containsExactly(ToolResult.error("call_1", "unknown tool 'nope'; available tools: none"));
+        assertEveryCallAnsweredOnce(a.chat());
+    }
+
     @Test
     void theFirstToolboxHoldingANameWins() {
         ToolBox first = ToolBox.of(tool("dup", (i, c) -> ToolOutput.text("first")));

@@ -28,7 +28,11 @@ final class ReactLoop implements Links.Shaping.Send {
     // The run's agent, chat and structured output are read from the run: a waiting run keeps
     // fewer fields (many runs wait at once).
     private final Run run;
-    private final AgentTools tools;
+    /**
+     * The run's tools; null until needed for a run that offers none (no toolbox, skill or
+     * delegation), which then makes them only if the model calls a tool anyway.
+     */
+    private AgentTools tools;
     private final List<Message> input;
     /** Whether the run took its paused turn and input: a link that proceeds again goes on from the chat. */
     private boolean started;
@@ -50,9 +54,19 @@ final class ReactLoop implements Links.Shaping.Send {
     }
 
 
-    /** {@return the run's tools} */
+    /** {@return the run's tools, made now for a run that offers none} */
     AgentTools tools() {
+        if (tools == null) {
+            tools = new AgentTools(run, run.agent.runToolboxes(), run.agent.skillTool());
+        }
         return tools;
+    }
+
+    /** Stops what the run's skills brought, once the run ends. */
+    void stopBrought() {
+        if (tools != null) {
+            tools.stopBrought();
+        }
     }
 
     /**
@@ -75,8 +89,8 @@ final class ReactLoop implements Links.Shaping.Send {
         List<ToolCall> pending = Runs.pausedCalls(run.agent.name(), run.chat());
         if (!pending.isEmpty()) {
             // The paused turn's calls may be of tools a skill loaded in that turn brought.
-            tools.startFollowed();
-            if (new ToolTurn(run, tools, 0, run.chat().last().orElseThrow()).take(null, -1) instanceof Outcome.Paused p) {
+            tools().startFollowed();
+            if (new ToolTurn(run, tools(), 0, run.chat().last().orElseThrow()).take(null, -1) instanceof Outcome.Paused p) {
                 run.paused = p;
                 return p.reply();
             }
@@ -93,7 +107,9 @@ final class ReactLoop implements Links.Shaping.Send {
         } else if (!input.isEmpty()) {
             run.appendAll(input);
         }
-        tools.startFollowed();
+        if (tools != null) {
+            tools.startFollowed();
+        }
         return null;
     }
 
@@ -139,7 +155,7 @@ final class ReactLoop implements Links.Shaping.Send {
 
     /** Gets a model call ready: the system prompt in front of the chat when it does not open with it, the options; the tools offered. */
     private List<ToolDefinition> prepare() {
-        List<ToolDefinition> offered = tools.definitions();
+        List<ToolDefinition> offered = tools == null ? List.of() : tools.definitions();
         Chat chat = run.chat();
         boolean promptInChat = run.agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
         if (prompt == null && !promptInChat) {
@@ -187,7 +203,7 @@ final class ReactLoop implements Links.Shaping.Send {
         if (calls.isEmpty()) {
             return reply;
         }
-        Outcome end = new ToolTurn(run, tools, iteration, reply)
+        Outcome end = new ToolTurn(run, tools(), iteration, reply)
                 .take(request.tools() == run.shaped.tools() ? run.scoped : request.tools(), cutOff(response, request));
         if (end instanceof Outcome.Paused p) {
             run.paused = p;

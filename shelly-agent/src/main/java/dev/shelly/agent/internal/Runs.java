@@ -70,7 +70,7 @@ public final class Runs {
             throw e;
         } finally {
             if (run.loop != null) {
-                run.loop.tools().stopBrought();
+                run.loop.stopBrought();
             }
         }
     }
@@ -83,7 +83,10 @@ public final class Runs {
         if (run.observed) {
             run.emit(new AgentEvent.AgentStarted(run.source()));
         }
-        AgentTools tools = new AgentTools(run, start.spec().runToolboxes(), start.spec().skillTool());
+        AgentSpec spec = start.spec();
+        // A run that offers no tool makes its tools only if the model calls one anyway.
+        boolean offers = !spec.runToolboxes().isEmpty() || spec.skillTool() != null || run.canDelegate;
+        AgentTools tools = offers ? new AgentTools(run, spec.runToolboxes(), spec.skillTool()) : null;
         run.loop = new ReactLoop(run, tools, start.input());
     }
 
