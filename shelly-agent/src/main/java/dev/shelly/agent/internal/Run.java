@@ -35,7 +35,6 @@ public final class Run implements ContextRun {
     final ContextManager contextManager;
     final RunContext context;
     private AgentEvent.Source source;
-    private final AgentListener listener;
     final boolean observed;
     final boolean canDelegate;
     /**
@@ -90,8 +89,7 @@ public final class Run implements ContextRun {
         this.approver = start.approver();
         this.children = start.children();
         this.out = start.out();
-        this.listener = context.listener();
-        this.observed = listener != AgentListener.NONE;
+        this.observed = context.listener() != AgentListener.NONE;
         this.debug = DebugLog.on(context);
         this.intercepts = approver != null || out != null || !context.interceptors().isEmpty()
                 || !context.observers().isEmpty() || debug;
@@ -269,7 +267,7 @@ public final class Run implements ContextRun {
     @Override
     public void emit(AgentEvent event) {
         if (observed) {
-            emitQuietly(listener, agent.name(), event);
+            emitQuietly(context.listener(), agent.name(), event);
         }
     }
 
