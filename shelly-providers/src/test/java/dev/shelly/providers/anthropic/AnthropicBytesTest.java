@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.provider.spi.SseEvent;
 import dev.shelly.provider.spi.StreamDecoder;
-import dev.shelly.provider.spi.internal.ByteEventDecoder;
+import dev.shelly.providers.DecoderFeed;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -145,32 +143,15 @@ class AnthropicBytesTest {
         List<String> seen = new ArrayList<>();
         StreamDecoder decoder = new AnthropicStreamDecoder(new AnthropicReply("anthropic"),
                 (Delta d) -> seen.add(d.toString()), toolMode);
-        byte[] buffer = new byte[16];
+        DecoderFeed feed = new DecoderFeed(decoder, bytes);
         try {
             for (String event : stream) {
                 String name = event.substring(0, event.indexOf('|'));
                 String data = data(event);
-                boolean end;
-                if (bytes) {
-                    // One buffer for the whole stream, stale bytes around the data, as the reader keeps it.
-                    byte[] b = data.getBytes(StandardCharsets.UTF_8);
-                    if (b.length + 3 > buffer.length) {
-                        buffer = new byte[b.length * 2 + 3];
-                    }
-                    Arrays.fill(buffer, (byte) '}');
-                    System.arraycopy(b, 0, buffer, 3, b.length);
-                    ((ByteEventDecoder) decoder).onEvent(name, buffer, 3, b.length);
-                    end = ((ByteEventDecoder) decoder).isEnd(name, buffer, 3, b.length);
-                } else {
-                    SseEvent e = new SseEvent(name, data);
-                    decoder.onEvent(e);
-                    end = decoder.isEnd(e);
-                }
-                seen.add("end=" + end);
+                seen.add("end=" + feed.feed(name, data));
             }
             ModelResponse r = decoder.finish();
-            seen.add(r.message().parts() + " " + r.usage() + " " + r.stopReason() + " " + r.providerStopReason() + " "
-                    + r.model() + " " + r.responseId() + " " + r.provider());
+            seen.add(DecoderFeed.describe(r));
         } catch (RuntimeException e) {
             seen.add(e.getClass().getName() + ": " + e.getMessage());
         }

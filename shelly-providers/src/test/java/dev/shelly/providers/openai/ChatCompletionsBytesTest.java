@@ -6,12 +6,10 @@ import dev.shelly.chats.Message;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
-import dev.shelly.provider.spi.SseEvent;
 import dev.shelly.provider.spi.StreamDecoder;
-import dev.shelly.provider.spi.internal.ByteEventDecoder;
+import dev.shelly.providers.DecoderFeed;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -138,7 +136,7 @@ class ChatCompletionsBytesTest {
         List<String> seen = new ArrayList<>();
         StreamDecoder decoder = format.decoder(ModelRequest.of(List.of(Message.user("hi"))),
                 (Delta d) -> seen.add(d.toString()));
-        byte[] buffer = new byte[16];
+        DecoderFeed feed = new DecoderFeed(decoder, bytes);
         String name = "message";
         try {
             for (String data : stream) {
@@ -146,28 +144,11 @@ class ChatCompletionsBytesTest {
                     name = data.substring(7);
                     continue;
                 }
-                boolean end;
-                if (bytes) {
-                    // One buffer for the whole stream, stale bytes around the data, as the reader keeps it.
-                    byte[] b = data.getBytes(StandardCharsets.UTF_8);
-                    if (b.length + 3 > buffer.length) {
-                        buffer = new byte[b.length * 2 + 3];
-                    }
-                    Arrays.fill(buffer, (byte) '}');
-                    System.arraycopy(b, 0, buffer, 3, b.length);
-                    ((ByteEventDecoder) decoder).onEvent(name, buffer, 3, b.length);
-                    end = ((ByteEventDecoder) decoder).isEnd(name, buffer, 3, b.length);
-                } else {
-                    SseEvent event = new SseEvent(name, data);
-                    decoder.onEvent(event);
-                    end = decoder.isEnd(event);
-                }
-                seen.add("end=" + end);
+                seen.add("end=" + feed.feed(name, data));
                 name = "message";
             }
             ModelResponse r = decoder.finish();
-            seen.add(r.message().parts() + " " + r.usage() + " " + r.stopReason() + " " + r.providerStopReason() + " "
-                    + r.model() + " " + r.responseId() + " " + r.provider());
+            seen.add(DecoderFeed.describe(r));
         } catch (RuntimeException e) {
             seen.add(e.getClass().getName() + ": " + e.getMessage());
         }
