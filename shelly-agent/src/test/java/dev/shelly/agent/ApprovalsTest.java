@@ -1,6 +1,7 @@
 package dev.shelly.agent;
 
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
+import static dev.shelly.agent.Fixtures.results;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,14 +43,6 @@ class ApprovalsTest {
     }
 
     private static final ToolPolicy POLICY = ToolPolicy.builder().ask("fs_write*").deny("shell").build();
-
-    private static List<ToolResult> results(Agent a) {
-        List<ToolResult> all = new ArrayList<>();
-        for (Message m : a.chat().messages()) {
-            all.addAll(m.toolResults());
-        }
-        return all;
-    }
 
     /** Every call is answered by the very next message, in call order. */
     static void assertAnsweredInOrder(List<Message> messages) {

@@ -1,14 +1,13 @@
 package dev.shelly.agent;
 
+import static dev.shelly.agent.Fixtures.results;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -27,14 +26,6 @@ class DelegateTargetsTest {
         r.register("critic", "Criticises", () -> Agent.builder("critic")
                 .completer(ScriptedCompleter.perChat(Step.reply("bad"))).build());
         return r;
-    }
-
-    private static List<ToolResult> results(Agent agent) {
-        List<ToolResult> all = new ArrayList<>();
-        for (Message m : agent.chat().messages()) {
-            all.addAll(m.toolResults());
-        }
-        return all;
     }
 
     @Test

@@ -43,6 +43,20 @@ public final class Fixtures {
         });
     }
 
+    /** Every tool result of an agent's chat, in order. */
+    public static List<ToolResult> results(Agent agent) {
+        List<ToolResult> all = new ArrayList<>();
+        for (Message m : agent.chat().messages()) {
+            all.addAll(m.toolResults());
+        }
+        return all;
+    }
+
+    /** The names of the tools a scripted model was offered in one of its requests, from 0. */
+    public static List<String> offered(dev.shelly.testing.ScriptedCompleter model, int request) {
+        return model.requests().get(request).tools().stream().map(dev.shelly.chats.ToolDefinition::name).toList();
+    }
+
     /** Asserts the invariant: every tool call in the chat has exactly one result, and no result lacks its call. */
     public static void assertEveryCallAnsweredOnce(Chat chat) {
         Map<String, Integer> answers = new HashMap<>();

@@ -1,6 +1,7 @@
 package dev.shelly.agent;
 
 import static dev.shelly.agent.Fixtures.assertEveryCallAnsweredOnce;
+import static dev.shelly.agent.Fixtures.results;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -36,14 +37,6 @@ class HooksTest {
             ran.add("delete " + input);
             return ToolOutput.text("deleted");
         }));
-    }
-
-    private static List<ToolResult> results(Agent a) {
-        List<ToolResult> all = new ArrayList<>();
-        for (Message m : a.chat().messages()) {
-            all.addAll(m.toolResults());
-        }
-        return all;
     }
 
     @Test

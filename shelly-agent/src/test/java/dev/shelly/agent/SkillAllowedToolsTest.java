@@ -1,17 +1,16 @@
 package dev.shelly.agent;
 
+import static dev.shelly.agent.Fixtures.offered;
+import static dev.shelly.agent.Fixtures.results;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
 import dev.shelly.chats.ToolResult;
 import dev.shelly.skills.Skill;
 import dev.shelly.testing.ScriptedCompleter;
 import dev.shelly.testing.Step;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolOutput;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -33,18 +32,6 @@ class SkillAllowedToolsTest {
                 tool("fs_write", (in, ctx) -> ToolOutput.text(ran.add("fs_write") ? "written" : "")),
                 tool("grep", (in, ctx) -> ToolOutput.text(ran.add("grep") ? "found" : "")));
         return Agent.builder("reviewer").completer(model).toolboxes(files).skills(List.of(REVIEW, NOTES)).build();
-    }
-
-    private static List<String> offered(ScriptedCompleter model, int request) {
-        return model.requests().get(request).tools().stream().map(ToolDefinition::name).toList();
-    }
-
-    private static List<ToolResult> results(Agent agent) {
-        List<ToolResult> all = new ArrayList<>();
-        for (Message m : agent.chat().messages()) {
-            all.addAll(m.toolResults());
-        }
-        return all;
     }
 
     @Test

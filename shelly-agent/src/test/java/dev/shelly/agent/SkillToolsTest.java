@@ -1,12 +1,12 @@
 package dev.shelly.agent;
 
+import static dev.shelly.agent.Fixtures.offered;
+import static dev.shelly.agent.Fixtures.results;
 import static dev.shelly.agent.Fixtures.tool;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.chats.Message;
-import dev.shelly.chats.ToolDefinition;
-import dev.shelly.chats.ToolResult;
 import dev.shelly.modeladapter.ModelException;
 import dev.shelly.skills.Skill;
 import dev.shelly.testing.ScriptedCompleter;
@@ -63,18 +63,6 @@ class SkillToolsTest {
     private Agent agent(ScriptedCompleter model, List<Skill> skills) {
         ToolBox files = ToolBox.of(tool("fs_read", (in, ctx) -> ToolOutput.text(ran.add("fs_read") ? "text" : "")));
         return Agent.builder("a").completer(model).toolboxes(files).skills(skills).skillTools(tools).build();
-    }
-
-    private static List<String> offered(ScriptedCompleter model, int request) {
-        return model.requests().get(request).tools().stream().map(ToolDefinition::name).toList();
-    }
-
-    private static List<ToolResult> results(Agent agent) {
-        List<ToolResult> all = new ArrayList<>();
-        for (Message m : agent.chat().messages()) {
-            all.addAll(m.toolResults());
-        }
-        return all;
     }
 
     @Test
