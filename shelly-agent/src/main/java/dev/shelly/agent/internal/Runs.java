@@ -58,11 +58,7 @@ public final class Runs {
         try {
             begin(run, start);
             Duration limit = start.spec().timeout();
-            if (limit != null) {
-                run.reply = within(run, !run.intercepts ? run::proceed : () -> start.chain().apply(run), limit);
-            } else {
-                run.reply = !run.intercepts ? run.proceed() : start.chain().apply(run);
-            }
+            run.reply = limit == null ? walk(run, start) : within(run, () -> walk(run, start), limit);
             ended(run);
             return run;
         } catch (RuntimeException | Error e) {
@@ -77,6 +73,11 @@ public final class Runs {
 
     // The methods below keep execute's frame small: it is under every model call of the run, and a
     // waiting run's virtual thread keeps its frames on the heap.
+
+    /** The run's chain around the loop; the loop straight when context management is its only link. */
+    private static Message walk(Run run, Start start) {
+        return run.intercepts ? start.chain().apply(run) : run.proceed();
+    }
 
     /** Announces the run and makes its tools and loop. */
     private static void begin(Run run, Start start) {
