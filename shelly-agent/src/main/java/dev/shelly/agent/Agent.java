@@ -5,11 +5,13 @@ import dev.shelly.agent.AgentException.StructuredOutputException;
 import dev.shelly.agent.internal.AgentSpec;
 import dev.shelly.agent.internal.Children;
 import dev.shelly.agent.internal.ContextManager;
-import dev.shelly.agent.internal.Outcome;
 import dev.shelly.agent.internal.Run;
 import dev.shelly.agent.internal.Runs;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
+import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
@@ -18,6 +20,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * An agent: it reasons with a model, acts with tools, finds other agents in a {@link Registry}
@@ -99,7 +103,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     @Override
     public Message run() {
-        return execute(conversation, List.of(), null, null).reply();
+        return signalled(hold(conversation, List.of(), null, false, null)).reply();
     }
 
     /**
@@ -118,7 +122,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     @Override
     public Message run(RunContext context) {
-        return execute(conversation, List.of(), require(context, "context"), null).reply();
+        return signalled(hold(conversation, List.of(), require(context, "context"), false, null)).reply();
     }
 
     /**
@@ -129,7 +133,7 @@ public final class Agent extends AgentDefinition implements Runner {
      * @return the final message
      */
     public Message run(String userMessage) {
-        return execute(conversation, List.of(userInput(userMessage)), null, null).reply();
+        return signalled(hold(conversation, List.of(userInput(userMessage)), null, false, null)).reply();
     }
 
     /**
@@ -140,7 +144,7 @@ public final class Agent extends AgentDefinition implements Runner {
      * @return the final message
      */
     public Message run(String userMessage, RunContext context) {
-        return execute(conversation, List.of(userInput(userMessage)), require(context, "context"), null).reply();
+        return signalled(hold(conversation, List.of(userInput(userMessage)), require(context, "context"), false, null)).reply();
     }
 
     /**
@@ -152,7 +156,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     public Message run(List<Message> input) {
         require(input, "input");
-        return execute(conversation, List.copyOf(input), null, null).reply();
+        return signalled(hold(conversation, List.copyOf(input), null, false, null)).reply();
     }
 
     /**
@@ -164,7 +168,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     public Message run(List<Message> input, RunContext context) {
         require(input, "input");
-        return execute(conversation, List.copyOf(input), require(context, "context"), null).reply();
+        return signalled(hold(conversation, List.copyOf(input), require(context, "context"), false, null)).reply();
     }
 
     /**
@@ -180,7 +184,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     public Message run(Conversation conversation, String userMessage, RunContext context) {
         Conversation on = require(conversation, "conversation");
-        return execute(on, List.of(userInput(userMessage)), require(context, "context"), null).reply();
+        return signalled(hold(on, List.of(userInput(userMessage)), require(context, "context"), false, null)).reply();
     }
 
     /**
@@ -196,7 +200,7 @@ public final class Agent extends AgentDefinition implements Runner {
     public Message run(Conversation conversation, List<Message> input, RunContext context) {
         require(input, "input");
         Conversation on = require(conversation, "conversation");
-        return execute(on, List.copyOf(input), require(context, "context"), null).reply();
+        return signalled(hold(on, List.copyOf(input), require(context, "context"), false, null)).reply();
     }
 
     /**
@@ -250,7 +254,7 @@ public final class Agent extends AgentDefinition implements Runner {
         require(input, "input");
         require(type, "type");
         StructuredOutput<T> out = StructuredOutput.of(type);
-        Run run = execute(conversation, List.copyOf(input), require(context, "context"), out);
+        Run run = signalled(hold(conversation, List.copyOf(input), require(context, "context"), false, out));
         if (run.structured() == null) {
             throw new StructuredOutputException(name, type, run.reply().text(),
                     List.of("the run ended without a final answer to bind (a stop tool or a middleware ended it)"), false);
@@ -275,11 +279,11 @@ public final class Agent extends AgentDefinition implements Runner {
     }
 
     /**
-     * Runs on a conversation the caller gave; a pause is signalled, as the public methods do. A
-     * null caller stands for a fresh {@link RunContext#root()} that nobody else holds.
+     * The context of a run, entered from the caller's; a null caller stands for a fresh
+     * {@link RunContext#root()} that nobody else holds.
      */
-    private Run execute(Conversation on, List<Message> input, RunContext caller, StructuredOutput<?> out) {
-        return signalled(hold(on, caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults), input, out));
+    private RunContext entered(RunContext caller) {
+        return caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults);
     }
 
     /** The run, unless it paused: then its pause is thrown. */
@@ -291,19 +295,54 @@ public final class Agent extends AgentDefinition implements Runner {
     }
 
     /**
-     * Hands a run over to the loop, in a context already entered, holding the conversation for it.
-     * Kept small, with what it makes in other methods: its frame is under every model call of the
-     * run, and a waiting run's virtual thread keeps its frames on the heap.
+     * Runs on a conversation, holding it for the run: in a context entered from the caller's (a
+     * fresh root's for a null caller), or in one already entered. A flat run ({@link Run#flat()})
+     * is driven from here, so that this frame is the only one of the agent's under each model
+     * call: a waiting run's virtual thread keeps its frames on the heap. What comes before and
+     * after a call is done in methods that return first.
      */
-    private Run hold(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
+    Run hold(Conversation on, List<Message> input, RunContext caller, boolean ready,
+            StructuredOutput<?> out) {
+        RunContext context = ready ? caller : entered(caller);
         claim(on);
         context.bind();
+        Run run = null;
         try {
-            return Runs.execute(start(on, context, input, out));
+            run = Runs.started(start(on, context, input, out));
+            if (!run.flat()) {
+                Runs.ended(run, Runs.walk(run, this::walk));
+                return run;
+            }
+            ModelRequest request = run.first();
+            while (request != null) {
+                ModelResponse response;
+                try {
+                    response = run.completer().complete(request, run.deltas());
+                } catch (ModelException e) {
+                    request = run.refused(e);
+                    continue;
+                }
+                request = run.after(response);
+            }
+            Runs.ended(run, run.reply());
+            return run;
+        } catch (RuntimeException | Error e) {
+            if (run != null) {
+                Runs.failed(run, e);
+            }
+            throw e;
         } finally {
+            if (run != null) {
+                Runs.stopped(run);
+            }
             context.unbind();
             on.end();
         }
+    }
+
+    /** The walk down a run's links; see {@link RunLinks}. */
+    private Message walk(Run run) {
+        return new RunLinks(this, run, 0).proceed();
     }
 
     private void claim(Conversation on) {
@@ -321,63 +360,27 @@ public final class Agent extends AgentDefinition implements Runner {
             contextManager = new ContextManager(spec, spec.contextPolicy(), on.chat());
             on.keep(spec, contextManager);
         }
-        return new Runs.Start(spec, on.chat(), contextManager, context, input, out, RunApprover.of(context), CHILDREN,
-                run -> new RunLinks(this, run, 0).proceed());
-    }
-
-    /**
-     * The walk down a run's links, the loop innermost. It starts at the agent because a link's
-     * chain names the agent ({@link RunInterceptor.RunChain#agent()}).
-     */
-    private record RunLinks(Agent agent, Run run, int index) implements RunInterceptor.RunChain {
-        @Override
-        public RunContext context() {
-            return run.context();
-        }
-
-        @Override
-        public Chat chat() {
-            return run.chat();
-        }
-
-        @Override
-        public boolean paused() {
-            return run.paused() != null;
-        }
-
-        @Override
-        public Message proceed() {
-            List<RunInterceptor> links = run.links();
-            if (index == links.size()) {
-                return run.proceed();
-            }
-            Message reply = links.get(index).interceptRun(new RunLinks(agent, run, index + 1));
-            if (reply == null) {
-                throw new AgentException(agent.name, "interceptor " + run.place(index) + " (" + links.get(index)
-                        + ") of agent '" + agent.name + "' returned null instead of a message", null);
-            }
-            return reply;
-        }
+        return new Runs.Start(spec, on.chat(), contextManager, context, input, out, RunApprover.of(context), CHILDREN);
     }
 
     /**
      * How a {@code delegate} call starts a child: a fresh agent from the registry, in a run context
      * one level below the delegating run, on its own conversation; its pause comes back as a value.
      */
-    private static final Children CHILDREN = (agent, parent, path, kept, input, entered) -> {
-        Registry registry = parent.registry().orElse(null);
-        Agent child = registry == null ? null : registry.spawned(agent);
-        if (child == null) {
-            throw new AgentException(agent, "agent '" + agent + "' is not in the registry", null);
-        }
-        RunContext context = parent.delegated(path, child.defaults);
+    private static final Children CHILDREN = new Spawner();
+
+    /**
+     * A delegated child's run context, one level below its parent's, told to the task, with
+     * the chat a paused child kept appended.
+     */
+    RunContext delegated(RunContext parent, Supplier<String> path, List<Message> kept, Consumer<RunContext> entered) {
+        RunContext context = parent.delegated(path, defaults);
         entered.accept(context);
         if (!kept.isEmpty()) {
-            child.chat().append(kept);
+            chat().append(kept);
         }
-        Run run = child.hold(child.conversation, context, kept.isEmpty() ? input : List.of(), null);
-        return run.paused() != null ? run.paused() : new Outcome.Answered(run.reply());
-    };
+        return context;
+    }
 
     /**
      * Ends a paused turn without running what waits: appends one tool message answering every

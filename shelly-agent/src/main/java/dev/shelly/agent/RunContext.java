@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+import java.util.function.Supplier;
 
 /**
  * The context of a run: who runs (run id, agent, parent run and agent, depth, delegation limit),
@@ -74,7 +75,15 @@ public final class RunContext {
     private final Duration cancelGrace;
     private final RunContext totalsParent;
     private final Approvals approvals;
+    /** The run's path, or null for a delegated child's that is made when first asked for ({@link #lazyPath}). */
     private final String path;
+    /**
+     * A delegated child's path when it was not known at entry: what makes it (a
+     * {@code Supplier<String>}) until it is first asked for, then the path itself. Most children
+     * are never asked; {@code delegate} asks once the child's run ends, so that a context kept
+     * after the run does not keep its delegation.
+     */
+    private Object lazyPath;
     /** Names the runs entered under the scope, or null for fresh ids. */
     private final RunIds runIds;
     /**
@@ -306,7 +315,18 @@ public final class RunContext {
      * @return the path
      */
     public String path() {
-        return path;
+        if (path != null) {
+            return path;
+        }
+        Object lazy = lazyPath;
+        if (lazy instanceof String made) {
+            return made;
+        }
+        // Two threads may both make it; they make equal strings, and a String is safe to share.
+        @SuppressWarnings("unchecked")
+        String made = ((Supplier<String>) lazy).get();
+        lazyPath = made;
+        return made;
     }
 
     /**
@@ -469,7 +489,7 @@ public final class RunContext {
     }
 
     private RunContext enter(Defaults runner, RunContext totalsParent) {
-        return entered(runner, isRun() ? id() : parentRunId, parentAgent, depth, totalsParent, path);
+        return entered(runner, isRun() ? id() : parentRunId, parentAgent, depth, totalsParent, path());
     }
 
     /**
@@ -477,25 +497,50 @@ public final class RunContext {
      * this run as from a scope one level deeper that names this run, at the child's path, with
      * the child's own cancellation; what it uses is recorded here too.
      */
-    RunContext delegated(String childPath, Defaults runner) {
-        return entered(runner, id(), agent, depth + 1, this, childPath);
+    RunContext delegated(Supplier<String> childPath, Defaults runner) {
+        return new RunContext(this, runner, id(), agent, depth + 1, this, null, childPath);
     }
 
     /** A run's context: the agent's defaults after this context's, under a parent run, at a depth and a path. */
     private RunContext entered(Defaults runner, String parentRun, String parentAgent, int depth, RunContext totalsParent,
             String path) {
-        Registry reg = runner.registry() != null ? runner.registry() : registry;
-        Duration grace = runner.cancelGrace() != null ? runner.cancelGrace() : cancelGrace;
-        List<RunInterceptor> own = runner.interceptors();
-        String id = runIds == null ? null : runIds.runId(parentRun, path, runner.agent());
-        return new RunContext(id, id != null ? 0 : RUNS.incrementAndGet(), parentRun,
-                sessionId, runner.agent(), parentAgent, depth, Math.min(delegationLimit, runner.maxDelegationDepth()),
-                reg, events(runner.listener().andThen(listener), concat(own, runner.middleware())), values,
-                concat(interceptors, own), runner.middleware(), observers, grace, totalsParent, approvals, path, runIds,
-                true);
+        return new RunContext(this, runner, parentRun, parentAgent, depth, totalsParent, path, null);
     }
 
-    /** A listener that also gives the events to the links that {@linkplain RunInterceptor#observesEvents() watch them}. */
+    /**
+     * A context entered from another: each field stored as it is made, so that a compiler keeps
+     * few values aside while it makes them (the frame that enters a run stays under its model
+     * calls, and a waiting run's frames are kept on the heap).
+     */
+    private RunContext(RunContext from, Defaults runner, String parentRun, String parentAgent, int depth,
+            RunContext totalsParent, String path, Supplier<String> pathOf) {
+        // A child's path is made now only when the run's id is made from it.
+        String known = path != null || from.runIds == null ? path : pathOf.get();
+        String id = from.runIds == null ? null : from.runIds.runId(parentRun, known, runner.agent());
+        this.namedId = id;
+        this.runNumber = id != null ? 0 : RUNS.incrementAndGet();
+        this.parentRunId = parentRun;
+        this.sessionId = from.sessionId;
+        this.agent = runner.agent();
+        this.parentAgent = parentAgent;
+        this.depth = depth;
+        this.delegationLimit = Math.min(from.delegationLimit, runner.maxDelegationDepth());
+        this.registry = runner.registry() != null ? runner.registry() : from.registry;
+        List<RunInterceptor> own = runner.interceptors();
+        this.listener = events(runner.listener().andThen(from.listener), concat(own, runner.middleware()));
+        this.values = from.values;
+        this.interceptors = concat(from.interceptors, own);
+        this.links = concat(interceptors, runner.middleware());
+        this.observers = from.observers;
+        this.cancelGrace = runner.cancelGrace() != null ? runner.cancelGrace() : from.cancelGrace;
+        this.totalsParent = totalsParent;
+        this.approvals = from.approvals;
+        this.path = known;
+        this.lazyPath = known == null ? pathOf : null;
+        this.runIds = from.runIds;
+        this.cancellable = true;
+    }
+
     private static AgentListener events(AgentListener listener, List<RunInterceptor> links) {
         AgentListener all = listener;
         for (RunInterceptor i : links) {

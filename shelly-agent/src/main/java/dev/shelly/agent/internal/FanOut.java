@@ -303,9 +303,19 @@ public final class FanOut<T> {
                 T value = tasks.get(i).call();
                 outcome = new Outcome.Success<>(value);
             } catch (Throwable e) {
-                int cause = cancelCause;
-                outcome = cause != Integer.MIN_VALUE ? new Outcome.Cancelled<>(cause) : new Outcome.Failure<>(e);
+                outcome = failed(e);
             }
+            ran(i, outcome);
+        }
+
+        // The methods below keep runTask's frame small: it is under every model call of the task.
+
+        private Outcome<T> failed(Throwable e) {
+            int cause = cancelCause;
+            return cause != Integer.MIN_VALUE ? new Outcome.Cancelled<>(cause) : new Outcome.Failure<>(e);
+        }
+
+        private void ran(int i, Outcome<T> outcome) {
             if (settle(i, outcome) && outcome instanceof Outcome.Failure<T> && failFast
                     && firstFailure.compareAndSet(-1, i)) {
                 cancel(i, i);

@@ -145,7 +145,7 @@ final class Links {
     record Shaping(Run run) implements Own {
         private static final Logger LOG = LoggerFactory.getLogger(Shaping.class);
 
-        /** Where a shaped request goes: down the rest of the chain, or straight to the completer. */
+        /** Where a shaped request goes: down the rest of the chain. */
         interface Send {
             /** Sends the shaped request on; the response. */
             ModelResponse send(ModelRequest shaped);
@@ -177,10 +177,10 @@ final class Links {
         }
 
         /**
-         * A model call with its messages given, shaped again once when the model refuses the
-         * request as too long, then measured. A run whose chain holds no other link calls this
-         * straight from the loop, with no chain objects, and passes the chat's messages on as
-         * they are when nothing is shaped.
+         * A model call down the rest of the chain with its messages given, shaped again once when
+         * the model refuses the request as too long, then measured. A flat run ({@link Run#flat()})
+         * does the same without a chain: its loop shapes with {@link #shape} and {@link #refused},
+         * and the agent calls the completer.
          *
          * @param run the run
          * @param iteration the call's iteration
@@ -192,30 +192,54 @@ final class Links {
          */
         static ModelResponse call(Run run, int iteration, List<ToolDefinition> offered, ModelOptions options,
                 String conversationId, Send send) {
-            ContextManager manager = run.contextManager;
             while (true) {
-                List<Message> plain = manager.plain(run.prompt);
-                CallView view = plain != null ? null : manager.view(run, iteration, run.prompt, offered);
-                ModelRequest shaped = view == null ? new ModelRequest(plain, offered, options, conversationId)
-                        : new ModelRequest(view.list(), view.toolList(), options, conversationId);
-                run.shaped = shaped;
-                run.scoped = view != null && view.scoped() ? shaped.tools() : null;
-                run.callStart = System.nanoTime();
+                CallView view = shape(run, iteration, offered, options, conversationId);
+                ModelRequest shaped = run.shaped;
                 try {
                     ModelResponse response = send.send(shaped);
-                    if (manager.active()) {
+                    if (run.contextManager.active()) {
                         ModelRequest sent = send.sent(shaped);
-                        manager.measured(sent, response, sent == shaped ? view : null);
+                        run.contextManager.measured(sent, response, sent == shaped ? view : null);
                     }
                     return response;
                 } catch (ModelException e) {
-                    if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
-                        throw e;
-                    }
-                    LOG.debug("agent '{}': the model refused the request as too long: {}", run.name(), e.getMessage());
-                    manager.overflowed(e, send.sent(shaped) == shaped ? view : null);
+                    refused(run, e, send.sent(shaped) == shaped ? view : null);
                 }
             }
+        }
+
+        /**
+         * Shapes a model call's request: the chat's messages as they are when nothing is shaped,
+         * else the model's view of them. Leaves the request in {@link Run#shaped} (and the tools
+         * a strategy scoped in {@link Run#scoped}) and marks when the call is sent.
+         *
+         * @return the view the request was made from, or null when the messages went as they are
+         */
+        static CallView shape(Run run, int iteration, List<ToolDefinition> offered, ModelOptions options,
+                String conversationId) {
+            ContextManager manager = run.contextManager;
+            List<Message> plain = manager.plain(run.prompt);
+            CallView view = plain != null ? null : manager.view(run, iteration, run.prompt, offered);
+            ModelRequest shaped = view == null ? new ModelRequest(plain, offered, options, conversationId)
+                    : new ModelRequest(view.list(), view.toolList(), options, conversationId);
+            run.shaped = shaped;
+            run.scoped = view != null && view.scoped() ? shaped.tools() : null;
+            run.callStart = System.nanoTime();
+            return view;
+        }
+
+        /**
+         * A refused model call: thrown on unless the model refused the request as too long; then
+         * context management takes note, and the caller shapes the request again.
+         *
+         * @param view the view the refused request was made from, or null when a link rewrote it
+         */
+        static void refused(Run run, ModelException e, CallView view) {
+            if (e.kind() != ModelException.Kind.CONTEXT_LENGTH_EXCEEDED) {
+                throw e;
+            }
+            LOG.debug("agent '{}': the model refused the request as too long: {}", run.name(), e.getMessage());
+            run.contextManager.overflowed(e, view);
         }
     }
 

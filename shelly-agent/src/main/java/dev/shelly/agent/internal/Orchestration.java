@@ -4,6 +4,7 @@ import dev.shelly.agent.AgentException;
 import dev.shelly.agent.Approvals;
 import dev.shelly.agent.Registry;
 import dev.shelly.agent.RunContext;
+import dev.shelly.agent.Runner;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
@@ -23,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -458,7 +460,7 @@ final class Orchestration {
      * One task of a {@code delegate} call, checked, and the work of its child, done on the
      * child's own thread: its path, its input, its run, and whether it was cancelled by itself.
      */
-    private static final class Task implements Callable<Child>, Consumer<RunContext> {
+    private static final class Task implements Callable<Child>, Consumer<RunContext>, Supplier<String> {
         private final Delegation call;
         private final int index;
         final String agent;
@@ -466,6 +468,8 @@ final class Orchestration {
         private final String context;
         /** The child's run context once entered; read on the same thread. */
         private RunContext entered;
+        /** The child's path, when the approvals' desk needed it before the child ran. */
+        private String path;
 
         Task(Delegation call, int index, String agent, String task, String context) {
             this.call = call;
@@ -480,31 +484,65 @@ final class Orchestration {
             entered = child;
         }
 
+        /** {@return the child's path, made when first needed: most children never need it while they run} */
+        @Override
+        public String get() {
+            String known = path;
+            return known != null ? known : call.path(index);
+        }
+
+        /**
+         * The child's run. Its frame is under each of the child's model calls, so what comes
+         * before and after the run is done in methods that return first.
+         */
         @Override
         public Child call() {
-            Run parent = call.parent;
-            String path = call.path(index);
-            Approvals.Frame kept = call.desk == null ? null : call.desk.frame(path);
+            Approvals.Frame kept = null;
+            if (call.desk != null) {
+                path = call.path(index);
+                kept = call.desk.frame(path);
+            }
             if (kept != null && kept.finished() != null) {
                 return new Child(kept.finished(), null, false);
             }
+            Run run;
+            try {
+                List<Message> chat = kept == null ? List.of() : kept.chat();
+                Children children = call.parent.children;
+                Runner child = children.spawn(agent, call.parent.context);
+                RunContext context = children.enter(child, call.parent.context, this, chat, this);
+                run = children.run(child, chat.isEmpty() ? input() : List.of(), context);
+            } catch (RuntimeException e) {
+                return failed(e);
+            } finally {
+                if (entered != null) {
+                    entered.path(); // made now if nobody asked: the context no longer needs this task
+                }
+            }
+            return child(run.paused() != null ? run.paused() : new Outcome.Answered(run.reply()));
+        }
+
+        /** The child's input: the task, after the call's context when it gives one. */
+        private List<Message> input() {
             String from = call.from;
-            List<Message> input = context == null
+            return context == null
                     ? List.of(Message.text(from, Role.USER, task))
                     : List.of(Message.text(from, Role.USER, context), Message.text(from, Role.USER, task));
-            Outcome outcome;
-            try {
-                outcome = parent.children.run(agent, parent.context, path, kept == null ? List.of() : kept.chat(), input,
-                        this);
-            } catch (RuntimeException e) {
-                // A child cancelled by itself ends with a cancellation, or with whatever its
-                // interrupted step threw (an HTTP call's failure); either way it was cancelled.
-                if (!alone(entered, parent)) {
-                    throw e;
-                }
-                return Child.CANCELLED;
+        }
+
+        /** A child's failure: thrown on, unless the child was cancelled by itself while its parent goes on. */
+        private Child failed(RuntimeException e) {
+            // A child cancelled by itself ends with a cancellation, or with whatever its
+            // interrupted step threw (an HTTP call's failure); either way it was cancelled.
+            if (!alone(entered, call.parent)) {
+                throw e;
             }
-            alone(entered, parent); // a cancel that came as the child ended must not stop the parent
+            return Child.CANCELLED;
+        }
+
+        /** What the child's run ended with, as its result: an answer, or a pause kept for the approvals' desk. */
+        private Child child(Outcome outcome) {
+            alone(entered, call.parent); // a cancel that came as the child ended must not stop the parent
             if (!(outcome instanceof Outcome.Paused p)) {
                 return new Child(outcome.reply().text(), null, false);
             }

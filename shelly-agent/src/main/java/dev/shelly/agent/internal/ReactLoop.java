@@ -10,6 +10,7 @@ import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolDefinition;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelOptions;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
@@ -20,11 +21,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One run of an agent on a conversation, inside the innermost link of its run chain: the turn a
- * pause left open, the input, then the ReAct loop (ask the model through the chain, append the
- * reply, run its tool calls through the chain, until an answer, a stop tool or the limit).
+ * One run of an agent on a conversation: the turn a pause left open, the input, then the ReAct
+ * loop (ask the model, append the reply, run its tool calls, until an answer, a stop tool or the
+ * limit). A run with links runs it as the innermost link of its chain ({@link #run()}); a flat
+ * run is driven by the agent, a model call at a time ({@link #first()}, {@link #after}).
  */
-final class ReactLoop implements Links.Shaping.Send {
+final class ReactLoop {
     // The run's agent, chat and structured output are read from the run: a waiting run keeps
     // fewer fields (many runs wait at once).
     private final Run run;
@@ -33,19 +35,20 @@ final class ReactLoop implements Links.Shaping.Send {
      * delegation), which then makes them only if the model calls a tool anyway.
      */
     private AgentTools tools;
-    private final List<Message> input;
-    /** Whether the run took its paused turn and input: a link that proceeds again goes on from the chat. */
-    private boolean started;
+    /** The run's input until the run takes it up with its paused turn; null once taken (a link that proceeds again goes on from the chat). */
+    private List<Message> input;
     /** The model calls made in the run so far, across the times a link proceeds. */
     private int iterations;
     /** Where the model's stream deltas go: the run's events, or nowhere when nobody listens. */
     private StreamListener deltas = StreamListener.NONE;
-    /** The system prompt put in front of the chat when the chat does not open with it; made once. */
-    private Message prompt;
     /** The options of the run's model calls, made at its first call. */
     private ModelOptions runOptions;
     /** The latest model call's request as it went furthest down the chain. */
     private ModelRequest sent;
+    /** The tools the latest model call offers, kept while the flat loop waits for its reply. */
+    private List<ToolDefinition> offered;
+    /** The view context management made the latest request of the flat loop from, or null. */
+    private CallView view;
 
     ReactLoop(Run run, AgentTools tools, List<Message> input) {
         this.run = run;
@@ -70,22 +73,95 @@ final class ReactLoop implements Links.Shaping.Send {
     }
 
     /**
-     * The paused turn, if any, the input, then the loop. When a turn pauses, the loop records the
+     * The loop of a run whose chain holds links, as its innermost link: the paused turn, if any,
+     * the input, then each model call down the chain. When a turn pauses, the loop records the
      * pause on the run and returns the reply whose calls wait.
      */
     Message run() {
-        if (!started) {
-            started = true;
-            Message paused = begin();
+        Message end = open();
+        while (end == null) {
+            List<ToolDefinition> offered = next();
+            end = take(iterations, intercepted(iterations, offered));
+        }
+        return end;
+    }
+
+    // The loop of a flat run (see Run#flat) is driven from the frame that holds the run (the
+    // agent's): it asks first for a request, calls the completer itself, then asks after the
+    // reply for the next request, until there is none. Nothing here stays on the stack during a
+    // model call; the frames under a call are what a waiting run's virtual thread keeps on the heap.
+
+    /** {@return where the model's stream deltas go for the flat loop's calls} */
+    StreamListener deltas() {
+        return deltas;
+    }
+
+    /** The flat loop's first request, or null when the run ended before it (a paused turn that pauses again). */
+    ModelRequest first() {
+        return nextUnless(open());
+    }
+
+    /** The flat loop's next request after a reply, or null when the run ended with it. */
+    ModelRequest after(ModelResponse response) {
+        answered(response);
+        ModelRequest shaped = run.shaped;
+        measured(shaped, response, view);
+        sent = shaped;
+        view = null;
+        return nextUnless(take(iterations, response));
+    }
+
+    /** The run's end, kept as its reply, when there is one; else the next call's request. */
+    private ModelRequest nextUnless(Message end) {
+        if (end != null) {
+            run.reply = end;
+            return null;
+        }
+        offered = next();
+        return shaped();
+    }
+
+    /** The flat loop's request shaped again after the model refused it as too long; thrown on for any other refusal. */
+    ModelRequest refused(ModelException e) {
+        Links.Shaping.refused(run, e, view);
+        return shaped();
+    }
+
+    /** The flat loop's request for the call being made: shaped, then announced. */
+    private ModelRequest shaped() {
+        view = Links.Shaping.shape(run, iterations, offered, runOptions, run.chat().id());
+        ModelRequest shaped = run.shaped;
+        if (run.observed) {
+            announce(iterations, shaped);
+        }
+        return shaped;
+    }
+
+    /**
+     * Takes up the run the first time (the paused turn and the input), then gets the loop ready
+     * each time a link proceeds.
+     *
+     * @return the reply whose calls still wait when the paused turn pauses again, else null
+     */
+    private Message open() {
+        List<Message> taken = input;
+        if (taken != null) {
+            input = null;
+            Message paused = begin(taken);
             if (paused != null) {
                 return paused;
             }
         }
-        return loop();
+        run.prompt = null; // made again each time a link proceeds, as the registry may have changed
+        if (run.observed && deltas == StreamListener.NONE) {
+            AgentEvent.Source src = run.source();
+            deltas = delta -> run.emit(new AgentEvent.StreamDelta(src, delta));
+        }
+        return null;
     }
 
     /** The paused turn and the input: the reply whose calls still wait when the turn pauses again, else null. */
-    private Message begin() {
+    private Message begin(List<Message> input) {
         List<ToolCall> pending = Runs.pausedCalls(run.agent.name(), run.chat());
         if (!pending.isEmpty()) {
             // The paused turn's calls may be of tools a skill loaded in that turn brought.
@@ -120,37 +196,21 @@ final class ReactLoop implements Links.Shaping.Send {
     }
 
     /**
-     * The loop. It keeps little on its own frame, with what comes before and after a model call in
-     * other methods: the frames under a model call are what a waiting run's virtual thread holds
-     * on the heap.
+     * Starts the next model call: counted against the limit, refused when the run's thread was
+     * interrupted, then made ready.
+     *
+     * @return the tools the call offers
      */
-    private Message loop() {
-        prompt = null; // made again each time a link proceeds, as the registry may have changed
-        if (run.observed && deltas == StreamListener.NONE) {
-            AgentEvent.Source src = run.source();
-            deltas = delta -> run.emit(new AgentEvent.StreamDelta(src, delta));
-        }
+    private List<ToolDefinition> next() {
         int maxIterations = run.agent.maxIterations();
-        while (maxIterations == AgentSpec.UNLIMITED || iterations < maxIterations) {
-            int iteration = ++iterations;
-            if (Thread.currentThread().isInterrupted()) {
-                throw run.cancelled();
-            }
-            List<ToolDefinition> offered = prepare();
-            ModelResponse response;
-            if (run.intercepts) {
-                response = intercepted(iteration, offered);
-            } else {
-                // Context management is the chain's only link: no link objects, the completer straight.
-                response = Links.Shaping.call(run, iteration, offered, runOptions, run.chat().id(), this);
-                sent = run.shaped;
-            }
-            Message end = take(iteration, response);
-            if (end != null) {
-                return end;
-            }
+        if (maxIterations != AgentSpec.UNLIMITED && iterations >= maxIterations) {
+            throw new MaxIterationsException(run.agent.name(), maxIterations);
         }
-        throw new MaxIterationsException(run.agent.name(), maxIterations);
+        iterations++;
+        if (Thread.currentThread().isInterrupted()) {
+            throw run.cancelled();
+        }
+        return prepare();
     }
 
     /** Gets a model call ready: the system prompt in front of the chat when it does not open with it, the options; the tools offered. */
@@ -158,10 +218,11 @@ final class ReactLoop implements Links.Shaping.Send {
         List<ToolDefinition> offered = tools == null ? List.of() : tools.definitions();
         Chat chat = run.chat();
         boolean promptInChat = run.agent.systemPromptInChat() && !chat.isEmpty() && chat.get(0).role() == Role.SYSTEM;
-        if (prompt == null && !promptInChat) {
-            prompt = systemPrompt();
+        if (promptInChat) {
+            run.prompt = null;
+        } else if (run.prompt == null) {
+            run.prompt = systemPrompt();
         }
-        run.prompt = promptInChat ? null : prompt;
         if (runOptions == null) {
             runOptions = run.out == null ? run.agent.options() : run.agent.options().withResponseFormat(run.out.format());
         }
@@ -216,19 +277,19 @@ final class ReactLoop implements Links.Shaping.Send {
         return null;
     }
 
-    /** A shaped request of a run whose chain holds only context management: to the completer. */
-    @Override
-    public ModelResponse send(ModelRequest shaped) {
-        return complete(iterations, shaped);
-    }
-
-    /** The innermost link of a model call: the completer, the request announced first. */
+    /** The innermost link of a model call down the chain: the completer, the request announced first. */
     private ModelResponse complete(int iteration, ModelRequest request) {
         if (run.observed) {
             announce(iteration, request);
         }
-        // Small on purpose (a compiler inlines it into its caller): its frame is under the call.
         return answered(run.agent.completer().complete(request, deltas));
+    }
+
+    /** What context management measures of a call that was answered. */
+    private void measured(ModelRequest shaped, ModelResponse response, CallView view) {
+        if (run.contextManager.active()) {
+            run.contextManager.measured(shaped, response, view);
+        }
     }
 
     private void announce(int iteration, ModelRequest request) {

@@ -11,9 +11,12 @@ import dev.shelly.agent.StructuredOutput;
 import dev.shelly.chats.Chat;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.ToolDefinition;
+import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Cost;
+import dev.shelly.modeladapter.ModelException;
 import dev.shelly.modeladapter.ModelRequest;
 import dev.shelly.modeladapter.ModelResponse;
+import dev.shelly.modeladapter.StreamListener;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.tools.ToolContext;
 import java.time.Duration;
@@ -166,6 +169,61 @@ public final class Run implements ContextRun {
      */
     public int place(int index) {
         return Chains.place(chain(), index);
+    }
+
+    /**
+     * Whether the run is flat: no link on its chain but context management, and no time limit.
+     * Its loop is then driven by the frame that holds the run, with no chain object: it asks
+     * {@link #first()} for a request, calls the {@link #completer()} with it, and asks
+     * {@link #after} the reply for the next, until there is none.
+     *
+     * @return true when flat
+     */
+    public boolean flat() {
+        return !intercepts && agent.timeout() == null;
+    }
+
+    /**
+     * The flat loop's first request: the paused turn and the input taken up, then the call
+     * shaped and announced.
+     *
+     * @return the request, or null when the run ended before it (its {@link #reply()} is set)
+     */
+    public ModelRequest first() {
+        return loop.first();
+    }
+
+    /**
+     * What the flat loop does with a reply: appended, counted and its tool calls run; then the
+     * next request.
+     *
+     * @param response the completer's response, not yet checked
+     * @return the next request, or null when the run ended (its {@link #reply()} is set)
+     */
+    public ModelRequest after(ModelResponse response) {
+        return loop.after(response);
+    }
+
+    /**
+     * The flat loop's request shaped again after the model refused it as too long.
+     *
+     * @param e the refusal
+     * @return the request to send instead
+     * @throws ModelException e itself, when the model refused for another reason, or the refusal
+     *     context management gives when it cannot make room
+     */
+    public ModelRequest refused(ModelException e) {
+        return loop.refused(e);
+    }
+
+    /** {@return the completer the run's model calls go to} */
+    public Completer completer() {
+        return agent.completer();
+    }
+
+    /** {@return where the model's stream deltas go for the flat loop's calls} */
+    public StreamListener deltas() {
+        return loop.deltas();
     }
 
     /**

@@ -40,59 +40,63 @@ public final class Runs {
      * @param out the record a structured run answers with, or null
      * @param approver the context's approvals, or null when it has none
      * @param children how a {@code delegate} call starts its children
-     * @param chain the walk down the run's links, given the run; it ends in {@link Run#proceed()}
      */
     public record Start(AgentSpec spec, Chat chat, ContextManager contextManager, RunContext context,
-            List<Message> input, StructuredOutput<?> out, Approver approver, Children children,
-            Function<Run, Message> chain) {}
+            List<Message> input, StructuredOutput<?> out, Approver approver, Children children) {}
+
+    // A run is driven by the agent's package, in one frame: it calls started, then drives the flat
+    // loop itself (Run.flat) or walks the links, then calls ended with the reply, or failed, and
+    // stopped at last. The frames under a model call are what a waiting run's virtual thread keeps
+    // on the heap, so there are few of them.
 
     /**
-     * Runs an agent: its events (started, then finished or failed; a pause as a failure that
-     * carries the pause's signal), its time limit, and its chain around the loop.
+     * Starts a run: announces it and makes its tools and loop. A failure here is announced, and
+     * what the run's skills brought is stopped, before it is thrown.
      *
      * @param start what the run needs
-     * @return the run, answered or paused
+     * @return the run, ready for its loop
      */
-    public static Run execute(Start start) {
+    public static Run started(Start start) {
         Run run = new Run(start);
         try {
-            begin(run, start);
-            Duration limit = start.spec().timeout();
-            run.reply = limit == null ? walk(run, start) : within(run, () -> walk(run, start), limit);
-            ended(run);
+            if (run.observed) {
+                run.emit(new AgentEvent.AgentStarted(run.source()));
+            }
+            AgentSpec spec = start.spec();
+            // A run that offers no tool makes its tools only if the model calls one anyway.
+            boolean offers = !spec.runToolboxes().isEmpty() || spec.skillTool() != null || run.canDelegate;
+            AgentTools tools = offers ? new AgentTools(run, spec.runToolboxes(), spec.skillTool()) : null;
+            run.loop = new ReactLoop(run, tools, start.input());
             return run;
         } catch (RuntimeException | Error e) {
             failed(run, e);
+            stopped(run);
             throw e;
-        } finally {
-            if (run.loop != null) {
-                run.loop.stopBrought();
-            }
         }
     }
 
-    // The methods below keep execute's frame small: it is under every model call of the run, and a
-    // waiting run's virtual thread keeps its frames on the heap.
-
-    /** The run's chain around the loop; the loop straight when context management is its only link. */
-    private static Message walk(Run run, Start start) {
-        return run.intercepts ? start.chain().apply(run) : run.proceed();
+    /**
+     * The loop of a run that is not flat (see {@link Run#flat()}): down its links, under its
+     * time limit on a thread of its own when it has one.
+     *
+     * @param run the run
+     * @param links the walk down the run's links, given the run; it ends in {@link Run#proceed()}
+     * @return the run's final message, or the reply whose calls wait
+     */
+    public static Message walk(Run run, Function<Run, Message> links) {
+        Duration limit = run.agent.timeout();
+        return limit == null ? links.apply(run) : within(run, () -> links.apply(run), limit);
     }
 
-    /** Announces the run and makes its tools and loop. */
-    private static void begin(Run run, Start start) {
-        if (run.observed) {
-            run.emit(new AgentEvent.AgentStarted(run.source()));
-        }
-        AgentSpec spec = start.spec();
-        // A run that offers no tool makes its tools only if the model calls one anyway.
-        boolean offers = !spec.runToolboxes().isEmpty() || spec.skillTool() != null || run.canDelegate;
-        AgentTools tools = offers ? new AgentTools(run, spec.runToolboxes(), spec.skillTool()) : null;
-        run.loop = new ReactLoop(run, tools, start.input());
-    }
-
-    /** Announces how the run ended: finished, or paused (a failure that carries the pause's signal). */
-    private static void ended(Run run) {
+    /**
+     * Ends a run with its reply and announces how: finished, or paused (a failure that carries
+     * the pause's signal).
+     *
+     * @param run the run
+     * @param reply its final message, or the reply whose calls wait
+     */
+    public static void ended(Run run, Message reply) {
+        run.reply = reply;
         if (!run.observed) {
             return;
         }
@@ -104,9 +108,26 @@ public final class Runs {
                 run.context.cost()));
     }
 
-    private static void failed(Run run, Throwable e) {
+    /**
+     * Announces that a run failed.
+     *
+     * @param run the run
+     * @param e what it failed with
+     */
+    public static void failed(Run run, Throwable e) {
         if (run.observed) {
             run.emit(new AgentEvent.AgentFailed(run.source(), e, Run.since(run.startNanos)));
+        }
+    }
+
+    /**
+     * Stops what the run's skills brought, once the run ends in any way.
+     *
+     * @param run the run
+     */
+    public static void stopped(Run run) {
+        if (run.loop != null) {
+            run.loop.stopBrought();
         }
     }
 

@@ -115,7 +115,7 @@ final class ToolTurn {
             calls[i] = new Call(made.get(i));
         }
         this.desk = run.approver;
-        this.path = run.context.path();
+        this.path = desk == null ? null : run.context.path(); // the path is the approvals' key
     }
 
     /**
