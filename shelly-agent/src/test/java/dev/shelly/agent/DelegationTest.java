@@ -559,6 +559,59 @@ class DelegationTest {
     }
 
     @Test
+    void everyRunKnowsItsPathInTheDelegationTree() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(
+                Step.delegate(new Step.Task("helper", "h", null)), Step.reply("worked")), b -> b.maxDelegationDepth(2));
+        register(r, "helper", "Helps", ScriptedCompleter.perChat(Step.reply("helped")));
+        List<String> paths = Collections.synchronizedList(new ArrayList<>());
+        Agent lead = Agent.builder("lead").description("Leads the work").completer(ScriptedCompleter.of(
+                        Step.delegate(new Step.Task("worker", "a", null), new Step.Task("worker", "b", null)),
+                        Step.reply("done")))
+                .registry(r).maxDelegationDepth(2).interceptors(new RunInterceptor() {
+                    @Override
+                    public Message interceptRun(RunChain chain) {
+                        Message reply = chain.proceed();
+                        // Asked for after the run, from the run's own context, as a link may.
+                        paths.add(chain.agent().name() + " '" + chain.context().path() + "'");
+                        return reply;
+                    }
+                }).build();
+
+        assertThat(lead.run("go").text()).isEqualTo("done");
+
+        assertThat(paths).containsExactlyInAnyOrder("lead ''", "worker 'call_1/0'", "worker 'call_1/1'",
+                "helper 'call_1/0/call_1/0'", "helper 'call_1/1/call_1/0'");
+    }
+
+    @Test
+    void aRunEnteredFromADelegatedChildsContextIsAtTheChildsPath() {
+        Registry r = registry();
+        List<String> paths = Collections.synchronizedList(new ArrayList<>());
+        RunInterceptor watch = new RunInterceptor() {
+            @Override
+            public Message interceptRun(RunChain chain) {
+                paths.add(chain.agent().name() + " '" + chain.context().path() + "'");
+                return chain.proceed();
+            }
+        };
+        // The nested agent offers a tool, so its turn reads its path too.
+        Agent nested = Agent.builder("nested").completer(ScriptedCompleter.of(Step.toolCall("noop", "{}"),
+                Step.reply("nested done"))).toolboxes(ToolBox.of(tool("noop", (i, c) -> ToolOutput.text("ok"))))
+                .interceptors(watch).build();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.toolCall("ask", "{}"), Step.reply("worked")),
+                b -> b.toolboxes(ToolBox.of(tool("ask", (i, ctx) ->
+                        ToolOutput.text(nested.run("go", RunContext.from(ctx).orElseThrow()).text())))));
+        Agent lead = Agent.builder("lead").description("Leads the work").completer(ScriptedCompleter.of(
+                        Step.delegate(new Step.Task("worker", "a", null)), echoLastResult()))
+                .registry(r).maxDelegationDepth(1).build();
+
+        assertThat(lead.run("go").text()).isEqualTo("lead saw: [{\"agent\":\"worker\",\"result\":\"worked\"}]");
+
+        assertThat(paths).containsExactly("nested 'call_1/0'");
+    }
+
+    @Test
     void cancellingTheTopRunCancelsItAndItsChildren() throws Exception {
         java.util.Map<String, RunContext> runs = new java.util.concurrent.ConcurrentHashMap<>();
         CountDownLatch inTool = new CountDownLatch(2);
