@@ -74,14 +74,14 @@ public final class Agent extends AgentDefinition implements Runner {
 
     private final String name;
     /** What the agent brings to the context of each of its runs. */
-    private final RunContext.Defaults defaults;
+    private final RunDefaults defaults;
     /** The agent's own conversation, which the convenience methods without one run on. */
     private final Conversation conversation;
 
     private Agent(AgentSpec spec, Chat chat) {
         super(spec);
         this.name = spec.name();
-        this.defaults = new RunContext.Defaults(name, spec.registry(), spec.cancelGrace(), spec.maxDelegationDepth(),
+        this.defaults = new RunDefaults(name, spec.registry(), spec.cancelGrace(), spec.maxDelegationDepth(),
                 spec.listener(), spec.interceptors(), spec.middleware());
         this.conversation = new Conversation(chat == null ? new Chat() : chat);
     }

@@ -458,20 +458,6 @@ public final class RunContext {
 
     // ------------------------------------------------------------------ package-private
 
-    /**
-     * What an agent brings to the context of each of its runs, made once when it is built.
-     *
-     * @param agent its name
-     * @param registry its own registry, or null to use the context's
-     * @param cancelGrace its own grace, or null to use the context's
-     * @param maxDelegationDepth its delegation limit
-     * @param listener its listener
-     * @param interceptors its links, which its delegated children inherit
-     * @param middleware its links around its own runs only
-     */
-    record Defaults(String agent, Registry registry, Duration cancelGrace, int maxDelegationDepth,
-            AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware) {}
-
     /** An empty root scope that no run records to: what {@link #enterFresh} enters from. */
     private static final RunContext EMPTY = root();
 
@@ -479,16 +465,16 @@ public final class RunContext {
      * The context of a run entered from a fresh {@link #root()} that nobody else holds: the same
      * context without the root, whose totals no one could read.
      */
-    static RunContext enterFresh(Defaults runner) {
+    static RunContext enterFresh(RunDefaults runner) {
         return EMPTY.enter(runner, null);
     }
 
     /** The context of a run of an agent entered from this one: the agent's defaults after the scope's. */
-    RunContext enter(Defaults runner) {
+    RunContext enter(RunDefaults runner) {
         return enter(runner, this);
     }
 
-    private RunContext enter(Defaults runner, RunContext totalsParent) {
+    private RunContext enter(RunDefaults runner, RunContext totalsParent) {
         return entered(runner, isRun() ? id() : parentRunId, parentAgent, depth, totalsParent, path());
     }
 
@@ -497,12 +483,12 @@ public final class RunContext {
      * this run as from a scope one level deeper that names this run, at the child's path, with
      * the child's own cancellation; what it uses is recorded here too.
      */
-    RunContext delegated(Supplier<String> childPath, Defaults runner) {
+    RunContext delegated(Supplier<String> childPath, RunDefaults runner) {
         return new RunContext(this, runner, id(), agent, depth + 1, this, null, childPath);
     }
 
     /** A run's context: the agent's defaults after this context's, under a parent run, at a depth and a path. */
-    private RunContext entered(Defaults runner, String parentRun, String parentAgent, int depth, RunContext totalsParent,
+    private RunContext entered(RunDefaults runner, String parentRun, String parentAgent, int depth, RunContext totalsParent,
             String path) {
         return new RunContext(this, runner, parentRun, parentAgent, depth, totalsParent, path, null);
     }
@@ -512,7 +498,7 @@ public final class RunContext {
      * few values aside while it makes them (the frame that enters a run stays under its model
      * calls, and a waiting run's frames are kept on the heap).
      */
-    private RunContext(RunContext from, Defaults runner, String parentRun, String parentAgent, int depth,
+    private RunContext(RunContext from, RunDefaults runner, String parentRun, String parentAgent, int depth,
             RunContext totalsParent, String path, Supplier<String> pathOf) {
         // A child's path is made now only when the run's id is made from it.
         String known = path != null || from.runIds == null ? path : pathOf.get();
