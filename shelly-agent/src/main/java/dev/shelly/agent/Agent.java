@@ -144,7 +144,8 @@ public final class Agent extends AgentDefinition implements Runner {
      * @return the final message
      */
     public Message run(String userMessage, RunContext context) {
-        return signalled(hold(conversation, List.of(userInput(userMessage)), require(context, "context"), false, null)).reply();
+        return signalled(hold(conversation, List.of(userInput(userMessage)), require(context, "context"), false,
+                null)).reply();
     }
 
     /**

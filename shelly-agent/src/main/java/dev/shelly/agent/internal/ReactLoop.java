@@ -35,7 +35,10 @@ final class ReactLoop {
      * delegation), which then makes them only if the model calls a tool anyway.
      */
     private AgentTools tools;
-    /** The run's input until the run takes it up with its paused turn; null once taken (a link that proceeds again goes on from the chat). */
+    /**
+     * The run's input until the run takes it up with its paused turn; null once taken (a link that
+     * proceeds again goes on from the chat).
+     */
     private List<Message> input;
     /** The model calls made in the run so far, across the times a link proceeds. */
     private int iterations;
