@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -371,12 +370,11 @@ public final class Agent extends AgentDefinition implements Runner {
     private static final Children CHILDREN = new Spawner();
 
     /**
-     * A delegated child's run context, one level below its parent's, told to the task, with
-     * the chat a paused child kept appended.
+     * A delegated child's run context, one level below its parent's, with the chat a paused child
+     * kept appended.
      */
-    RunContext delegated(RunContext parent, Supplier<String> path, List<Message> kept, Consumer<RunContext> entered) {
+    RunContext delegated(RunContext parent, Supplier<String> path, List<Message> kept) {
         RunContext context = parent.delegated(path, defaults);
-        entered.accept(context);
         if (!kept.isEmpty()) {
             chat().append(kept);
         }

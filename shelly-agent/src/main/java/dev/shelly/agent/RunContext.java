@@ -37,7 +37,8 @@ import java.util.function.Supplier;
  * }</pre>
  *
  * <p>A tool finds its run's context with {@link #from(ToolContext)}. Immutable apart from the
- * totals, which are safe for concurrent runs.
+ * totals, the cancellation of a run and the id and path written when first asked for, all safe
+ * for concurrent use.
  */
 public final class RunContext {
     /**
@@ -87,13 +88,12 @@ public final class RunContext {
     /** Names the runs entered under the scope, or null for fresh ids. */
     private final RunIds runIds;
     /**
-     * Whether this is a run's context, which {@link #cancel()} cancels (a scope the application
-     * built is not). A run's cancellation lives in the next two fields, the thread guarded by this
-     * context's monitor: each section is a few writes and an interrupt, never a wait, so that a
+     * A run's cancellation ({@link #cancel()} cancels a run's context, not a scope the application
+     * built: {@link #isRun()}): the request and the run's thread, the thread guarded by this
+     * context's monitor. Each section is a few writes and an interrupt, never a wait, so that a
      * thread is interrupted only while the run holds it, never after the run let it go (a
      * session's turn thread goes on to other turns).
      */
-    private final boolean cancellable;
     private volatile boolean cancelRequested;
     private Thread thread;
     /** What the runs under this context used; a field updated through {@link #TOTALS}, not an atomic object per run. */
@@ -108,8 +108,7 @@ public final class RunContext {
     private RunContext(String runId, long runNumber, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
             int delegationLimit, Registry registry, AgentListener listener, RunValues values,
             List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
-            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds,
-            boolean cancellable) {
+            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds) {
         this.namedId = runId;
         this.runNumber = runNumber;
         this.parentRunId = parentRunId;
@@ -129,7 +128,6 @@ public final class RunContext {
         this.approvals = approvals;
         this.path = path;
         this.runIds = runIds;
-        this.cancellable = cancellable;
     }
 
     private static String randomPrefix() {
@@ -381,7 +379,7 @@ public final class RunContext {
      * @return true when the run was running and is now cancelled
      */
     public boolean cancel() {
-        if (!cancellable) {
+        if (!isRun()) {
             return false;
         }
         synchronized (this) {
@@ -410,7 +408,7 @@ public final class RunContext {
 
     /** The run starts on the current thread: {@link #cancel()} interrupts it until {@link #unbind()}. */
     void bind() {
-        if (cancellable) {
+        if (isRun()) {
             synchronized (this) {
                 thread = Thread.currentThread();
                 if (cancelRequested) {
@@ -422,7 +420,7 @@ public final class RunContext {
 
     /** The run let the current thread go. */
     void unbind() {
-        if (cancellable) {
+        if (isRun()) {
             synchronized (this) {
                 thread = null;
             }
@@ -524,7 +522,6 @@ public final class RunContext {
         this.path = known;
         this.lazyPath = known == null ? pathOf : null;
         this.runIds = from.runIds;
-        this.cancellable = true;
     }
 
     private static AgentListener events(AgentListener listener, List<RunInterceptor> links) {
@@ -589,7 +586,7 @@ public final class RunContext {
             }
             return new RunContext(null, 0, null, sessionId, null, null, 0, maxDelegationDepth, registry,
                     events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
-                    approvals, "", runIds, false);
+                    approvals, "", runIds);
         }
     }
 }

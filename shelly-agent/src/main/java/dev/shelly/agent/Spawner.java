@@ -4,7 +4,6 @@ import dev.shelly.agent.internal.Children;
 import dev.shelly.agent.internal.Run;
 import dev.shelly.chats.Message;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -25,9 +24,8 @@ final class Spawner implements Children {
     }
 
     @Override
-    public RunContext enter(Runner child, RunContext parent, Supplier<String> path, List<Message> kept,
-            Consumer<RunContext> entered) {
-        return ((Agent) child).delegated(parent, path, kept, entered);
+    public RunContext enter(Runner child, RunContext parent, Supplier<String> path, List<Message> kept) {
+        return ((Agent) child).delegated(parent, path, kept);
     }
 
     @Override

@@ -22,8 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Every method is thread-safe. Appends are atomic: the messages of one {@link #append} call
  * stay together and in order. Reads return immutable snapshots, never live views. A thread may
- * {@linkplain #await wait} for the chat to grow; each append wakes every waiter. No lock is held
- * while a caller blocks, so virtual threads are never pinned.
+ * {@linkplain #await wait} for the chat to grow; each append wakes every waiter. Reads and appends
+ * hold the chat's monitor for short sections that never block; a thread that waits in
+ * {@code await} holds no monitor, so a waiting virtual thread is not pinned.
  *
  * <p><b>Entries.</b> The chat stamps every message it is given with an {@linkplain Entry#id() id}
  * and the {@linkplain Entry#created() time} it was appended, so that an application can sync a
@@ -135,8 +136,10 @@ public final class Chat {
     public Chat(List<Message> initial) {
         List<Message> checked = Checks.copyOf(initial, "Chat initial");
         if (!checked.isEmpty()) {
-            add(checked);
-            noteAppend(Instant.now(), 0);
+            synchronized (this) { // so that a chat handed over without a lock shows its first messages
+                add(checked);
+                noteAppend(Instant.now(), 0);
+            }
         }
     }
 
@@ -149,10 +152,12 @@ public final class Chat {
     public static Chat ofEntries(List<Entry> initial) {
         Chat chat = new Chat();
         List<Entry> checked = Checks.copyOf(initial, "Chat.ofEntries initial");
-        chat.entries = new ArrayList<>(checked.size());
-        for (Entry e : checked) {
-            chat.entries.add(e);
-            chat.add(e.message());
+        synchronized (chat) { // so that a chat handed over without a lock shows its first messages
+            chat.entries = new ArrayList<>(checked.size());
+            for (Entry e : checked) {
+                chat.entries.add(e);
+                chat.add(e.message());
+            }
         }
         return chat;
     }
@@ -537,12 +542,12 @@ public final class Chat {
     }
 
     /**
-     * Whether a list is a chat's own copy of all its messages ({@link #messages()}):
+     * Whether a list is a chat's snapshot of all its messages ({@link #messages()}):
      * immutable, holding no null, and sharing the chat's storage, so that whoever keeps messages
-     * (a model request) may keep it as it is instead of copying it again.
+     * (a model request) may keep it as it is instead of copying it.
      *
      * @param list the list
-     * @return true for a chat's copy
+     * @return true for a chat's snapshot
      * @throws IllegalArgumentException when the list is null
      */
     public static boolean isSnapshot(List<?> list) {

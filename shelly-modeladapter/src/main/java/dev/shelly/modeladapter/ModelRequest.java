@@ -34,8 +34,7 @@ public record ModelRequest(List<Message> messages, List<ToolDefinition> tools, M
 
     /** Checks every element and the tool choice, and copies the lists (no copy when already immutable). */
     public ModelRequest {
-        // A chat's own copy of its messages is kept as it is: immutable, no null, and no second copy.
-        messages = messages != null && Chat.isSnapshot(messages) ? messages : copyOf(messages, "messages");
+        messages = copyOf(messages, "messages");
         tools = copyOf(tools, "tools");
         if (options == null) {
             options = ModelOptions.NONE;
@@ -46,6 +45,9 @@ public record ModelRequest(List<Message> messages, List<ToolDefinition> tools, M
     private static <T> List<T> copyOf(List<T> list, String field) {
         if (list == null) {
             throw new IllegalArgumentException("ModelRequest." + field + " must not be null");
+        }
+        if (Chat.isSnapshot(list)) {
+            return list; // a chat's snapshot of its messages: immutable, no null, kept as it is
         }
         for (int i = 0, n = list.size(); i < n; i++) {
             if (list.get(i) == null) {

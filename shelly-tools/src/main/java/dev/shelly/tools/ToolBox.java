@@ -315,7 +315,12 @@ public final class ToolBox {
 
     private static ToolResult parseAndRun(Tool tool, ToolCall call, ToolContext context) {
         if (tool.handler() instanceof ArgumentsText text) {
-            ToolHandler read = text.read(call.arguments());
+            ToolHandler read;
+            try {
+                read = text.read(call.arguments());
+            } catch (RuntimeException e) { // a failing call is answered, never thrown
+                return failed(call, e);
+            }
             if (read != null) {
                 return run(tool, read, call, null, context);
             }

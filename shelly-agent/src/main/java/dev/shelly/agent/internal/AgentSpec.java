@@ -12,6 +12,7 @@ import dev.shelly.modeladapter.ModelTable;
 import dev.shelly.skills.Skill;
 import dev.shelly.tools.ToolBox;
 import dev.shelly.tools.ToolContext;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -46,8 +47,9 @@ public final class AgentSpec {
     /**
      * The settings of the agent built last: an agent built with equal settings shares them, so
      * that the fresh workers of a fan-out hold one copy (an immutable value, so agents may share it).
+     * Held weakly: the cache does not keep a dropped agent's registry, listener and links alive.
      */
-    private static volatile Settings last;
+    private static volatile WeakReference<Settings> last = new WeakReference<>(null);
 
     /**
      * Describes an agent.
@@ -112,11 +114,11 @@ public final class AgentSpec {
         Settings made = new Settings(maxIterations, maxDelegationDepth, skills, toolboxes, cancelGrace, timeout,
                 maxToolResultChars, stopTools, systemPromptInChat, skillTool, registry, delegateTargets, listener,
                 interceptors, middleware, options, prices, contextPolicy, runToolboxes, skillTools);
-        Settings known = last;
+        Settings known = last.get();
         if (made.equals(known)) {
             made = known;
         } else {
-            last = made;
+            last = new WeakReference<>(made);
         }
         this.settings = made;
     }
@@ -191,7 +193,7 @@ public final class AgentSpec {
         return settings.systemPromptInChat();
     }
 
-    /** {@return the skillTool the builder set} */
+    /** {@return the definition of {@code load_skill}, made from the skills, or null without skills} */
     public ToolDefinition skillTool() {
         return settings.skillTool();
     }
@@ -221,7 +223,7 @@ public final class AgentSpec {
         return settings.middleware();
     }
 
-    /** {@return the options the builder set} */
+    /** {@return the options of every model call: the builder's, with its prompt caching folded in} */
     public ModelOptions options() {
         return settings.options();
     }
@@ -236,12 +238,12 @@ public final class AgentSpec {
         return settings.contextPolicy();
     }
 
-    /** {@return the runToolboxes the builder set} */
+    /** {@return the toolboxes runs search: the user's, then those of the context strategies} */
     public List<ToolBox> runToolboxes() {
         return settings.runToolboxes();
     }
 
-    /** {@return the skillTools the builder set} */
+    /** {@return what starts the tools a skill brings for a run, or null when the skills bring none} */
     public SkillStarter skillTools() {
         return settings.skillTools();
     }

@@ -4,7 +4,6 @@ import dev.shelly.agent.RunContext;
 import dev.shelly.agent.Runner;
 import dev.shelly.chats.Message;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -34,11 +33,9 @@ public interface Children {
      * @param parent the delegating run's context
      * @param path makes the child's path (see {@link RunContext#path()}) when it is first needed
      * @param kept the chat a paused child kept, or empty
-     * @param entered told of the child's run context once it is entered, before the child runs
      * @return the child's run context
      */
-    RunContext enter(Runner child, RunContext parent, Supplier<String> path, List<Message> kept,
-            Consumer<RunContext> entered);
+    RunContext enter(Runner child, RunContext parent, Supplier<String> path, List<Message> kept);
 
     /**
      * Runs a spawned child on its own conversation, in the context it was entered in.

@@ -168,12 +168,12 @@ public final class ContextManager {
      *     no context policy, or its view was shaped again already
      */
     public void overflowed(ModelException e, CallView sent) {
-        Views v = v();
         if (!policy.active()) {
             throw advised(e, "agent '" + agent.name() + "' has no context policy to make room; give it one that "
                     + "compacts, ContextPolicy.builder().strategies(ContextStrategy.compaction()).build() (config: "
                     + "context: {compaction: {}}), and it compacts and tries again");
         }
+        Views v = v();
         if (v.overflow != null || sent == null) {
             throw advised(e, v.overflow != null
                     ? "agent '" + agent.name() + "' made room once with its context policy " + strategyNames()

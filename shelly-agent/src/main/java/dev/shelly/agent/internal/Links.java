@@ -145,67 +145,33 @@ final class Links {
     record Shaping(Run run) implements Own {
         private static final Logger LOG = LoggerFactory.getLogger(Shaping.class);
 
-        /** Where a shaped request goes: down the rest of the chain. */
-        interface Send {
-            /** Sends the shaped request on; the response. */
-            ModelResponse send(ModelRequest shaped);
-
-            /** The request as it went furthest down: the shaped one itself when nothing could rewrite it. */
-            default ModelRequest sent(ModelRequest shaped) {
-                return shaped;
-            }
-        }
-
-        /** The rest of a model call's chain, as where a shaped request goes. */
-        private record Rest(ModelChain chain) implements Send {
-            @Override
-            public ModelResponse send(ModelRequest shaped) {
-                return chain.proceed(shaped);
-            }
-
-            @Override
-            public ModelRequest sent(ModelRequest shaped) {
-                return ((Chains.Model) chain).sent()[0].request();
-            }
-        }
-
+        /**
+         * A model call down the rest of the chain with its messages given, shaped again once when
+         * the model refuses the request as too long, then measured. A flat run ({@link Run#flat()})
+         * does the same without a chain: its loop shapes with {@link #shape}, {@link #refused}
+         * and {@link #measured}, and the agent calls the completer.
+         */
         @Override
         public ModelResponse interceptModelCall(ModelChain chain) {
             ModelCall call = chain.call();
             ModelRequest base = call.request();
-            return call(run, call.iteration(), base.tools(), base.options(), base.conversationId(), new Rest(chain));
-        }
-
-        /**
-         * A model call down the rest of the chain with its messages given, shaped again once when
-         * the model refuses the request as too long, then measured. A flat run ({@link Run#flat()})
-         * does the same without a chain: its loop shapes with {@link #shape} and {@link #refused},
-         * and the agent calls the completer.
-         *
-         * @param run the run
-         * @param iteration the call's iteration
-         * @param offered the tools offered
-         * @param options the call's options
-         * @param conversationId the conversation's id
-         * @param send where the shaped request goes
-         * @return the response
-         */
-        static ModelResponse call(Run run, int iteration, List<ToolDefinition> offered, ModelOptions options,
-                String conversationId, Send send) {
             while (true) {
-                CallView view = shape(run, iteration, offered, options, conversationId);
+                CallView view = shape(run, call.iteration(), base.tools(), base.options(), base.conversationId());
                 ModelRequest shaped = run.shaped;
                 try {
-                    ModelResponse response = send.send(shaped);
-                    if (run.contextManager.active()) {
-                        ModelRequest sent = send.sent(shaped);
-                        run.contextManager.measured(sent, response, sent == shaped ? view : null);
-                    }
+                    ModelResponse response = chain.proceed(shaped);
+                    ModelRequest sent = furthest(chain);
+                    measured(run, sent, response, sent == shaped ? view : null);
                     return response;
                 } catch (ModelException e) {
-                    refused(run, e, send.sent(shaped) == shaped ? view : null);
+                    refused(run, e, furthest(chain) == shaped ? view : null);
                 }
             }
+        }
+
+        /** The request as it went furthest down the rest of the chain: a link may have rewritten it. */
+        private static ModelRequest furthest(ModelChain rest) {
+            return ((Chains.Model) rest).sent()[0].request();
         }
 
         /**
@@ -240,6 +206,18 @@ final class Links {
             }
             LOG.debug("agent '{}': the model refused the request as too long: {}", run.name(), e.getMessage());
             run.contextManager.overflowed(e, view);
+        }
+
+        /**
+         * What context management measures of an answered call, when it manages anything.
+         *
+         * @param sent the request as it went furthest
+         * @param view the view it was made from, or null when a link rewrote it
+         */
+        static void measured(Run run, ModelRequest sent, ModelResponse response, CallView view) {
+            if (run.contextManager.active()) {
+                run.contextManager.measured(sent, response, view);
+            }
         }
     }
 

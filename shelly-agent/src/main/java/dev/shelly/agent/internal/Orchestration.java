@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
@@ -460,7 +459,7 @@ final class Orchestration {
      * One task of a {@code delegate} call, checked, and the work of its child, done on the
      * child's own thread: its path, its input, its run, and whether it was cancelled by itself.
      */
-    private static final class Task implements Callable<Child>, Consumer<RunContext>, Supplier<String> {
+    private static final class Task implements Callable<Child>, Supplier<String> {
         private final Delegation call;
         private final int index;
         final String agent;
@@ -477,11 +476,6 @@ final class Orchestration {
             this.agent = agent;
             this.task = task;
             this.context = context;
-        }
-
-        @Override
-        public void accept(RunContext child) {
-            entered = child;
         }
 
         /** {@return the child's path, made when first needed: most children never need it while they run} */
@@ -510,8 +504,8 @@ final class Orchestration {
                 List<Message> chat = kept == null ? List.of() : kept.chat();
                 Children children = call.parent.children;
                 Runner child = children.spawn(agent, call.parent.context);
-                RunContext context = children.enter(child, call.parent.context, this, chat, this);
-                run = children.run(child, chat.isEmpty() ? input() : List.of(), context);
+                entered = children.enter(child, call.parent.context, this, chat);
+                run = children.run(child, chat.isEmpty() ? input() : List.of(), entered);
             } catch (RuntimeException e) {
                 return failed(e);
             } finally {

@@ -59,7 +59,6 @@ final class ReactLoop {
         this.input = input;
     }
 
-
     /** {@return the run's tools, made now for a run that offers none} */
     AgentTools tools() {
         if (tools == null) {
@@ -108,7 +107,7 @@ final class ReactLoop {
     ModelRequest after(ModelResponse response) {
         answered(response);
         ModelRequest shaped = run.shaped;
-        measured(shaped, response, view);
+        Links.Shaping.measured(run, shaped, response, view);
         sent = shaped;
         view = null;
         return nextUnless(take(iterations, response));
@@ -286,13 +285,6 @@ final class ReactLoop {
             announce(iteration, request);
         }
         return answered(run.agent.completer().complete(request, deltas));
-    }
-
-    /** What context management measures of a call that was answered. */
-    private void measured(ModelRequest shaped, ModelResponse response, CallView view) {
-        if (run.contextManager.active()) {
-            run.contextManager.measured(shaped, response, view);
-        }
     }
 
     private void announce(int iteration, ModelRequest request) {

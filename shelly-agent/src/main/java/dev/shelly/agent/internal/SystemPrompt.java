@@ -64,11 +64,7 @@ final class SystemPrompt {
      */
     private record Last(String name, String description, String instructions, String context, Message message) {
         boolean matches(String n, String d, String i, String c) {
-            return same(name, n) && same(description, d) && same(instructions, i) && same(context, c);
-        }
-
-        private static boolean same(String a, String b) {
-            return a == b || a.equals(b);
+            return name.equals(n) && description.equals(d) && instructions.equals(i) && context.equals(c);
         }
     }
 

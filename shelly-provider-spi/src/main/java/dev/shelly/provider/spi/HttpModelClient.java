@@ -143,15 +143,8 @@ final class HttpModelClient {
                 client.release(shard);
             }
         }
-        Call call;
-        CompletableFuture<byte[]> result;
-        try {
-            call = client.newCall(shard, request);
-            result = new CompletableFuture<>();
-        } catch (RuntimeException | Error e) {
-            client.release(shard); // the virtual thread that gives it back was not started
-            throw e;
-        }
+        Call call = client.newCall(shard, request);
+        CompletableFuture<byte[]> result = new CompletableFuture<>();
         // A platform thread blocked in a socket read does not answer interrupts: it waits on a
         // virtual thread that does the call, and cancels the call when interrupted.
         onVirtualThread("shelly-http-", shard, () -> {
@@ -314,24 +307,15 @@ final class HttpModelClient {
                 client.release(shard);
             }
         }
-        Call call;
-        BlockingQueue<Object> queue;
-        EventStreamReader reader;
-        try {
-            call = client.newCall(shard, request);
-            // A platform thread blocked in a socket read does not answer interrupts: a virtual thread
-            // reads the events and queues them; this thread takes them, and cancels the call when interrupted.
-            queue = new LinkedBlockingQueue<>();
-            BlockingQueue<Object> events = queue;
-            reader = new EventStreamReader(call, p -> {
-                SseEvent event = p.toEvent();
-                events.add(event);
-                return isEnd.test(event);
-            }, errors, failures);
-        } catch (RuntimeException | Error e) {
-            client.release(shard); // the virtual thread that gives it back was not started
-            throw e;
-        }
+        Call call = client.newCall(shard, request);
+        // A platform thread blocked in a socket read does not answer interrupts: a virtual thread
+        // reads the events and queues them; this thread takes them, and cancels the call when interrupted.
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+        EventStreamReader reader = new EventStreamReader(call, p -> {
+            SseEvent event = p.toEvent();
+            queue.add(event);
+            return isEnd.test(event);
+        }, errors, failures);
         onVirtualThread("shelly-sse-", shard, () -> queue.add(reader.read()));
         try {
             while (true) {

@@ -68,17 +68,17 @@ final class HttpTransport {
         return new HttpTransport(new OkHttpClient[] {client});
     }
 
-    /** A transport of {@code shards} pools keeping {@code idlePerShard} idle connections each. */
-    static HttpTransport sharded(int shards, int idlePerShard) {
+    /** A transport of {@code shards} pools keeping {@link #SHARD_CALLS} idle connections each. */
+    static HttpTransport sharded(int shards) {
         OkHttpClient[] clients = new OkHttpClient[shards];
         // The first client sets up TLS (the platform's trust manager and socket factory); the
         // others are derived from it, so they share that and differ only in pool and dispatcher.
         clients[0] = new OkHttpClient.Builder()
-                .connectionPool(new ConnectionPool(idlePerShard, 5, TimeUnit.MINUTES))
+                .connectionPool(new ConnectionPool(SHARD_CALLS, 5, TimeUnit.MINUTES))
                 .build();
         for (int i = 1; i < shards; i++) {
             clients[i] = clients[0].newBuilder()
-                    .connectionPool(new ConnectionPool(idlePerShard, 5, TimeUnit.MINUTES))
+                    .connectionPool(new ConnectionPool(SHARD_CALLS, 5, TimeUnit.MINUTES))
                     .dispatcher(new Dispatcher())
                     .build();
         }
@@ -133,7 +133,7 @@ final class HttpTransport {
 
     /** The calls under way in a shard, as {@link #acquire()} counts them. */
     int callsUnderWay(int shard) {
-        return clients.length == 1 ? 0 : calls.get(shard);
+        return calls.get(shard);
     }
 
     /**
@@ -195,6 +195,6 @@ final class HttpTransport {
 
     /** Holds the shared transport; initialised on first use only. */
     private static final class Shared {
-        static final HttpTransport INSTANCE = sharded(SHARDS, SHARD_CALLS);
+        static final HttpTransport INSTANCE = sharded(SHARDS);
     }
 }
