@@ -318,7 +318,8 @@ class HttpModelClientTest {
         return onThread(virtual, () -> client.stream(path, json, errors, isEnd, handler));
     }
 
-    private static <T> T onThread(boolean virtual, Supplier<T> call) {
+    /** Runs a call on a virtual thread (or the caller's), rethrowing what it threw. */
+    static <T> T onThread(boolean virtual, Supplier<T> call) {
         if (!virtual) {
             return call.get();
         }
