@@ -306,6 +306,34 @@ class DelegationTest {
                 "helper", "worker");
     }
 
+    /**
+     * Tasks that give one context give their children one message for it (a message is a value:
+     * N waiting children keep one, not N), and each child its own task after it.
+     */
+    @Test
+    void childrenGivenOneContextShareItsMessageAndEachGetsItsOwnTask() {
+        Registry r = registry();
+        register(r, "worker", "Works", ScriptedCompleter.perChat(Step.reply("done")));
+        String args = "{\"tasks\":[{\"agent\":\"worker\",\"task\":\"a\",\"context\":\"shared\"},"
+                + "{\"agent\":\"worker\",\"task\":\"b\",\"context\":\"shared\"},"
+                + "{\"agent\":\"worker\",\"task\":\"c\",\"context\":\"other\"}]}";
+        Agent lead = lead(r, ScriptedCompleter.of(Step.toolCalls(new Step.Call("delegate", args)), Step.reply("ok")), 1);
+
+        lead.run("go");
+
+        java.util.Map<String, Message> contextOf = new java.util.TreeMap<>();
+        for (Agent child : spawned) {
+            List<Message> asked = child.chat().messages().stream().filter(m -> m.role() == Role.USER).toList();
+            assertThat(asked).hasSize(2);
+            assertThat(asked.get(0).sender()).isEqualTo("lead");
+            contextOf.put(asked.get(1).text(), asked.get(0));
+        }
+        assertThat(contextOf.keySet()).containsExactly("a", "b", "c");
+        assertThat(contextOf.get("a").text()).isEqualTo("shared");
+        assertThat(contextOf.get("b")).isSameAs(contextOf.get("a"));
+        assertThat(contextOf.get("c").text()).isEqualTo("other");
+    }
+
     /** Arguments that are not a JSON object get the answer any tool's would. */
     @Test
     void argumentsThatAreNotAJsonObjectAreRefusedAsForAnyTool() {

@@ -180,6 +180,8 @@ final class Orchestration {
         /** The agent names checked so far, each to the one string its tasks share. */
         private final Map<String, String> checked = new HashMap<>();
         private String lastContext;
+        /** The message of {@link #lastContext}, which every task with that context shares. */
+        private Message lastContextMessage;
         /** The agent name the previous task sent, as it sent it. */
         private String lastAgent;
 
@@ -330,15 +332,18 @@ final class Orchestration {
             return previous;
         }
 
-        /** Adds a checked task; a context equal to the previous task's shares its string. */
+        /**
+         * Adds a checked task; a context equal to the previous task's shares its string and its
+         * message (a message is a value: the children's chats may hold the same one).
+         */
         private void add(String agent, String task, String context) {
-            String shared = context == null || context.isBlank() ? null : context;
-            if (shared != null) {
-                if (shared.equals(lastContext)) {
-                    shared = lastContext;
-                } else {
-                    lastContext = shared;
+            Message shared = null;
+            if (context != null && !context.isBlank()) {
+                if (!context.equals(lastContext)) {
+                    lastContext = context;
+                    lastContextMessage = Message.text(from, Role.USER, context);
                 }
+                shared = lastContextMessage;
             }
             tasks.add(new Task(this, tasks.size(), agent, task, shared));
         }
@@ -464,13 +469,14 @@ final class Orchestration {
         private final int index;
         final String agent;
         private final String task;
-        private final String context;
+        /** The call's context as the child's first message, or null; shared by the tasks with one context. */
+        private final Message context;
         /** The child's run context once entered; read on the same thread. */
         private RunContext entered;
         /** The child's path, when the approvals' desk needed it before the child ran. */
         private String path;
 
-        Task(Delegation call, int index, String agent, String task, String context) {
+        Task(Delegation call, int index, String agent, String task, Message context) {
             this.call = call;
             this.index = index;
             this.agent = agent;
@@ -521,7 +527,7 @@ final class Orchestration {
             String from = call.from;
             return context == null
                     ? List.of(Message.text(from, Role.USER, task))
-                    : List.of(Message.text(from, Role.USER, context), Message.text(from, Role.USER, task));
+                    : List.of(context, Message.text(from, Role.USER, task));
         }
 
         /** A child's failure: thrown on, unless the child was cancelled by itself while its parent goes on. */
