@@ -60,22 +60,12 @@ public final class RunContext {
     /** The number a fresh run id is written from, or 0 (a scope, or a run named by its {@link RunIds}). */
     private final long runNumber;
     private final String parentRunId;
-    private final String sessionId;
     private final String agent;
     private final String parentAgent;
     private final int depth;
-    private final int delegationLimit;
-    private final Registry registry;
-    private final AgentListener listener;
-    private final RunValues values;
-    /** The links delegated children inherit, outermost first: the scope's, then (for a run) its agent's. */
-    private final List<RunInterceptor> interceptors;
-    /** The chain's links: those above, then (for a run) its agent's middleware, which children do not inherit. */
-    private final List<RunInterceptor> links;
-    private final List<RunObserver> observers;
-    private final Duration cancelGrace;
+    /** What the run runs with: shared by the runs entered alike (see {@link RunScope}). */
+    private final RunScope scope;
     private final RunContext totalsParent;
-    private final Approvals approvals;
     /** The run's path, or null for a delegated child's that is made when first asked for ({@link #lazyPath}). */
     private final String path;
     /**
@@ -85,8 +75,6 @@ public final class RunContext {
      * after the run does not keep its delegation.
      */
     private Object lazyPath;
-    /** Names the runs entered under the scope, or null for fresh ids. */
-    private final RunIds runIds;
     /**
      * A run's cancellation ({@link #cancel()} cancels a run's context, not a scope the application
      * built: {@link #isRun()}): the request and the run's thread, the thread guarded by this
@@ -105,29 +93,17 @@ public final class RunContext {
         static final Totals ZERO = new Totals(Usage.ZERO, Cost.ZERO);
     }
 
-    private RunContext(String runId, long runNumber, String parentRunId, String sessionId, String agent, String parentAgent, int depth,
-            int delegationLimit, Registry registry, AgentListener listener, RunValues values,
-            List<RunInterceptor> interceptors, List<RunInterceptor> middleware, List<RunObserver> observers,
-            Duration cancelGrace, RunContext totalsParent, Approvals approvals, String path, RunIds runIds) {
-        this.namedId = runId;
-        this.runNumber = runNumber;
-        this.parentRunId = parentRunId;
-        this.sessionId = sessionId;
-        this.agent = agent;
-        this.parentAgent = parentAgent;
-        this.depth = depth;
-        this.delegationLimit = delegationLimit;
-        this.registry = registry;
-        this.listener = listener;
-        this.values = values;
-        this.interceptors = interceptors;
-        this.links = concat(interceptors, middleware);
-        this.observers = observers;
-        this.cancelGrace = cancelGrace;
-        this.totalsParent = totalsParent;
-        this.approvals = approvals;
-        this.path = path;
-        this.runIds = runIds;
+    /** A scope the application built. */
+    private RunContext(RunScope scope) {
+        this.namedId = null;
+        this.runNumber = 0;
+        this.parentRunId = null;
+        this.agent = null;
+        this.parentAgent = null;
+        this.depth = 0;
+        this.scope = scope;
+        this.totalsParent = null;
+        this.path = "";
     }
 
     private static String randomPrefix() {
@@ -204,7 +180,7 @@ public final class RunContext {
 
     /** {@return the id, or empty when there is none} The session the run belongs to. */
     public Optional<String> sessionId() {
-        return Optional.ofNullable(sessionId);
+        return Optional.ofNullable(scope.sessionId);
     }
 
     /** {@return its name, or empty for a scope the application built} The running agent. */
@@ -228,12 +204,12 @@ public final class RunContext {
      * @return the limit; {@link Integer#MAX_VALUE} when nothing limits it yet
      */
     public int delegationLimit() {
-        return delegationLimit;
+        return scope.delegationLimit;
     }
 
     /** {@return the registry, or empty when there is none} The registry the run delegates through. */
     public Optional<Registry> registry() {
-        return Optional.ofNullable(registry);
+        return Optional.ofNullable(scope.registry);
     }
 
     /**
@@ -243,12 +219,12 @@ public final class RunContext {
      * @return the listener, {@link AgentListener#NONE} when none
      */
     public AgentListener listener() {
-        return listener;
+        return scope.listener;
     }
 
     /** {@return the values, {@link RunValues#EMPTY} when none} The application's values. */
     public RunValues values() {
-        return values;
+        return scope.values;
     }
 
     /**
@@ -259,7 +235,7 @@ public final class RunContext {
      * @return the value, or empty
      */
     public <T> Optional<T> value(RunValues.Key<T> key) {
-        return values.get(key);
+        return scope.values.get(key);
     }
 
     /**
@@ -271,7 +247,7 @@ public final class RunContext {
      * @return the links, outermost first
      */
     public List<RunInterceptor> interceptors() {
-        return links;
+        return scope.links;
     }
 
     /**
@@ -282,7 +258,7 @@ public final class RunContext {
      *     when none
      */
     public List<RunObserver> observers() {
-        return observers;
+        return scope.observers;
     }
 
     /**
@@ -292,7 +268,7 @@ public final class RunContext {
      * @return the grace
      */
     public Duration cancelGrace() {
-        return cancelGrace;
+        return scope.cancelGrace;
     }
 
     /**
@@ -302,7 +278,7 @@ public final class RunContext {
      * @return the approvals, or empty when tool calls are decided by the links alone
      */
     public Optional<Approvals> approvals() {
-        return Optional.ofNullable(approvals);
+        return Optional.ofNullable(scope.approvals);
     }
 
     /**
@@ -451,7 +427,7 @@ public final class RunContext {
     @Override
     public String toString() {
         return "RunContext[" + (isRun() ? id() : "scope") + (agent == null ? "" : ", agent " + agent)
-                + (sessionId == null ? "" : ", session " + sessionId) + ", depth " + depth + "]";
+                + (scope.sessionId == null ? "" : ", session " + scope.sessionId) + ", depth " + depth + "]";
     }
 
     // ------------------------------------------------------------------ package-private
@@ -499,52 +475,19 @@ public final class RunContext {
     private RunContext(RunContext from, RunDefaults runner, String parentRun, String parentAgent, int depth,
             RunContext totalsParent, String path, Supplier<String> pathOf) {
         // A child's path is made now only when the run's id is made from it.
-        String known = path != null || from.runIds == null ? path : pathOf.get();
-        String id = from.runIds == null ? null : from.runIds.runId(parentRun, known, runner.agent());
+        RunScope above = from.scope;
+        String known = path != null || above.runIds == null ? path : pathOf.get();
+        String id = above.runIds == null ? null : above.runIds.runId(parentRun, known, runner.agent());
         this.namedId = id;
         this.runNumber = id != null ? 0 : RUNS.incrementAndGet();
         this.parentRunId = parentRun;
-        this.sessionId = from.sessionId;
         this.agent = runner.agent();
         this.parentAgent = parentAgent;
         this.depth = depth;
-        this.delegationLimit = Math.min(from.delegationLimit, runner.maxDelegationDepth());
-        this.registry = runner.registry() != null ? runner.registry() : from.registry;
-        List<RunInterceptor> own = runner.interceptors();
-        this.listener = events(runner.listener().andThen(from.listener), concat(own, runner.middleware()));
-        this.values = from.values;
-        this.interceptors = concat(from.interceptors, own);
-        this.links = concat(interceptors, runner.middleware());
-        this.observers = from.observers;
-        this.cancelGrace = runner.cancelGrace() != null ? runner.cancelGrace() : from.cancelGrace;
+        this.scope = above.entered(runner);
         this.totalsParent = totalsParent;
-        this.approvals = from.approvals;
         this.path = known;
         this.lazyPath = known == null ? pathOf : null;
-        this.runIds = from.runIds;
-    }
-
-    private static AgentListener events(AgentListener listener, List<RunInterceptor> links) {
-        AgentListener all = listener;
-        for (RunInterceptor i : links) {
-            if (i.observesEvents()) {
-                all = all.andThen(i::onEvent);
-            }
-        }
-        return all;
-    }
-
-    private static <T> List<T> concat(List<T> first, List<T> second) {
-        if (second.isEmpty()) {
-            return first;
-        }
-        if (first.isEmpty()) {
-            return second;
-        }
-        List<T> all = new ArrayList<>(first.size() + second.size());
-        all.addAll(first);
-        all.addAll(second);
-        return List.copyOf(all);
     }
 
     // ------------------------------------------------------------------ builder
@@ -577,16 +520,14 @@ public final class RunContext {
          * @return the scope
          */
         public RunContext build() {
-            List<RunInterceptor> links = List.copyOf(interceptors);
             List<RunObserver> active = new ArrayList<>(observers.size());
             for (RunObserver o : observers) {
                 if (o.active()) {
                     active.add(o);
                 }
             }
-            return new RunContext(null, 0, null, sessionId, null, null, 0, maxDelegationDepth, registry,
-                    events(listener, links), values, links, List.of(), List.copyOf(active), cancelGrace, null,
-                    approvals, "", runIds);
+            return new RunContext(new RunScope(sessionId, maxDelegationDepth, registry, listener, values,
+                    List.copyOf(interceptors), List.copyOf(active), cancelGrace, approvals, runIds));
         }
     }
 }
