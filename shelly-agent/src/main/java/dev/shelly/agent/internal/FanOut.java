@@ -219,9 +219,8 @@ public final class FanOut<T> {
         Joined<T> join() {
             Thread.Builder unnamed = Thread.ofVirtual(); // one builder for every task without a name
             for (int i = 0; i < n; i++) {
-                int slot = i;
+                Work<T> work = Work.bound(tasks.get(i), this, i);
                 Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
-                Runnable work = () -> runTask(slot);
                 threads[i] = builder.unstarted(propagation == null ? work : propagation.apply(work));
             }
             for (Thread t : threads) {
@@ -291,24 +290,7 @@ public final class FanOut<T> {
             }
         }
 
-        private void runTask(int i) {
-            if (cancelCause != Integer.MIN_VALUE) {
-                settle(i, new Outcome.Cancelled<>(cancelCause));
-                return;
-            }
-            Outcome<T> outcome;
-            try {
-                // Called before the Success is made: an interpreted frame would otherwise hold the
-                // new, empty Success for as long as the task runs.
-                T value = tasks.get(i).call();
-                outcome = new Outcome.Success<>(value);
-            } catch (Throwable e) {
-                outcome = failed(e);
-            }
-            ran(i, outcome);
-        }
-
-        // The methods below keep runTask's frame small: it is under every model call of the task.
+        // The methods below keep Work.run's frame small: it is under every model call of the task.
 
         private Outcome<T> failed(Throwable e) {
             int cause = cancelCause;
@@ -365,6 +347,85 @@ public final class FanOut<T> {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * A task that is its own thread's work: a fan-out starts it as it is, so that it makes no
+     * object per task and the task's own frame is the first under its thread's (a waiting task's
+     * frames are kept on the heap). Any other {@link Callable} is wrapped in one. Runs in one
+     * fan-out, once.
+     *
+     * @param <T> what it returns
+     */
+    public abstract static class Work<T> implements Callable<T>, Runnable {
+        private FanOut<T>.Run fan;
+        private int slot;
+
+        /** Makes a task. */
+        protected Work() {}
+
+        /**
+         * Does the task.
+         *
+         * @return its value, a {@code T}; declared {@code Object} so that the thread's work calls
+         *     it directly, with no bridge method between
+         * @throws Exception when it fails
+         */
+        protected abstract Object work() throws Exception;
+
+        @SuppressWarnings("unchecked")
+        @Override
+        public final T call() throws Exception {
+            return (T) work();
+        }
+
+        /** The task, as its fan-out's task {@code slot}. */
+        @SuppressWarnings("unchecked")
+        private static <T> Work<T> bound(Callable<? extends T> task, FanOut<T>.Run fan, int slot) {
+            Work<T> work = task instanceof Work<?> w ? (Work<T>) w : new Adapted<>(task);
+            if (work.fan != null) {
+                throw new IllegalStateException("FanOut task " + slot + " already ran in a fan-out");
+            }
+            work.fan = fan;
+            work.slot = slot;
+            return work;
+        }
+
+        /** Runs the task on its thread and settles it, unless the fan-out was cancelled before it began. */
+        @Override
+        @SuppressWarnings("unchecked")
+        public final void run() {
+            FanOut<T>.Run f = fan;
+            int cause = f.cancelCause;
+            if (cause != Integer.MIN_VALUE) {
+                f.settle(slot, new Outcome.Cancelled<>(cause));
+                return;
+            }
+            Outcome<T> outcome;
+            try {
+                // Called before the Success is made: an interpreted frame would otherwise hold the
+                // new, empty Success for as long as the task runs.
+                T value = (T) work();
+                outcome = new Outcome.Success<>(value);
+            } catch (Throwable e) {
+                outcome = f.failed(e);
+            }
+            f.ran(slot, outcome);
+        }
+    }
+
+    /** Any other task, as a fan-out runs it. */
+    private static final class Adapted<T> extends Work<T> {
+        private final Callable<? extends T> task;
+
+        Adapted(Callable<? extends T> task) {
+            this.task = task;
+        }
+
+        @Override
+        protected Object work() throws Exception {
+            return task.call();
         }
     }
 

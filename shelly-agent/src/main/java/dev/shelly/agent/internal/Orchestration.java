@@ -21,7 +21,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
@@ -464,7 +463,7 @@ final class Orchestration {
      * One task of a {@code delegate} call, checked, and the work of its child, done on the
      * child's own thread: its path, its input, its run, and whether it was cancelled by itself.
      */
-    private static final class Task implements Callable<Child>, Supplier<String> {
+    private static final class Task extends FanOut.Work<Child> implements Supplier<String> {
         private final Delegation call;
         private final int index;
         final String agent;
@@ -496,7 +495,7 @@ final class Orchestration {
          * before and after the run is done in methods that return first.
          */
         @Override
-        public Child call() {
+        protected Object work() {
             Approvals.Frame kept = null;
             if (call.desk != null) {
                 path = call.path(index);

@@ -243,4 +243,33 @@ class FanOutTest {
     void noTasksJoinAtOnce() {
         assertThat(FanOut.of(List.<Callable<String>>of()).join().outcomes()).isEmpty();
     }
+
+    /** A task that is a Work is its thread's work as it is; it runs in one fan-out, once. */
+    @Test
+    void aWorkRunsAsItsOwnThreadsWorkAndInOneFanOutOnly() {
+        List<Thread> ranOn = java.util.Collections.synchronizedList(new ArrayList<>());
+        class Named extends FanOut.Work<String> {
+            private final String name;
+
+            Named(String name) {
+                this.name = name;
+            }
+
+            @Override
+            protected Object work() {
+                ranOn.add(Thread.currentThread());
+                return name;
+            }
+        }
+        List<Named> tasks = List.of(new Named("a"), new Named("b"));
+        Callable<String> plain = () -> "c";
+
+        Joined<String> joined = FanOut.of(List.of(tasks.get(0), tasks.get(1), plain)).join();
+
+        assertThat(joined.outcomes()).containsExactly(new Outcome.Success<>("a"), new Outcome.Success<>("b"),
+                new Outcome.Success<>("c"));
+        assertThat(ranOn).hasSize(2).allMatch(Thread::isVirtual).doesNotHaveDuplicates();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FanOut.<String>of(tasks).join())
+                .isInstanceOf(IllegalStateException.class).hasMessage("FanOut task 0 already ran in a fan-out");
+    }
 }
