@@ -298,17 +298,14 @@ public final class Agent extends AgentDefinition implements Runner {
      * Runs on a conversation, holding it for the run: in a context entered from the caller's (a
      * fresh root's for a null caller), or in one already entered. A flat run ({@link Run#flat()})
      * is driven from here, so that this frame is the only one of the agent's under each model
-     * call: a waiting run's virtual thread keeps its frames on the heap. What comes before and
-     * after a call is done in methods that return first.
+     * call (a waiting run's virtual thread keeps its frames on the heap); what comes before and
+     * after the calls is done in methods that return first ({@link #open}, {@link #close}), which
+     * also keeps this frame small as compilers lay it out.
      */
     Run hold(Conversation on, List<Message> input, RunContext caller, boolean ready,
             StructuredOutput<?> out) {
-        RunContext context = ready ? caller : entered(caller);
-        claim(on);
-        context.bind();
-        Run run = null;
+        Run run = open(on, input, caller, ready, out);
         try {
-            run = Runs.started(start(on, context, input, out));
             if (!run.flat()) {
                 Runs.ended(run, Runs.walk(run, this::walk));
                 return run;
@@ -327,15 +324,37 @@ public final class Agent extends AgentDefinition implements Runner {
             Runs.ended(run, run.reply());
             return run;
         } catch (RuntimeException | Error e) {
-            if (run != null) {
-                Runs.failed(run, e);
-            }
+            Runs.failed(run, e);
             throw e;
         } finally {
-            if (run != null) {
-                Runs.stopped(run);
-            }
+            close(run, on);
+        }
+    }
+
+    /** Claims the conversation, enters and binds the run's context and starts the run; gives them back if the start fails. */
+    private Run open(Conversation on, List<Message> input, RunContext caller, boolean ready, StructuredOutput<?> out) {
+        RunContext context = ready ? caller : entered(caller);
+        if (!on.begin()) {
+            throw new IllegalStateException(on == conversation
+                    ? "agent '" + name + "' is already running; an agent runs one run() at a time"
+                    : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
+        }
+        context.bind();
+        try {
+            return Runs.started(start(on, context, input, out));
+        } catch (RuntimeException | Error e) {
             context.unbind();
+            on.end();
+            throw e;
+        }
+    }
+
+    /** Ends what a run held once it ends in any way: its skills' servers, its context's thread, the conversation. */
+    private static void close(Run run, Conversation on) {
+        try {
+            Runs.stopped(run);
+        } finally {
+            run.context().unbind();
             on.end();
         }
     }
@@ -343,14 +362,6 @@ public final class Agent extends AgentDefinition implements Runner {
     /** The walk down a run's links; see {@link RunLinks}. */
     private Message walk(Run run) {
         return new RunLinks(this, run, 0).proceed();
-    }
-
-    private void claim(Conversation on) {
-        if (!on.begin()) {
-            throw new IllegalStateException(on == conversation
-                    ? "agent '" + name + "' is already running; an agent runs one run() at a time"
-                    : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
-        }
     }
 
     /** What the loop needs for a run on a conversation; the agent's context management state there made at its first run. */
