@@ -368,7 +368,7 @@ public final class Agent extends AgentDefinition implements Runner {
     private Runs.Start start(Conversation on, RunContext context, List<Message> input, StructuredOutput<?> out) {
         ContextManager contextManager = (ContextManager) on.state(spec);
         if (contextManager == null) {
-            contextManager = new ContextManager(spec, spec.contextPolicy(), on.chat());
+            contextManager = new ContextManager(spec, on.chat());
             on.keep(spec, contextManager);
         }
         return new Runs.Start(spec, on.chat(), contextManager, context, input, out, RunApprover.of(context), CHILDREN);

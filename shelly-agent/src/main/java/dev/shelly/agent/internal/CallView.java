@@ -88,7 +88,7 @@ public final class CallView implements ContextView {
         }
         chatIndex[messages.size()] = index;
         messages.add(m);
-        if (manager.policy.active()) {
+        if (manager.policy().active()) {
             estimate += index >= 0 ? manager.account().remember(m) : manager.account().tokens(m);
         }
     }
@@ -293,7 +293,7 @@ public final class CallView implements ContextView {
         String ask = previous == null ? "Messages to summarise:\n\n" + text
                 : "Previous summary:\n\n" + previous + "\n\nMessages to add to it:\n\n" + text;
         String agent = manager.agent.name();
-        Completer model = completer != null ? completer : manager.policy.summarizer().orElse(manager.agent.completer());
+        Completer model = completer != null ? completer : manager.policy().summarizer().orElse(manager.agent.completer());
         ModelRequest request = new ModelRequest(List.of(Message.system(instructions), Message.user(ask)), List.of(),
                 ModelOptions.NONE, null);
         ModelResponse response = model.complete(request);

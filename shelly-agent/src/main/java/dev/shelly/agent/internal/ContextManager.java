@@ -32,13 +32,10 @@ public final class ContextManager {
     final AgentSpec agent;
     /** The conversation's chat this state belongs to. */
     private final Chat chat;
-    final ContextPolicy policy;
     /** How far the chat was searched for this agent's summary. */
     private int scanned;
     /** Whether the chat searched so far holds a summary, of any agent. */
     private boolean anySummary;
-    /** The first strategy in the policy that may replace messages ({@link ContextStrategy#replacesMessages}), or null. */
-    private final ContextStrategy firstReplacer;
     /** The state of shaped views, made when the first view is shaped or the first summary found. */
     private Views views;
 
@@ -46,21 +43,16 @@ public final class ContextManager {
      * The context management of an agent on a conversation, made at the agent's first run on it.
      *
      * @param agent the agent
-     * @param policy its context policy
      * @param chat the conversation's chat
      */
-    public ContextManager(AgentSpec agent, ContextPolicy policy, Chat chat) {
+    public ContextManager(AgentSpec agent, Chat chat) {
         this.agent = agent;
         this.chat = chat;
-        this.policy = policy;
-        ContextStrategy found = null;
-        for (ContextStrategy s : policy.strategies()) {
-            if (s.replacesMessages()) {
-                found = s;
-                break;
-            }
-        }
-        this.firstReplacer = found;
+    }
+
+    /** {@return the agent's context policy} Read from the agent, so that this state keeps fewer fields. */
+    ContextPolicy policy() {
+        return agent.contextPolicy();
     }
 
     /**
@@ -69,7 +61,7 @@ public final class ContextManager {
      * @return true when it has strategies
      */
     public boolean active() {
-        return policy.active();
+        return policy().active();
     }
 
     /**
@@ -81,7 +73,7 @@ public final class ContextManager {
      * @return the messages, or null when the call needs its {@link #view}
      */
     public List<Message> plain(Message prompt) {
-        if (policy.active() || anySummary) {
+        if (policy().active() || anySummary) {
             return null;
         }
         List<Message> all = chat.messages();
@@ -136,10 +128,10 @@ public final class ContextManager {
                 view.add(m, view.chatSize + i);
             }
         }
-        if (policy.active()) {
+        if (policy().active()) {
             v.compacted = false;
             try {
-                for (ContextStrategy s : policy.strategies()) {
+                for (ContextStrategy s : policy().strategies()) {
                     v.applying = s;
                     s.apply(view);
                 }
@@ -168,7 +160,7 @@ public final class ContextManager {
      *     no context policy, or its view was shaped again already
      */
     public void overflowed(ModelException e, CallView sent) {
-        if (!policy.active()) {
+        if (!policy().active()) {
             throw advised(e, "agent '" + agent.name() + "' has no context policy to make room; give it one that "
                     + "compacts, ContextPolicy.builder().strategies(ContextStrategy.compaction()).build() (config: "
                     + "context: {compaction: {}}), and it compacts and tries again");
@@ -190,7 +182,7 @@ public final class ContextManager {
     /** The strategies' names, for messages: {@code (compaction, trim_tool_results)}. */
     private String strategyNames() {
         List<String> names = new ArrayList<>();
-        for (ContextStrategy s : policy.strategies()) {
+        for (ContextStrategy s : policy().strategies()) {
             names.add(s.name());
         }
         return "(" + String.join(", ", names) + ")";
@@ -214,7 +206,7 @@ public final class ContextManager {
      */
     private boolean extendable(Message head, Chat chat) {
         Views v = v();
-        if (v.last == null || v.manyReplacers || (v.replacer != null && v.replacer != firstReplacer)
+        if (v.last == null || v.manyReplacers || (v.replacer != null && v.replacer != v.firstReplacer())
                 || v.last.messages.get(0) != head || v.lastSummary != v.summary) {
             return false;
         }
@@ -273,7 +265,7 @@ public final class ContextManager {
     TokenAccount account() {
         Views v = v();
         if (v.account == null) {
-            v.account = new TokenAccount(agent.name(), agent.completer(), policy);
+            v.account = new TokenAccount(agent.name(), agent.completer(), policy());
         }
         return v.account;
     }
@@ -357,7 +349,25 @@ public final class ContextManager {
      * What shaping views keeps between calls: a conversation whose agent has no policy and whose
      * chat holds no summary never makes it.
      */
-    private static final class Views {
+    private final class Views {
+        /** {@link #firstReplacer()}, once asked for. */
+        private ContextStrategy firstReplacer;
+        private boolean replacerFound;
+
+        /** The first strategy in the policy that may replace messages ({@link ContextStrategy#replacesMessages}), or null. */
+        ContextStrategy firstReplacer() {
+            if (!replacerFound) {
+                for (ContextStrategy s : policy().strategies()) {
+                    if (s.replacesMessages()) {
+                        firstReplacer = s;
+                        break;
+                    }
+                }
+                replacerFound = true;
+            }
+            return firstReplacer;
+        }
+
         /** The token account, made when the first view is shaped: a conversation that only passes its chat on has none. */
         TokenAccount account;
         /** The chat index of this agent's latest summary, or -1. */
