@@ -48,9 +48,7 @@ public final class Chat {
     // Reads and appends hold the chat's monitor: short sections that never block inside, so a
     // virtual thread is not pinned for long, and a chat carries no lock object. Waiters wait under
     // a lock of their own, made by the first await, which most chats never see.
-    private ReentrantLock waitLock;
-    /** Signalled after appends while someone waits; made with {@link #waitLock}. */
-    private Condition grown;
+    private WaitLock waitLock;
     /** How many threads wait in {@link #await}; changed under {@link #waitLock}. */
     private volatile int waiters;
     /**
@@ -61,19 +59,19 @@ public final class Chat {
     private int count;
     /**
      * The entries of the first messages, made when they were first read (null until then); the
-     * messages after them have their append times in {@link #appendedAt} until they are read.
+     * messages after them have their append times in {@link #appended} until they are read.
      */
     private List<Entry> entries;
     /**
      * When the messages that have no entry yet were appended: one time per append, in nanoseconds
      * since the epoch (so that an append keeps no object), and the index of its first message;
      * {@link #appends} of them. The first append's in two fields (a waiting run's chat has had
-     * one append), the others' in arrays made at the second append and doubled as needed.
+     * one append), the others' in an array of pairs (the time, then the index) made at the second
+     * append and doubled as needed.
      */
     private long firstAt;
     private int firstFrom;
-    private long[] appendedAt;
-    private int[] appendedFrom;
+    private long[] appended;
     private int appends;
 
     /**
@@ -284,15 +282,13 @@ public final class Chat {
             appends = 1;
             return;
         }
-        if (appendedAt == null) {
-            appendedAt = new long[2];
-            appendedFrom = new int[2];
-        } else if (appends - 1 == appendedAt.length) {
-            appendedAt = Arrays.copyOf(appendedAt, appendedAt.length * 2);
-            appendedFrom = Arrays.copyOf(appendedFrom, appendedFrom.length * 2);
+        if (appended == null) {
+            appended = new long[4];
+        } else if (2 * (appends - 1) == appended.length) {
+            appended = Arrays.copyOf(appended, appended.length * 2);
         }
-        appendedAt[appends - 1] = nanos;
-        appendedFrom[appends - 1] = first;
+        appended[2 * (appends - 1)] = nanos;
+        appended[2 * (appends - 1) + 1] = first;
         appends++;
     }
 
@@ -426,19 +422,18 @@ public final class Chat {
                 while (append + 1 < appends && appendedFrom(append + 1) <= i) {
                     append++;
                 }
-                long nanos = append == 0 ? firstAt : appendedAt[append - 1];
+                long nanos = append == 0 ? firstAt : appended[2 * (append - 1)];
                 at = Instant.ofEpochSecond(Math.floorDiv(nanos, NANOS), Math.floorMod(nanos, NANOS));
             }
             entries.add(Entry.stamp(items[i], at, number + i - first));
         }
         appends = 0;
-        appendedAt = null;
-        appendedFrom = null;
+        appended = null;
     }
 
     /** The index of the first message of the append at a place among the noted ones. */
     private int appendedFrom(int append) {
-        return append == 0 ? firstFrom : appendedFrom[append - 1];
+        return append == 0 ? firstFrom : (int) appended[2 * (append - 1) + 1];
     }
 
     /**
@@ -491,7 +486,7 @@ public final class Chat {
     public int await(int n, Duration timeout) throws InterruptedException {
         Checks.requireNonNull(timeout, "Chat.await timeout");
         long nanos = TimeUnit.NANOSECONDS.convert(timeout); // saturates instead of overflowing
-        ReentrantLock waiting = waitLock();
+        WaitLock waiting = waitLock();
         waiting.lockInterruptibly();
         try {
             // Counted before the size is read: an append that this read misses sees the count and wakes us.
@@ -502,7 +497,7 @@ public final class Chat {
                     if (nanos <= 0) {
                         break;
                     }
-                    nanos = grown.awaitNanos(nanos);
+                    nanos = waiting.grown.awaitNanos(nanos);
                 }
                 return size;
             } finally {
@@ -514,14 +509,18 @@ public final class Chat {
     }
 
     /** The lock waiters wait under, made by the first {@link #await}. */
-    private ReentrantLock waitLock() {
+    private WaitLock waitLock() {
         synchronized (this) {
             if (waitLock == null) {
-                waitLock = new ReentrantLock();
-                grown = waitLock.newCondition();
+                waitLock = new WaitLock();
             }
             return waitLock;
         }
+    }
+
+    /** The lock waiters wait under, and its condition: signalled after appends while someone waits. */
+    private static final class WaitLock extends ReentrantLock {
+        final Condition grown = newCondition();
     }
 
     /**
@@ -531,10 +530,10 @@ public final class Chat {
      */
     private void wake() {
         if (waiters > 0) {
-            ReentrantLock waiting = waitLock;
+            WaitLock waiting = waitLock;
             waiting.lock();
             try {
-                grown.signalAll();
+                waiting.grown.signalAll();
             } finally {
                 waiting.unlock();
             }
