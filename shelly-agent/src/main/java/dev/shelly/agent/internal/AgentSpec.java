@@ -24,20 +24,18 @@ import java.util.TreeSet;
 /**
  * Internal, not API. What an agent is, as its builder left it: the agent keeps this and never
  * changes it, and the loop runs from it. Lists and sets are unmodifiable copies. The public
- * accessors of {@code dev.shelly.agent.Agent} document each field. Its texts and model are its
- * own; the rest is a value that agents built one after another with equal settings share.
+ * accessors of {@code dev.shelly.agent.Agent} document each field. Its name is its own; the
+ * rest (texts and model included) is a value that agents built one after another with equal
+ * settings share: the fresh workers a registry's factory makes for a fan-out keep one copy.
  */
 public final class AgentSpec {
     private final String name;
-    private final String description;
-    private final String instructions;
-    private final String context;
-    private final Completer completer;
     /** The rest: most agents share it with the agent built before them (see {@link #last}). */
     private final Settings settings;
 
-    /** What an agent holds besides its texts and its model, as a value. */
-    private record Settings(int maxIterations, int maxDelegationDepth, List<Skill> skills, List<ToolBox> toolboxes,
+    /** What an agent holds besides its name, as a value: its texts, its model and its settings. */
+    private record Settings(String description, String instructions, String context, Completer completer,
+            int maxIterations, int maxDelegationDepth, List<Skill> skills, List<ToolBox> toolboxes,
             Duration cancelGrace, Duration timeout, int maxToolResultChars, Set<String> stopTools,
             boolean systemPromptInChat, ToolDefinition skillTool, Registry registry, Set<String> delegateTargets,
             AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware,
@@ -107,11 +105,7 @@ public final class AgentSpec {
             List<ToolBox> runToolboxes,
             SkillStarter skillTools) {
         this.name = name;
-        this.description = description;
-        this.instructions = instructions;
-        this.context = context;
-        this.completer = completer;
-        Settings made = new Settings(maxIterations, maxDelegationDepth, skills, toolboxes, cancelGrace, timeout,
+        Settings made = new Settings(description, instructions, context, completer, maxIterations, maxDelegationDepth, skills, toolboxes, cancelGrace, timeout,
                 maxToolResultChars, stopTools, systemPromptInChat, skillTool, registry, delegateTargets, listener,
                 interceptors, middleware, options, prices, contextPolicy, runToolboxes, skillTools);
         Settings known = last.get();
@@ -130,22 +124,22 @@ public final class AgentSpec {
 
     /** {@return the description the builder set} */
     public String description() {
-        return description;
+        return settings.description();
     }
 
     /** {@return the instructions the builder set} */
     public String instructions() {
-        return instructions;
+        return settings.instructions();
     }
 
     /** {@return the context the builder set} */
     public String context() {
-        return context;
+        return settings.context();
     }
 
     /** {@return the completer the builder set} */
     public Completer completer() {
-        return completer;
+        return settings.completer();
     }
 
     /** {@return the maxIterations the builder set} */
@@ -360,7 +354,7 @@ public final class AgentSpec {
      * @return the prompt's text
      */
     public String systemPrompt() {
-        return SystemPrompt.build(name, description, instructions, context, skills(),
+        return SystemPrompt.build(name, description(), instructions(), context(), skills(),
                 canDelegate() ? targets(registry()) : List.of());
     }
 
