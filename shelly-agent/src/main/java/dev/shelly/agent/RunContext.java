@@ -526,8 +526,10 @@ public final class RunContext {
                     active.add(o);
                 }
             }
-            return new RunContext(new RunScope(sessionId, maxDelegationDepth, registry, listener, values,
-                    List.copyOf(interceptors), List.copyOf(active), cancelGrace, approvals, runIds));
+            RunScope scope = new RunScope(sessionId, maxDelegationDepth, registry, listener, values,
+                    List.copyOf(interceptors), List.copyOf(active), cancelGrace, approvals, runIds);
+            // Scopes that set nothing share one, and so do the runs entered from them.
+            return new RunContext(scope.isDefault() ? RunScope.DEFAULT : scope);
         }
     }
 }

@@ -9,10 +9,11 @@ import java.util.List;
 /**
  * What a {@link RunContext} runs with, apart from who runs and what it used: the session, the
  * application's values, the registry, the listener, the links, the observers, the grace, the
- * approvals, the run ids and the delegation limit. Immutable, and shared: every run an agent
- * enters from one context gets the same scope while the agent brings the same defaults, so that
- * N concurrent runs (N delegated children of one call) keep one scope between them, not N copies
- * of its fields.
+ * approvals, the run ids and the delegation limit. Immutable apart from its cache of the scopes
+ * entered from it, and shared: the runs entered from one context by agents that bring the same
+ * defaults get the same scope, so that N concurrent runs (N delegated children of one call) keep
+ * one scope between them, not N copies of its fields; every scope the application builds with
+ * nothing set ({@link RunContext#root()}) is {@link #DEFAULT}.
  */
 final class RunScope {
     final String sessionId;
@@ -32,10 +33,19 @@ final class RunScope {
     /** The defaults this scope was entered with, or null for a scope the application built. */
     private final RunDefaults runner;
     /**
-     * The scope most recently entered from this one, kept weakly: the next agent that brings the
-     * same defaults shares it, and a long-lived scope does not keep an agent's defaults alive.
+     * The scopes most recently entered from this one, kept weakly and replaced in turn: the next
+     * agent that brings the same defaults as one of them shares it (a {@code delegate} call that
+     * mixes a few kinds of agent too), and a long-lived scope does not keep an agent's defaults
+     * alive. Read and written without a lock: a lost write costs one scope more.
      */
-    private volatile WeakReference<RunScope> last;
+    private final WeakReference<?>[] recent = new WeakReference<?>[RECENT];
+    private int next;
+
+    private static final int RECENT = 4;
+
+    /** The scope of every scope the application builds with nothing set. */
+    static final RunScope DEFAULT = new RunScope(null, Integer.MAX_VALUE, null, AgentListener.NONE, RunValues.EMPTY,
+            List.of(), List.of(), RunContextSettings.DEFAULT_CANCEL_GRACE, null, null);
 
     RunScope(String sessionId, int delegationLimit, Registry registry, AgentListener listener, RunValues values,
             List<RunInterceptor> links, List<RunObserver> observers, Duration cancelGrace, Approvals approvals,
@@ -72,19 +82,28 @@ final class RunScope {
     }
 
     /**
-     * The scope of a run of an agent with these defaults entered from this scope: the one made
-     * last when the agent brings the same defaults (two agents a factory built alike do), else a
-     * new one. Safe for concurrent use: two threads may each make one, and either is right.
+     * The scope of a run of an agent with these defaults entered from this scope: one made
+     * recently when the agent brings the same defaults (two agents a factory built alike do), else
+     * a new one. Safe for concurrent use: two threads may each make one, and either is right.
      */
     RunScope entered(RunDefaults defaults) {
-        WeakReference<RunScope> kept = last;
-        RunScope known = kept == null ? null : kept.get();
-        if (known != null && known.runner.sameScope(defaults)) {
-            return known;
+        for (WeakReference<?> kept : recent) {
+            if (kept != null && kept.get() instanceof RunScope known && known.runner.sameScope(defaults)) {
+                return known;
+            }
         }
         RunScope made = new RunScope(this, defaults);
-        last = new WeakReference<>(made);
+        int at = next;
+        next = (at + 1) % RECENT;
+        recent[at] = new WeakReference<>(made);
         return made;
+    }
+
+    /** Whether this scope sets nothing, as {@link #DEFAULT}. */
+    boolean isDefault() {
+        return sessionId == null && delegationLimit == Integer.MAX_VALUE && registry == null
+                && listener == AgentListener.NONE && values == RunValues.EMPTY && links.isEmpty() && observers.isEmpty()
+                && cancelGrace.equals(RunContextSettings.DEFAULT_CANCEL_GRACE) && approvals == null && runIds == null;
     }
 
     private static AgentListener events(AgentListener listener, List<RunInterceptor> links) {

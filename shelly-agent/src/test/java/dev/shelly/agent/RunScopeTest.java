@@ -19,6 +19,10 @@ class RunScopeTest {
         return new RunDefaults(agent, null, null, maxDepth, listener, List.of(), middleware);
     }
 
+    private static RunDefaults plain() {
+        return defaults("worker", AgentListener.NONE, List.of(), 5);
+    }
+
     /** Agents built alike (a registry's factory makes one per task) share the scope their runs enter. */
     @Test
     void runsOfAgentsBuiltAlikeShareOneScope() {
@@ -50,5 +54,48 @@ class RunScopeTest {
         assertThat(wrapped.interceptors).containsExactly(AUDIT); // middleware is not inherited
         assertThat(limited.delegationLimit).isEqualTo(1);
         assertThat(scope.entered(defaults("worker", AgentListener.NONE, List.of(), 5)).links).containsExactly(AUDIT);
+    }
+
+    /** Each thing an agent brings to its scope tells two agents' scopes apart, one at a time. */
+    @Test
+    void aRegistryAGraceOrLinksOfItsOwnEachGiveAnAgentItsOwnScope() {
+        RunScope shared = scope.entered(plain());
+        Registry registry = new Registry();
+        RunInterceptor own = new RunInterceptor() {};
+        RunScope withRegistry = scope.entered(new RunDefaults("worker", registry, null, 5, AgentListener.NONE, List.of(),
+                List.of()));
+        RunScope withGrace = scope.entered(new RunDefaults("worker", null, Duration.ofMillis(50), 5, AgentListener.NONE,
+                List.of(), List.of()));
+        RunScope withLinks = scope.entered(new RunDefaults("worker", null, null, 5, AgentListener.NONE, List.of(own),
+                List.of()));
+
+        assertThat(List.of(withRegistry, withGrace, withLinks)).allSatisfy(s -> assertThat(s).isNotSameAs(shared));
+        assertThat(withRegistry.registry).isSameAs(registry);
+        assertThat(withGrace.cancelGrace).isEqualTo(Duration.ofMillis(50));
+        assertThat(withLinks.interceptors).containsExactly(AUDIT, own); // inherited by its children
+        assertThat(scope.entered(plain())).as("still remembered after three others").isSameAs(shared);
+    }
+
+    /** A delegate call that mixes agents bringing other defaults keeps one scope per kind, not one per child. */
+    @Test
+    void runsOfTwoKindsOfAgentEnteredInTurnShareAScopePerKind() {
+        RunScope quiet = scope.entered(plain());
+        RunScope heard = scope.entered(defaults("helper", HEARD, List.of(), 5));
+        for (int i = 0; i < 10; i++) {
+            assertThat(scope.entered(plain())).isSameAs(quiet);
+            assertThat(scope.entered(defaults("helper", HEARD, List.of(), 5))).isSameAs(heard);
+        }
+    }
+
+    /** Every scope the application builds with nothing set is one, so the runs entered from them share theirs. */
+    @Test
+    void scopesBuiltWithNothingSetAreOne() {
+        assertThat(RunScope.DEFAULT.isDefault()).isTrue();
+        assertThat(scope.isDefault()).isFalse();
+        assertThat(new RunScope(null, Integer.MAX_VALUE, null, AgentListener.NONE, RunValues.EMPTY, List.of(), List.of(),
+                Duration.ofSeconds(2), null, null).isDefault()).isTrue();
+        assertThat(new RunScope("s", Integer.MAX_VALUE, null, AgentListener.NONE, RunValues.EMPTY, List.of(), List.of(),
+                Duration.ofSeconds(2), null, null).isDefault()).isFalse();
+        assertThat(RunScope.DEFAULT.entered(plain())).isSameAs(RunScope.DEFAULT.entered(plain()));
     }
 }
