@@ -2,6 +2,8 @@ package dev.shelly.agent.internal;
 
 import dev.shelly.agent.RunContext;
 import java.time.Duration;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -219,7 +221,7 @@ public final class FanOut<T> {
         Joined<T> join() {
             Thread.Builder unnamed = Thread.ofVirtual(); // one builder for every task without a name
             for (int i = 0; i < n; i++) {
-                Work<T> work = Work.bound(tasks.get(i), this, i);
+                Work<T> work = Work.given(tasks, i, this);
                 Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
                 threads[i] = builder.unstarted(propagation == null ? work : propagation.apply(work));
             }
@@ -353,17 +355,29 @@ public final class FanOut<T> {
     /**
      * A task that is its own thread's work: a fan-out starts it as it is, so that it makes no
      * object per task and the task's own frame is the first under its thread's (a waiting task's
-     * frames are kept on the heap). Any other {@link Callable} is wrapped in one. Runs in one
-     * fan-out, once.
+     * frames are kept on the heap). Any other {@link Callable} is wrapped in one. A work is given
+     * to one fan-out that forks it; make a new one per fan-out (a lone task run on the caller's
+     * thread is called, not given).
      *
      * @param <T> what it returns
      */
-    public abstract static class Work<T> implements Callable<T>, Runnable {
+    abstract static class Work<T> implements Callable<T>, Runnable {
+        private static final VarHandle FAN;
+
+        static {
+            try {
+                FAN = MethodHandles.lookup().findVarHandle(Work.class, "fan", FanOut.Run.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /** The run it was given to, set once by compare-and-set ({@link #FAN}). */
         private FanOut<T>.Run fan;
         private int slot;
 
         /** Makes a task. */
-        protected Work() {}
+        Work() {}
 
         /**
          * Does the task.
@@ -380,15 +394,24 @@ public final class FanOut<T> {
             return (T) work();
         }
 
-        /** The task, as its fan-out's task {@code slot}. */
+        /**
+         * Task {@code i} as a work given to a fan-out's run; when it was already given to a
+         * fan-out, the tasks before it are taken back and nothing is given.
+         */
         @SuppressWarnings("unchecked")
-        private static <T> Work<T> bound(Callable<? extends T> task, FanOut<T>.Run fan, int slot) {
+        private static <T> Work<T> given(List<? extends Callable<? extends T>> tasks, int i, FanOut<T>.Run fan) {
+            Callable<? extends T> task = tasks.get(i);
             Work<T> work = task instanceof Work<?> w ? (Work<T>) w : new Adapted<>(task);
-            if (work.fan != null) {
-                throw new IllegalStateException("FanOut task " + slot + " already ran in a fan-out");
+            if (!FAN.compareAndSet(work, null, fan)) {
+                for (int j = 0; j < i; j++) {
+                    if (tasks.get(j) instanceof Work<?> before) {
+                        FAN.compareAndSet(before, fan, null);
+                    }
+                }
+                throw new IllegalStateException("FanOut task " + i + " is a work already given to a fan-out; "
+                        + "make a new one per fan-out");
             }
-            work.fan = fan;
-            work.slot = slot;
+            work.slot = i;
             return work;
         }
 

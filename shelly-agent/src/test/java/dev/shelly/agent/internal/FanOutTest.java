@@ -1,11 +1,13 @@
 package dev.shelly.agent.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.shelly.agent.internal.FanOut.Joined;
 import dev.shelly.agent.internal.FanOut.Outcome;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -244,10 +246,10 @@ class FanOutTest {
         assertThat(FanOut.of(List.<Callable<String>>of()).join().outcomes()).isEmpty();
     }
 
-    /** A task that is a Work is its thread's work as it is; it runs in one fan-out, once. */
+    /** A task that is a Work is its thread's work as it is; it is given to one fan-out, once. */
     @Test
-    void aWorkRunsAsItsOwnThreadsWorkAndInOneFanOutOnly() {
-        List<Thread> ranOn = java.util.Collections.synchronizedList(new ArrayList<>());
+    void aWorkRunsAsItsOwnThreadsWorkAndIsGivenToOneFanOutOnly() {
+        List<Thread> ranOn = Collections.synchronizedList(new ArrayList<>());
         class Named extends FanOut.Work<String> {
             private final String name;
 
@@ -261,15 +263,21 @@ class FanOutTest {
                 return name;
             }
         }
-        List<Named> tasks = List.of(new Named("a"), new Named("b"));
+        Named a = new Named("a");
+        Named b = new Named("b");
         Callable<String> plain = () -> "c";
 
-        Joined<String> joined = FanOut.of(List.of(tasks.get(0), tasks.get(1), plain)).join();
+        Joined<String> joined = FanOut.of(List.of(a, b, plain)).join();
 
         assertThat(joined.outcomes()).containsExactly(new Outcome.Success<>("a"), new Outcome.Success<>("b"),
                 new Outcome.Success<>("c"));
         assertThat(ranOn).hasSize(2).allMatch(Thread::isVirtual).doesNotHaveDuplicates();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> FanOut.<String>of(tasks).join())
-                .isInstanceOf(IllegalStateException.class).hasMessage("FanOut task 0 already ran in a fan-out");
+        Named fresh = new Named("d");
+        assertThatThrownBy(() -> FanOut.<String>of(List.of(fresh, b)).join())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("FanOut task 1 is a work already given to a fan-out; make a new one per fan-out");
+        // The refused fan-out gave back the work before the one it refused.
+        assertThat(FanOut.<String>of(List.of(fresh, new Named("e"))).join().outcomes())
+                .containsExactly(new Outcome.Success<>("d"), new Outcome.Success<>("e"));
     }
 }
