@@ -11,8 +11,11 @@ import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ToolCall;
 import dev.shelly.chats.ToolResult;
+import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.Delta;
 import dev.shelly.modeladapter.ModelException;
+import dev.shelly.modeladapter.ModelRequest;
+import dev.shelly.modeladapter.ModelResponse;
 import dev.shelly.modeladapter.Usage;
 import dev.shelly.skills.Skill;
 import dev.shelly.testing.ScriptedCompleter;
@@ -27,6 +30,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
@@ -735,5 +739,28 @@ class AgentTest {
         assertThat(agent.chat().get(3).toolResults().get(1).text())
                 .startsWith("the reply was cut off at 64 output tokens (the output limit) before the arguments of tool "
                         + "'get_time' were complete");
+    }
+
+    /** Two agents built alike whose models are equal but not the same each ask their own. */
+    @Test
+    void agentsBuiltAlikeWithEqualModelsEachAskTheirOwn() {
+        record Counting(List<ModelRequest> seen) implements Completer {
+            @Override
+            public ModelResponse complete(ModelRequest request) {
+                seen.add(request);
+                return ModelResponse.of(Message.text("model", Role.ASSISTANT, "ok"));
+            }
+        }
+        Counting first = new Counting(new CopyOnWriteArrayList<>());
+        Counting second = new Counting(new CopyOnWriteArrayList<>());
+        assertThat(first).isEqualTo(second);
+        Agent a = Agent.builder("worker").completer(first).build();
+        Agent b = Agent.builder("worker").completer(second).build();
+
+        a.run("hi");
+        b.run("hi");
+
+        assertThat(first.seen()).hasSize(1);
+        assertThat(second.seen()).hasSize(1);
     }
 }

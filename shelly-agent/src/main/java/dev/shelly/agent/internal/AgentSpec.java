@@ -105,11 +105,13 @@ public final class AgentSpec {
             List<ToolBox> runToolboxes,
             SkillStarter skillTools) {
         this.name = name;
-        Settings made = new Settings(description, instructions, context, completer, maxIterations, maxDelegationDepth, skills, toolboxes, cancelGrace, timeout,
-                maxToolResultChars, stopTools, systemPromptInChat, skillTool, registry, delegateTargets, listener,
-                interceptors, middleware, options, prices, contextPolicy, runToolboxes, skillTools);
+        Settings made = new Settings(description, instructions, context, completer, maxIterations, maxDelegationDepth,
+                skills, toolboxes, cancelGrace, timeout, maxToolResultChars, stopTools, systemPromptInChat, skillTool,
+                registry, delegateTargets, listener, interceptors, middleware, options, prices, contextPolicy,
+                runToolboxes, skillTools);
         Settings known = last.get();
-        if (made.equals(known)) {
+        // The model is shared only when it is the same one: a completer equal to another may keep state of its own.
+        if (made.equals(known) && known.completer() == completer) {
             made = known;
         } else {
             last = new WeakReference<>(made);
