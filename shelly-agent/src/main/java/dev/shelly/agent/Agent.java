@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.function.Supplier;
 
 /**
  * An agent: it reasons with a model, acts with tools, finds other agents in a {@link Registry}
@@ -73,7 +72,8 @@ public final class Agent extends AgentDefinition implements Runner {
 
     private final String name;
     /** What the agent brings to the context of each of its runs. */
-    private final RunDefaults defaults;
+    /** What the agent brings to the context of each of its runs; {@link Spawner} enters its children with it. */
+    final RunDefaults defaults;
     /** The agent's own conversation, which the convenience methods without one run on. */
     private final Conversation conversation;
 
@@ -331,7 +331,10 @@ public final class Agent extends AgentDefinition implements Runner {
         }
     }
 
-    /** Claims the conversation, enters and binds the run's context and starts the run; gives them back if the start fails. */
+    /**
+     * Claims the conversation, enters and binds the run's context and starts the run; what it took
+     * is given back when the start fails.
+     */
     private Run open(Conversation on, List<Message> input, RunContext caller, boolean ready, StructuredOutput<?> out) {
         RunContext context = ready ? caller : entered(caller);
         if (!on.begin()) {
@@ -379,18 +382,6 @@ public final class Agent extends AgentDefinition implements Runner {
      * one level below the delegating run, on its own conversation; its pause comes back as a value.
      */
     private static final Children CHILDREN = new Spawner();
-
-    /**
-     * A delegated child's run context, one level below its parent's, with the chat a paused child
-     * kept appended.
-     */
-    RunContext delegated(RunContext parent, Supplier<String> path, List<Message> kept) {
-        RunContext context = parent.delegated(path, defaults);
-        if (!kept.isEmpty()) {
-            chat().append(kept);
-        }
-        return context;
-    }
 
     /**
      * Ends a paused turn without running what waits: appends one tool message answering every

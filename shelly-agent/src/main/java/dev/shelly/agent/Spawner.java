@@ -25,7 +25,12 @@ final class Spawner implements Children {
 
     @Override
     public RunContext enter(Runner child, RunContext parent, Supplier<String> path, List<Message> kept) {
-        return ((Agent) child).delegated(parent, path, kept);
+        Agent agent = (Agent) child;
+        RunContext context = parent.delegated(path, agent.defaults);
+        if (!kept.isEmpty()) {
+            agent.chat().append(kept);
+        }
+        return context;
     }
 
     @Override

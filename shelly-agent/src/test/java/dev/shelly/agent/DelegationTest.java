@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -321,7 +323,7 @@ class DelegationTest {
 
         lead.run("go");
 
-        java.util.Map<String, Message> contextOf = new java.util.TreeMap<>();
+        Map<String, Message> contextOf = new TreeMap<>();
         for (Agent child : spawned) {
             List<Message> asked = child.chat().messages().stream().filter(m -> m.role() == Role.USER).toList();
             assertThat(asked).hasSize(2);
