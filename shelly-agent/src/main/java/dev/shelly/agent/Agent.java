@@ -374,7 +374,7 @@ public final class Agent extends AgentDefinition implements Runner {
             contextManager = new ContextManager(spec, on.chat());
             on.keep(spec, contextManager);
         }
-        return new Runs.Start(spec, on.chat(), contextManager, context, input, out, RunApprover.of(context), CHILDREN);
+        return new Runs.Start(spec, on.chat(), contextManager, context, input, out, RunApprover.of(context));
     }
 
     /**
@@ -584,7 +584,7 @@ public final class Agent extends AgentDefinition implements Runner {
                     maxDelegationDepth, skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars,
                     Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList),
                     registry, delegateTargets, listener, List.copyOf(interceptors), List.copyOf(middleware),
-                    callOptions(), prices, contextPolicy, runToolboxes, brought(skillTools)), chat);
+                    callOptions(), prices, contextPolicy, runToolboxes, brought(skillTools), CHILDREN), chat);
         }
     }
 }

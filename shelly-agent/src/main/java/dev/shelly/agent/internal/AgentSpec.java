@@ -40,7 +40,7 @@ public final class AgentSpec {
             boolean systemPromptInChat, ToolDefinition skillTool, Registry registry, Set<String> delegateTargets,
             AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware,
             ModelOptions options, ModelTable prices, ContextPolicy contextPolicy, List<ToolBox> runToolboxes,
-            SkillStarter skillTools) {}
+            SkillStarter skillTools, Children children) {}
 
     /**
      * The settings of the agent built last: an agent built with equal settings shares them, so
@@ -77,6 +77,7 @@ public final class AgentSpec {
      * @param contextPolicy how it keeps its model calls inside the window
      * @param runToolboxes the toolboxes runs search: the user's, then those of the context strategies
      * @param skillTools starts the tools a skill brings for a run, or null when the skills bring none
+     * @param children how its {@code delegate} calls start their children (the agent's package spawns them)
      */
     public AgentSpec(
             String name,
@@ -103,12 +104,13 @@ public final class AgentSpec {
             ModelTable prices,
             ContextPolicy contextPolicy,
             List<ToolBox> runToolboxes,
-            SkillStarter skillTools) {
+            SkillStarter skillTools,
+            Children children) {
         this.name = name;
         Settings made = new Settings(description, instructions, context, completer, maxIterations, maxDelegationDepth,
                 skills, toolboxes, cancelGrace, timeout, maxToolResultChars, stopTools, systemPromptInChat, skillTool,
                 registry, delegateTargets, listener, interceptors, middleware, options, prices, contextPolicy,
-                runToolboxes, skillTools);
+                runToolboxes, skillTools, children);
         Settings known = last.get();
         // The model is shared only when it is the same one: a completer equal to another may keep state of its own.
         if (made.equals(known) && known.completer() == completer) {
@@ -142,6 +144,11 @@ public final class AgentSpec {
     /** {@return the completer the builder set} */
     public Completer completer() {
         return settings.completer();
+    }
+
+    /** {@return how its {@code delegate} calls start their children} */
+    public Children children() {
+        return settings.children();
     }
 
     /** {@return the maxIterations the builder set} */

@@ -507,7 +507,7 @@ final class Orchestration {
             Run run;
             try {
                 List<Message> chat = kept == null ? List.of() : kept.chat();
-                Children children = call.parent.children;
+                Children children = call.parent.agent.children();
                 Runner child = children.spawn(agent, call.parent.context);
                 entered = children.enter(child, call.parent.context, this, chat);
                 run = children.run(child, chat.isEmpty() ? input() : List.of(), entered);

@@ -58,7 +58,6 @@ public final class Run implements ContextRun {
     private final boolean debug;
     /** The run's approvals, or null when its context has none. */
     final Approver approver;
-    final Children children;
     /** The response format a structured run asks for, or null. */
     final StructuredOutput<?> out;
     /** The loop, once the run has started it. */
@@ -90,7 +89,6 @@ public final class Run implements ContextRun {
         this.contextManager = start.contextManager();
         this.context = start.context();
         this.approver = start.approver();
-        this.children = start.children();
         this.out = start.out();
         this.observed = context.listener() != AgentListener.NONE;
         this.debug = DebugLog.on(context);

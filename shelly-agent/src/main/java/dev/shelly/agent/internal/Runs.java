@@ -39,10 +39,9 @@ public final class Runs {
      * @param input the messages to append after a paused turn is taken up
      * @param out the record a structured run answers with, or null
      * @param approver the context's approvals, or null when it has none
-     * @param children how a {@code delegate} call starts its children
      */
     public record Start(AgentSpec spec, Chat chat, ContextManager contextManager, RunContext context,
-            List<Message> input, StructuredOutput<?> out, Approver approver, Children children) {}
+            List<Message> input, StructuredOutput<?> out, Approver approver) {}
 
     // A run is driven by the agent's package, in one frame: it calls started, then drives the flat
     // loop itself (Run.flat) or walks the links, then calls ended with the reply, or failed, and
