@@ -59,12 +59,14 @@ public final class RunContext {
     private String freshId;
     /** The number a fresh run id is written from, or 0 (a scope, or a run named by its {@link RunIds}). */
     private final long runNumber;
-    private final String parentRunId;
     private final String agent;
-    private final String parentAgent;
     private final int depth;
     /** What the run runs with: shared by the runs entered alike (see {@link RunScope}). */
     private final RunScope scope;
+    /**
+     * The context this one was entered from, which its totals and cancellation reach (none for a
+     * scope, or a run entered from a fresh root); its parent run and agent are read from it.
+     */
     private final RunContext totalsParent;
     /** The run's path, or null for a delegated child's that is made when first asked for ({@link #lazyPath}). */
     private final String path;
@@ -97,9 +99,7 @@ public final class RunContext {
     private RunContext(RunScope scope) {
         this.namedId = null;
         this.runNumber = 0;
-        this.parentRunId = null;
         this.agent = null;
-        this.parentAgent = null;
         this.depth = 0;
         this.scope = scope;
         this.totalsParent = null;
@@ -175,7 +175,29 @@ public final class RunContext {
      * @return the id, or empty for a top-level run
      */
     public Optional<String> parentRunId() {
-        return Optional.ofNullable(parentRunId);
+        return Optional.ofNullable(parentRun());
+    }
+
+    /**
+     * The parent run's id, read from the context this one was entered from (not kept: many runs
+     * wait at once): a delegated child's parent, the run that entered this one, or that run's own
+     * parent run when it entered from a scope.
+     */
+    private String parentRun() {
+        RunContext from = totalsParent;
+        if (from == null) {
+            return null;
+        }
+        return depth > from.depth || from.isRun() ? from.id() : from.parentRun();
+    }
+
+    /** The agent that delegated, read as {@link #parentRun()} is: the parent's when this run is a delegated child. */
+    private String delegator() {
+        RunContext from = totalsParent;
+        if (from == null) {
+            return null;
+        }
+        return depth > from.depth ? from.agent : from.delegator();
     }
 
     /** {@return the id, or empty when there is none} The session the run belongs to. */
@@ -190,7 +212,7 @@ public final class RunContext {
 
     /** {@return its name, or empty at the top of a delegation tree} The agent that delegated to the running one. */
     public Optional<String> parentAgent() {
-        return Optional.ofNullable(parentAgent);
+        return Optional.ofNullable(delegator());
     }
 
     /** {@return the depth} The delegation depth: 0 at the top, 1 for a delegated child, ... */
@@ -449,7 +471,7 @@ public final class RunContext {
     }
 
     private RunContext enter(RunDefaults runner, RunContext totalsParent) {
-        return entered(runner, isRun() ? id() : parentRunId, parentAgent, depth, totalsParent, path());
+        return entered(runner, isRun() ? id() : parentRun(), totalsParent, path());
     }
 
     /**
@@ -458,13 +480,12 @@ public final class RunContext {
      * the child's own cancellation; what it uses is recorded here too.
      */
     RunContext delegated(Supplier<String> childPath, RunDefaults runner) {
-        return new RunContext(this, runner, id(), agent, depth + 1, this, null, childPath);
+        return new RunContext(this, runner, id(), depth + 1, this, null, childPath);
     }
 
     /** A run's context: the agent's defaults after this context's, under a parent run, at a depth and a path. */
-    private RunContext entered(RunDefaults runner, String parentRun, String parentAgent, int depth, RunContext totalsParent,
-            String path) {
-        return new RunContext(this, runner, parentRun, parentAgent, depth, totalsParent, path, null);
+    private RunContext entered(RunDefaults runner, String parentRun, RunContext totalsParent, String path) {
+        return new RunContext(this, runner, parentRun, depth, totalsParent, path, null);
     }
 
     /**
@@ -472,17 +493,15 @@ public final class RunContext {
      * few values aside while it makes them (the frame that enters a run stays under its model
      * calls, and a waiting run's frames are kept on the heap).
      */
-    private RunContext(RunContext from, RunDefaults runner, String parentRun, String parentAgent, int depth,
-            RunContext totalsParent, String path, Supplier<String> pathOf) {
+    private RunContext(RunContext from, RunDefaults runner, String parentRun, int depth, RunContext totalsParent,
+            String path, Supplier<String> pathOf) {
         // A child's path is made now only when the run's id is made from it.
         RunScope above = from.scope;
         String known = path != null || above.runIds == null ? path : pathOf.get();
         String id = above.runIds == null ? null : above.runIds.runId(parentRun, known, runner.agent());
         this.namedId = id;
         this.runNumber = id != null ? 0 : RUNS.incrementAndGet();
-        this.parentRunId = parentRun;
         this.agent = runner.agent();
-        this.parentAgent = parentAgent;
         this.depth = depth;
         this.scope = above.entered(runner);
         this.totalsParent = totalsParent;

@@ -237,4 +237,38 @@ class RunContextTest {
         assertThat(lead.canDelegate()).isTrue();
         assertThat(lead.systemPrompt()).isEqualTo(prompt);
     }
+
+    private static RunDefaults defaults(String agent) {
+        return new RunDefaults(agent, null, null, Integer.MAX_VALUE, AgentListener.NONE, List.of(), List.of());
+    }
+
+    /**
+     * A run's parent run and delegating agent, read from the context it was entered from: a
+     * delegated child names its parent; a run entered from a run (an agent used as a tool) names
+     * that run and keeps its delegator; a run entered from a scope has neither.
+     */
+    @Test
+    void everyRunNamesItsParentRunAndDelegatorWhateverItWasEnteredFrom() {
+        RunContext scope = RunContext.builder().sessionId("s-1").build();
+        RunContext lead = scope.enter(defaults("lead"));
+        RunContext child = lead.delegated(() -> "call_1/0", defaults("worker"));
+        RunContext asTool = child.enter(defaults("helper"));
+        RunContext grandchild = asTool.delegated(() -> "call_1/0/call_2/0", defaults("checker"));
+        RunContext fresh = RunContext.enterFresh(defaults("solo"));
+
+        assertThat(lead.parentRunId()).isEmpty();
+        assertThat(lead.parentAgent()).isEmpty();
+        assertThat(child.parentRunId()).isEqualTo(lead.runId());
+        assertThat(child.parentAgent()).contains("lead");
+        assertThat(child.depth()).isEqualTo(1);
+        assertThat(asTool.parentRunId()).isEqualTo(child.runId());
+        assertThat(asTool.parentAgent()).contains("lead");
+        assertThat(asTool.depth()).isEqualTo(1);
+        assertThat(grandchild.parentRunId()).isEqualTo(asTool.runId());
+        assertThat(grandchild.parentAgent()).contains("helper");
+        assertThat(grandchild.depth()).isEqualTo(2);
+        assertThat(fresh.parentRunId()).isEmpty();
+        assertThat(fresh.parentAgent()).isEmpty();
+        assertThat(List.of(lead, child, asTool, grandchild)).allSatisfy(c -> assertThat(c.sessionId()).contains("s-1"));
+    }
 }
