@@ -394,6 +394,11 @@ public final class FanOut<T> {
             return (T) work();
         }
 
+        /** {@return its index among its fan-out's tasks, from the fork on; 0 for a lone task called on the caller's thread} */
+        final int slot() {
+            return slot;
+        }
+
         /**
          * Task {@code i} as a work given to a fan-out's run; when it was already given to a
          * fan-out, the tasks before it are taken back and nothing is given.

@@ -344,7 +344,7 @@ final class Orchestration {
                 }
                 shared = lastContextMessage;
             }
-            tasks.add(new Task(this, tasks.size(), agent, task, shared));
+            tasks.add(new Task(this, agent, task, shared));
         }
 
         /** What is wrong with the agent a task names, or null when it may be delegated to. */
@@ -465,19 +465,16 @@ final class Orchestration {
      */
     private static final class Task extends FanOut.Work<Child> implements Supplier<String> {
         private final Delegation call;
-        private final int index;
         final String agent;
         private final String task;
         /** The call's context as the child's first message, or null; shared by the tasks with one context. */
         private final Message context;
         /** The child's run context once entered; read on the same thread. */
         private RunContext entered;
-        /** The child's path, when the approvals' desk needed it before the child ran. */
-        private String path;
 
-        Task(Delegation call, int index, String agent, String task, Message context) {
+        /** A task; its index among the call's tasks is its {@link #slot()} in the fan-out that runs them. */
+        Task(Delegation call, String agent, String task, Message context) {
             this.call = call;
-            this.index = index;
             this.agent = agent;
             this.task = task;
             this.context = context;
@@ -486,8 +483,7 @@ final class Orchestration {
         /** {@return the child's path, made when first needed: most children never need it while they run} */
         @Override
         public String get() {
-            String known = path;
-            return known != null ? known : call.path(index);
+            return call.path(slot());
         }
 
         /**
@@ -498,8 +494,7 @@ final class Orchestration {
         protected Object work() {
             Approvals.Frame kept = null;
             if (call.desk != null) {
-                path = call.path(index);
-                kept = call.desk.frame(path);
+                kept = call.desk.frame(call.path(slot()));
             }
             if (kept != null && kept.finished() != null) {
                 return new Child(kept.finished(), null, false);
