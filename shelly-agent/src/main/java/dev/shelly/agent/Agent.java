@@ -18,7 +18,6 @@ import dev.shelly.tools.ToolContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
 
 /**
@@ -578,13 +577,7 @@ public final class Agent extends AgentDefinition implements Runner {
          */
         public Agent build() {
             validate();
-            List<ToolBox> runToolboxes = AgentSpec.runToolboxes(name, toolboxes, contextPolicy);
-            List<Skill> skillList = List.copyOf(skills);
-            return new Agent(new AgentSpec(name, description, instructions, context, completer, maxIterations,
-                    maxDelegationDepth, skillList, List.copyOf(toolboxes), cancelGrace, timeout, maxToolResultChars,
-                    Set.copyOf(stopTools), systemPromptInChat, skillList.isEmpty() ? null : AgentSpec.skillTool(skillList),
-                    registry, delegateTargets, listener, List.copyOf(interceptors), List.copyOf(middleware),
-                    callOptions(), prices, contextPolicy, runToolboxes, brought(skillTools), CHILDREN), chat);
+            return new Agent(new AgentSpec(name, settings(brought(skillTools), CHILDREN)), chat);
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.shelly.agent;
 import dev.shelly.agent.AgentException.AgentTimeoutException;
 import dev.shelly.agent.AgentException.MaxIterationsException;
 import dev.shelly.agent.context.ContextPolicy;
+import dev.shelly.agent.internal.AgentSpec;
+import dev.shelly.agent.internal.Children;
 import dev.shelly.chats.Chat;
 import dev.shelly.modeladapter.Completer;
 import dev.shelly.modeladapter.ModelOptions.CacheHints;
@@ -493,6 +495,40 @@ abstract class AgentSettings<B extends AgentSettings<B>> {
         }
         // Most agents keep the default options: one shared value for all of them.
         return options == ModelOptions.NONE ? CACHING : options.withCache(CacheHints.ON);
+    }
+
+    /**
+     * The settings of the agent being built, filled a field at a time (see
+     * {@link AgentSpec.Settings}: a task that builds an agent and then runs it keeps this frame).
+     */
+    AgentSpec.Settings settings(AgentSpec.SkillStarter skillStarter, Children children) {
+        AgentSpec.Settings s = new AgentSpec.Settings();
+        s.description = description;
+        s.instructions = instructions;
+        s.context = context;
+        s.completer = completer;
+        s.maxIterations = maxIterations;
+        s.maxDelegationDepth = maxDelegationDepth;
+        s.skills = List.copyOf(skills);
+        s.toolboxes = List.copyOf(toolboxes);
+        s.cancelGrace = cancelGrace;
+        s.timeout = timeout;
+        s.maxToolResultChars = maxToolResultChars;
+        s.stopTools = Set.copyOf(stopTools);
+        s.systemPromptInChat = systemPromptInChat;
+        s.skillTool = s.skills.isEmpty() ? null : AgentSpec.skillTool(s.skills);
+        s.registry = registry;
+        s.delegateTargets = delegateTargets;
+        s.listener = listener;
+        s.interceptors = List.copyOf(interceptors);
+        s.middleware = List.copyOf(middleware);
+        s.options = callOptions();
+        s.prices = prices;
+        s.contextPolicy = contextPolicy;
+        s.runToolboxes = AgentSpec.runToolboxes(name, toolboxes, contextPolicy);
+        s.skillTools = skillStarter;
+        s.children = children;
+        return s;
     }
 
     /** The default options with prompt caching on. */

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -33,14 +34,97 @@ public final class AgentSpec {
     /** The rest: most agents share it with the agent built before them (see {@link #last}). */
     private final Settings settings;
 
-    /** What an agent holds besides its name, as a value: its texts, its model and its settings. */
-    private record Settings(String description, String instructions, String context, Completer completer,
-            int maxIterations, int maxDelegationDepth, List<Skill> skills, List<ToolBox> toolboxes,
-            Duration cancelGrace, Duration timeout, int maxToolResultChars, Set<String> stopTools,
-            boolean systemPromptInChat, ToolDefinition skillTool, Registry registry, Set<String> delegateTargets,
-            AgentListener listener, List<RunInterceptor> interceptors, List<RunInterceptor> middleware,
-            ModelOptions options, ModelTable prices, ContextPolicy contextPolicy, List<ToolBox> runToolboxes,
-            SkillStarter skillTools, Children children) {}
+    /**
+     * What an agent holds besides its name: its texts, its model and its settings. The agent's
+     * builder fills it a field at a time and never touches it again; a spec holds it through a
+     * final field, and agents built one after another with equal settings share one. Filled a
+     * field at a time rather than through a constructor of two dozen arguments, because a frame
+     * that builds an agent and then runs it (a virtual thread's task) stays under every model
+     * call, and a compiled frame is as large as the widest call and the most values it keeps
+     * across calls.
+     */
+    public static final class Settings {
+        /** What it does, as other agents see it. */
+        public String description;
+        /** Its detailed instructions. */
+        public String instructions;
+        /** Its project context. */
+        public String context;
+        /** The model it asks. */
+        public Completer completer;
+        /** The most model calls in one run. */
+        public int maxIterations;
+        /** How deep delegation may go below it. */
+        public int maxDelegationDepth;
+        /** Its skills. */
+        public List<Skill> skills;
+        /** The user's toolboxes. */
+        public List<ToolBox> toolboxes;
+        /** The grace set on the builder, or null when the run's context decides. */
+        public Duration cancelGrace;
+        /** How long one run may take, or null. */
+        public Duration timeout;
+        /** The most characters of text a tool result keeps. */
+        public int maxToolResultChars;
+        /** The tools whose call ends a run. */
+        public Set<String> stopTools;
+        /** Whether the prompt goes into an empty chat. */
+        public boolean systemPromptInChat;
+        /** The definition of {@code load_skill}, or null without skills. */
+        public ToolDefinition skillTool;
+        /** The registry set on the builder, or null. */
+        public Registry registry;
+        /** The only agents it may delegate to, or null for every other agent. */
+        public Set<String> delegateTargets;
+        /** The agent's listener. */
+        public AgentListener listener;
+        /** The agent's links, which its delegated children inherit. */
+        public List<RunInterceptor> interceptors;
+        /** The links around its own runs only. */
+        public List<RunInterceptor> middleware;
+        /** The options of every model call. */
+        public ModelOptions options;
+        /** The prices that turn usage into cost. */
+        public ModelTable prices;
+        /** How it keeps its model calls inside the window. */
+        public ContextPolicy contextPolicy;
+        /** The toolboxes runs search: the user's, then those of the context strategies. */
+        public List<ToolBox> runToolboxes;
+        /** Starts the tools a skill brings for a run, or null when the skills bring none. */
+        public SkillStarter skillTools;
+        /** How its {@code delegate} calls start their children (the agent's package spawns them). */
+        public Children children;
+
+        /** Makes settings for a builder to fill. */
+        public Settings() {}
+
+        /**
+         * Equal settings: the same model (a completer equal to another may keep state of its
+         * own), and equal everything else.
+         */
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Settings s && completer == s.completer && maxIterations == s.maxIterations
+                    && maxDelegationDepth == s.maxDelegationDepth && maxToolResultChars == s.maxToolResultChars
+                    && systemPromptInChat == s.systemPromptInChat && Objects.equals(description, s.description)
+                    && Objects.equals(instructions, s.instructions) && Objects.equals(context, s.context)
+                    && Objects.equals(skills, s.skills) && Objects.equals(toolboxes, s.toolboxes)
+                    && Objects.equals(cancelGrace, s.cancelGrace) && Objects.equals(timeout, s.timeout)
+                    && Objects.equals(stopTools, s.stopTools) && Objects.equals(skillTool, s.skillTool)
+                    && Objects.equals(registry, s.registry) && Objects.equals(delegateTargets, s.delegateTargets)
+                    && Objects.equals(listener, s.listener) && Objects.equals(interceptors, s.interceptors)
+                    && Objects.equals(middleware, s.middleware) && Objects.equals(options, s.options)
+                    && Objects.equals(prices, s.prices) && Objects.equals(contextPolicy, s.contextPolicy)
+                    && Objects.equals(runToolboxes, s.runToolboxes) && Objects.equals(skillTools, s.skillTools)
+                    && Objects.equals(children, s.children);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(description, instructions, context, System.identityHashCode(completer), maxIterations,
+                    skills, toolboxes, stopTools, registry, listener, interceptors, middleware, options, contextPolicy);
+        }
+    }
 
     /**
      * The settings of the agent built last: an agent built with equal settings shares them, so
@@ -53,67 +137,12 @@ public final class AgentSpec {
      * Describes an agent.
      *
      * @param name the agent's name
-     * @param description what it does, as other agents see it
-     * @param instructions its detailed instructions
-     * @param context its project context
-     * @param completer the model it asks
-     * @param maxIterations the most model calls in one run
-     * @param maxDelegationDepth how deep delegation may go below it
-     * @param skills its skills
-     * @param toolboxes the user's toolboxes
-     * @param cancelGrace the grace set on the builder, or null when the run's context decides
-     * @param timeout how long one run may take, or null
-     * @param maxToolResultChars the most characters of text a tool result keeps
-     * @param stopTools the tools whose call ends a run
-     * @param systemPromptInChat whether the prompt goes into an empty chat
-     * @param skillTool the definition of {@code load_skill}, or null without skills
-     * @param registry the registry set on the builder, or null
-     * @param delegateTargets the only agents it may delegate to, or null for every other agent
-     * @param listener the agent's listener
-     * @param interceptors the agent's links, which its delegated children inherit
-     * @param middleware the links around its own runs only
-     * @param options the options of every model call
-     * @param prices the prices that turn usage into cost
-     * @param contextPolicy how it keeps its model calls inside the window
-     * @param runToolboxes the toolboxes runs search: the user's, then those of the context strategies
-     * @param skillTools starts the tools a skill brings for a run, or null when the skills bring none
-     * @param children how its {@code delegate} calls start their children (the agent's package spawns them)
+     * @param made its settings, filled; not changed after this
      */
-    public AgentSpec(
-            String name,
-            String description,
-            String instructions,
-            String context,
-            Completer completer,
-            int maxIterations,
-            int maxDelegationDepth,
-            List<Skill> skills,
-            List<ToolBox> toolboxes,
-            Duration cancelGrace,
-            Duration timeout,
-            int maxToolResultChars,
-            Set<String> stopTools,
-            boolean systemPromptInChat,
-            ToolDefinition skillTool,
-            Registry registry,
-            Set<String> delegateTargets,
-            AgentListener listener,
-            List<RunInterceptor> interceptors,
-            List<RunInterceptor> middleware,
-            ModelOptions options,
-            ModelTable prices,
-            ContextPolicy contextPolicy,
-            List<ToolBox> runToolboxes,
-            SkillStarter skillTools,
-            Children children) {
+    public AgentSpec(String name, Settings made) {
         this.name = name;
-        Settings made = new Settings(description, instructions, context, completer, maxIterations, maxDelegationDepth,
-                skills, toolboxes, cancelGrace, timeout, maxToolResultChars, stopTools, systemPromptInChat, skillTool,
-                registry, delegateTargets, listener, interceptors, middleware, options, prices, contextPolicy,
-                runToolboxes, skillTools, children);
         Settings known = last.get();
-        // The model is shared only when it is the same one: a completer equal to another may keep state of its own.
-        if (made.equals(known) && known.completer() == completer) {
+        if (made.equals(known)) {
             made = known;
         } else {
             last = new WeakReference<>(made);
@@ -128,127 +157,127 @@ public final class AgentSpec {
 
     /** {@return the description the builder set} */
     public String description() {
-        return settings.description();
+        return settings.description;
     }
 
     /** {@return the instructions the builder set} */
     public String instructions() {
-        return settings.instructions();
+        return settings.instructions;
     }
 
     /** {@return the context the builder set} */
     public String context() {
-        return settings.context();
+        return settings.context;
     }
 
     /** {@return the completer the builder set} */
     public Completer completer() {
-        return settings.completer();
+        return settings.completer;
     }
 
     /** {@return how its {@code delegate} calls start their children} */
     public Children children() {
-        return settings.children();
+        return settings.children;
     }
 
     /** {@return the maxIterations the builder set} */
     public int maxIterations() {
-        return settings.maxIterations();
+        return settings.maxIterations;
     }
 
     /** {@return the maxDelegationDepth the builder set} */
     public int maxDelegationDepth() {
-        return settings.maxDelegationDepth();
+        return settings.maxDelegationDepth;
     }
 
     /** {@return the skills the builder set} */
     public List<Skill> skills() {
-        return settings.skills();
+        return settings.skills;
     }
 
     /** {@return the toolboxes the builder set} */
     public List<ToolBox> toolboxes() {
-        return settings.toolboxes();
+        return settings.toolboxes;
     }
 
     /** {@return the cancelGrace the builder set} */
     public Duration cancelGrace() {
-        return settings.cancelGrace();
+        return settings.cancelGrace;
     }
 
     /** {@return the timeout the builder set} */
     public Duration timeout() {
-        return settings.timeout();
+        return settings.timeout;
     }
 
     /** {@return the maxToolResultChars the builder set} */
     public int maxToolResultChars() {
-        return settings.maxToolResultChars();
+        return settings.maxToolResultChars;
     }
 
     /** {@return the stopTools the builder set} */
     public Set<String> stopTools() {
-        return settings.stopTools();
+        return settings.stopTools;
     }
 
     /** {@return the systemPromptInChat the builder set} */
     public boolean systemPromptInChat() {
-        return settings.systemPromptInChat();
+        return settings.systemPromptInChat;
     }
 
     /** {@return the definition of {@code load_skill}, made from the skills, or null without skills} */
     public ToolDefinition skillTool() {
-        return settings.skillTool();
+        return settings.skillTool;
     }
 
     /** {@return the registry the builder set} */
     public Registry registry() {
-        return settings.registry();
+        return settings.registry;
     }
 
     /** {@return the delegateTargets the builder set} */
     public Set<String> delegateTargets() {
-        return settings.delegateTargets();
+        return settings.delegateTargets;
     }
 
     /** {@return the listener the builder set} */
     public AgentListener listener() {
-        return settings.listener();
+        return settings.listener;
     }
 
     /** {@return the interceptors the builder set} */
     public List<RunInterceptor> interceptors() {
-        return settings.interceptors();
+        return settings.interceptors;
     }
 
     /** {@return the middleware the builder set} */
     public List<RunInterceptor> middleware() {
-        return settings.middleware();
+        return settings.middleware;
     }
 
     /** {@return the options of every model call: the builder's, with its prompt caching folded in} */
     public ModelOptions options() {
-        return settings.options();
+        return settings.options;
     }
 
     /** {@return the prices the builder set} */
     public ModelTable prices() {
-        return settings.prices();
+        return settings.prices;
     }
 
     /** {@return the contextPolicy the builder set} */
     public ContextPolicy contextPolicy() {
-        return settings.contextPolicy();
+        return settings.contextPolicy;
     }
 
     /** {@return the toolboxes runs search: the user's, then those of the context strategies} */
     public List<ToolBox> runToolboxes() {
-        return settings.runToolboxes();
+        return settings.runToolboxes;
     }
 
     /** {@return what starts the tools a skill brings for a run, or null when the skills bring none} */
     public SkillStarter skillTools() {
-        return settings.skillTools();
+        return settings.skillTools;
     }
 
     /** Starts the tools a skill brings for one run: the loop's view of {@code Agent.SkillTools}. */
