@@ -70,7 +70,6 @@ public final class Agent extends AgentDefinition implements Runner {
     public static final int DEFAULT_MAX_DELEGATION_DEPTH = AgentSettings.DEFAULT_MAX_DELEGATION_DEPTH;
 
     private final String name;
-    /** What the agent brings to the context of each of its runs. */
     /** What the agent brings to the context of each of its runs; {@link Spawner} enters its children with it. */
     final RunDefaults defaults;
     /** The agent's own conversation, which the convenience methods without one run on. */
