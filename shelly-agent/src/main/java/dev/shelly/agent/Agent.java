@@ -5,6 +5,7 @@ import dev.shelly.agent.AgentException.StructuredOutputException;
 import dev.shelly.agent.internal.AgentSpec;
 import dev.shelly.agent.internal.Children;
 import dev.shelly.agent.internal.ContextManager;
+import dev.shelly.agent.internal.OutOfLine;
 import dev.shelly.agent.internal.Run;
 import dev.shelly.agent.internal.Runs;
 import dev.shelly.chats.Chat;
@@ -154,7 +155,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     public Message run(List<Message> input) {
         require(input, "input");
-        return signalled(hold(conversation, List.copyOf(input), null, false, null)).reply();
+        return signalled(hold(conversation, input, null, false, null)).reply();
     }
 
     /**
@@ -166,7 +167,7 @@ public final class Agent extends AgentDefinition implements Runner {
      */
     public Message run(List<Message> input, RunContext context) {
         require(input, "input");
-        return signalled(hold(conversation, List.copyOf(input), require(context, "context"), false, null)).reply();
+        return signalled(hold(conversation, input, require(context, "context"), false, null)).reply();
     }
 
     /**
@@ -198,7 +199,7 @@ public final class Agent extends AgentDefinition implements Runner {
     public Message run(Conversation conversation, List<Message> input, RunContext context) {
         require(input, "input");
         Conversation on = require(conversation, "conversation");
-        return signalled(hold(on, List.copyOf(input), require(context, "context"), false, null)).reply();
+        return signalled(hold(on, input, require(context, "context"), false, null)).reply();
     }
 
     /**
@@ -252,7 +253,7 @@ public final class Agent extends AgentDefinition implements Runner {
         require(input, "input");
         require(type, "type");
         StructuredOutput<T> out = StructuredOutput.of(type);
-        Run run = signalled(hold(conversation, List.copyOf(input), require(context, "context"), false, out));
+        Run run = signalled(hold(conversation, input, require(context, "context"), false, out));
         if (run.structured() == null) {
             throw new StructuredOutputException(name, type, run.reply().text(),
                     List.of("the run ended without a final answer to bind (a stop tool or a middleware ended it)"), false);
@@ -276,18 +277,10 @@ public final class Agent extends AgentDefinition implements Runner {
         return Message.user(userMessage);
     }
 
-    /**
-     * The context of a run, entered from the caller's; a null caller stands for a fresh
-     * {@link RunContext#root()} that nobody else holds.
-     */
-    private RunContext entered(RunContext caller) {
-        return caller == null ? RunContext.enterFresh(defaults) : caller.enter(defaults);
-    }
-
     /** The run, unless it paused: then its pause is thrown. */
     private static Run signalled(Run run) {
         if (run.paused() != null) {
-            throw run.pauseSignal();
+            throw OutOfLine.call(Run::pauseSignal, run);
         }
         return run;
     }
@@ -296,58 +289,71 @@ public final class Agent extends AgentDefinition implements Runner {
      * Runs on a conversation, holding it for the run: in a context entered from the caller's (a
      * fresh root's for a null caller), or in one already entered. A flat run ({@link Run#flat()})
      * is driven from here, so that this frame is the only one of the agent's under each model
-     * call (a waiting run's virtual thread keeps its frames on the heap); what comes before and
-     * after the calls is done in methods that return first ({@link #open}, {@link #close}), which
-     * also keeps this frame small as compilers lay it out.
+     * call (a waiting run's virtual thread keeps its frames on the heap). Everything before,
+     * between and after the calls is called {@linkplain OutOfLine out of line}, so that no
+     * compiler makes this frame, or its caller's, room for it.
      */
     Run hold(Conversation on, List<Message> input, RunContext caller, boolean ready,
             StructuredOutput<?> out) {
-        Run run = open(on, input, caller, ready, out);
+        Run run = OutOfLine.call(Agent::open, new Opening(this, on, input, caller, ready, out));
         try {
             if (!run.flat()) {
-                Runs.ended(run, Runs.walk(run, this::walk));
-                return run;
+                return OutOfLine.call(Agent::walked, this, run);
             }
-            ModelRequest request = run.first();
+            ModelRequest request = OutOfLine.call(Run::first, run);
             while (request != null) {
                 ModelResponse response;
                 try {
                     response = run.completer().complete(request, run.deltas());
                 } catch (ModelException e) {
-                    request = run.refused(e);
+                    request = OutOfLine.call(Run::refused, run, e);
                     continue;
                 }
-                request = run.after(response);
+                request = OutOfLine.call(Run::after, run, response);
             }
-            Runs.ended(run, run.reply());
             return run;
         } catch (RuntimeException | Error e) {
-            Runs.failed(run, e);
+            OutOfLine.run(Runs::failed, run, e);
             throw e;
         } finally {
-            close(run, on);
+            OutOfLine.run(Agent::close, run, on);
         }
     }
 
+    /** What a run opens with: who runs, on what, with what input, from which caller. */
+    private record Opening(Agent agent, Conversation on, List<Message> input, RunContext caller, boolean ready,
+            StructuredOutput<?> out) {}
+
     /**
-     * Claims the conversation, enters and binds the run's context and starts the run; what it took
-     * is given back when the start fails.
+     * Claims the conversation, enters and binds the run's context (from the caller's; a null caller
+     * stands for a fresh {@link RunContext#root()} that nobody else holds) and starts the run; what
+     * it took is given back when the start fails.
      */
-    private Run open(Conversation on, List<Message> input, RunContext caller, boolean ready, StructuredOutput<?> out) {
-        RunContext context = ready ? caller : entered(caller);
-        if (!on.begin()) {
-            throw new IllegalStateException(on == conversation
-                    ? "agent '" + name + "' is already running; an agent runs one run() at a time"
-                    : "a run is already on the conversation; agent '" + name + "' runs a conversation one run at a time");
+    private static Run open(Opening o) {
+        List<Message> input = List.copyOf(o.input);
+        Agent agent = o.agent;
+        RunContext context = o.ready ? o.caller
+                : o.caller == null ? RunContext.enterFresh(agent.defaults) : o.caller.enter(agent.defaults);
+        if (!o.on.begin()) {
+            throw new IllegalStateException(o.on == agent.conversation
+                    ? "agent '" + agent.name + "' is already running; an agent runs one run() at a time"
+                    : "a run is already on the conversation; agent '" + agent.name
+                            + "' runs a conversation one run at a time");
         }
         context.bind();
         try {
-            return Runs.started(start(on, context, input, out));
+            return Runs.started(agent.start(o.on, context, input, o.out));
         } catch (RuntimeException | Error e) {
             context.unbind();
-            on.end();
+            o.on.end();
             throw e;
         }
+    }
+
+    /** A run that is not flat, walked down its links to its end. */
+    private Run walked(Run run) {
+        Runs.ended(run, Runs.walk(run, this::walk));
+        return run;
     }
 
     /** Ends what a run held once it ends in any way: its skills' servers, its context's thread, the conversation. */
@@ -575,6 +581,12 @@ public final class Agent extends AgentDefinition implements Runner {
          *     named like a built-in ({@code load_skill}, {@code list_agents}, {@code delegate})
          */
         public Agent build() {
+            // Out of line: the caller that builds an agent often runs it next, and its frame then
+            // waits under every model call of the run with room for all that building needs.
+            return OutOfLine.call(Builder::made, this);
+        }
+
+        private Agent made() {
             validate();
             return new Agent(new AgentSpec(name, settings(brought(skillTools), CHILDREN)), chat);
         }

@@ -422,24 +422,37 @@ public final class FanOut<T> {
 
         /** Runs the task on its thread and settles it, unless the fan-out was cancelled before it began. */
         @Override
-        @SuppressWarnings("unchecked")
         public final void run() {
-            FanOut<T>.Run f = fan;
-            int cause = f.cancelCause;
-            if (cause != Integer.MIN_VALUE) {
-                f.settle(slot, new Outcome.Cancelled<>(cause));
+            // This frame is under every wait of the task: what comes before and after the work is
+            // called out of line, so that no compiler makes this frame room for it.
+            if (fan.cancelCause != Integer.MIN_VALUE) {
+                OutOfLine.run(Work::cancelled, this);
                 return;
             }
-            Outcome<T> outcome;
+            Object value;
             try {
-                // Called before the Success is made: an interpreted frame would otherwise hold the
-                // new, empty Success for as long as the task runs.
-                T value = (T) work();
-                outcome = new Outcome.Success<>(value);
+                value = work();
             } catch (Throwable e) {
-                outcome = f.failed(e);
+                OutOfLine.run(Work::failed, this, e);
+                return;
             }
-            f.ran(slot, outcome);
+            OutOfLine.run(Work::ran, this, value);
+        }
+
+        /** Settles the task as cancelled before it began. */
+        private void cancelled() {
+            fan.settle(slot, new Outcome.Cancelled<>(fan.cancelCause));
+        }
+
+        /** Settles the task with the value it returned. */
+        @SuppressWarnings("unchecked")
+        private void ran(Object value) {
+            fan.ran(slot, new Outcome.Success<>((T) value));
+        }
+
+        /** Settles the task with what it failed with. */
+        private void failed(Throwable e) {
+            fan.ran(slot, fan.failed(e));
         }
     }
 

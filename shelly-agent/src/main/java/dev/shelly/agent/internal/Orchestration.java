@@ -469,7 +469,8 @@ final class Orchestration {
         private final String task;
         /** The call's context as the child's first message, or null; shared by the tasks with one context. */
         private final Message context;
-        /** The child's run context once entered; read on the same thread. */
+        /** The child, once spawned, and its run context, once entered; read on the same thread. */
+        private Runner child;
         private RunContext entered;
 
         /** A task; its index among the call's tasks is its {@link #slot()} in the fan-out that runs them. */
@@ -480,6 +481,13 @@ final class Orchestration {
             this.context = context;
         }
 
+        /** Makes the child's path now if nobody asked for it: the child's context no longer needs this task. */
+        private void made() {
+            if (entered != null) {
+                entered.path();
+            }
+        }
+
         /** {@return the child's path, made when first needed: most children never need it while they run} */
         @Override
         public String get() {
@@ -488,31 +496,48 @@ final class Orchestration {
 
         /**
          * The child's run. Its frame is under each of the child's model calls, so what comes
-         * before and after the run is done in methods that return first.
+         * before and after the run is called {@linkplain OutOfLine out of line}.
          */
         @Override
         protected Object work() {
-            Approvals.Frame kept = null;
-            if (call.desk != null) {
-                kept = call.desk.frame(call.path(slot()));
-            }
-            if (kept != null && kept.finished() != null) {
-                return new Child(kept.finished(), null, false);
-            }
+            List<Message> input;
             Run run;
             try {
-                List<Message> chat = kept == null ? List.of() : kept.chat();
-                Children children = call.parent.agent.children();
-                Runner child = children.spawn(agent, call.parent.context);
-                entered = children.enter(child, call.parent.context, this, chat);
-                run = children.run(child, chat.isEmpty() ? input() : List.of(), entered);
-            } catch (RuntimeException e) {
-                return failed(e);
-            } finally {
-                if (entered != null) {
-                    entered.path(); // made now if nobody asked: the context no longer needs this task
+                input = OutOfLine.call(Task::start, this);
+                if (input == null) {
+                    return OutOfLine.call(Task::finished, this);
                 }
+                run = call.parent.agent.children().run(child, input, entered);
+            } catch (RuntimeException e) {
+                return OutOfLine.call(Task::failed, this, e);
             }
+            return OutOfLine.call(Task::ended, this, run);
+        }
+
+        /**
+         * Spawns the child and enters its context, on the chat the approvals' desk kept for it if
+         * it kept one; the child's input, or null when the desk holds the child's end.
+         */
+        private List<Message> start() {
+            Approvals.Frame kept = call.desk == null ? null : call.desk.frame(call.path(slot()));
+            if (kept != null && kept.finished() != null) {
+                return null;
+            }
+            List<Message> chat = kept == null ? List.of() : kept.chat();
+            Children children = call.parent.agent.children();
+            child = children.spawn(agent, call.parent.context);
+            entered = children.enter(child, call.parent.context, this, chat);
+            return chat.isEmpty() ? input() : List.of();
+        }
+
+        /** The child's end as the approvals' desk holds it. */
+        private Child finished() {
+            return new Child(call.desk.frame(call.path(slot())).finished(), null, false);
+        }
+
+        /** The child's result once its run ended. */
+        private Child ended(Run run) {
+            made();
             return child(run.paused() != null ? run.paused() : new Outcome.Answered(run.reply()));
         }
 
@@ -526,6 +551,7 @@ final class Orchestration {
 
         /** A child's failure: thrown on, unless the child was cancelled by itself while its parent goes on. */
         private Child failed(RuntimeException e) {
+            made();
             // A child cancelled by itself ends with a cancellation, or with whatever its
             // interrupted step threw (an HTTP call's failure); either way it was cancelled.
             if (!alone(entered, call.parent)) {

@@ -185,10 +185,11 @@ public final class Run implements ContextRun {
      * The flat loop's first request: the paused turn and the input taken up, then the call
      * shaped and announced.
      *
-     * @return the request, or null when the run ended before it (its {@link #reply()} is set)
+     * @return the request, or null when the run ended before it (its {@link #reply()} is set and
+     *     its end announced)
      */
     public ModelRequest first() {
-        return loop.first();
+        return endedIfNull(loop.first());
     }
 
     /**
@@ -196,10 +197,19 @@ public final class Run implements ContextRun {
      * next request.
      *
      * @param response the completer's response, not yet checked
-     * @return the next request, or null when the run ended (its {@link #reply()} is set)
+     * @return the next request, or null when the run ended (its {@link #reply()} is set and its
+     *     end announced)
      */
     public ModelRequest after(ModelResponse response) {
-        return loop.after(response);
+        return endedIfNull(loop.after(response));
+    }
+
+    /** The flat loop's next request; none means the run ended, which is then announced. */
+    private ModelRequest endedIfNull(ModelRequest next) {
+        if (next == null) {
+            Runs.ended(this, reply);
+        }
+        return next;
     }
 
     /**
