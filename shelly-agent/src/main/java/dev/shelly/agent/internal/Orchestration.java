@@ -481,8 +481,12 @@ final class Orchestration {
             this.context = context;
         }
 
-        /** Makes the child's path now if nobody asked for it: the child's context no longer needs this task. */
-        private void made() {
+        /**
+         * Lets go of what the task held for its child's run once the run ended: the child itself,
+         * and this task as the child's path (made now if nobody asked for it).
+         */
+        private void letGo() {
+            child = null;
             if (entered != null) {
                 entered.path();
             }
@@ -537,7 +541,7 @@ final class Orchestration {
 
         /** The child's result once its run ended. */
         private Child ended(Run run) {
-            made();
+            letGo();
             return child(run.paused() != null ? run.paused() : new Outcome.Answered(run.reply()));
         }
 
@@ -551,7 +555,7 @@ final class Orchestration {
 
         /** A child's failure: thrown on, unless the child was cancelled by itself while its parent goes on. */
         private Child failed(RuntimeException e) {
-            made();
+            letGo();
             // A child cancelled by itself ends with a cancellation, or with whatever its
             // interrupted step threw (an HTTP call's failure); either way it was cancelled.
             if (!alone(entered, call.parent)) {
