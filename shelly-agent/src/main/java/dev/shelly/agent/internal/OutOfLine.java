@@ -3,7 +3,6 @@ package dev.shelly.agent.internal;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
-import java.lang.reflect.UndeclaredThrowableException;
 import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
@@ -24,7 +23,7 @@ import java.util.function.Function;
  * calls. It costs a few nanoseconds more than a direct call.
  *
  * <p>Pass a method reference that captures nothing ({@code Run::first}), so that the call makes
- * no object; the arguments travel beside it.
+ * no object; the arguments travel beside it. What the step throws comes out as it was.
  */
 public final class OutOfLine {
     // Not final, and that is the point: the compilers inline through a static final handle as
@@ -35,6 +34,15 @@ public final class OutOfLine {
     private static MethodHandle biConsumer = handle(BiConsumer.class, "accept", void.class, Object.class, Object.class);
 
     private OutOfLine() {}
+
+    /**
+     * Throws what a step threw, as it was: a step's checked exception (one thrown past the
+     * compiler) passes as it would through a direct call.
+     */
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E thrown(Throwable e) throws E {
+        throw (E) e;
+    }
 
     private static MethodHandle handle(Class<?> type, String name, Class<?> returns, Class<?>... parameters) {
         try {
@@ -57,10 +65,8 @@ public final class OutOfLine {
     public static <A, R> R call(Function<? super A, ? extends R> step, A a) {
         try {
             return (R) (Object) function.invokeExact((Function<?, ?>) step, (Object) a);
-        } catch (RuntimeException | Error e) {
-            throw e;
         } catch (Throwable e) {
-            throw new UndeclaredThrowableException(e);
+            throw OutOfLine.<RuntimeException>thrown(e);
         }
     }
 
@@ -79,10 +85,8 @@ public final class OutOfLine {
     public static <A, B, R> R call(BiFunction<? super A, ? super B, ? extends R> step, A a, B b) {
         try {
             return (R) (Object) biFunction.invokeExact((BiFunction<?, ?, ?>) step, (Object) a, (Object) b);
-        } catch (RuntimeException | Error e) {
-            throw e;
         } catch (Throwable e) {
-            throw new UndeclaredThrowableException(e);
+            throw OutOfLine.<RuntimeException>thrown(e);
         }
     }
 
@@ -96,10 +100,8 @@ public final class OutOfLine {
     public static <A> void run(Consumer<? super A> step, A a) {
         try {
             consumer.invokeExact((Consumer<?>) step, (Object) a);
-        } catch (RuntimeException | Error e) {
-            throw e;
         } catch (Throwable e) {
-            throw new UndeclaredThrowableException(e);
+            throw OutOfLine.<RuntimeException>thrown(e);
         }
     }
 
@@ -115,10 +117,8 @@ public final class OutOfLine {
     public static <A, B> void run(BiConsumer<? super A, ? super B> step, A a, B b) {
         try {
             biConsumer.invokeExact((BiConsumer<?, ?>) step, (Object) a, (Object) b);
-        } catch (RuntimeException | Error e) {
-            throw e;
         } catch (Throwable e) {
-            throw new UndeclaredThrowableException(e);
+            throw OutOfLine.<RuntimeException>thrown(e);
         }
     }
 }
