@@ -1,10 +1,8 @@
 package dev.shelly.agent.internal;
 
-import dev.shelly.agent.AgentException;
-import dev.shelly.agent.Approvals;
 import dev.shelly.agent.Registry;
 import dev.shelly.agent.RunContext;
-import dev.shelly.agent.Runner;
+import dev.shelly.agent.internal.ChildTask.Child;
 import dev.shelly.chats.Message;
 import dev.shelly.chats.Role;
 import dev.shelly.chats.ShellyException;
@@ -22,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import java.util.function.Supplier;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
@@ -162,20 +159,15 @@ final class Orchestration {
     }
 
     /**
-     * What one child did: answered, waits for a decision (with approvals), saying why, or was
-     * cancelled by itself ({@link RunContext#cancel()} of its run) while the parent goes on.
+     * One {@code delegate} call: its delegating run and its checked tasks; each task's child runs
+     * as a {@link ChildTask}, which reads the call's run, desk and paths.
      */
-    private record Child(String answer, String waiting, boolean cancelled) {
-        static final Child CANCELLED = new Child(null, null, true);
-    }
-
-    /** One {@code delegate} call: its delegating run and its checked tasks. */
-    private static final class Delegation {
+    static final class Delegation {
         final Run parent;
         final String callId;
         final String from;
         final Approver desk;
-        final List<Task> tasks = new ArrayList<>();
+        final List<ChildTask> tasks = new ArrayList<>();
         /** The agent names checked so far, each to the one string its tasks share. */
         private final Map<String, String> checked = new HashMap<>();
         private String lastContext;
@@ -344,7 +336,7 @@ final class Orchestration {
                 }
                 shared = lastContextMessage;
             }
-            tasks.add(new Task(this, agent, task, shared));
+            tasks.add(new ChildTask(this, agent, task, shared));
         }
 
         /** What is wrong with the agent a task names, or null when it may be delegated to. */
@@ -457,138 +449,6 @@ final class Orchestration {
             }
             return out.toString();
         }
-    }
-
-    /**
-     * One task of a {@code delegate} call, checked, and the work of its child, done on the
-     * child's own thread: its path, its input, its run, and whether it was cancelled by itself.
-     */
-    private static final class Task extends FanOut.Work<Child> implements Supplier<String> {
-        private final Delegation call;
-        final String agent;
-        private final String task;
-        /** The call's context as the child's first message, or null; shared by the tasks with one context. */
-        private final Message context;
-        /** The child, once spawned, and its run context, once entered; read on the same thread. */
-        private Runner child;
-        private RunContext entered;
-
-        /** A task; its index among the call's tasks is its {@link #slot()} in the fan-out that runs them. */
-        Task(Delegation call, String agent, String task, Message context) {
-            this.call = call;
-            this.agent = agent;
-            this.task = task;
-            this.context = context;
-        }
-
-        /**
-         * Lets go of what the task held for its child's run once the run ended: the child itself,
-         * and this task as the child's path (made now if nobody asked for it).
-         */
-        private void letGo() {
-            child = null;
-            if (entered != null) {
-                entered.path();
-            }
-        }
-
-        /** {@return the child's path, made when first needed: most children never need it while they run} */
-        @Override
-        public String get() {
-            return call.path(slot());
-        }
-
-        /**
-         * The child's run. Its frame is under each of the child's model calls, so what comes
-         * before and after the run is called {@linkplain OutOfLine out of line}.
-         */
-        @Override
-        protected Object work() {
-            List<Message> input;
-            Run run;
-            try {
-                input = OutOfLine.call(Task::start, this);
-                if (input == null) {
-                    return OutOfLine.call(Task::finished, this);
-                }
-                run = call.parent.agent.children().run(child, input, entered);
-            } catch (RuntimeException e) {
-                return OutOfLine.call(Task::failed, this, e);
-            }
-            return OutOfLine.call(Task::ended, this, run);
-        }
-
-        /**
-         * Spawns the child and enters its context, on the chat the approvals' desk kept for it if
-         * it kept one; the child's input, or null when the desk holds the child's end.
-         */
-        private List<Message> start() {
-            Approvals.Frame kept = call.desk == null ? null : call.desk.frame(call.path(slot()));
-            if (kept != null && kept.finished() != null) {
-                return null;
-            }
-            List<Message> chat = kept == null ? List.of() : kept.chat();
-            Children children = call.parent.agent.children();
-            child = children.spawn(agent, call.parent.context);
-            entered = children.enter(child, call.parent.context, this, chat);
-            return chat.isEmpty() ? input() : List.of();
-        }
-
-        /** The child's end as the approvals' desk holds it. */
-        private Child finished() {
-            return new Child(call.desk.frame(call.path(slot())).finished(), null, false);
-        }
-
-        /** The child's result once its run ended. */
-        private Child ended(Run run) {
-            letGo();
-            return child(run.paused() != null ? run.paused() : new Outcome.Answered(run.reply()));
-        }
-
-        /** The child's input: the task, after the call's context when it gives one. */
-        private List<Message> input() {
-            String from = call.from;
-            return context == null
-                    ? List.of(Message.text(from, Role.USER, task))
-                    : List.of(context, Message.text(from, Role.USER, task));
-        }
-
-        /** A child's failure: thrown on, unless the child was cancelled by itself while its parent goes on. */
-        private Child failed(RuntimeException e) {
-            letGo();
-            // A child cancelled by itself ends with a cancellation, or with whatever its
-            // interrupted step threw (an HTTP call's failure); either way it was cancelled.
-            if (!alone(entered, call.parent)) {
-                throw e;
-            }
-            return Child.CANCELLED;
-        }
-
-        /** What the child's run ended with, as its result: an answer, or a pause kept for the approvals' desk. */
-        private Child child(Outcome outcome) {
-            alone(entered, call.parent); // a cancel that came as the child ended must not stop the parent
-            if (!(outcome instanceof Outcome.Paused p)) {
-                return new Child(outcome.reply().text(), null, false);
-            }
-            if (call.desk == null) {
-                throw new AgentException(agent, p.message(), null);
-            }
-            return new Child(null, p.message(), false);
-        }
-    }
-
-    /**
-     * Whether a child was cancelled by itself while its parent goes on; if so, the interrupt its
-     * cancel left on this thread (the parent's own, for a lone task) is cleared.
-     *
-     * @param child the child's run context, or null when it was never entered
-     */
-    private static boolean alone(RunContext child, Run parent) {
-        if (child == null || !child.cancelled() || parent.context.cancelled()) {
-            return false;
-        }
-        Thread.interrupted();
-        return true;
     }
 
     private static String describe(Throwable e) {
