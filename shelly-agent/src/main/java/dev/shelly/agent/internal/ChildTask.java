@@ -62,7 +62,7 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
         try {
             input = OutOfLine.call(ChildTask::start, this);
             if (input == null) {
-                return OutOfLine.call(ChildTask::finished, this);
+                return new Child(done, null, false); // the desk holds the child's end
             }
             run = call.parent.agent.children().run(child, input, entered);
         } catch (RuntimeException e) {
@@ -89,11 +89,6 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
         child = children.spawn(agent, call.parent.context);
         entered = children.enter(child, call.parent.context, this, chat);
         return chat.isEmpty() ? input() : List.of();
-    }
-
-    /** The child's end as the approvals' desk holds it. */
-    private Child finished() {
-        return new Child(done, null, false);
     }
 
     /** The child's result once its run ended. */

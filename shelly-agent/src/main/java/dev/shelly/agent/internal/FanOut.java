@@ -1,9 +1,9 @@
 package dev.shelly.agent.internal;
 
 import dev.shelly.agent.RunContext;
-import java.time.Duration;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -292,7 +292,7 @@ public final class FanOut<T> {
             }
         }
 
-        // The methods below keep Work.run's frame small: it is under every model call of the task.
+        // Work.run calls the methods below out of line: its frame is under every model call of the task.
 
         private Outcome<T> failed(Throwable e) {
             int cause = cancelCause;

@@ -44,9 +44,10 @@ public final class Runs {
             List<Message> input, StructuredOutput<?> out, Approver approver) {}
 
     // A run is driven by the agent's package, in one frame: it calls started, then drives the flat
-    // loop itself (Run.flat) or walks the links, then calls ended with the reply, or failed, and
-    // stopped at last. The frames under a model call are what a waiting run's virtual thread keeps
-    // on the heap, so there are few of them.
+    // loop itself (Run.flat: Run.first and Run.after call ended once there is no next request) or
+    // walks the links and calls ended with the reply; or it calls failed; and stopped at last. The
+    // frames under a model call are what a waiting run's virtual thread keeps on the heap, so there
+    // are few of them, and they call all of this out of line (OutOfLine).
 
     /**
      * Starts a run: announces it and makes its tools and loop. A failure here is announced, and
