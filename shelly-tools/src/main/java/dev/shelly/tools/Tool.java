@@ -2,9 +2,11 @@ package dev.shelly.tools;
 
 import dev.shelly.chats.ToolDefinition;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.regex.Pattern;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
-import java.util.regex.Pattern;
 
 /**
  * A tool: what the model is told about it, and the handler that runs it.
@@ -23,6 +25,16 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
     private static final Pattern NAME = Pattern.compile("[a-zA-Z0-9_-]{1,64}");
 
     /**
+     * The definitions found valid most recently, by identity. A tool made again and again from
+     * one definition (a handler bound to each call, as an agent's {@code delegate} tool is) is
+     * checked once: the check parses the schema, and such a tool is made on a rare path, where
+     * the JVM runs it uncompiled at many times the cost. A definition is immutable, so one found
+     * valid stays valid; a slot lost to a race only means a check made again.
+     */
+    private static final AtomicReferenceArray<ToolDefinition> VALID = new AtomicReferenceArray<>(16);
+    private static final AtomicInteger NEXT_VALID = new AtomicInteger();
+
+    /**
      * Validates the name (as providers require it), the input schema (a JSON object, as providers
      * require it: a broken schema is refused here, not by the server at the first model call) and
      * the timeout.
@@ -31,11 +43,14 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
         if (definition == null) {
             throw new IllegalArgumentException("Tool.definition must not be null");
         }
-        if (!NAME.matcher(definition.name()).matches()) {
-            throw new IllegalArgumentException("tool name '" + definition.name()
-                    + "' is invalid: use 1 to 64 letters, digits, '_' or '-' (what model providers accept)");
+        if (!foundValid(definition)) {
+            if (!NAME.matcher(definition.name()).matches()) {
+                throw new IllegalArgumentException("tool name '" + definition.name()
+                        + "' is invalid: use 1 to 64 letters, digits, '_' or '-' (what model providers accept)");
+            }
+            requireObjectSchema(definition);
+            VALID.set(NEXT_VALID.getAndIncrement() & (VALID.length() - 1), definition);
         }
-        requireObjectSchema(definition);
         if (handler == null) {
             throw new IllegalArgumentException("Tool.handler of '" + definition.name() + "' must not be null");
         }
@@ -69,6 +84,16 @@ public record Tool(ToolDefinition definition, ToolHandler handler, Duration time
      */
     public Tool(ToolDefinition definition, ToolHandler handler, Duration timeout) {
         this(definition, handler, timeout, 0);
+    }
+
+    /** Whether this very definition was found valid lately. */
+    private static boolean foundValid(ToolDefinition definition) {
+        for (int i = 0; i < VALID.length(); i++) {
+            if (VALID.get(i) == definition) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void requireObjectSchema(ToolDefinition definition) {

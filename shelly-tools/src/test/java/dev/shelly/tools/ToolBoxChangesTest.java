@@ -67,6 +67,54 @@ class ToolBoxChangesTest {
                 .hasMessageStartingWith("the input schema of tool 'two' is not valid JSON (");
     }
 
+    /**
+     * A definition found valid is not checked again when a tool is made from it once more (an
+     * agent's delegate tool is made per call); one found invalid is refused every time, also
+     * while many threads make tools from more definitions than are remembered.
+     */
+    @RepeatedTest(3)
+    void aDefinitionIsRefusedEveryTimeAndTheValidOnesAreMadeFromManyThreads() throws Exception {
+        ToolDefinition bad = new ToolDefinition("two", "x", "{} {}");
+        for (int i = 0; i < 3; i++) {
+            assertThatThrownBy(() -> new Tool(bad, (in, ctx) -> ToolOutput.text(""), null))
+                    .hasMessageStartingWith("the input schema of tool 'two' is not valid JSON (");
+        }
+        List<ToolDefinition> definitions = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            definitions.add(i % 2 == 0 ? new ToolDefinition("t" + i, "x", "{\"type\":\"object\"}")
+                    : new ToolDefinition("t" + i, "x", "[" + i + "]"));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<Integer>> made = new ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                int first = t;
+                made.add(pool.submit(() -> {
+                    go.await();
+                    int refused = 0;
+                    for (int k = 0; k < 400; k++) {
+                        ToolDefinition d = definitions.get((first * 7 + k) % definitions.size());
+                        try {
+                            assertThat(new Tool(d, (in, ctx) -> ToolOutput.text(""), null).definition()).isSameAs(d);
+                        } catch (IllegalArgumentException e) {
+                            assertThat(e).hasMessage("the input schema of tool '" + d.name()
+                                    + "' must be a JSON object, got array");
+                            refused++;
+                        }
+                    }
+                    return refused;
+                }));
+            }
+            go.countDown();
+            for (Future<Integer> f : made) {
+                assertThat(f.get()).isEqualTo(200);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void replaceAllRemoveAndListeners() {
         ToolBox box = ToolBox.of(echo("a", "1"), echo("b", "2"));
