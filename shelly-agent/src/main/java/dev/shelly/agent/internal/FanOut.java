@@ -4,7 +4,6 @@ import dev.shelly.agent.RunContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -259,17 +258,20 @@ public final class FanOut<T> {
             if (!awaitGrace()) {
                 interrupted = true;
             }
-            for (int i = 0; i < n; i++) {
-                settle(i, new Outcome.Abandoned<>());
+            if (unsettled.get() > 0) {
+                for (int i = 0; i < n; i++) {
+                    settle(i, new Outcome.Abandoned<>());
+                }
             }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            List<Outcome<T>> list = new ArrayList<>(n);
+            @SuppressWarnings("unchecked")
+            Outcome<T>[] settled = new Outcome[n];
             for (int i = 0; i < n; i++) {
-                list.add(outcomes.get(i));
+                settled[i] = outcomes.get(i);
             }
-            return new Joined<>(List.copyOf(list), firstFailure.get(), interrupted, timedOut);
+            return new Joined<>(List.of(settled), firstFailure.get(), interrupted, timedOut);
         }
 
         /** Waits up to the grace for what is still running; returns false when interrupted meanwhile. */
