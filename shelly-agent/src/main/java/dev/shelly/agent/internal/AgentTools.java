@@ -439,7 +439,7 @@ final class AgentTools {
 
     private ToolBox builtinBox(String name, String callId, Orchestration.Waiting waiting) {
         return name.equals(SkillTool.NAME) ? SkillTool.toolbox(run.agent.skills(), this::bring)
-                : Orchestration.toolbox(run, callId, waiting);
+                : Orchestration.toolbox(name, run, callId, waiting);
     }
 
     private String names() {

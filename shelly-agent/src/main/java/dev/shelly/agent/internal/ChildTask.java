@@ -62,7 +62,7 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
         try {
             input = OutOfLine.call(ChildTask::start, this);
             if (input == null) {
-                return new Child(done, null, false); // the desk holds the child's end
+                return Child.answered(agent, done); // the desk holds the child's end
             }
             run = call.parent.agent.children().run(child, input, entered);
         } catch (RuntimeException e) {
@@ -120,20 +120,32 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
     private Child child(Outcome outcome) {
         alone(entered, call.parent); // a cancel that came as the child ended must not stop the parent
         if (!(outcome instanceof Outcome.Paused p)) {
-            return new Child(outcome.reply().text(), null, false);
+            return Child.answered(agent, outcome.reply().text());
         }
         if (call.desk == null) {
             throw new AgentException(agent, p.message(), null);
         }
-        return new Child(null, p.message(), false);
+        return new Child(null, p.message(), false, null);
     }
 
     /**
      * What one child did: answered, waits for a decision (with approvals), saying why, or was
      * cancelled by itself ({@link RunContext#cancel()} of its run) while the parent goes on.
+     *
+     * @param answer the child's answer, or null
+     * @param waiting why the child waits for a decision, or null
+     * @param cancelled whether it was cancelled by itself
+     * @param entry the answer's entry in the call's results, written on the child's thread, or null
      */
-    record Child(String answer, String waiting, boolean cancelled) {
-        static final Child CANCELLED = new Child(null, null, true);
+    record Child(String answer, String waiting, boolean cancelled, String entry) {
+        static final Child CANCELLED = new Child(null, null, true, null);
+
+        /** A child that answered, its entry in the results written now. */
+        static Child answered(String agent, String answer) {
+            return new Child(answer, null, false,
+                    Orchestration.entry(new StringBuilder(32 + agent.length() + answer.length()), agent, "result", answer)
+                            .toString());
+        }
     }
 
     /**

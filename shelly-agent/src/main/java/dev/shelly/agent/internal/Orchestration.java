@@ -24,6 +24,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.core.io.JsonStringEncoder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
@@ -78,10 +79,11 @@ final class Orchestration {
         volatile String reason;
     }
 
-    static ToolBox toolbox(Run run, String callId, Waiting waiting) {
-        return ToolBox.of(
-                new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(run)), null),
-                new Tool(DELEGATE_TOOL, new DelegateHandler(run, callId, waiting), null));
+    /** The tool box for one call of {@code name}: {@code list_agents} or {@code delegate}, whichever is called. */
+    static ToolBox toolbox(String name, Run run, String callId, Waiting waiting) {
+        return ToolBox.of(name.equals(LIST_AGENTS)
+                ? new Tool(LIST_AGENTS_TOOL, (input, ctx) -> ToolOutput.text(listAgents(run)), null)
+                : new Tool(DELEGATE_TOOL, new DelegateHandler(run, callId, waiting), null));
     }
 
     /**
@@ -417,38 +419,52 @@ final class Orchestration {
             }
         }
 
+        /**
+         * The results, a JSON array in task order. An answer's entry was written by its child, on
+         * the child's own thread: the delegating thread, which every child waits for, only
+         * strings the entries together.
+         */
         private String results(FanOut.Joined<Child> joined, int firstFailure) {
-            StringWriter out = new StringWriter(64 * tasks.size());
-            try (JsonGenerator g = JSON.createGenerator(out)) {
-                g.writeStartArray();
-                for (int i = 0; i < tasks.size(); i++) {
-                    String agent = tasks.get(i).agent;
-                    g.writeStartObject();
-                    g.writeStringProperty("agent", agent);
-                    switch (joined.outcomes().get(i)) {
-                        case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> g.writeStringProperty("error",
-                                "agent '" + agent + "' was cancelled");
-                        case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> g.writeStringProperty(
-                                "error", "agent '" + agent + "' waited for a decision and was stopped because tasks["
-                                        + firstFailure + "] (agent '" + tasks.get(firstFailure).agent + "') failed");
-                        case FanOut.Outcome.Success<Child> s -> g.writeStringProperty("result", s.value().answer());
-                        case FanOut.Outcome.Failure<Child> f -> g.writeStringProperty("error",
-                                f.error() instanceof CancellationException
-                                        ? "agent '" + agent + "' was cancelled" : describe(f.error()));
-                        case FanOut.Outcome.Cancelled<Child> c -> g.writeStringProperty("error",
-                                c.because() >= 0 && c.because() != i
-                                        ? "cancelled because tasks[" + c.because() + "] (agent '"
-                                                + tasks.get(c.because()).agent + "') failed"
-                                        : "agent '" + agent + "' was cancelled");
-                        case FanOut.Outcome.Abandoned<Child> a -> g.writeStringProperty("error",
-                                "agent '" + agent + "' was cancelled and did not stop in time");
-                    }
-                    g.writeEndObject();
+            StringBuilder out = new StringBuilder(48 * tasks.size()).append('[');
+            for (int i = 0; i < tasks.size(); i++) {
+                if (i > 0) {
+                    out.append(',');
                 }
-                g.writeEndArray();
+                String agent = tasks.get(i).agent;
+                switch (joined.outcomes().get(i)) {
+                    case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> entry(out, agent, "error",
+                            "agent '" + agent + "' was cancelled");
+                    case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> entry(out, agent, "error",
+                            "agent '" + agent + "' waited for a decision and was stopped because tasks["
+                                    + firstFailure + "] (agent '" + tasks.get(firstFailure).agent + "') failed");
+                    case FanOut.Outcome.Success<Child> s -> out.append(s.value().entry());
+                    case FanOut.Outcome.Failure<Child> f -> entry(out, agent, "error",
+                            f.error() instanceof CancellationException
+                                    ? "agent '" + agent + "' was cancelled" : describe(f.error()));
+                    case FanOut.Outcome.Cancelled<Child> c -> entry(out, agent, "error",
+                            c.because() >= 0 && c.because() != i
+                                    ? "cancelled because tasks[" + c.because() + "] (agent '"
+                                            + tasks.get(c.because()).agent + "') failed"
+                                    : "agent '" + agent + "' was cancelled");
+                    case FanOut.Outcome.Abandoned<Child> a -> entry(out, agent, "error",
+                            "agent '" + agent + "' was cancelled and did not stop in time");
+                }
             }
-            return out.toString();
+            return out.append(']').toString();
         }
+    }
+
+    /**
+     * Appends one entry of a {@code delegate} call's results: {@code {"agent":"a","result":"..."}}
+     * or with {@code "error"}, the strings escaped as Jackson's generator escapes them.
+     */
+    static StringBuilder entry(StringBuilder out, String agent, String key, String text) {
+        JsonStringEncoder quote = JsonStringEncoder.getInstance();
+        out.append("{\"agent\":\"");
+        quote.quoteAsString(agent, out);
+        out.append("\",\"").append(key).append("\":\"");
+        quote.quoteAsString(text, out);
+        return out.append("\"}");
     }
 
     private static String describe(Throwable e) {
