@@ -20,6 +20,17 @@ class ToolResultsTest {
     }
 
     @Test
+    void theNoteGroupsThousandsAsAFormatWould() {
+        long[] counts = {0, 7, 999, 1_000, 12_345, 999_999, 1_000_000, 49_900_000, 1_234_567_890_123L,
+            Long.MAX_VALUE, -1, -999, -1_000, -1_234_567, Long.MIN_VALUE};
+        for (long count : counts) {
+            assertThat(ToolResults.grouped(count)).as("%d", count).isEqualTo(String.format(java.util.Locale.ROOT, "%,d", count));
+        }
+        assertThat(ToolResults.note(4, 1_000_000)).isEqualTo("[truncated: 4 of 1,000,000 characters omitted; ask for"
+                + " less, e.g. a narrower query, a smaller range or fewer lines]");
+    }
+
+    @Test
     void aHugeResultIsCutToTheDefaultLimitWithANoteSayingHowMuchWasOmitted() {
         String huge = "x".repeat(50_000_000);
         ToolBox box = ToolBox.of(Tool.of("dump", "dumps", OBJECT, (in, ctx) -> ToolOutput.text(huge)));
