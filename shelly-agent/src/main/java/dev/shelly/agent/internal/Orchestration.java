@@ -430,27 +430,34 @@ final class Orchestration {
                 if (i > 0) {
                     out.append(',');
                 }
-                String agent = tasks.get(i).agent;
-                switch (joined.outcomes().get(i)) {
-                    case FanOut.Outcome.Success<Child> s when s.value().cancelled() -> entry(out, agent, "error",
-                            "agent '" + agent + "' was cancelled");
-                    case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> entry(out, agent, "error",
-                            "agent '" + agent + "' waited for a decision and was stopped because tasks["
-                                    + firstFailure + "] (agent '" + tasks.get(firstFailure).agent + "') failed");
-                    case FanOut.Outcome.Success<Child> s -> out.append(s.value().entry());
-                    case FanOut.Outcome.Failure<Child> f -> entry(out, agent, "error",
-                            f.error() instanceof CancellationException
-                                    ? "agent '" + agent + "' was cancelled" : describe(f.error()));
-                    case FanOut.Outcome.Cancelled<Child> c -> entry(out, agent, "error",
-                            c.because() >= 0 && c.because() != i
-                                    ? "cancelled because tasks[" + c.because() + "] (agent '"
-                                            + tasks.get(c.because()).agent + "') failed"
-                                    : "agent '" + agent + "' was cancelled");
-                    case FanOut.Outcome.Abandoned<Child> a -> entry(out, agent, "error",
-                            "agent '" + agent + "' was cancelled and did not stop in time");
+                FanOut.Outcome<Child> outcome = joined.outcomes().get(i);
+                String entry = outcome instanceof FanOut.Outcome.Success<Child> s ? s.value().entry() : null;
+                if (entry != null) {
+                    out.append(entry);
+                } else {
+                    String agent = tasks.get(i).agent;
+                    entry(out, agent, "error", error(i, agent, outcome, firstFailure));
                 }
             }
             return out.append(']').toString();
+        }
+
+        /** Why task i has no answer. */
+        private String error(int i, String agent, FanOut.Outcome<Child> outcome, int firstFailure) {
+            return switch (outcome) {
+                case FanOut.Outcome.Success<Child> s when s.value().waiting() != null -> "agent '" + agent
+                        + "' waited for a decision and was stopped because tasks[" + firstFailure + "] (agent '"
+                        + tasks.get(firstFailure).agent + "') failed";
+                case FanOut.Outcome.Success<Child> s -> "agent '" + agent + "' was cancelled";
+                case FanOut.Outcome.Failure<Child> f -> f.error() instanceof CancellationException
+                        ? "agent '" + agent + "' was cancelled" : describe(f.error());
+                case FanOut.Outcome.Cancelled<Child> c -> c.because() >= 0 && c.because() != i
+                        ? "cancelled because tasks[" + c.because() + "] (agent '" + tasks.get(c.because()).agent
+                                + "') failed"
+                        : "agent '" + agent + "' was cancelled";
+                case FanOut.Outcome.Abandoned<Child> a -> "agent '" + agent
+                        + "' was cancelled and did not stop in time";
+            };
         }
     }
 
