@@ -209,7 +209,8 @@ public final class FanOut<T> {
     private final class Run {
         private final int n = tasks.size();
         private final AtomicReferenceArray<Outcome<T>> outcomes = new AtomicReferenceArray<>(n);
-        private final Thread[] threads = new Thread[n];
+        /** Each task's thread once started; read by {@link #cancel}, which may run while the rest start. */
+        private final AtomicReferenceArray<Thread> threads = new AtomicReferenceArray<>(n);
         private final AtomicInteger firstFailure = new AtomicInteger(-1);
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition allSettled = lock.newCondition();
@@ -218,15 +219,12 @@ public final class FanOut<T> {
         private volatile int cancelCause = Integer.MIN_VALUE;
 
         Joined<T> join() {
-            Thread.Builder unnamed = Thread.ofVirtual(); // one builder for every task without a name
+            @SuppressWarnings("unchecked")
+            Work<T>[] works = new Work[n];
             for (int i = 0; i < n; i++) {
-                Work<T> work = Work.given(tasks, i, this);
-                Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
-                threads[i] = builder.unstarted(propagation == null ? work : propagation.apply(work));
+                works[i] = Work.given(tasks, i, this); // all given, or none, before any starts
             }
-            for (Thread t : threads) {
-                t.start();
-            }
+            start(works);
             boolean interrupted = false;
             boolean timedOut = false;
             long deadlineAt = deadline == null ? 0 : System.nanoTime() + TimeUnit.NANOSECONDS.convert(deadline);
@@ -274,6 +272,28 @@ public final class FanOut<T> {
             return new Joined<>(List.of(settled), firstFailure.get(), interrupted, timedOut);
         }
 
+        /**
+         * Starts the tasks' threads in task order, each made as its turn comes, so that the first
+         * tasks run while the rest are made. A task may fail, and cancel the others, meanwhile: a
+         * thread is published before it starts, so a cancel either finds it and interrupts it, or
+         * came before its task began, which then settles as cancelled itself ({@link Work#run});
+         * the tasks not started by the time of a cancel are settled here.
+         */
+        private void start(Work<T>[] works) {
+            Thread.Builder unnamed = Thread.ofVirtual(); // one builder for every task without a name
+            for (int i = 0; i < n; i++) {
+                int cause = cancelCause;
+                if (cause != Integer.MIN_VALUE) {
+                    settle(i, new Outcome.Cancelled<>(cause));
+                    continue;
+                }
+                Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
+                Thread thread = builder.unstarted(propagation == null ? works[i] : propagation.apply(works[i]));
+                threads.set(i, thread);
+                thread.start();
+            }
+        }
+
         /** Waits up to the grace for what is still running; returns false when interrupted meanwhile. */
         private boolean awaitGrace() {
             long until = System.nanoTime() + TimeUnit.NANOSECONDS.convert(grace);
@@ -316,8 +336,9 @@ public final class FanOut<T> {
                 cancelCause = cause;
             }
             for (int i = 0; i < n; i++) {
-                if (i != except && outcomes.get(i) == null) {
-                    threads[i].interrupt();
+                Thread thread = threads.get(i);
+                if (i != except && thread != null && outcomes.get(i) == null) {
+                    thread.interrupt();
                 }
             }
             lock.lock();

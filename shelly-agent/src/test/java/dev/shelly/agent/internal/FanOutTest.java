@@ -158,6 +158,38 @@ class FanOutTest {
         }
     }
 
+    /**
+     * The threads start one by one while the first tasks already run: a task failing at once
+     * cancels the others whether they started before its cancel, while it ran, or not at all.
+     * A thread the cancel missed would wait out the grace and be abandoned.
+     */
+    @Test
+    void aTaskFailingWhileTheRestStartCancelsEveryOther() {
+        int n = 5_000;
+        for (int round = 0; round < 10; round++) {
+            IllegalStateException boom = new IllegalStateException("boom");
+            List<Callable<String>> tasks = new ArrayList<>();
+            tasks.add(() -> {
+                throw boom;
+            });
+            for (int i = 1; i < n; i++) {
+                tasks.add(() -> {
+                    new CountDownLatch(1).await(); // ends only when interrupted
+                    return "never";
+                });
+            }
+            long start = System.nanoTime();
+            Joined<String> joined = FanOut.of(tasks).failFast(true).grace(Duration.ofSeconds(20)).join();
+
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("round %d", round).isLessThan(Duration.ofSeconds(20));
+            assertThat(joined.firstFailure()).isZero();
+            assertThat(joined.outcomes().getFirst()).isEqualTo(new Outcome.Failure<>(boom));
+            for (int i = 1; i < n; i++) {
+                assertThat(joined.outcomes().get(i)).as("round %d task %d", round, i).isEqualTo(new Outcome.Cancelled<>(0));
+            }
+        }
+    }
+
     @Test
     void aDeadlineCancelsEvenASingleTaskOnItsOwnThread() {
         Thread caller = Thread.currentThread();
