@@ -152,7 +152,8 @@ public final class FanOut<T> {
 
     /**
      * Called exactly once per task as it settles, on the thread that settled it (the task's own,
-     * or the joining thread for an abandoned task). {@link #join()} returns after every call has
+     * or the joining thread for an abandoned task and for one a fail-fast cancel came before it
+     * started). {@link #join()} returns after every call has
      * begun, and after every call by a task that ended within the grace has returned.
      *
      * @param value the callback
@@ -220,7 +221,7 @@ public final class FanOut<T> {
 
         Joined<T> join() {
             @SuppressWarnings("unchecked")
-            Work<T>[] works = new Work[n];
+            Work<T>[] works = (Work<T>[]) new Work<?>[n];
             for (int i = 0; i < n; i++) {
                 works[i] = Work.given(tasks, i, this); // all given, or none, before any starts
             }
@@ -265,7 +266,7 @@ public final class FanOut<T> {
                 Thread.currentThread().interrupt();
             }
             @SuppressWarnings("unchecked")
-            Outcome<T>[] settled = new Outcome[n];
+            Outcome<T>[] settled = (Outcome<T>[]) new Outcome<?>[n];
             for (int i = 0; i < n; i++) {
                 settled[i] = outcomes.get(i);
             }
@@ -281,16 +282,30 @@ public final class FanOut<T> {
          */
         private void start(Work<T>[] works) {
             Thread.Builder unnamed = Thread.ofVirtual(); // one builder for every task without a name
-            for (int i = 0; i < n; i++) {
-                int cause = cancelCause;
-                if (cause != Integer.MIN_VALUE) {
-                    settle(i, new Outcome.Cancelled<>(cause));
-                    continue;
+            int i = 0;
+            try {
+                for (; i < n; i++) {
+                    int cause = cancelCause;
+                    if (cause != Integer.MIN_VALUE) {
+                        settle(i, new Outcome.Cancelled<>(cause));
+                        continue;
+                    }
+                    Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
+                    Thread thread = builder.unstarted(propagation == null ? works[i] : propagation.apply(works[i]));
+                    threads.set(i, thread);
+                    thread.start();
                 }
-                Thread.Builder builder = names == null ? unnamed : Thread.ofVirtual().name(names.apply(i));
-                Thread thread = builder.unstarted(propagation == null ? works[i] : propagation.apply(works[i]));
-                threads.set(i, thread);
-                thread.start();
+            } catch (RuntimeException | Error e) {
+                // A name, a wrapping or a start failed: the join throws, once what did start was
+                // cancelled and had the grace to stop.
+                cancel(-1, -1);
+                for (; i < n; i++) {
+                    settle(i, new Outcome.Cancelled<>(-1));
+                }
+                if (!awaitGrace()) {
+                    Thread.currentThread().interrupt();
+                }
+                throw e;
             }
         }
 

@@ -15,6 +15,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -188,6 +189,37 @@ class FanOutTest {
                 assertThat(joined.outcomes().get(i)).as("round %d task %d", round, i).isEqualTo(new Outcome.Cancelled<>(0));
             }
         }
+    }
+
+    /** A thread's name failing halfway through the starts fails the join, once the tasks already started were cancelled. */
+    @Test
+    void aFailureWhileStartingCancelsWhatStartedBeforeTheJoinThrows() {
+        AtomicInteger started = new AtomicInteger();
+        AtomicInteger interrupted = new AtomicInteger();
+        List<Callable<String>> tasks = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            tasks.add(() -> {
+                started.incrementAndGet();
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    interrupted.incrementAndGet();
+                    throw e;
+                }
+                return "never";
+            });
+        }
+        FanOut<String> fan = FanOut.of(tasks).grace(Duration.ofSeconds(20)).names(i -> {
+            if (i == 500) {
+                throw new IllegalStateException("no name for task 500");
+            }
+            return "task-" + i;
+        });
+
+        assertThatThrownBy(fan::join).isInstanceOf(IllegalStateException.class).hasMessage("no name for task 500");
+        assertThat(started.get()).isBetween(0, 500);
+        assertThat(interrupted.get()).isEqualTo(started.get());
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 
     @Test
