@@ -181,7 +181,8 @@ class DelegationTest {
         register(r, "worker", "Answers oddly", ScriptedCompleter.perChat(Step.reply(answer)));
         register(r, "bad", "Fails", ScriptedCompleter.perChat(Step.fail(
                 ModelException.builder(ModelException.Kind.SERVER).providerMessage(failure).build())));
-        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate("worker", "a", null), Step.delegate("bad", "b", null),
+        Agent lead = lead(r, ScriptedCompleter.of(Step.delegate(new Step.Task("worker", "a", null),
+                new Step.Task("worker", "b", null)), Step.delegate("bad", "c", null),
                 Step.reply("done")), 1);
 
         lead.run("go");
@@ -190,14 +191,17 @@ class DelegationTest {
         for (Message m : lead.chat().messages()) {
             results.addAll(m.toolResults());
         }
-        // The answer's entry is written by the child on its own thread, an error's by the lead.
-        assertThat(results.get(0).text()).isEqualTo("[{\"agent\":\"worker\",\"result\":\"say \\\"hi\\\"\\\\ now"
-                + "\\nthen\\ttab\\u0001\\u001F a/b \u00e9 \uD83D\uDE00 \u2028\"}]");
+        // An answer's entry is written by its child on its own thread (two tasks: two threads),
+        // an error's by the lead, who strings them together.
+        String entry = "{\"agent\":\"worker\",\"result\":\"say \\\"hi\\\"\\\\ now"
+                + "\\nthen\\ttab\\u0001\\u001F a/b \u00e9 \uD83D\uDE00 \u2028\"}";
+        assertThat(results.get(0).text()).isEqualTo("[" + entry + "," + entry + "]");
         assertThat(results.get(1).text()).isEqualTo(
                 "[{\"agent\":\"bad\",\"error\":\"server: the \\\"server\\\"\\nfell over\"}]");
         record Entry(String agent, String result) {}
         tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
-        assertThat(results.get(0).text()).isEqualTo(json.writeValueAsString(List.of(new Entry("worker", answer))));
+        assertThat(results.get(0).text())
+                .isEqualTo(json.writeValueAsString(List.of(new Entry("worker", answer), new Entry("worker", answer))));
         assertThat(json.readTree(results.get(1).text()).get(0).get("error").stringValue())
                 .isEqualTo("server: " + failure);
     }

@@ -62,7 +62,7 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
         try {
             input = OutOfLine.call(ChildTask::start, this);
             if (input == null) {
-                return Child.answered(agent, done); // the desk holds the child's end
+                return answered(done); // the desk holds the child's end
             }
             run = call.parent.agent.children().run(child, input, entered);
         } catch (RuntimeException e) {
@@ -120,7 +120,7 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
     private Child child(Outcome outcome) {
         alone(entered, call.parent); // a cancel that came as the child ended must not stop the parent
         if (!(outcome instanceof Outcome.Paused p)) {
-            return Child.answered(agent, outcome.reply().text());
+            return answered(outcome.reply().text());
         }
         if (call.desk == null) {
             throw new AgentException(agent, p.message(), null);
@@ -132,20 +132,22 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
      * What one child did: answered, waits for a decision (with approvals), saying why, or was
      * cancelled by itself ({@link RunContext#cancel()} of its run) while the parent goes on.
      *
-     * @param answer the child's answer, or null
+     * @param answer the child's answer when the approvals' desk may keep it (the call has a
+     *     desk), else null: the entry holds it
      * @param waiting why the child waits for a decision, or null
      * @param cancelled whether it was cancelled by itself
-     * @param entry the answer's entry in the call's results, written on the child's thread, or null
+     * @param entry the answer's entry in the call's results, written on the thread the child ran
+     *     on, or null when it did not answer
      */
     record Child(String answer, String waiting, boolean cancelled, String entry) {
         static final Child CANCELLED = new Child(null, null, true, null);
+    }
 
-        /** A child that answered, its entry in the results written now. */
-        static Child answered(String agent, String answer) {
-            return new Child(answer, null, false,
-                    Orchestration.entry(new StringBuilder(32 + agent.length() + answer.length()), agent, "result", answer)
-                            .toString());
-        }
+    /** The child answered: its entry in the results written now, its answer kept too for a desk. */
+    private Child answered(String answer) {
+        String entry = Orchestration.entry(new StringBuilder(32 + agent.length() + answer.length()), agent, "result",
+                answer).toString();
+        return new Child(call.desk == null ? null : answer, null, false, entry);
     }
 
     /**

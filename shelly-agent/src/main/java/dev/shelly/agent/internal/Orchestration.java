@@ -421,8 +421,8 @@ final class Orchestration {
 
         /**
          * The results, a JSON array in task order. An answer's entry was written by its child, on
-         * the child's own thread: the delegating thread, which every child waits for, only
-         * strings the entries together.
+         * the child's own thread (the delegating thread's, for a lone task): the delegating
+         * thread, which every child waits for, only strings the entries together.
          */
         private String results(FanOut.Joined<Child> joined, int firstFailure) {
             StringBuilder out = new StringBuilder(48 * tasks.size()).append('[');
