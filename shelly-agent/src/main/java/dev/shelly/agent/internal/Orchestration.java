@@ -20,10 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
-import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.JsonToken;
 import tools.jackson.core.io.JsonStringEncoder;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -87,9 +84,9 @@ final class Orchestration {
     }
 
     /**
-     * The {@code delegate} tool of one call. Well-formed arguments whose every task may be
-     * delegated are read from their text, as they stream by: no tree of N tasks is built. Any
-     * others go the way of every tool's, through the tree, which says what is wrong.
+     * The {@code delegate} tool of one call. Arguments in the shape a model sends, whose every
+     * task may be delegated, are read from their text ({@link TaskReader}): no tree of N tasks is
+     * built. Any others go the way of every tool's, through the tree, which says what is wrong.
      */
     private record DelegateHandler(Run run, String callId, Waiting waiting) implements ArgumentsText {
         @Override
@@ -175,8 +172,6 @@ final class Orchestration {
         private String lastContext;
         /** The message of {@link #lastContext}, which every task with that context shares. */
         private Message lastContextMessage;
-        /** The agent name the previous task sent, as it sent it. */
-        private String lastAgent;
 
         Delegation(Run parent, String callId) {
             this.parent = parent;
@@ -225,71 +220,14 @@ final class Orchestration {
         }
 
         /**
-         * Reads well-formed arguments from their text and fills the tasks, as {@link #parse}
-         * would; returns false, having read nothing it keeps, at anything {@code parse} would
-         * refuse or that this reader does not expect (a non-string context, a repeated name,
-         * text after the object), for the tree to say what is wrong.
+         * Reads arguments in the shape a model sends from their text ({@link TaskReader}) and
+         * fills the tasks, as {@link #parse} would; returns false, at anything {@code parse} would
+         * refuse or that the reader does not read, for the tree to say what is wrong: this call
+         * is then dropped with what it read.
          */
         boolean read(Registry registry, String arguments) {
-            try (JsonParser p = JSON.createParser(arguments)) {
-                if (p.nextToken() != JsonToken.START_OBJECT) {
-                    return false;
-                }
-                boolean read = false;
-                JsonToken t;
-                for (t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
-                    String name = p.currentName();
-                    JsonToken value = p.nextToken();
-                    if (!name.equals("tasks")) {
-                        p.skipChildren();
-                    } else if (read || value != JsonToken.START_ARRAY || !readTasks(registry, p)) {
-                        return false;
-                    } else {
-                        read = true;
-                    }
-                }
-                return read && t == JsonToken.END_OBJECT && p.nextToken() == null && !tasks.isEmpty();
-            } catch (JacksonException e) {
-                return false;
-            }
-        }
-
-        /** Reads the array of tasks, the parser on its start; false at anything {@link #parse} would refuse. */
-        private boolean readTasks(Registry registry, JsonParser p) {
-            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
-                if (t != JsonToken.START_OBJECT) {
-                    return false;
-                }
-                String agent = null;
-                String task = null;
-                String context = null;
-                boolean hasContext = false;
-                for (t = p.nextToken(); t == JsonToken.PROPERTY_NAME; t = p.nextToken()) {
-                    String name = p.currentName();
-                    JsonToken value = p.nextToken();
-                    switch (name) {
-                        case "agent", "task" -> {
-                            if (value != JsonToken.VALUE_STRING || (name.equals("agent") ? agent : task) != null) {
-                                return false;
-                            }
-                            if (name.equals("agent")) {
-                                agent = same(p, lastAgent);
-                                lastAgent = agent;
-                            } else {
-                                task = p.getString();
-                            }
-                        }
-                        case "context" -> {
-                            if (hasContext || (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL)) {
-                                return false;
-                            }
-                            hasContext = true;
-                            context = value == JsonToken.VALUE_NULL ? null : same(p, lastContext);
-                        }
-                        default -> p.skipChildren();
-                    }
-                }
-                if (agent == null || agent.isBlank() || task == null || task.isBlank()) {
+            return TaskReader.read(arguments, (agent, task, context) -> {
+                if (agent.isBlank() || task.isBlank()) {
                     return false;
                 }
                 String named = agent.strip();
@@ -302,27 +240,8 @@ final class Orchestration {
                     known = named;
                 }
                 add(known, task.strip(), context);
-            }
-            return true;
-        }
-
-        /**
-         * The string the parser is on: {@code previous} when it is the same text, which is then
-         * not made into a string again (N tasks naming one agent, with one context).
-         */
-        private static String same(JsonParser p, String previous) {
-            int length = p.getStringLength();
-            if (previous == null || previous.length() != length) {
-                return p.getString();
-            }
-            char[] chars = p.getStringCharacters();
-            int offset = p.getStringOffset();
-            for (int k = 0; k < length; k++) {
-                if (chars[offset + k] != previous.charAt(k)) {
-                    return p.getString();
-                }
-            }
-            return previous;
+                return true;
+            });
         }
 
         /**
