@@ -47,6 +47,12 @@ final class Orchestration {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
+    /**
+     * What a results array cut to the limit keeps free for its closing bracket and note: the
+     * longest note, with ten-digit counts and limit, is 206 characters.
+     */
+    private static final int NOTE_ROOM = 256;
+
     private static final String LIST_SCHEMA = """
             {"type":"object","properties":{},"additionalProperties":false}""";
 
@@ -325,7 +331,7 @@ final class Orchestration {
                 return ToolOutput.text("paused");
             }
             clearFrames();
-            String json = results(joined, firstFailure);
+            String json = results(joined, firstFailure, failed);
             return failed ? ToolOutput.error(json) : ToolOutput.text(json);
         }
 
@@ -342,10 +348,21 @@ final class Orchestration {
          * The results, a JSON array in task order. An answer's entry was written by its child, on
          * the child's own thread (the delegating thread's, for a lone task): the delegating
          * thread, which every child waits for, only strings the entries together.
+         *
+         * <p>When every child answered and the answers do not fit the agent's limit on a tool
+         * result, the array keeps the entries that fit whole, and a note says which tasks' results
+         * were left out: the model gets valid JSON and knows what is missing, and the entries
+         * left out are never copied. Otherwise (a task failed, or the first entry alone does not
+         * fit) the whole array is written and cut as any tool's result is.
          */
-        private String results(FanOut.Joined<Child> joined, int firstFailure) {
-            StringBuilder out = new StringBuilder(48 * tasks.size()).append('[');
-            for (int i = 0; i < tasks.size(); i++) {
+        private String results(FanOut.Joined<Child> joined, int firstFailure, boolean failed) {
+            int n = tasks.size();
+            int limit = parent.agent.maxToolResultChars();
+            boolean whole = failed; // written whole, to be cut as any tool's result
+            int kept = 0; // the entries that fit with the note, and their length
+            int keptLength = 0;
+            StringBuilder out = new StringBuilder((int) Math.min(48L * n, limit + 64L)).append('[');
+            for (int i = 0; i < n; i++) {
                 if (i > 0) {
                     out.append(',');
                 }
@@ -357,8 +374,29 @@ final class Orchestration {
                     String agent = tasks.get(i).agent;
                     entry(out, agent, "error", error(i, agent, outcome, firstFailure));
                 }
+                if (whole) {
+                    continue;
+                }
+                if (kept == i && out.length() < limit - NOTE_ROOM) {
+                    kept = i + 1;
+                    keptLength = out.length();
+                } else if (out.length() >= limit) { // the array and its bracket will not fit
+                    if (kept == 0) {
+                        whole = true; // the first answer alone is too long for a note after it
+                    } else {
+                        out.setLength(keptLength);
+                        return out.append("]\n\n").append(omitted(kept, n, limit)).toString();
+                    }
+                }
             }
             return out.append(']').toString();
+        }
+
+        /** The note after results cut to the limit: the results of tasks {@code from} to the last are left out. */
+        private static String omitted(int from, int n, int limit) {
+            return "[truncated: the results of tasks[" + from + "] to tasks[" + (n - 1) + "] (" + (n - from) + " of " + n
+                    + " tasks) are omitted to keep within " + limit + " characters; delegate fewer tasks at once, "
+                    + "or ask for shorter answers]";
         }
 
         /** Why task i has no answer. */
