@@ -27,9 +27,10 @@ import java.util.concurrent.CountDownLatch;
  *   <li>{@code plain N}: N fresh worker agents, each {@code run} on its own virtual thread with
  *       the same two user messages, joined.
  *   <li>{@code delegate N}: one lead whose model makes one {@code delegate} call with N tasks (one
- *       fresh worker per task, on its own virtual thread), then answers. Also prints what reading
- *       the call's arguments alone costs (one streaming pass, as the {@code delegate} tool reads
- *       well-formed arguments), since the model's N-task JSON is part of the work.
+ *       fresh worker per task, on its own virtual thread), then answers. Also prints how long after
+ *       the round's start the first child began (median): the lead's serial part, its model call
+ *       and the reading and checking of the N tasks, since the model's N-task JSON is part of the
+ *       work and no child may start before every task is checked.
  *   <li>{@code delegate-1000 N}: N / 1,000 leads at once, each on its own virtual thread, each
  *       making one {@code delegate} call with 1,000 tasks (the largest fan-out a model can
  *       realistically send): N children in all, as in {@code delegate N}, without one call's
@@ -85,17 +86,32 @@ public final class FanOutScale {
         return new Registry().register("worker", "Works on one part of a task", () -> worker(model));
     }
 
+    /** When the first child of the round was spawned ({@link System#nanoTime()}), or 0 before. */
+    private static volatile long firstSpawn;
+
+    /** A registry whose factory notes when the round's first child is spawned (a read, then one write). */
+    private static Registry stampingRegistry(Completer model) {
+        return new Registry().register("worker", "Works on one part of a task", () -> {
+            if (firstSpawn == 0) {
+                firstSpawn = System.nanoTime();
+            }
+            return worker(model);
+        });
+    }
+
     private static void timed(String mode, int agents, int warmUps, int rounds) throws InterruptedException {
         Completer model = new WaitingCompleter(Duration.ofMillis(FLOOR_MILLIS));
-        Registry registry = registry(model);
+        Registry registry = stampingRegistry(model);
         if (mode.equals("delegate-1000") && agents % BATCH != 0) {
             throw new IllegalArgumentException("delegate-1000 needs a multiple of " + BATCH + " agents, was " + agents);
         }
         DelegatingCompleter lead = new DelegatingCompleter(mode.equals("delegate-1000") ? BATCH : agents);
         long[] wall = new long[rounds];
         long[] cpu = new long[rounds];
+        long[] first = new long[rounds];
         for (int r = -warmUps; r < rounds; r++) {
             System.gc();
+            firstSpawn = 0;
             long cpu0 = OS.getProcessCpuTime();
             long t0 = System.nanoTime();
             switch (mode) {
@@ -108,6 +124,7 @@ public final class FanOutScale {
             if (r >= 0) {
                 wall[r] = took;
                 cpu[r] = used;
+                first[r] = firstSpawn - t0;
                 System.out.printf(Locale.ROOT, "%s %,d agents, round %d: %s%n", mode, agents, r + 1,
                         figures(took, used, agents));
             }
@@ -116,8 +133,11 @@ public final class FanOutScale {
         Arrays.sort(cpu);
         System.out.printf(Locale.ROOT, "%s %,d agents, median of %d: %s%n", mode, agents, rounds,
                 figures(wall[rounds / 2], cpu[rounds / 2], agents));
-        if (!mode.equals("plain")) {
-            parseOnly(lead, mode.equals("delegate") ? agents : BATCH);
+        if (mode.equals("delegate")) {
+            Arrays.sort(first);
+            System.out.printf(Locale.ROOT, "the first child began %.2f ms after the start (median of %d): the lead's "
+                    + "model call, then reading and checking its %,d tasks (%,d characters)%n", first[rounds / 2] / 1e6,
+                    rounds, agents, lead.arguments().length());
         }
     }
 
@@ -177,44 +197,6 @@ public final class FanOutScale {
                 throw e;
             }
         }
-    }
-
-    /** What reading the delegate call's N-task arguments costs alone (one streaming pass, no tree), CPU per agent. */
-    private static void parseOnly(DelegatingCompleter lead, int agents) {
-        String arguments = lead.arguments();
-        tools.jackson.databind.json.JsonMapper json = tools.jackson.databind.json.JsonMapper.builder().build();
-        long[] cpu = new long[7];
-        for (int r = -3; r < cpu.length; r++) {
-            long t0 = OS.getProcessCpuTime();
-            if (tasks(json, arguments) != agents) {
-                throw new IllegalStateException("the arguments do not hold " + agents + " tasks");
-            }
-            if (r >= 0) {
-                cpu[r] = OS.getProcessCpuTime() - t0;
-            }
-        }
-        Arrays.sort(cpu);
-        System.out.printf(Locale.ROOT, "reading the %,d-task arguments (%,d characters) alone: %.1f ms CPU, %.2f µs per agent%n",
-                agents, arguments.length(), cpu[cpu.length / 2] / 1e6, cpu[cpu.length / 2] / 1e3 / agents);
-    }
-
-    /** The tasks in a {@code delegate} call's arguments, counted in one streaming pass, no tree. */
-    private static int tasks(tools.jackson.databind.json.JsonMapper json, String arguments) {
-        int tasks = 0;
-        int depth = 0;
-        try (tools.jackson.core.JsonParser p = json.createParser(arguments)) {
-            for (tools.jackson.core.JsonToken t = p.nextToken(); t != null; t = p.nextToken()) {
-                if (t.isStructStart()) {
-                    depth++;
-                    if (depth == 3 && t == tools.jackson.core.JsonToken.START_OBJECT) {
-                        tasks++; // {"tasks":[{...}, ...]}: an object two levels down is a task
-                    }
-                } else if (t.isStructEnd()) {
-                    depth--;
-                }
-            }
-        }
-        return tasks;
     }
 
     private static void heap(String mode, int agents, int warmUps, int rounds) throws Exception {
