@@ -113,6 +113,7 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
         if (!alone(entered, call.parent)) {
             throw e;
         }
+        call.unanswered.incrementAndGet();
         return Child.CANCELLED;
     }
 
@@ -125,6 +126,7 @@ final class ChildTask extends FanOut.Work<ChildTask.Child> implements Supplier<S
         if (call.desk == null) {
             throw new AgentException(agent, p.message(), null);
         }
+        call.unanswered.incrementAndGet();
         return new Child(null, p.message(), false, null);
     }
 

@@ -4,6 +4,8 @@ import dev.shelly.agent.RunContext;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -40,6 +42,9 @@ public final class FanOut<T> {
     /** How long interrupted tasks may take to stop, unless set otherwise. */
     public static final Duration DEFAULT_GRACE = RunContext.DEFAULT_CANCEL_GRACE;
 
+    /** The slots of a run's outcomes. */
+    private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Outcome[].class);
+
     private final List<? extends Callable<? extends T>> tasks;
     private boolean failFast;
     private Duration grace = DEFAULT_GRACE;
@@ -64,12 +69,13 @@ public final class FanOut<T> {
         if (tasks == null) {
             throw new IllegalArgumentException("FanOut.of tasks must not be null");
         }
-        for (int i = 0; i < tasks.size(); i++) {
-            if (tasks.get(i) == null) {
-                throw new IllegalArgumentException("FanOut.of tasks[" + i + "] must not be null");
-            }
+        List<? extends Callable<? extends T>> copy;
+        try {
+            copy = List.copyOf(tasks); // one pass, which refuses a null task
+        } catch (NullPointerException e) {
+            throw new IllegalArgumentException("FanOut.of tasks[" + tasks.indexOf(null) + "] must not be null");
         }
-        return new FanOut<>(List.copyOf(tasks));
+        return new FanOut<>(copy);
     }
 
     /**
@@ -174,7 +180,7 @@ public final class FanOut<T> {
     public Joined<T> join() {
         int n = tasks.size();
         if (n == 0) {
-            return new Joined<>(List.of(), -1, Thread.currentThread().isInterrupted(), false);
+            return new Joined<>(List.of(), -1, Thread.currentThread().isInterrupted(), false, true);
         }
         if (n == 1 && inlineSingle && deadline == null) {
             return inline();
@@ -203,19 +209,24 @@ public final class FanOut<T> {
         if (onSettled != null) {
             onSettled.settled(0, outcome);
         }
-        return new Joined<>(List.of(outcome), firstFailure, Thread.currentThread().isInterrupted(), false);
+        return new Joined<>(List.of(outcome), firstFailure, Thread.currentThread().isInterrupted(), false,
+                outcome instanceof Outcome.Success<T>);
     }
 
     /** One forked run: its threads, outcomes and the join's wait. */
     private final class Run {
         private final int n = tasks.size();
-        private final AtomicReferenceArray<Outcome<T>> outcomes = new AtomicReferenceArray<>(n);
+        /** Each task's outcome once settled, set by compare-and-set ({@link #SLOTS}): the first writer wins. */
+        @SuppressWarnings("unchecked")
+        private final Outcome<T>[] outcomes = (Outcome<T>[]) new Outcome<?>[n];
         /** Each task's thread once started; read by {@link #cancel}, which may run while the rest start. */
         private final AtomicReferenceArray<Thread> threads = new AtomicReferenceArray<>(n);
         private final AtomicInteger firstFailure = new AtomicInteger(-1);
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition allSettled = lock.newCondition();
         private final AtomicInteger unsettled = new AtomicInteger(n);
+        /** The tasks settled otherwise than as a success: few, so that settling stays uncontended. */
+        private final AtomicInteger unsucceeded = new AtomicInteger();
         /** Set before the fan-out interrupts its tasks: -1 for the caller or the deadline, else the failed task. */
         private volatile int cancelCause = Integer.MIN_VALUE;
 
@@ -265,12 +276,11 @@ public final class FanOut<T> {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            @SuppressWarnings("unchecked")
-            Outcome<T>[] settled = (Outcome<T>[]) new Outcome<?>[n];
-            for (int i = 0; i < n; i++) {
-                settled[i] = outcomes.get(i);
-            }
-            return new Joined<>(List.of(settled), firstFailure.get(), interrupted, timedOut);
+            // Every slot is set now, and never again (a later writer loses): the outcomes are read
+            // through a view, not copied. The count read above, or the failed compare-and-sets of
+            // the abandoned, made every task's write visible here.
+            return new Joined<>(Collections.unmodifiableList(Arrays.asList(outcomes)), firstFailure.get(), interrupted,
+                    timedOut, unsucceeded.get() == 0);
         }
 
         /**
@@ -352,7 +362,7 @@ public final class FanOut<T> {
             }
             for (int i = 0; i < n; i++) {
                 Thread thread = threads.get(i);
-                if (i != except && thread != null && outcomes.get(i) == null) {
+                if (i != except && thread != null && (Outcome<?>) SLOTS.getVolatile(outcomes, i) == null) {
                     thread.interrupt();
                 }
             }
@@ -366,8 +376,11 @@ public final class FanOut<T> {
 
         /** Settles a task unless it already is; the first writer wins. */
         private boolean settle(int i, Outcome<T> outcome) {
-            if (!outcomes.compareAndSet(i, null, outcome)) {
+            if (!SLOTS.compareAndSet(outcomes, i, (Outcome<?>) null, (Outcome<?>) outcome)) {
                 return false;
+            }
+            if (!(outcome instanceof Outcome.Success<T>)) {
+                unsucceeded.incrementAndGet(); // before the count below, which makes it visible to the join
             }
             try {
                 if (onSettled != null) {
@@ -551,13 +564,16 @@ public final class FanOut<T> {
     /**
      * What a join found.
      *
-     * @param outcomes one per task, in task order
+     * @param outcomes one per task, in task order; read-only
      * @param firstFailure the index of the first task that failed, or -1
      * @param interrupted whether the joining thread was interrupted (its flag is left set)
      * @param timedOut whether the deadline passed before every task settled
+     * @param allSucceeded whether every outcome is a {@link Outcome.Success}: a caller that
+     *     only needs to know need not look at each
      * @param <T> what a task returns
      */
-    public record Joined<T>(List<Outcome<T>> outcomes, int firstFailure, boolean interrupted, boolean timedOut) {}
+    public record Joined<T>(List<Outcome<T>> outcomes, int firstFailure, boolean interrupted, boolean timedOut,
+            boolean allSucceeded) {}
 
     /**
      * Told of each task's outcome as it settles.

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.io.JsonStringEncoder;
 import tools.jackson.databind.JsonNode;
@@ -178,6 +179,8 @@ final class Orchestration {
         private String lastContext;
         /** The message of {@link #lastContext}, which every task with that context shares. */
         private Message lastContextMessage;
+        /** The children that did not answer (paused, or cancelled by themselves); counted as they end. */
+        final AtomicInteger unanswered = new AtomicInteger();
 
         Delegation(Run parent, String callId) {
             this.parent = parent;
@@ -309,12 +312,16 @@ final class Orchestration {
             boolean failed = false;
             boolean paused = false;
             int firstFailure = -1;
-            for (int i = 0; i < tasks.size(); i++) {
-                if (joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child> s && !s.value().cancelled()) {
-                    paused |= s.value().waiting() != null;
-                } else {
-                    failed = true;
-                    firstFailure = firstFailure < 0 ? i : firstFailure;
+            // Every child answered, the usual end, unless a task failed or a child paused or was
+            // cancelled by itself: only then is each outcome looked at.
+            if (!joined.allSucceeded() || unanswered.get() > 0) {
+                for (int i = 0; i < tasks.size(); i++) {
+                    if (joined.outcomes().get(i) instanceof FanOut.Outcome.Success<Child> s && !s.value().cancelled()) {
+                        paused |= s.value().waiting() != null;
+                    } else {
+                        failed = true;
+                        firstFailure = firstFailure < 0 ? i : firstFailure;
+                    }
                 }
             }
             if (paused && !failed) {

@@ -39,6 +39,9 @@ class FanOutTest {
         assertThat(joined.firstFailure()).isEqualTo(-1);
         assertThat(joined.interrupted()).isFalse();
         assertThat(joined.timedOut()).isFalse();
+        assertThat(joined.allSucceeded()).isTrue();
+        assertThatThrownBy(() -> joined.outcomes().set(0, new Outcome.Abandoned<>()))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
@@ -65,6 +68,7 @@ class FanOutTest {
         assertThat(joined.outcomes()).containsExactly(new Outcome.Cancelled<>(1), new Outcome.Failure<>(boom),
                 new Outcome.Cancelled<>(1));
         assertThat(joined.firstFailure()).isEqualTo(1);
+        assertThat(joined.allSucceeded()).isFalse();
         assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 
@@ -88,6 +92,7 @@ class FanOutTest {
         assertThat(joined.outcomes().get(0)).isInstanceOf(Outcome.Failure.class);
         assertThat(joined.outcomes().get(1)).isEqualTo(new Outcome.Success<>("still done"));
         assertThat(joined.firstFailure()).isZero();
+        assertThat(joined.allSucceeded()).isFalse();
     }
 
     @Test
@@ -117,6 +122,7 @@ class FanOutTest {
 
         assertThat(joined.outcomes().get(0)).isEqualTo(new Outcome.Abandoned<>());
         assertThat(joined.outcomes().get(1)).isInstanceOf(Outcome.Failure.class);
+        assertThat(joined.allSucceeded()).isFalse();
         release.set(true);
         assertThat(stubbornEnded.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(settled.get(0)).isEqualTo(1);
@@ -302,12 +308,27 @@ class FanOutTest {
 
         assertThat(joined.outcomes()).containsExactly(new Outcome.Cancelled<>(-1));
         assertThat(joined.interrupted()).isTrue();
+        assertThat(joined.allSucceeded()).isFalse();
         assertThat(Thread.interrupted()).isTrue(); // clears the flag for the next test
     }
 
     @Test
     void noTasksJoinAtOnce() {
-        assertThat(FanOut.of(List.<Callable<String>>of()).join().outcomes()).isEmpty();
+        Joined<String> joined = FanOut.of(List.<Callable<String>>of()).join();
+
+        assertThat(joined.outcomes()).isEmpty();
+        assertThat(joined.allSucceeded()).isTrue();
+        assertThat(FanOut.of(List.<Callable<String>>of(() -> "one")).join().allSucceeded()).isTrue();
+    }
+
+    @Test
+    void aNullTaskIsRefusedByItsIndex() {
+        List<Callable<String>> tasks = new ArrayList<>();
+        tasks.add(() -> "a");
+        tasks.add(null);
+
+        assertThatThrownBy(() -> FanOut.of(tasks)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("FanOut.of tasks[1] must not be null");
     }
 
     /** A task that is a Work is its thread's work as it is; it is given to one fan-out, once. */
