@@ -1,5 +1,7 @@
 package dev.shelly.agent.internal;
 
+import tools.jackson.core.StreamReadConstraints;
+
 /**
  * Reads the tasks of a {@code delegate} call from the text of its arguments, in the one shape a
  * model sends them: {@code {"tasks":[{"agent":"a","task":"t","context":"c"}, ...]}}. A model may
@@ -10,11 +12,12 @@ package dev.shelly.agent.internal;
  * <p>It reads a strict subset of JSON: one object whose only member is {@code tasks}, an array of
  * at least one object; each of those has the members {@code agent} and {@code task}, strings, and
  * may have {@code context}, a string or {@code null}, each at most once, in any order, and no
- * other. Strings may hold any escape JSON allows ({@code \n}, {@code \"}, {@code \u00e9}, ...)
+ * other. Strings may hold any escape JSON allows ({@code \n}, {@code \"}, Unicode escapes, ...)
  * and no control character; JSON's whitespace may come between tokens. Whatever falls outside
- * (another member, a number, a malformed escape, text after the object) makes it answer false
- * having given what it read so far, which the caller then drops: the arguments go the way of
- * any tool's, through a tree, which says what is wrong or reads what is valid and unusual.
+ * (another member, a number, a malformed escape, text after the object, a string longer than
+ * Jackson's limit) makes it answer false having given what it read so far, which the caller then
+ * drops: the arguments go the way of any tool's, through a tree, which says what is wrong or
+ * reads what is valid and unusual.
  */
 final class TaskReader {
     /** Where the tasks go, in order, as they are read. */
@@ -38,14 +41,17 @@ final class TaskReader {
 
     private final String text;
     private final int end;
+    /** The longest string Jackson reads by default; a longer one is refused, as Jackson refuses it. */
+    private final int maxString;
     private int at;
     /** The agent and the context of the previous task: the next task's equal text is given as the same string. */
     private String lastAgent;
     private String lastContext;
 
-    private TaskReader(String text) {
+    private TaskReader(String text, int maxString) {
         this.text = text;
         this.end = text.length();
+        this.maxString = maxString;
     }
 
     /**
@@ -56,7 +62,14 @@ final class TaskReader {
      * @return true when the arguments are in the shape read here and {@code tasks} took every task
      */
     static boolean read(String arguments, Tasks tasks) {
-        return new TaskReader(arguments).tasks(tasks);
+        // Jackson's limits, as a parser made now would apply them: a string too long is refused by
+        // this reader too; a limit on the document or on its tokens (none by default) leaves the
+        // arguments to Jackson.
+        StreamReadConstraints limits = StreamReadConstraints.defaults();
+        if (limits.getMaxDocumentLength() > 0 || limits.getMaxTokenCount() > 0) {
+            return false;
+        }
+        return new TaskReader(arguments, limits.getMaxStringLength()).tasks(tasks);
     }
 
     private boolean tasks(Tasks tasks) {
@@ -153,6 +166,9 @@ final class TaskReader {
             if (c == '"') {
                 at = i + 1;
                 int length = i - from;
+                if (length > maxString) {
+                    return null;
+                }
                 return previous != null && previous.length() == length && text.regionMatches(from, previous, 0, length)
                         ? previous : text.substring(from, i);
             }
@@ -173,7 +189,7 @@ final class TaskReader {
             char c = text.charAt(i++);
             if (c == '"') {
                 at = i;
-                return out.toString();
+                return out.length() > maxString ? null : out.toString();
             }
             if (c < 0x20) {
                 return null;

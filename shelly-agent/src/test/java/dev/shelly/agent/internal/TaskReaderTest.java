@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
@@ -122,6 +123,22 @@ class TaskReaderTest {
                 "")) {
             assertThat(read(text)).as(text).isNull();
         }
+    }
+
+    /** A string longer than Jackson reads is refused here too, escaped or not: the tree then says it is too long. */
+    @Test
+    void aStringLongerThanJacksonsLimitIsRefused() {
+        int max = StreamReadConstraints.defaults().getMaxStringLength();
+        String longest = "a".repeat(max);
+        String fits = "{\"tasks\":[{\"agent\":\"w\",\"task\":\"" + longest + "\"}]}";
+        String tooLong = "{\"tasks\":[{\"agent\":\"w\",\"task\":\"" + longest + "a\"}]}";
+
+        assertThat(read(fits)).hasSize(1).isEqualTo(jackson(fits));
+        assertThat(read(tooLong)).isNull();
+        assertThat(jackson(tooLong)).isNull();
+        assertThat(read("{\"tasks\":[{\"agent\":\"w\",\"task\":\"\\n" + longest + "\"}]}")).isNull();
+        assertThat(read("{\"tasks\":[{\"agent\":\"w\",\"task\":\"\\n" + longest.substring(1) + "\"}]}"))
+                .hasSize(1);
     }
 
     @Test
