@@ -73,7 +73,11 @@ public final class FanOut<T> {
         try {
             copy = List.copyOf(tasks); // one pass, which refuses a null task
         } catch (NullPointerException e) {
-            throw new IllegalArgumentException("FanOut.of tasks[" + tasks.indexOf(null) + "] must not be null");
+            int at = tasks.indexOf(null);
+            if (at < 0) {
+                throw e;
+            }
+            throw new IllegalArgumentException("FanOut.of tasks[" + at + "] must not be null");
         }
         return new FanOut<>(copy);
     }
@@ -225,7 +229,10 @@ public final class FanOut<T> {
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition allSettled = lock.newCondition();
         private final AtomicInteger unsettled = new AtomicInteger(n);
-        /** The tasks settled otherwise than as a success: few, so that settling stays uncontended. */
+        /**
+         * The tasks settled otherwise than as a success (for a moment more, while a losing writer
+         * takes its count back): few, so that settling stays uncontended.
+         */
         private final AtomicInteger unsucceeded = new AtomicInteger();
         /** Set before the fan-out interrupts its tasks: -1 for the caller or the deadline, else the failed task. */
         private volatile int cancelCause = Integer.MIN_VALUE;
@@ -376,11 +383,17 @@ public final class FanOut<T> {
 
         /** Settles a task unless it already is; the first writer wins. */
         private boolean settle(int i, Outcome<T> outcome) {
-            if (!SLOTS.compareAndSet(outcomes, i, (Outcome<?>) null, (Outcome<?>) outcome)) {
-                return false;
+            // Counted before the slot is set (and taken back if another writer won), so that a join
+            // that sees the slot also sees the count.
+            boolean success = outcome instanceof Outcome.Success<T>;
+            if (!success) {
+                unsucceeded.incrementAndGet();
             }
-            if (!(outcome instanceof Outcome.Success<T>)) {
-                unsucceeded.incrementAndGet(); // before the count below, which makes it visible to the join
+            if (!SLOTS.compareAndSet(outcomes, i, (Outcome<?>) null, (Outcome<?>) outcome)) {
+                if (!success) {
+                    unsucceeded.decrementAndGet();
+                }
+                return false;
             }
             try {
                 if (onSettled != null) {

@@ -357,10 +357,11 @@ final class Orchestration {
          * thread, which every child waits for, only strings the entries together.
          *
          * <p>When every child answered and the answers do not fit the agent's limit on a tool
-         * result, the array keeps the entries that fit whole, and a note says which tasks' results
-         * were left out: the model gets valid JSON and knows what is missing, and the entries
-         * left out are never copied. Otherwise (a task failed, or the first entry alone does not
-         * fit) the whole array is written and cut as any tool's result is.
+         * result, the array keeps the entries that fit whole, and a note after it says which tasks'
+         * results were left out: the model gets a valid JSON array and knows what is missing, and
+         * of the entries left out only the one that crossed the limit is copied. Otherwise (a task
+         * failed, or the first entry leaves no room for the note) the whole array is written and
+         * cut as any tool's result is.
          */
         private String results(FanOut.Joined<Child> joined, int firstFailure, boolean failed) {
             int n = tasks.size();

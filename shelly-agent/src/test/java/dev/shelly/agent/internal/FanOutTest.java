@@ -162,6 +162,8 @@ class FanOutTest {
                     assertThat(c.because()).isEqualTo(joined.firstFailure());
                 }
             }
+            assertThat(joined.allSucceeded()).as("round %d", round)
+                    .isEqualTo(joined.outcomes().stream().allMatch(Outcome.Success.class::isInstance));
         }
     }
 
