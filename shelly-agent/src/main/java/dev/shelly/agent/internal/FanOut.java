@@ -73,11 +73,8 @@ public final class FanOut<T> {
         try {
             copy = List.copyOf(tasks); // one pass, which refuses a null task
         } catch (NullPointerException e) {
-            int at = tasks.indexOf(null);
-            if (at < 0) {
-                throw e;
-            }
-            throw new IllegalArgumentException("FanOut.of tasks[" + at + "] must not be null");
+            throw tasks.contains(null)
+                    ? new IllegalArgumentException("FanOut.of tasks[" + tasks.indexOf(null) + "] must not be null") : e;
         }
         return new FanOut<>(copy);
     }
@@ -229,10 +226,7 @@ public final class FanOut<T> {
         private final ReentrantLock lock = new ReentrantLock();
         private final Condition allSettled = lock.newCondition();
         private final AtomicInteger unsettled = new AtomicInteger(n);
-        /**
-         * The tasks settled otherwise than as a success (for a moment more, while a losing writer
-         * takes its count back): few, so that settling stays uncontended.
-         */
+        /** The tasks settled otherwise than as a success: few, so that settling stays uncontended. */
         private final AtomicInteger unsucceeded = new AtomicInteger();
         /** Set before the fan-out interrupts its tasks: -1 for the caller or the deadline, else the failed task. */
         private volatile int cancelCause = Integer.MIN_VALUE;
@@ -283,9 +277,8 @@ public final class FanOut<T> {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
-            // Every slot is set now, and never again (a later writer loses): the outcomes are read
-            // through a view, not copied. The count read above, or the failed compare-and-sets of
-            // the abandoned, made every task's write visible here.
+            // Every slot is set, and never again (a later writer loses): read through a view, not
+            // copied. The count read above, or the abandon's failed compare-and-sets, made them visible.
             return new Joined<>(Collections.unmodifiableList(Arrays.asList(outcomes)), firstFailure.get(), interrupted,
                     timedOut, unsucceeded.get() == 0);
         }
