@@ -208,14 +208,9 @@ final class Orchestration {
                     return "tasks[" + i + "] must be an object {\"agent\", \"task\", \"context\"}";
                 }
                 String named = text(item.get("agent"));
-                String agent = named == null ? null : checked.get(named);
+                String agent = known(registry, named, i);
                 if (agent == null) {
-                    String problem = check(registry, named, i);
-                    if (problem != null) {
-                        return problem;
-                    }
-                    checked.put(named, named);
-                    agent = named;
+                    return check(registry, named, i);
                 }
                 String task = text(item.get("task"));
                 if (task == null) {
@@ -236,21 +231,26 @@ final class Orchestration {
          */
         boolean read(Registry registry, String arguments) {
             return TaskReader.read(arguments, (agent, task, context) -> {
-                if (agent.isBlank() || task.isBlank()) {
-                    return false;
-                }
-                String named = agent.strip();
-                String known = checked.get(named);
+                String known = agent.isBlank() || task.isBlank() ? null : known(registry, agent.strip(), tasks.size());
                 if (known == null) {
-                    if (check(registry, named, tasks.size()) != null) {
-                        return false;
-                    }
-                    checked.put(named, named);
-                    known = named;
+                    return false;
                 }
                 add(known, task.strip(), context);
                 return true;
             });
+        }
+
+        /**
+         * The one string of an agent task {@code i} may delegate to, shared by every task that
+         * names it; null when it may not ({@link #check} says why).
+         */
+        private String known(Registry registry, String named, int i) {
+            String known = named == null ? null : checked.get(named);
+            if (known == null && check(registry, named, i) == null) {
+                checked.put(named, named);
+                known = named;
+            }
+            return known;
         }
 
         /**
